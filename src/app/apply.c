@@ -1,0 +1,159 @@
+/* apply.c - `convis apply`: convolve an image file from the command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compute/engine.h"
+#include "core/err.h"
+
+#define DEFAULT_ENGINE "cpu-par"
+#define DEFAULT_REPS 5
+
+typedef struct apply_args {
+    app_options opt;
+    const char *input, *output, *engine;
+    bool have_kernel;
+    int reps;
+} apply_args;
+
+/* Returns APP_EXIT_OK or APP_EXIT_USAGE (message printed). */
+static int parse(int argc, char **argv, apply_args *a)
+{
+    app_options_default(&a->opt, "identity");
+    a->input = a->output = NULL;
+    a->engine = DEFAULT_ENGINE;
+    a->have_kernel = false;
+    a->reps = DEFAULT_REPS;
+
+    for (int i = 0; i < argc; ++i) {
+        const char *arg = argv[i];
+        int taken;
+        if (strcmp(arg, "-k") == 0 || strcmp(arg, "--kernel") == 0)
+            a->have_kernel = true;
+        taken = app_parse_shared_option(argc, argv, &i, &a->opt);
+        if (taken < 0)
+            return APP_EXIT_USAGE;
+        if (taken)
+            continue;
+        if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
+            if (!(a->output = app_option_value(argc, argv, &i)))
+                return APP_EXIT_USAGE;
+        } else if (strcmp(arg, "--engine") == 0) {
+            if (!(a->engine = app_option_value(argc, argv, &i)))
+                return APP_EXIT_USAGE;
+        } else if (strcmp(arg, "--reps") == 0) {
+            const char *v = app_option_value(argc, argv, &i);
+            char *end;
+            long n;
+            if (!v)
+                return APP_EXIT_USAGE;
+            n = strtol(v, &end, 10);
+            if (end == v || *end || n < 1 || n > 1000) {
+                app_error("option '--reps' takes a whole number from 1 to 1000, not '%s'", v);
+                return APP_EXIT_USAGE;
+            }
+            a->reps = (int)n;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            app_error("apply: unknown option '%s'; see 'convis --help'", arg);
+            return APP_EXIT_USAGE;
+        } else if (a->input) {
+            app_error("apply: takes one input image, but '%s' came after '%s'", arg, a->input);
+            return APP_EXIT_USAGE;
+        } else {
+            a->input = arg;
+        }
+    }
+    if (!a->input) {
+        app_error("apply: no input image; usage: convis apply IN -k FILTER -o OUT.png|OUT.pfm");
+        return APP_EXIT_USAGE;
+    }
+    if (!a->have_kernel) {
+        app_error("apply: no filter; add -k with %s", filt_expected_form());
+        return APP_EXIT_USAGE;
+    }
+    if (!a->output) {
+        app_error("apply: no output file; add -o OUT.png (for display) or -o OUT.pfm (exact values)");
+        return APP_EXIT_USAGE;
+    }
+    if (!img_output_name_ok(a->output)) {
+        app_error("%s", err_msg());
+        return APP_EXIT_USAGE;
+    }
+    if (!eng_find(a->engine)) {
+        app_error("engine '%s' is not known; use one of %s ('convis engines' says which run here)", a->engine,
+                  eng_names());
+        return APP_EXIT_USAGE;
+    }
+    return APP_EXIT_OK;
+}
+
+static void print_timing(const eng_timing *t)
+{
+    const char *sep = " (";
+    printf("  time: %.3f ms", eng_total_ms(t));
+    for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
+        if (t->has[p]) {
+            printf("%s%s %.3f", sep, eng_phase_name((eng_phase)p), t->ms[p]);
+            sep = ", ";
+        }
+    }
+    printf("), median of %d runs after a warm-up, by %s\n", t->reps, t->clock ? t->clock : "?");
+}
+
+int app_apply_main(int argc, char **argv)
+{
+    apply_args a;
+    img_image img;
+    img_plane out = {0};
+    eng_engine *engine = NULL;
+    eng_timing timing;
+    eng_job job;
+    char kernel_text[160];
+    int rc;
+
+    rc = parse(argc, argv, &a);
+    if (rc != APP_EXIT_OK)
+        return rc;
+    if (!img_load(a.input, &a.opt.limits, &img)) {
+        app_error("%s", err_msg());
+        return APP_EXIT_INPUT;
+    }
+    rc = APP_EXIT_INPUT;
+    if (!img_plane_alloc(&out, img.luma.w, img.luma.h)) {
+        app_error("%s", err_msg());
+        goto free_image;
+    }
+    engine = eng_open(eng_find(a.engine));
+    if (!engine) {
+        app_error("%s", err_msg());
+        rc = APP_EXIT_ENGINE;
+        goto free_output;
+    }
+    job.in = &img.luma;
+    job.out = &out;
+    job.params = conv_params_make(&a.opt.kernel, a.opt.border, a.opt.flip);
+    if (!eng_measure(engine, &job, a.reps, &timing)) {
+        app_error("engine '%s' failed on '%s': %s", a.engine, a.input, err_msg());
+        rc = APP_EXIT_ENGINE;
+        goto close_engine;
+    }
+    if (!img_write(a.output, &out, a.opt.display, a.input)) {
+        app_error("%s", err_msg());
+        goto close_engine;
+    }
+    filt_format(&a.opt.kernel, kernel_text, sizeof kernel_text);
+    printf("wrote %s: %dx%d, kernel %s [%s]%s, border %s, display %s\n", a.output, out.w, out.h,
+           a.opt.kernel.name, kernel_text, a.opt.flip ? " flipped (true convolution)" : "",
+           conv_border_name(a.opt.border), img_display_name(a.opt.display));
+    printf("  engine: %s (%s)\n", a.engine, eng_description(engine));
+    print_timing(&timing);
+    rc = APP_EXIT_OK;
+close_engine:
+    eng_close(engine);
+free_output:
+    img_plane_free(&out);
+free_image:
+    img_free(&img);
+    return rc;
+}

@@ -1,0 +1,55 @@
+/* cli.h - the command line: exit codes, usage, the options that the window
+ * and `convis apply` share. */
+#ifndef CONVIS_CLI_H
+#define CONVIS_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/conv.h"
+#include "core/filter.h"
+#include "core/image.h"
+
+enum app_exit {
+    APP_EXIT_OK = 0,
+    APP_EXIT_USAGE = 1,         /* wrong usage */
+    APP_EXIT_INPUT = 2,         /* an input (or output path) that cannot be used */
+    APP_EXIT_ENGINE = 3,        /* the asked engine is unavailable */
+};
+
+/* What the window and `apply` both take. */
+typedef struct app_options {
+    filt_kernel kernel;
+    conv_border border;
+    bool flip;
+    img_display display;
+    img_limits limits;
+} app_options;
+
+void app_options_default(app_options *o, const char *kernel_name);
+
+/* Tries argv[*i] as one of the shared options, taking its value from
+ * argv[*i + 1] when it needs one. Returns 1 when taken (and *i moved past
+ * it), 0 when argv[*i] is not a shared option, -1 on a bad value (message
+ * already printed). */
+int app_parse_shared_option(int argc, char **argv, int *i, app_options *o);
+
+/* Takes the value of option argv[*i]; prints a message and returns NULL when
+ * it is missing. */
+const char *app_option_value(int argc, char **argv, int *i);
+
+/* Prints "convis: <sentence>" to stderr. */
+void app_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+void app_usage(FILE *f);
+
+int app_kernels_main(void);
+int app_engines_main(void);
+int app_apply_main(int argc, char **argv);
+int app_window_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,35 @@
+/* cpu_seq.c - the teaching baseline: one scalar output after another.
+ *
+ * It runs the reference loop (core/conv.c) on one thread. That file is built
+ * with -fno-tree-vectorize -fno-tree-slp-vectorize (CMakeLists.txt), so the
+ * compiler keeps it scalar: each output is nine loads through the border
+ * rule, nine multiplies, eight adds and a divide, one output at a time. */
+#include <stdio.h>
+
+#include "../core/timing.h"
+#include "engines.h"
+
+static bool seq_run(void *state, const eng_job *job, eng_timing *timing)
+{
+    double t0;
+    (void)state;
+    t0 = tim_now_ms();
+    conv_reference(job->in, &job->params, job->out);
+    timing->ms[ENG_COMPUTE] = tim_now_ms() - t0;
+    timing->has[ENG_COMPUTE] = true;
+    timing->clock = "monotonic clock";
+    return true;
+}
+
+static void seq_describe(void *state, char *buf, size_t size)
+{
+    (void)state;
+    snprintf(buf, size, "CPU, 1 thread, scalar");
+}
+
+const eng_class eng_cpu_seq_class = {
+    .name = "cpu-seq",
+    .summary = "one scalar output after another on one CPU thread (the baseline)",
+    .run = seq_run,
+    .describe = seq_describe,
+};

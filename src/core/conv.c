@@ -1,0 +1,47 @@
+/* conv.c - the reference convolution.
+ *
+ * The reference is the plainest possible loop: every output, in raster order,
+ * through conv_pixel. It is also the cpu-seq engine's loop, so this file is
+ * compiled without auto-vectorisation (see CMakeLists.txt): what the teaching
+ * baseline measures is one scalar output after another. */
+#include "conv.h"
+
+#include <strings.h>
+
+#include "err.h"
+
+static const char *const border_names[CONV_BORDER_COUNT] = {"zero", "clamp", "mirror", "wrap"};
+
+const char *conv_border_name(conv_border b)
+{
+    return (unsigned)b < CONV_BORDER_COUNT ? border_names[b] : "?";
+}
+
+bool conv_border_parse(const char *text, conv_border *out)
+{
+    for (int b = 0; b < CONV_BORDER_COUNT; ++b) {
+        if (strcasecmp(text, border_names[b]) == 0) {
+            *out = (conv_border)b;
+            return true;
+        }
+    }
+    return err_set("border '%s' is not known; use zero, clamp, mirror or wrap", text);
+}
+
+conv_params conv_params_make(const filt_kernel *k, conv_border border, bool flip)
+{
+    conv_params p;
+    filt_kernel applied = flip ? filt_flipped(k) : *k;
+    for (int t = 0; t < 9; ++t)
+        p.weight[t] = applied.weight[t];
+    p.divisor = applied.divisor;
+    p.border = (int)border;
+    return p;
+}
+
+void conv_reference(const img_plane *in, const conv_params *p, img_plane *out)
+{
+    for (int y = 0; y < in->h; ++y)
+        for (int x = 0; x < in->w; ++x)
+            out->px[(long)y * in->w + x] = conv_pixel(in->px, in->w, in->h, x, y, p);
+}

@@ -1,0 +1,115 @@
+/* conv_pixel.h - the arithmetic of one output pixel, in exactly one place.
+ *
+ * Every engine (cpu-seq, cpu-par, the CUDA kernels) and the stepper compute an
+ * output through these inline functions, so they agree bit for bit wherever
+ * the compiler keeps the order of operations (no fast-math, no FMA
+ * contraction; see CMakeLists.txt). The GLSL compute shader is the one other
+ * copy and a test holds it equal to this one.
+ *
+ * Conventions
+ * - Images are row-major float planes, w columns by h rows, index y*w + x.
+ * - The 3x3 window's taps are numbered 0..8 in reading order: tap t looks at
+ *   the input pixel (x + t%3 - 1, y + t/3 - 1) and multiplies it by weight[t].
+ *   This is cross-correlation; true convolution is the same with the weights
+ *   rotated by 180 degrees, done once when the parameters are made
+ *   (conv_params_make), never per pixel.
+ * - out = (p0 + p1 + ... + p8) / divisor, summed left to right from 0.0f.
+ *
+ * This header includes nothing of the project but convis_hd.h so that nvcc can
+ * compile it into device code. */
+#ifndef CONVIS_CONV_PIXEL_H
+#define CONVIS_CONV_PIXEL_H
+
+#include "convis_hd.h"
+
+/* How a tap that falls outside the image reads a value. */
+typedef enum conv_border {
+    CONV_BORDER_ZERO = 0, /* outside reads 0 */
+    CONV_BORDER_CLAMP,    /* replicate the edge pixel: aaa|abcd|ddd */
+    CONV_BORDER_MIRROR,   /* reflect-101, edge not repeated: cb|abcd|cb */
+    CONV_BORDER_WRAP,     /* periodic: cd|abcd|ab */
+    CONV_BORDER_COUNT
+} conv_border;
+
+/* The parameters of one convolution, as applied: weights already flipped
+ * when true convolution was asked for. A plain struct, copyable to a device. */
+typedef struct conv_params {
+    float weight[9];    /* tap order, see above */
+    float divisor;      /* never 0 */
+    int border;         /* a conv_border */
+} conv_params;
+
+/* The offset of tap t (0..8) from the output pixel. */
+CONVIS_HD static inline int conv_tap_dx(int t) { return t % 3 - 1; }
+CONVIS_HD static inline int conv_tap_dy(int t) { return t / 3 - 1; }
+
+/* Maps a coordinate i on an axis of n pixels (n >= 1) into [0, n) by the
+ * border rule, or returns -1 when the tap reads zero. */
+CONVIS_HD static inline int conv_border_index(int i, int n, int border)
+{
+    if (i >= 0 && i < n)
+        return i;
+    switch (border) {
+    case CONV_BORDER_CLAMP:
+        return i < 0 ? 0 : n - 1;
+    case CONV_BORDER_MIRROR: {
+        int period;
+        if (n == 1)
+            return 0;
+        period = 2 * (n - 1);
+        i %= period;
+        if (i < 0)
+            i += period;
+        return i < n ? i : period - i;
+    }
+    case CONV_BORDER_WRAP:
+        i %= n;
+        return i < 0 ? i + n : i;
+    default:
+        return -1;
+    }
+}
+
+/* The input value that tap t of output (x, y) reads. */
+CONVIS_HD static inline float conv_fetch(const float *in, int w, int h,
+                                         int x, int y, int t, int border)
+{
+    int sx = conv_border_index(x + conv_tap_dx(t), w, border);
+    int sy = conv_border_index(y + conv_tap_dy(t), h, border);
+    if (sx < 0 || sy < 0)
+        return 0.0f;
+    return in[(long)sy * w + sx];
+}
+
+/* One tap's product, and the end of an output: the two arithmetic steps. */
+CONVIS_HD static inline float conv_product(float value, float weight)
+{
+    return value * weight;
+}
+
+CONVIS_HD static inline float conv_finish(float sum, float divisor)
+{
+    return sum / divisor;
+}
+
+/* One output from the nine values under the window. */
+CONVIS_HD static inline float conv_combine(const float value[9],
+                                           const float weight[9], float divisor)
+{
+    float sum = 0.0f;
+    for (int t = 0; t < 9; ++t)
+        sum += conv_product(value[t], weight[t]);
+    return conv_finish(sum, divisor);
+}
+
+/* Output (x, y) of the convolution of the w x h plane `in`. */
+CONVIS_HD static inline float conv_pixel(const float *in, int w, int h,
+                                         int x, int y, const conv_params *p)
+{
+    float value[9];
+    for (int t = 0; t < 9; ++t)
+        value[t] = conv_fetch(in, w, h, x, y, t, p->border);
+    return conv_combine(value, p->weight, p->divisor);
+}
+
+#endif

@@ -1,0 +1,87 @@
+/* image.h - images: loading untrusted files, the luma plane, writing results.
+ *
+ * A loaded image keeps two forms: the colour pixels (RGBA, 8 bits a channel)
+ * for display, and one float channel, luma, for the convolution.
+ *
+ * Luma uses the ITU-R BT.601 weights on the stored 8-bit values, on a 0..255
+ * scale: Y = 0.299 R + 0.587 G + 0.114 B. A grey pixel (R = G = B) keeps its
+ * value exactly, so a greyscale file convolves its own values.
+ * PFM files (the portable float map) are read and written exactly. */
+#ifndef CONVIS_IMAGE_H
+#define CONVIS_IMAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Defaults for the size a user's image may have; a flag changes them.
+ * 64 megapixels is 64 x 2^20 pixels, so 8192 x 8192 fits. */
+#define IMG_DEFAULT_MAX_SIDE 16384
+#define IMG_DEFAULT_MAX_PIXELS (64LL * 1024 * 1024)
+/* Files larger than this are refused before they are read. */
+#define IMG_MAX_FILE_BYTES (1LL << 30)
+
+typedef struct img_limits {
+    int max_side;           /* pixels, either side */
+    long long max_pixels;   /* width * height */
+} img_limits;
+
+/* A single float channel, row-major, index y*w + x. */
+typedef struct img_plane {
+    int w, h;
+    float *px;
+} img_plane;
+
+/* Colour for display: RGBA, 4 bytes a pixel, row-major, top row first. */
+typedef struct img_rgba {
+    int w, h;
+    uint8_t *px;
+} img_rgba;
+
+typedef struct img_image {
+    img_rgba color;
+    img_plane luma;
+} img_image;
+
+/* How a float result becomes an 8-bit grey for display or PNG. */
+typedef enum img_display {
+    IMG_DISPLAY_CLAMP = 0,  /* v clamped to 0..255 */
+    IMG_DISPLAY_ABS,        /* |v| clamped to 0..255 */
+    IMG_DISPLAY_SIGNED,     /* 127.5 + v/2: zero is mid grey, -255..255 fits */
+    IMG_DISPLAY_COUNT
+} img_display;
+
+img_limits img_default_limits(void);
+
+/* Loads an image file (PNG, JPEG, BMP, TGA, PNM/PGM, PFM). The header is read
+ * first and sizes over `limits` are refused before decoding. On failure
+ * returns false with one sentence in err_msg() naming the file and the
+ * problem; *out is left empty. */
+bool img_load(const char *path, const img_limits *limits, img_image *out);
+void img_free(img_image *img);
+
+/* Builds an image from a plane: luma copied, colour by the clamp display. */
+bool img_from_plane(const img_plane *plane, img_image *out);
+
+bool img_plane_alloc(img_plane *p, int w, int h);
+void img_plane_free(img_plane *p);
+
+const char *img_display_name(img_display d);
+bool img_display_parse(const char *text, img_display *out);
+uint8_t img_display_byte(float v, img_display d);
+
+/* Whether `path` ends in an extension img_write knows (.png, .pfm). */
+bool img_output_name_ok(const char *path);
+
+/* Writes a plane to `path`: .png (8-bit grey through `display`) or .pfm
+ * (exact floats), chosen by the extension, case-insensitive. The file is
+ * written to a temporary name beside it and renamed into place, so a failure
+ * never leaves a half-written file. A path that is the same file as
+ * `input_path` (when not NULL) is refused. */
+bool img_write(const char *path, const img_plane *plane, img_display display,
+               const char *input_path);
+
+/* Writes colour pixels as an RGB PNG (screenshots), through a temporary file
+ * renamed into place. With `no_overwrite`, an existing `path` is refused. */
+bool img_write_rgba_png(const char *path, const img_rgba *img, bool no_overwrite);
+
+#endif

@@ -1,0 +1,161 @@
+#include "platform.h"
+
+#include <SDL.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/err.h"
+
+struct plat_window {
+    SDL_Window *window;
+    SDL_GLContext gl;
+};
+
+static int sdl_users;
+
+plat_window *plat_open(const char *title, int w, int h)
+{
+    plat_window *win;
+
+    if (sdl_users++ == 0 && SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0) {
+        sdl_users = 0;
+        err_set("cannot open a window: %s (is a display running? under no display, use xvfb-run)",
+                SDL_GetError());
+        return NULL;
+    }
+    win = calloc(1, sizeof *win);
+    if (!win) {
+        err_set("out of memory");
+        goto quit_sdl;
+    }
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    win->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
+                                   SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!win->window) {
+        err_set("cannot open a window: %s", SDL_GetError());
+        goto free_win;
+    }
+    win->gl = SDL_GL_CreateContext(win->window);
+    if (!win->gl) {
+        err_set("cannot create an OpenGL 3.3 core context: %s", SDL_GetError());
+        goto destroy_window;
+    }
+    SDL_GL_SetSwapInterval(1);
+    SDL_EventState(SDL_DROPFILE, SDL_ENABLE);
+    return win;
+
+destroy_window:
+    SDL_DestroyWindow(win->window);
+free_win:
+    free(win);
+quit_sdl:
+    if (--sdl_users == 0)
+        SDL_Quit();
+    return NULL;
+}
+
+void plat_close(plat_window *win)
+{
+    if (!win)
+        return;
+    SDL_GL_DeleteContext(win->gl);
+    SDL_DestroyWindow(win->window);
+    free(win);
+    if (--sdl_users == 0)
+        SDL_Quit();
+}
+
+void plat_drawable_size(plat_window *win, int *w, int *h)
+{
+    SDL_GL_GetDrawableSize(win->window, w, h);
+}
+
+void plat_swap(plat_window *win)
+{
+    SDL_GL_SwapWindow(win->window);
+}
+
+void plat_toggle_fullscreen(plat_window *win)
+{
+    Uint32 flags = SDL_GetWindowFlags(win->window);
+    SDL_SetWindowFullscreen(win->window, flags & SDL_WINDOW_FULLSCREEN_DESKTOP ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP);
+}
+
+static int map_key(SDL_Keycode k)
+{
+    switch (k) {
+    case SDLK_ESCAPE: return PLAT_KEY_ESCAPE;
+    case SDLK_LEFT: return PLAT_KEY_LEFT;
+    case SDLK_RIGHT: return PLAT_KEY_RIGHT;
+    case SDLK_UP: return PLAT_KEY_UP;
+    case SDLK_DOWN: return PLAT_KEY_DOWN;
+    case SDLK_PAGEUP: return PLAT_KEY_PAGE_UP;
+    case SDLK_PAGEDOWN: return PLAT_KEY_PAGE_DOWN;
+    case SDLK_F1: return PLAT_KEY_F1;
+    case SDLK_F11: return PLAT_KEY_F11;
+    default: return k >= 32 && k < 127 ? (int)k : 0;
+    }
+}
+
+static bool translate(const SDL_Event *e, plat_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    switch (e->type) {
+    case SDL_QUIT:
+        ev->type = PLAT_EVENT_QUIT;
+        return true;
+    case SDL_KEYDOWN:
+        ev->key = map_key(e->key.keysym.sym);
+        if (!ev->key)
+            return false;
+        if (ev->key == '/' && (e->key.keysym.mod & KMOD_SHIFT))
+            ev->key = '?';
+        ev->type = PLAT_EVENT_KEY;
+        return true;
+    case SDL_DROPFILE:
+        ev->type = PLAT_EVENT_DROP;
+        snprintf(ev->path, sizeof ev->path, "%s", e->drop.file);
+        SDL_free(e->drop.file);
+        return true;
+    case SDL_WINDOWEVENT:
+        if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+            ev->type = PLAT_EVENT_RESIZE;
+            return true;
+        }
+        if (e->window.event == SDL_WINDOWEVENT_EXPOSED) {
+            ev->type = PLAT_EVENT_EXPOSE;
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+bool plat_next_event(plat_window *win, int timeout_ms, plat_event *ev)
+{
+    SDL_Event e;
+    (void)win;
+    while (timeout_ms > 0 ? SDL_WaitEventTimeout(&e, timeout_ms) : SDL_PollEvent(&e)) {
+        if (translate(&e, ev))
+            return true;
+        timeout_ms = 0; /* after one uninteresting event, only drain the queue */
+    }
+    return false;
+}
+
+const char *plat_base_path(void)
+{
+    static char path[4096];
+    if (!path[0]) {
+        char *p = SDL_GetBasePath();
+        if (p) {
+            snprintf(path, sizeof path, "%s", p);
+            SDL_free(p);
+        }
+    }
+    return path;
+}

@@ -1,0 +1,71 @@
+/* platform.h - the window, its OpenGL context, input events and fonts.
+ * The only layer that includes SDL; everything above sees plain structs. */
+#ifndef CONVIS_PLATFORM_H
+#define CONVIS_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/image.h"
+
+typedef struct plat_window plat_window;
+
+/* Keys: printable ASCII as itself (letters lower-case), others from here. */
+enum {
+    PLAT_KEY_ESCAPE = 0x10000,
+    PLAT_KEY_LEFT,
+    PLAT_KEY_RIGHT,
+    PLAT_KEY_UP,
+    PLAT_KEY_DOWN,
+    PLAT_KEY_PAGE_UP,
+    PLAT_KEY_PAGE_DOWN,
+    PLAT_KEY_F1,
+    PLAT_KEY_F11,
+};
+
+typedef enum plat_event_type {
+    PLAT_EVENT_NONE = 0,
+    PLAT_EVENT_QUIT,
+    PLAT_EVENT_KEY,         /* key: a key above */
+    PLAT_EVENT_DROP,        /* path: a file dropped on the window */
+    PLAT_EVENT_RESIZE,
+    PLAT_EVENT_EXPOSE,      /* the window needs drawing again */
+} plat_event_type;
+
+typedef struct plat_event {
+    plat_event_type type;
+    int key;
+    char path[4096];
+} plat_event;
+
+/* Opens a resizable window with an OpenGL 3.3 core context, current on this
+ * thread. NULL with err_msg() on failure (no display, no GL 3.3...). */
+plat_window *plat_open(const char *title, int w, int h);
+void plat_close(plat_window *win);
+
+/* The drawable size in pixels. */
+void plat_drawable_size(plat_window *win, int *w, int *h);
+void plat_swap(plat_window *win);
+void plat_toggle_fullscreen(plat_window *win);
+
+/* Waits up to timeout_ms for an event (0: only polls). False when none came. */
+bool plat_next_event(plat_window *win, int timeout_ms, plat_event *ev);
+
+/* The folder holding the executable, ending in '/' ("" when unknown). */
+const char *plat_base_path(void);
+
+/* ---- text ---------------------------------------------------------------- */
+
+typedef struct plat_font plat_font;
+
+/* Opens a sans-serif font found through fontconfig that covers `lang`
+ * ("en", "zh"), at a height of `px` pixels. NULL with err_msg(). */
+plat_font *plat_font_open(const char *lang, int px);
+void plat_font_close(plat_font *font);
+int plat_font_height(const plat_font *font);
+
+/* Rasterises one line of UTF-8 text, white with alpha coverage, into `out`
+ * (allocated; free with free(out->px)). */
+bool plat_text_render(plat_font *font, const char *utf8, img_rgba *out);
+
+#endif

@@ -1,0 +1,235 @@
+#include "render.h"
+
+#include <GL/glew.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+
+static struct {
+    GLuint program, vao;
+    GLint u_rect, u_viewport, u_tex, u_tint;
+    rnd_texture white;
+    int vw, vh;
+    char description[256];
+} R;
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf)
+        buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static GLuint compile(GLenum type, const char *dir, const char *name)
+{
+    char path[4096], log[2048];
+    char *src;
+    GLuint sh;
+    GLint ok = 0;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    src = read_text(path);
+    if (!src) {
+        err_set("cannot read the shader '%s'; is the shaders folder beside convis?", path);
+        return 0;
+    }
+    sh = glCreateShader(type);
+    glShaderSource(sh, 1, (const GLchar *const *)&src, NULL);
+    glCompileShader(sh);
+    free(src);
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    log[0] = '\0';
+    glGetShaderInfoLog(sh, sizeof log, NULL, log);
+    if (!ok) {
+        err_set("the shader '%s' does not compile: %s", path, log);
+        glDeleteShader(sh);
+        return 0;
+    }
+    if (log[0])
+        fprintf(stderr, "convis: shader '%s': %s\n", path, log);
+    return sh;
+}
+
+bool rnd_init(const char *shader_dir)
+{
+    GLenum glew;
+    GLuint vs, fs;
+    GLint ok = 0;
+    char log[2048];
+    uint8_t white[4] = {255, 255, 255, 255};
+    img_rgba one = {1, 1, white};
+
+    glewExperimental = GL_TRUE;
+    glew = glewInit();
+    /* GLEW on a core context may report GLX trouble it can live with; only
+     * missing GL entry points are fatal. */
+    if (glew != GLEW_OK && !glCreateShader)
+        return err_set("cannot load OpenGL functions: %s", (const char *)glewGetErrorString(glew));
+    while (glGetError() != GL_NO_ERROR)
+        ;
+    snprintf(R.description, sizeof R.description, "OpenGL %s on %s", (const char *)glGetString(GL_VERSION),
+             (const char *)glGetString(GL_RENDERER));
+
+    vs = compile(GL_VERTEX_SHADER, shader_dir, "quad.vert");
+    if (!vs)
+        return false;
+    fs = compile(GL_FRAGMENT_SHADER, shader_dir, "quad.frag");
+    if (!fs) {
+        glDeleteShader(vs);
+        return false;
+    }
+    R.program = glCreateProgram();
+    glAttachShader(R.program, vs);
+    glAttachShader(R.program, fs);
+    glLinkProgram(R.program);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    glGetProgramiv(R.program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        glGetProgramInfoLog(R.program, sizeof log, NULL, log);
+        glDeleteProgram(R.program);
+        R.program = 0;
+        return err_set("the shaders in '%s' do not link: %s", shader_dir, log);
+    }
+    R.u_rect = glGetUniformLocation(R.program, "u_rect");
+    R.u_viewport = glGetUniformLocation(R.program, "u_viewport");
+    R.u_tex = glGetUniformLocation(R.program, "u_tex");
+    R.u_tint = glGetUniformLocation(R.program, "u_tint");
+    glGenVertexArrays(1, &R.vao);
+    if (!rnd_texture_set(&R.white, &one))
+        return false;
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    return true;
+}
+
+void rnd_shutdown(void)
+{
+    rnd_texture_free(&R.white);
+    if (R.vao)
+        glDeleteVertexArrays(1, &R.vao);
+    if (R.program)
+        glDeleteProgram(R.program);
+    memset(&R, 0, sizeof R);
+}
+
+const char *rnd_gl_description(void)
+{
+    return R.description;
+}
+
+bool rnd_texture_set(rnd_texture *t, const img_rgba *img)
+{
+    if (!t->id) {
+        glGenTextures(1, &t->id);
+        glBindTexture(GL_TEXTURE_2D, t->id);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        t->w = t->h = 0;
+    }
+    glBindTexture(GL_TEXTURE_2D, t->id);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    if (t->w != img->w || t->h != img->h) {
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, img->w, img->h, 0, GL_RGBA, GL_UNSIGNED_BYTE, img->px);
+        t->w = img->w;
+        t->h = img->h;
+    } else {
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, img->w, img->h, GL_RGBA, GL_UNSIGNED_BYTE, img->px);
+    }
+    if (glGetError() != GL_NO_ERROR)
+        return err_set("the GPU refused a %dx%d texture (too large for it?)", img->w, img->h);
+    return true;
+}
+
+void rnd_texture_free(rnd_texture *t)
+{
+    if (t->id)
+        glDeleteTextures(1, &t->id);
+    t->id = 0;
+    t->w = t->h = 0;
+}
+
+void rnd_begin(int w, int h, rnd_color bg)
+{
+    R.vw = w;
+    R.vh = h;
+    glViewport(0, 0, w, h);
+    glClearColor(bg.r, bg.g, bg.b, bg.a);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+void rnd_image(const rnd_texture *t, float x, float y, float w, float h, rnd_color tint, bool smooth)
+{
+    GLint filter = smooth ? GL_LINEAR : GL_NEAREST;
+    glUseProgram(R.program);
+    glBindVertexArray(R.vao);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, t->id);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+    glUniform4f(R.u_rect, x, y, w, h);
+    glUniform2f(R.u_viewport, (float)R.vw, (float)R.vh);
+    glUniform1i(R.u_tex, 0);
+    glUniform4f(R.u_tint, tint.r, tint.g, tint.b, tint.a);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+void rnd_rect(float x, float y, float w, float h, rnd_color c)
+{
+    rnd_image(&R.white, x, y, w, h, c, false);
+}
+
+void rnd_frame(float x, float y, float w, float h, float thickness, rnd_color c)
+{
+    rnd_rect(x, y, w, thickness, c);
+    rnd_rect(x, y + h - thickness, w, thickness, c);
+    rnd_rect(x, y + thickness, thickness, h - 2 * thickness, c);
+    rnd_rect(x + w - thickness, y + thickness, thickness, h - 2 * thickness, c);
+}
+
+bool rnd_read_frame(int w, int h, img_rgba *out)
+{
+    size_t row = (size_t)w * 4;
+    uint8_t *flipped = malloc(row * (size_t)h);
+    out->px = malloc(row * (size_t)h);
+    if (!flipped || !out->px) {
+        free(flipped);
+        free(out->px);
+        out->px = NULL;
+        return err_set("out of memory reading a %dx%d frame", w, h);
+    }
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, flipped);
+    for (int y = 0; y < h; ++y)
+        memcpy(out->px + (size_t)y * row, flipped + (size_t)(h - 1 - y) * row, row);
+    free(flipped);
+    out->w = w;
+    out->h = h;
+    return true;
+}
+
+const char *rnd_gl_error(void)
+{
+    static char text[32];
+    GLenum e = glGetError();
+    if (e == GL_NO_ERROR)
+        return NULL;
+    snprintf(text, sizeof text, "GL error 0x%04x", (unsigned)e);
+    return text;
+}
