@@ -26,7 +26,7 @@ static const rnd_color TEXT = {0.93f, 0.94f, 0.95f, 1};
 static const rnd_color DIM = {0.65f, 0.68f, 0.72f, 1};
 static const rnd_color INPUT_BLUE = {0.35f, 0.62f, 1.00f, 1};
 static const rnd_color OUTPUT_GREEN = {0.40f, 0.85f, 0.45f, 1};
-static const rnd_color BANNER_BG = {0.55f, 0.12f, 0.10f, 0.95f};
+static const rnd_color BANNER_BG = {0.55f, 0.12f, 0.10f, 1};
 static const rnd_color WHITE = {1, 1, 1, 1};
 
 typedef struct label {
@@ -176,19 +176,27 @@ static bool open_image(viewer *v, const char *path)
 
 /* ---- drawing ------------------------------------------------------------- */
 
-static void draw_label(viewer *v, int which, plat_font *font, const char *text, float x, float y,
-                       rnd_color c)
+/* The texture of a line of text, wrapped at `wrap` pixels when wrap > 0;
+ * rendered again only when the text changes. */
+static const rnd_texture *text_texture(viewer *v, int which, plat_font *font, const char *text, int wrap)
 {
     label *l = &v->labels[which];
     if (strcmp(l->text, text) != 0 || !l->tex.id) {
         img_rgba px;
-        if (!plat_text_render(font, text, &px))
-            return;
+        if (!(wrap > 0 ? plat_text_render_wrapped(font, text, wrap, &px) : plat_text_render(font, text, &px)))
+            return &l->tex;
         rnd_texture_set(&l->tex, &px);
         free(px.px);
         snprintf(l->text, sizeof l->text, "%s", text);
     }
-    rnd_image(&l->tex, x, y, (float)l->tex.w, (float)l->tex.h, c, false);
+    return &l->tex;
+}
+
+static void draw_label(viewer *v, int which, plat_font *font, const char *text, float x, float y,
+                       rnd_color c)
+{
+    const rnd_texture *t = text_texture(v, which, font, text, 0);
+    rnd_image(t, x, y, (float)t->w, (float)t->h, c, false);
 }
 
 static void timing_text(const engine_slot *s, const char *name, char *buf, size_t size)
@@ -256,10 +264,14 @@ static void draw(viewer *v, int W, int H)
                "Esc quit   drop an image to open it",
                m, H - line - m * 0.3f, DIM);
 
-    if (v->banner[0]) {
+    if (v->banner[0]) { /* over the title, wrapped to the window's width */
+        const rnd_texture *t;
+        float bh;
         snprintf(text, sizeof text, "\xE2\x9A\xA0  %s", v->banner);
-        rnd_rect(0, top - line - m * 0.3f, (float)W, line * 1.6f, BANNER_BG);
-        draw_label(v, L_BANNER, v->font, text, m, top - line - m * 0.3f + line * 0.3f, WHITE);
+        t = text_texture(v, L_BANNER, v->font, text, (int)(W - 2 * m));
+        bh = t->h + m * 0.6f > top - line - m * 0.2f ? t->h + m * 0.6f : top - line - m * 0.2f;
+        rnd_rect(0, 0, (float)W, bh, BANNER_BG);
+        rnd_image(t, m, m * 0.3f, (float)t->w, (float)t->h, WHITE, false);
     }
 }
 

@@ -68,4 +68,7 @@ int plat_font_height(const plat_font *font);
  * (allocated; free with free(out->px)). */
 bool plat_text_render(plat_font *font, const char *utf8, img_rgba *out);
 
+/* The same, wrapped at spaces into lines at most `max_width` pixels wide. */
+bool plat_text_render_wrapped(plat_font *font, const char *utf8, int max_width, img_rgba *out);
+
 #endif

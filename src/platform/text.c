@@ -84,14 +84,13 @@ int plat_font_height(const plat_font *font)
     return TTF_FontHeight(font->ttf);
 }
 
-bool plat_text_render(plat_font *font, const char *utf8, img_rgba *out)
+/* Copies a rendered surface into RGBA bytes. */
+static bool surface_to_rgba(SDL_Surface *s, img_rgba *out)
 {
-    SDL_Color white = {255, 255, 255, 255};
-    SDL_Surface *s, *rgba;
+    SDL_Surface *rgba;
 
     out->px = NULL;
     out->w = out->h = 0;
-    s = TTF_RenderUTF8_Blended(font->ttf, utf8[0] ? utf8 : " ", white);
     if (!s)
         return err_set("cannot render text: %s", TTF_GetError());
     rgba = SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_ABGR8888, 0); /* bytes R,G,B,A */
@@ -112,4 +111,17 @@ bool plat_text_render(plat_font *font, const char *utf8, img_rgba *out)
     out->h = rgba->h;
     SDL_FreeSurface(rgba);
     return true;
+}
+
+bool plat_text_render(plat_font *font, const char *utf8, img_rgba *out)
+{
+    SDL_Color white = {255, 255, 255, 255};
+    return surface_to_rgba(TTF_RenderUTF8_Blended(font->ttf, utf8[0] ? utf8 : " ", white), out);
+}
+
+bool plat_text_render_wrapped(plat_font *font, const char *utf8, int max_width, img_rgba *out)
+{
+    SDL_Color white = {255, 255, 255, 255};
+    return surface_to_rgba(
+        TTF_RenderUTF8_Blended_Wrapped(font->ttf, utf8[0] ? utf8 : " ", white, (Uint32)max_width), out);
 }

@@ -1,0 +1,67 @@
+/* independent.h - a second convolution, written apart from src/core, that the
+ * tests hold the engines to. It works as one would on paper: copy the image
+ * into a frame one pixel wider on every side, fill the frame by the border
+ * rule (written here again, only for the one-pixel reach a 3x3 needs), then
+ * take each 3x3 block's weighted sum. The kernel is rotated here, not by
+ * filt_flipped, for true convolution. */
+#ifndef CONVIS_TEST_INDEPENDENT_H
+#define CONVIS_TEST_INDEPENDENT_H
+
+#include <stdlib.h>
+
+/* border: 0 zero, 1 clamp, 2 mirror (reflect-101), 3 wrap */
+static inline int ind_source(int i, int n, int border)
+{
+    if (i >= 0 && i < n)
+        return i;
+    if (border == 0)
+        return -1;
+    if (border == 1)
+        return i < 0 ? 0 : n - 1;
+    if (border == 2) {
+        if (n == 1)
+            return 0;
+        return i < 0 ? 1 : n - 2;
+    }
+    return i < 0 ? n - 1 : 0;
+}
+
+static inline void ind_convolve(const float *in, int w, int h, const float weight[9], float divisor, int border,
+                         int flip, float *out)
+{
+    int pw = w + 2, ph = h + 2;
+    float *pad = malloc(sizeof *pad * (size_t)pw * (size_t)ph);
+    float k[3][3];
+
+    for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i)
+            k[j][i] = flip ? weight[(2 - j) * 3 + (2 - i)] : weight[j * 3 + i];
+    for (int y = -1; y <= h; ++y) {
+        for (int x = -1; x <= w; ++x) {
+            int sx = ind_source(x, w, border), sy = ind_source(y, h, border);
+            pad[(size_t)(y + 1) * pw + (x + 1)] = (sx < 0 || sy < 0) ? 0.0f : in[(size_t)sy * w + sx];
+        }
+    }
+    for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            float sum = 0.0f;
+            for (int j = 0; j < 3; ++j)
+                for (int i = 0; i < 3; ++i)
+                    sum += k[j][i] * pad[(size_t)(y + j) * pw + (x + i)];
+            out[(size_t)y * w + x] = sum / divisor;
+        }
+    }
+    free(pad);
+}
+
+/* Deterministic pseudo-random pixel values in 0..255 with fractions. */
+static inline void ind_fill(float *px, size_t n, unsigned seed)
+{
+    unsigned s = seed * 2654435761u + 1u;
+    for (size_t i = 0; i < n; ++i) {
+        s = s * 1664525u + 1013904223u;
+        px[i] = (float)(s >> 8 & 0xffff) / 256.0f;
+    }
+}
+
+#endif

@@ -1,0 +1,254 @@
+/* The reference, the stepper, cpu-seq, cpu-par and the CUDA kernel's
+ * indexing, on odd sizes, against the independent convolution. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/conv3x3_body.h"
+#include "check.h"
+#include "compute/engine.h"
+#include "core/conv.h"
+#include "core/err.h"
+#include "core/stepper.h"
+#include "independent.h"
+
+static const int sizes[][2] = {{1, 1}, {2, 2}, {3, 3}, {17, 33}, {33, 17}, {1, 4097}, {4097, 1}, {64, 48}};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+
+static img_plane make_input(int w, int h, unsigned seed)
+{
+    img_plane p;
+    img_plane_alloc(&p, w, h);
+    ind_fill(p.px, (size_t)w * h, seed);
+    return p;
+}
+
+static void test_reference_vs_independent(void)
+{
+    for (size_t s = 0; s < NSIZES; ++s) {
+        int w = sizes[s][0], h = sizes[s][1];
+        img_plane in = make_input(w, h, (unsigned)s), out;
+        float *want = malloc(sizeof *want * (size_t)w * h);
+        img_plane_alloc(&out, w, h);
+        for (size_t k = 0; k < filt_preset_count(); ++k) {
+            const filt_kernel *kern = filt_preset(k);
+            for (int b = 0; b < CONV_BORDER_COUNT; ++b) {
+                for (int flip = 0; flip < 2; ++flip) {
+                    conv_params p = conv_params_make(kern, (conv_border)b, flip);
+                    long bad = 0;
+                    conv_reference(&in, &p, &out);
+                    ind_convolve(in.px, w, h, kern->weight, kern->divisor, b, flip, want);
+                    for (long i = 0; i < (long)w * h; ++i)
+                        bad += fabsf(out.px[i] - want[i]) > 1e-5f * fmaxf(1.0f, fabsf(want[i]));
+                    CHECK(bad == 0, "%dx%d %s border %s flip %d: %ld pixels differ", w, h, kern->name,
+                          conv_border_name((conv_border)b), flip, bad);
+                }
+            }
+        }
+        free(want);
+        img_plane_free(&in);
+        img_plane_free(&out);
+    }
+}
+
+/* An asymmetric kernel: true convolution equals cross-correlation with the
+ * kernel rotated by hand, and differs from plain cross-correlation. */
+static void test_flip(void)
+{
+    img_plane in = make_input(17, 33, 7), a, b;
+    filt_kernel k, rotated;
+    conv_params pa, pb;
+    long differ = 0;
+    img_plane_alloc(&a, 17, 33);
+    img_plane_alloc(&b, 17, 33);
+    filt_parse("1 2 3; 4 5 6; 7 8 10 / 3", &k);
+    filt_parse("10 8 7; 6 5 4; 3 2 1 / 3", &rotated);
+    for (int border = 0; border < CONV_BORDER_COUNT; ++border) {
+        pa = conv_params_make(&k, (conv_border)border, true);
+        pb = conv_params_make(&rotated, (conv_border)border, false);
+        conv_reference(&in, &pa, &a);
+        conv_reference(&in, &pb, &b);
+        CHECK(memcmp(a.px, b.px, sizeof(float) * 17 * 33) == 0, "flip == rotated kernel, border %d", border);
+        pb = conv_params_make(&k, (conv_border)border, false);
+        conv_reference(&in, &pb, &b);
+        differ = 0;
+        for (int i = 0; i < 17 * 33; ++i)
+            differ += a.px[i] != b.px[i];
+        CHECK(differ > 17 * 33 / 2, "flipped differs from not flipped (%ld of %d pixels)", differ, 17 * 33);
+    }
+    img_plane_free(&in);
+    img_plane_free(&a);
+    img_plane_free(&b);
+}
+
+static void test_stepper(void)
+{
+    for (size_t s = 0; s < NSIZES; ++s) {
+        int w = sizes[s][0], h = sizes[s][1];
+        img_plane in = make_input(w, h, 100 + (unsigned)s), ref, out;
+        img_plane_alloc(&ref, w, h);
+        img_plane_alloc(&out, w, h);
+        for (size_t k = 0; k < filt_preset_count(); ++k) {
+            for (int b = 0; b < CONV_BORDER_COUNT; ++b) {
+                conv_params p = conv_params_make(filt_preset(k), (conv_border)b, k % 2);
+                conv_stepper st;
+                long taps = 0;
+                conv_reference(&in, &p, &ref);
+                memset(out.px, 0xff, sizeof(float) * (size_t)w * h);
+                conv_stepper_init(&st, &in, &p, &out);
+                while (conv_stepper_tap(&st))
+                    ++taps;
+                CHECK(taps == 9L * w * h, "%dx%d: %ld taps", w, h, taps);
+                CHECK(conv_stepper_done(&st) && conv_stepper_done_count(&st) == (long)w * h, "done");
+                CHECK(memcmp(ref.px, out.px, sizeof(float) * (size_t)w * h) == 0,
+                      "%dx%d %s border %d: stepper != reference bit for bit", w, h, filt_preset(k)->name, b);
+            }
+        }
+        img_plane_free(&in);
+        img_plane_free(&ref);
+        img_plane_free(&out);
+    }
+}
+
+/* What the stepper exposes while it walks. */
+static void test_stepper_state(void)
+{
+    float px[12] = {1, 2, 4, 8, 3, 5, 7, 9, 0, 6, 2, 1}, o[12];
+    img_plane in = {4, 3, px}, out = {4, 3, o};
+    filt_kernel k;
+    conv_params p;
+    conv_stepper st;
+
+    filt_parse("sobel-x", &k);
+    p = conv_params_make(&k, CONV_BORDER_ZERO, false);
+    conv_stepper_init(&st, &in, &p, &out);
+    CHECK(st.index == 0 && st.taps == 0 && conv_stepper_done_count(&st) == 0, "starts at 0");
+    /* window of (0,0) with zero border: 0 0 0 / 0 1 2 / 0 3 5 */
+    CHECK(st.value[4] == 1 && st.value[5] == 2 && st.value[8] == 5 && st.value[0] == 0, "window values");
+    for (int t = 0; t < 6; ++t)
+        conv_stepper_tap(&st);
+    /* taps 0..5: 0 + 0 + 0 + 0 + 0 + 2*2 = 4 */
+    CHECK(st.taps == 6 && st.sum == 4.0f && st.product[5] == 4.0f, "after 6 taps sum %g", st.sum);
+    conv_stepper_output(&st);
+    CHECK(st.taps == 9 && st.sum == 9.0f && o[0] == 9.0f && conv_stepper_done_count(&st) == 1, "output 0 = 9");
+    conv_stepper_tap(&st);
+    CHECK(st.index == 1 && st.taps == 1 && conv_stepper_x(&st) == 1 && conv_stepper_y(&st) == 0, "moved on");
+    CHECK(conv_stepper_back(&st) && st.index == 1 && st.taps == 0, "back restarts the current output");
+    CHECK(conv_stepper_back(&st) && st.index == 0 && st.taps == 0 && conv_stepper_done_count(&st) == 0,
+          "back again goes to the previous output");
+    CHECK(!conv_stepper_back(&st), "cannot go before the first output");
+    for (int i = 0; i < 5; ++i)
+        conv_stepper_output(&st);
+    CHECK(st.index == 4 && conv_stepper_x(&st) == 0 && conv_stepper_y(&st) == 1, "raster order wraps rows");
+    conv_stepper_finish(&st);
+    CHECK(conv_stepper_done(&st) && !conv_stepper_tap(&st) && !conv_stepper_output(&st), "finished");
+    conv_stepper_restart(&st);
+    CHECK(st.index == 0 && st.taps == 0, "restart");
+}
+
+static void test_engines(void)
+{
+    eng_engine *seq = eng_open(eng_find("cpu-seq"));
+    eng_engine *par = eng_open(eng_find("cpu-par"));
+    CHECK(seq && par, "CPU engines open: %s", err_msg());
+    CHECK(eng_find("no-such") == NULL, "unknown engine");
+    if (!seq || !par)
+        return;
+    for (size_t s = 0; s < NSIZES; ++s) {
+        int w = sizes[s][0], h = sizes[s][1];
+        img_plane in = make_input(w, h, 200 + (unsigned)s), ref, a, b;
+        img_plane_alloc(&ref, w, h);
+        img_plane_alloc(&a, w, h);
+        img_plane_alloc(&b, w, h);
+        for (size_t k = 0; k < filt_preset_count(); ++k) {
+            for (int bd = 0; bd < CONV_BORDER_COUNT; ++bd) {
+                eng_job job = {&in, &a, conv_params_make(filt_preset(k), (conv_border)bd, k % 2)};
+                eng_timing t;
+                long bad = 0;
+                conv_reference(&in, &job.params, &ref);
+                CHECK(eng_run(seq, &job, &t) && t.has[ENG_COMPUTE] && t.ms[ENG_COMPUTE] >= 0, "seq runs");
+                CHECK(memcmp(ref.px, a.px, sizeof(float) * (size_t)w * h) == 0, "cpu-seq == reference");
+                job.out = &b;
+                CHECK(eng_run(par, &job, &t) && t.has[ENG_COMPUTE] && !t.has[ENG_UPLOAD], "par runs");
+                for (long i = 0; i < (long)w * h; ++i)
+                    bad += fabsf(b.px[i] - ref.px[i]) > 1e-5f * fmaxf(1.0f, fabsf(ref.px[i]));
+                CHECK(bad == 0, "cpu-par %dx%d %s border %d: %ld pixels off", w, h, filt_preset(k)->name, bd, bad);
+            }
+        }
+        img_plane_free(&in);
+        img_plane_free(&ref);
+        img_plane_free(&a);
+        img_plane_free(&b);
+    }
+    {
+        img_plane in = make_input(300, 200, 9), out;
+        eng_job job = {&in, &out, conv_params_make(filt_preset(1), CONV_BORDER_CLAMP, false)};
+        eng_timing t;
+        img_plane_alloc(&out, 300, 200);
+        CHECK(eng_measure(par, &job, 5, &t) && t.reps == 5 && eng_total_ms(&t) > 0, "measure");
+        CHECK(strcmp(t.clock, "monotonic clock") == 0, "clock named");
+        img_plane_free(&in);
+        img_plane_free(&out);
+    }
+    CHECK(strstr(eng_description(par), "CPU") != NULL, "describes itself: %s", eng_description(par));
+    eng_close(seq);
+    eng_close(par);
+}
+
+/* The CUDA kernel's indexing, walked on the CPU: every output is covered by
+ * exactly one thread of the grid, and the naive body computes the reference. */
+static void test_kernel_indexing(void)
+{
+    static const int blocks[][2] = {{16, 16}, {32, 8}, {1, 1}, {7, 5}};
+    for (size_t s = 0; s < NSIZES; ++s) {
+        int w = sizes[s][0], h = sizes[s][1];
+        img_plane in = make_input(w, h, 300 + (unsigned)s), ref, out;
+        unsigned char *count = calloc((size_t)w * h, 1);
+        conv_params p = conv_params_make(filt_preset(5), CONV_BORDER_MIRROR, false);
+        img_plane_alloc(&ref, w, h);
+        img_plane_alloc(&out, w, h);
+        conv_reference(&in, &p, &ref);
+        for (size_t bi = 0; bi < sizeof blocks / sizeof blocks[0]; ++bi) {
+            int bdx = blocks[bi][0], bdy = blocks[bi][1];
+            int gx = conv3x3_blocks(w, bdx), gy = conv3x3_blocks(h, bdy);
+            long once = 0;
+            memset(count, 0, (size_t)w * h);
+            CHECK((long)gx * bdx >= w && (long)(gx - 1) * bdx < w, "grid x covers %d with %d", w, bdx);
+            for (int by = 0; by < gy; ++by)
+                for (int bx = 0; bx < gx; ++bx)
+                    for (int ty = 0; ty < bdy; ++ty)
+                        for (int tx = 0; tx < bdx; ++tx) {
+                            int x, y;
+                            if (conv3x3_output_of(bx, by, tx, ty, bdx, bdy, w, h, &x, &y))
+                                ++count[(size_t)y * w + x];
+                            conv3x3_naive_body(bx, by, tx, ty, bdx, bdy, in.px, out.px, w, h, &p);
+                        }
+            for (long i = 0; i < (long)w * h; ++i)
+                once += count[i] == 1;
+            CHECK(once == (long)w * h, "%dx%d blocks %dx%d: %ld of %ld outputs written once", w, h, bdx, bdy, once,
+                  (long)w * h);
+            CHECK(memcmp(ref.px, out.px, sizeof(float) * (size_t)w * h) == 0, "naive body == reference");
+        }
+        free(count);
+        img_plane_free(&in);
+        img_plane_free(&ref);
+        img_plane_free(&out);
+    }
+    /* every read stays inside the image or reads zero */
+    for (int n = 1; n <= 9; ++n)
+        for (int b = 0; b < CONV_BORDER_COUNT; ++b)
+            for (int i = -1; i <= n; ++i) {
+                int j = conv_border_index(i, n, b);
+                CHECK(j == -1 ? b == CONV_BORDER_ZERO : (j >= 0 && j < n), "n=%d b=%d i=%d -> %d", n, b, i, j);
+            }
+}
+
+int main(void)
+{
+    test_reference_vs_independent();
+    test_flip();
+    test_stepper();
+    test_stepper_state();
+    test_engines();
+    test_kernel_indexing();
+    return CHECK_SUMMARY();
+}

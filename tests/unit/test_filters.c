@@ -1,0 +1,144 @@
+/* Every preset under every border mode, flipped and not, on a small image,
+ * against values worked out apart from the C code (hand_values.inc); the
+ * filter text parser; the display mapping; timing statistics. */
+#include <string.h>
+
+#include "check.h"
+#include "core/conv.h"
+#include "core/err.h"
+#include "core/stepper.h"
+#include "core/timing.h"
+#include "hand_values.inc"
+
+static const float image[12] = {1, 2, 4, 8, 3, 5, 7, 9, 0, 6, 2, 1}; /* 4 x 3 */
+
+static void test_hand_values(void)
+{
+    float in_px[12], out_px[12];
+    img_plane in = {4, 3, in_px}, out = {4, 3, out_px};
+    memcpy(in_px, image, sizeof in_px);
+    CHECK(filt_preset_count() == 9, "nine presets, got %zu", filt_preset_count());
+    for (size_t k = 0; k < filt_preset_count(); ++k) {
+        for (int b = 0; b < CONV_BORDER_COUNT; ++b) {
+            for (int flip = 0; flip < 2; ++flip) {
+                conv_params p = conv_params_make(filt_preset(k), (conv_border)b, flip);
+                conv_reference(&in, &p, &out);
+                for (int i = 0; i < 12; ++i)
+                    CHECK_NEAR(out_px[i], expected[k][b][flip][i], 1e-6, "%s border %s flip %d pixel %d: got %g want %g",
+                               filt_preset(k)->name, conv_border_name((conv_border)b), flip, i, out_px[i],
+                               expected[k][b][flip][i]);
+            }
+        }
+    }
+}
+
+/* A few outputs worked on paper, to anchor the generated table. */
+static void test_worked_examples(void)
+{
+    float in_px[12], out_px[12];
+    img_plane in = {4, 3, in_px}, out = {4, 3, out_px};
+    filt_kernel k;
+    conv_params p;
+    memcpy(in_px, image, sizeof in_px);
+
+    /* Sobel X at (0,0), zero border. Window:  0 0 0 / 0 1 2 / 0 3 5
+     * -1*0 + 0*0 + 1*0 + -2*0 + 0*1 + 2*2 + -1*0 + 0*3 + 1*5 = 9 */
+    filt_parse("sobel-x", &k);
+    p = conv_params_make(&k, CONV_BORDER_ZERO, false);
+    conv_reference(&in, &p, &out);
+    CHECK(out_px[0] == 9.0f, "sobel-x (0,0) zero: got %g", out_px[0]);
+    /* Same with clamp: window 1 1 2 / 1 1 2 / 3 3 5 -> -1+2 -2+4 -3+5 = 5 */
+    p = conv_params_make(&k, CONV_BORDER_CLAMP, false);
+    conv_reference(&in, &p, &out);
+    CHECK(out_px[0] == 5.0f, "sobel-x (0,0) clamp: got %g", out_px[0]);
+    /* Flipped (true convolution) Sobel X is minus Sobel X: -5 */
+    p = conv_params_make(&k, CONV_BORDER_CLAMP, true);
+    conv_reference(&in, &p, &out);
+    CHECK(out_px[0] == -5.0f, "sobel-x flipped (0,0) clamp: got %g", out_px[0]);
+    /* Box at (1,1): 1+2+4+3+5+7+0+6+2 = 30, / 9 */
+    filt_parse("box", &k);
+    p = conv_params_make(&k, CONV_BORDER_ZERO, false);
+    conv_reference(&in, &p, &out);
+    CHECK(out_px[5] == 30.0f / 9.0f, "box (1,1): got %g", out_px[5]);
+    /* Wrap at (3,0) with the identity-shifted kernel "0 0 0; 0 0 1; 0 0 0":
+     * reads (4,0), which wraps to (0,0) = 1 */
+    CHECK(filt_parse("0 0 0; 0 0 1; 0 0 0", &k), "%s", err_msg());
+    p = conv_params_make(&k, CONV_BORDER_WRAP, false);
+    conv_reference(&in, &p, &out);
+    CHECK(out_px[3] == 1.0f, "wrap (3,0): got %g", out_px[3]);
+    /* Mirror at (3,0) reads (4,0) -> (2,0) = 4 */
+    p = conv_params_make(&k, CONV_BORDER_MIRROR, false);
+    conv_reference(&in, &p, &out);
+    CHECK(out_px[3] == 4.0f, "mirror (3,0): got %g", out_px[3]);
+}
+
+static void test_parse(void)
+{
+    filt_kernel k;
+    char text[160];
+
+    CHECK(filt_parse("SOBEL-X", &k) && strcmp(k.name, "sobel-x") == 0, "preset names ignore case");
+    CHECK(filt_parse("-1 0 1; -2 0 2; -1 0 1", &k), "matrix: %s", err_msg());
+    CHECK(k.weight[0] == -1 && k.weight[5] == 2 && k.divisor == 1 && strcmp(k.name, "custom") == 0, "matrix values");
+    CHECK(filt_parse(" 1,2,1 ; 2,4,2 ; 1,2,1 / 16 ", &k) && k.divisor == 16 && k.weight[4] == 4, "commas, divisor");
+    CHECK(filt_parse("0.5 -0.25 1e-1; 0 0 0; 0 0 0", &k) && k.weight[0] == 0.5f && k.weight[2] == 0.1f, "decimals");
+    filt_format(filt_preset(2), text, sizeof text);
+    CHECK(strcmp(text, "1 2 1; 2 4 2; 1 2 1 / 16") == 0, "format gaussian: %s", text);
+    CHECK(filt_parse(text, &k) && memcmp(k.weight, filt_preset(2)->weight, sizeof k.weight) == 0 &&
+              k.divisor == 16, "formatted text reads back");
+
+    const char *bad[] = {"", "blur", "1 2 3", "1 2; 3 4; 5 6", "1 2 3; 4 5 6", "1 2 3; 4 5 6; 7 8 9; 1 2 3",
+                         "1 2 3; 4 5 6; 7 8 9 / 0", "1 2 3; 4 5 6; 7 8 x", "1 2 3; 4 5 6; 7 8 9 /",
+                         "nan 0 0; 0 0 0; 0 0 0", "inf 0 0; 0 0 0; 0 0 0", "1e99 0 0; 0 0 0; 0 0 0",
+                         "1 2 3 4; 5 6 7; 8 9 1", "1 2 3; 4 5 6; 7 8 9 / 2 3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        CHECK(!filt_parse(bad[i], &k), "'%s' must be refused", bad[i]);
+        CHECK(strstr(err_msg(), "-1 0 1; -2 0 2; -1 0 1") != NULL, "message shows the form: %s", err_msg());
+    }
+
+    filt_kernel f = filt_flipped(filt_preset(7)); /* emboss */
+    for (int t = 0; t < 9; ++t)
+        CHECK(f.weight[t] == filt_preset(7)->weight[8 - t], "flip tap %d", t);
+}
+
+static void test_display(void)
+{
+    CHECK(img_display_byte(-10, IMG_DISPLAY_CLAMP) == 0, "clamp negative");
+    CHECK(img_display_byte(300, IMG_DISPLAY_CLAMP) == 255, "clamp high");
+    CHECK(img_display_byte(100.4f, IMG_DISPLAY_CLAMP) == 100, "clamp rounds");
+    CHECK(img_display_byte(-100, IMG_DISPLAY_ABS) == 100, "abs");
+    CHECK(img_display_byte(0, IMG_DISPLAY_SIGNED) == 128, "signed zero is mid grey");
+    CHECK(img_display_byte(-255, IMG_DISPLAY_SIGNED) == 0, "signed -255 black");
+    CHECK(img_display_byte(255, IMG_DISPLAY_SIGNED) == 255, "signed 255 white");
+    CHECK(img_display_byte(0.0f / 0.0f, IMG_DISPLAY_CLAMP) == 0, "NaN is black");
+}
+
+static void test_timing(void)
+{
+    double s[] = {5, 1, 4, 2, 3};
+    tim_stats st = tim_stats_of(s, 5);
+    CHECK(st.n == 5 && st.min == 1 && st.max == 5 && st.median == 3 && st.p95 == 5, "stats of 1..5");
+    double e[] = {4, 1, 3, 2};
+    st = tim_stats_of(e, 4);
+    CHECK(st.median == 2.5, "even median: %g", st.median);
+    double many[100];
+    for (int i = 0; i < 100; ++i)
+        many[i] = 100 - i; /* 1..100 */
+    st = tim_stats_of(many, 100);
+    CHECK(st.p95 == 95 && st.median == 50.5, "p95 %g median %g", st.p95, st.median);
+    CHECK(many[0] == 100, "samples untouched");
+    st = tim_stats_of(NULL, 0);
+    CHECK(st.n == 0 && st.median == 0, "empty");
+    double t0 = tim_now_ms(), t1 = tim_now_ms();
+    CHECK(t1 >= t0, "monotonic");
+}
+
+int main(void)
+{
+    test_hand_values();
+    test_worked_examples();
+    test_parse();
+    test_display();
+    test_timing();
+    return CHECK_SUMMARY();
+}
