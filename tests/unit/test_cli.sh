@@ -1,0 +1,507 @@
+#!/usr/bin/env bash
+# test_cli.sh - black-box tests of the convis command line: exit statuses,
+# one-line error messages, files left alone, and the bytes `convis apply`
+# writes.
+#
+#   bash tests/unit/test_cli.sh PATH_TO_CONVIS PATH_TO_tests/data
+#
+# Needs only bash (4 or later), coreutils, setpriv (util-linux, only when run
+# as root) and the convis binary: no grep, sed, awk, find, cmp or python.
+# Prints one line per check ("ok - ..." / "not ok - ...", with what was
+# observed under a failed one as "#" lines), then "N passed, M failed".
+# Exits 0 only when every check passed. Scratch files live in a fresh
+# `mktemp -d` directory, removed on exit.
+set -u
+shopt -s nullglob globstar dotglob
+
+if [ $# -ne 2 ]; then
+    echo "usage: bash $0 PATH_TO_CONVIS PATH_TO_tests/data" >&2
+    exit 2
+fi
+CONVIS=$(realpath -e -- "$1") || { echo "test_cli.sh: no convis binary at '$1'" >&2; exit 2; }
+DATA=$(realpath -e -- "$2") || { echo "test_cli.sh: no test data directory at '$2'" >&2; exit 2; }
+[ -x "$CONVIS" ] || { echo "test_cli.sh: '$CONVIS' is not executable" >&2; exit 2; }
+
+export LC_ALL=C
+umask 022
+
+S=$(mktemp -d "${TMPDIR:-/tmp}/convis-cli.XXXXXX") || { echo "test_cli.sh: mktemp -d failed" >&2; exit 2; }
+cleanup() {
+    chmod -R u+rwX "$S" 2>/dev/null
+    rm -rf "$S"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+IN=$S/in   # copies of the fixtures: the inputs, and the working directory of every run
+OUT=$S/out # where outputs go
+mkdir -p "$IN" "$OUT" "$S/adir"
+for f in empty.png text.png truncated.png huge_header.png ramp.pgm tiny.png; do
+    cp -- "$DATA/$f" "$IN/$f" || { echo "test_cli.sh: missing fixture $DATA/$f" >&2; exit 2; }
+done
+
+# A wider grey image made here (37x11 P5), so the parallel, vectorised engine
+# runs full vector widths and several row bands, not only its edge cases.
+make_wide_pgm() {
+    local w=37 h=11 x y v esc s=''
+    for ((y = 0; y < h; ++y)); do
+        for ((x = 0; x < w; ++x)); do
+            v=$(((x * x * 7 + y * 31 + x * y * 13) % 256))
+            printf -v esc '\\%03o' "$v"
+            s+=$esc
+        done
+    done
+    # shellcheck disable=SC2059 # $s is a string of octal escapes on purpose
+    { printf 'P5\n%d %d\n255\n' "$w" "$h"; printf "$s"; } >"$1"
+}
+make_wide_pgm "$IN/wide.pgm"
+
+# ---- reporting ------------------------------------------------------------------
+
+PASS=0
+FAIL=0
+PROBLEMS=()
+RC=0
+
+pass() {
+    PASS=$((PASS + 1))
+    echo "ok - $1"
+}
+fail() {
+    local line
+    FAIL=$((FAIL + 1))
+    echo "not ok - $1"
+    shift
+    for line in "$@"; do
+        printf '#   %s\n' "$line"
+    done
+}
+# show NAME FILE: up to 8 lines of FILE as "NAME| line", for diagnostics.
+show() {
+    local name=$1 file=$2 line n=0
+    if [ ! -s "$file" ]; then
+        echo "$name: (empty)"
+        return
+    fi
+    while IFS= read -r line || [ -n "$line" ]; do
+        n=$((n + 1))
+        if [ "$n" -gt 8 ]; then
+            echo "$name| ..."
+            break
+        fi
+        echo "$name| ${line:0:300}"
+    done <"$file"
+}
+# verdict DESC: passes DESC when PROBLEMS is empty, else fails it, listing
+# the problems and the last run's exit status, stderr and stdout.
+verdict() {
+    local desc=$1 diag=()
+    if [ ${#PROBLEMS[@]} -eq 0 ]; then
+        pass "$desc"
+    else
+        mapfile -t diag < <(
+            echo "observed exit status: $RC"
+            show stderr "$S/stderr"
+            show stdout "$S/stdout"
+        )
+        fail "$desc" "${PROBLEMS[@]}" "${diag[@]}"
+    fi
+}
+# check DESC COMMAND...: passes DESC when COMMAND succeeds.
+check() {
+    local desc=$1
+    shift
+    if "$@"; then pass "$desc"; else fail "$desc" "this failed: $*"; fi
+}
+
+# ---- helpers (bash and coreutils only) ---------------------------------------------
+
+hash_of() {
+    local h
+    if [ -d "$1" ]; then
+        echo "directory"
+    elif [ -e "$1" ]; then
+        h=$(sha256sum -- "$1" 2>/dev/null)
+        h=${h%% *}
+        echo "${h:-unreadable}"
+    else
+        echo "absent"
+    fi
+}
+# has FILE TEXT: FILE contains TEXT.
+has() {
+    local content
+    content=$(<"$1")
+    [[ $content == *"$2"* ]]
+}
+# has_line FILE REGEX: some line of FILE matches the bash regex REGEX.
+has_line() {
+    local line
+    while IFS= read -r line || [ -n "$line" ]; do
+        [[ $line =~ $2 ]] && return 0
+    done <"$1"
+    return 1
+}
+# tmp_files: prints the *.tmp-* files anywhere under the scratch directory.
+tmp_files() {
+    local f=("$S"/**/*.tmp-*)
+    [ ${#f[@]} -eq 0 ] || echo "${f[*]}"
+}
+absent() { [ ! -e "$1" ] && [ ! -L "$1" ]; }
+# Byte comparison by size and SHA-256.
+same_bytes() {
+    [ -f "$1" ] && [ -f "$2" ] && [ "$(stat -c %s -- "$1")" = "$(stat -c %s -- "$2")" ] &&
+        [ "$(hash_of "$1")" = "$(hash_of "$2")" ]
+}
+differ() { [ -f "$1" ] && [ -f "$2" ] && ! same_bytes "$1" "$2"; }
+png_signature() { [ -f "$1" ] && [ "$(head -c 8 -- "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; }
+# pfm_shape FILE W H: FILE begins "Pf\nW H\n-1.0\n" and has exactly W*H
+# floats after it.
+pfm_shape() {
+    local want got n
+    want=$(printf 'Pf\n%d %d\n-1.0\n' "$2" "$3" | od -An -tx1 | tr -d ' \n')
+    n=$((${#want} / 2))
+    [ -f "$1" ] || return 1
+    got=$(head -c "$n" -- "$1" | od -An -tx1 | tr -d ' \n')
+    [ "$got" = "$want" ] && [ "$(stat -c %s -- "$1")" -eq $((n + $2 * $3 * 4)) ]
+}
+
+# run ARGS...: runs convis ARGS... in $IN under `timeout 20`, setting RC and
+# leaving stdout and stderr in $S/stdout and $S/stderr.
+run() {
+    (cd "$IN" && timeout 20 "$CONVIS" "$@") >"$S/stdout" 2>"$S/stderr" </dev/null
+    RC=$?
+}
+
+# apply DESC INPUT ARGS...: runs `convis apply ARGS...`, then checks that
+# INPUT (a path, or "" for none) is byte-identical to before and that no
+# temporary file (*.tmp-*) is left anywhere under the scratch directory.
+apply() {
+    local desc=$1 input=$2 before='' after tmps=()
+    shift 2
+    [ -n "$input" ] && before=$(hash_of "$input")
+    run apply "$@"
+    PROBLEMS=()
+    if [ -n "$input" ]; then
+        after=$(hash_of "$input")
+        [ "$before" = "$after" ] || PROBLEMS+=("input '$input' changed: sha256 $before before, $after after")
+    fi
+    tmps=("$S"/**/*.tmp-*)
+    [ ${#tmps[@]} -eq 0 ] || PROBLEMS+=("temporary files left: ${tmps[*]}")
+    verdict "$desc: input unchanged, no *.tmp-* left"
+}
+
+# abnormal: adds a problem when the last run timed out, could not be
+# started, or was killed by a signal.
+abnormal() {
+    case $RC in
+    124) PROBLEMS+=("timed out after 20 s (exit 124)") ;;
+    125 | 126 | 127) PROBLEMS+=("convis could not be run (exit $RC)") ;;
+    *) [ "$RC" -lt 128 ] || PROBLEMS+=("killed by signal $((RC - 128)) (exit $RC)") ;;
+    esac
+}
+
+# expect_error CODE DESC [NEEDLE...]: the last run exited CODE (not by a
+# signal or the timeout), wrote exactly one stderr line, starting "convis: "
+# and containing every NEEDLE, and nothing on stdout.
+expect_error() {
+    local code=$1 desc=$2 lines first needle
+    shift 2
+    PROBLEMS=()
+    abnormal
+    [ "$RC" -eq "$code" ] || PROBLEMS+=("exit status $RC, expected $code")
+    lines=$(wc -l <"$S/stderr")
+    if [ -s "$S/stderr" ] && [ "$(tail -c 1 "$S/stderr" | od -An -tx1 | tr -d ' \n')" != "0a" ]; then
+        PROBLEMS+=("stderr does not end with a newline")
+        lines=$((lines + 1))
+    fi
+    [ "$lines" -eq 1 ] || PROBLEMS+=("stderr has $lines lines, expected exactly 1")
+    first=$(head -n 1 "$S/stderr")
+    [[ $first == "convis: "* ]] || PROBLEMS+=("stderr does not start with 'convis: '")
+    for needle in "$@"; do
+        has "$S/stderr" "$needle" || PROBLEMS+=("stderr does not contain '$needle'")
+    done
+    [ ! -s "$S/stdout" ] || PROBLEMS+=("stdout is not empty")
+    verdict "$desc"
+}
+
+# expect_success DESC: the last run exited 0, with a report on stdout and
+# nothing on stderr.
+expect_success() {
+    local desc=$1
+    PROBLEMS=()
+    abnormal
+    [ "$RC" -eq 0 ] || PROBLEMS+=("exit status $RC, expected 0")
+    [ -s "$S/stdout" ] || PROBLEMS+=("stdout is empty")
+    [ ! -s "$S/stderr" ] || PROBLEMS+=("stderr is not empty")
+    verdict "$desc"
+}
+
+# ---- help, version, kernels, engines ----------------------------------------------
+
+run --help
+expect_success "--help exits 0 and prints to stdout only"
+check "--help shows the usage of apply" has "$S/stdout" "convis apply IN"
+
+run --version
+expect_success "--version exits 0 and prints to stdout only"
+check "--version prints 'convis X.Y.Z'" has_line "$S/stdout" '^convis [0-9]+\.[0-9]+\.[0-9]+'
+
+run kernels
+expect_success "kernels exits 0 and prints to stdout only"
+for k in identity box gaussian sharpen laplacian sobel-x sobel-y emboss outline; do
+    check "kernels lists the preset $k" has_line "$S/stdout" "^${k}[[:space:]]"
+done
+
+run engines
+expect_success "engines exits 0 and prints to stdout only"
+cp "$S/stdout" "$S/engines.txt"
+for e in cpu-seq cpu-par cuda; do
+    check "engines lists $e" has_line "$S/engines.txt" "^${e}[[:space:]]+(available|unavailable)"
+done
+
+# ---- bad inputs: exit 2, one line naming the file ---------------------------------
+
+apply "missing file" "" "$IN/no-such.png" -k box -o "$OUT/missing.png"
+expect_error 2 "missing input file: exit 2, one line naming it" "$IN/no-such.png"
+check "missing input file: no output written" absent "$OUT/missing.png"
+
+for f in empty.png truncated.png text.png; do
+    apply "$f" "$IN/$f" "$IN/$f" -k box -o "$OUT/bad-$f"
+    expect_error 2 "$f: exit 2, one line naming it" "$IN/$f"
+    check "$f: no output written" absent "$OUT/bad-$f"
+done
+
+apply "huge_header.png" "$IN/huge_header.png" "$IN/huge_header.png" -k box -o "$OUT/bad-huge.png"
+expect_error 2 "huge_header.png (100000x1): exit 2, one line naming it and its size" \
+    "$IN/huge_header.png" "100000"
+check "huge_header.png: no output written" absent "$OUT/bad-huge.png"
+
+apply "directory as input" "$S/adir" "$S/adir" -k box -o "$OUT/bad-dir.png"
+expect_error 2 "a directory as input: exit 2, one line naming it" "$S/adir"
+check "a directory as input: no output written" absent "$OUT/bad-dir.png"
+
+# A file without read permission. Root reads everything, so as root the run
+# is made as uid/gid 65534 (nobody) by setpriv, on a mode-000 file in mode-755
+# directories.
+PERM=$S/perm
+mkdir -p "$PERM"
+cp "$IN/tiny.png" "$PERM/secret.png"
+perm_before=$(hash_of "$PERM/secret.png")
+if [ "$(id -u)" -eq 0 ]; then
+    AS_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+    chmod 755 "$S" "$PERM"
+    chmod 000 "$PERM/secret.png"
+    perm_ready=1
+    if ! command -v setpriv >/dev/null 2>&1; then
+        fail "unreadable input: setpriv (util-linux) is needed to run this case as nobody when root"
+        perm_ready=0
+    else
+        PERM_CONVIS=$CONVIS
+        if ! timeout 20 "${AS_NOBODY[@]}" "$PERM_CONVIS" --version >/dev/null 2>&1; then
+            # The binary's path is not traversable by nobody: use a copy.
+            mkdir -p "$S/bin"
+            chmod 755 "$S/bin"
+            cp "$CONVIS" "$S/bin/convis" && chmod 755 "$S/bin/convis"
+            PERM_CONVIS=$S/bin/convis
+        fi
+        if ! timeout 20 "${AS_NOBODY[@]}" "$PERM_CONVIS" --version >/dev/null 2>&1; then
+            fail "unreadable input: uid 65534 cannot run convis, not even the copy '$PERM_CONVIS'" \
+                "(can others reach $S? TMPDIR=${TMPDIR:-/tmp})"
+            perm_ready=0
+        elif ! timeout 20 "${AS_NOBODY[@]}" test -d "$PERM"; then
+            fail "unreadable input: uid 65534 cannot reach '$PERM'"
+            perm_ready=0
+        fi
+    fi
+    if [ "$perm_ready" -eq 1 ]; then
+        (cd / && timeout 20 "${AS_NOBODY[@]}" "$PERM_CONVIS" apply "$PERM/secret.png" -k box \
+            -o "$PERM/secret-out.png") >"$S/stdout" 2>"$S/stderr" </dev/null
+        RC=$?
+        expect_error 2 "unreadable input (run as uid 65534): exit 2, one line naming it" "$PERM/secret.png"
+        check "unreadable input: no output written" absent "$PERM/secret-out.png"
+    fi
+else
+    chmod 000 "$PERM/secret.png"
+    run apply "$PERM/secret.png" -k box -o "$OUT/secret-out.png"
+    expect_error 2 "unreadable input: exit 2, one line naming it" "$PERM/secret.png"
+    check "unreadable input: no output written" absent "$OUT/secret-out.png"
+fi
+chmod 644 "$PERM/secret.png"
+check "unreadable input: file unchanged" test "$perm_before" = "$(hash_of "$PERM/secret.png")"
+check "unreadable input: no *.tmp-* left" test -z "$(tmp_files)"
+
+# ---- output equal to the input: exit 2, the input untouched --------------------------
+
+apply "output = input (same path)" "$IN/tiny.png" tiny.png -k box -o tiny.png
+expect_error 2 "output = input, same path: exit 2, one line naming it" "tiny.png"
+
+apply "output = input (./ prefix)" "$IN/tiny.png" tiny.png -k box -o ./tiny.png
+expect_error 2 "output = input via ./tiny.png: exit 2, one line naming it" "./tiny.png"
+
+apply "output = input (dir/../ path)" "$IN/tiny.png" "$IN/tiny.png" -k box -o "$S/adir/../in/tiny.png"
+expect_error 2 "output = input via adir/../in/tiny.png: exit 2, one line naming it" "$S/adir/../in/tiny.png"
+
+ln -s tiny.png "$IN/link-to-tiny.png"
+apply "output = input (symlink)" "$IN/tiny.png" tiny.png -k box -o link-to-tiny.png
+expect_error 2 "output = input via a symlink: exit 2, one line naming it" "link-to-tiny.png"
+check "output = input via a symlink: the symlink is still a symlink" test -L "$IN/link-to-tiny.png"
+
+ln "$IN/tiny.png" "$IN/hardlink-to-tiny.png"
+apply "output = input (hard link)" "$IN/tiny.png" tiny.png -k box -o hardlink-to-tiny.png
+expect_error 2 "output = input via a hard link: exit 2, one line naming it" "hardlink-to-tiny.png"
+rm -f "$IN/hardlink-to-tiny.png"
+
+apply "make ramp-id.pfm" "$IN/ramp.pgm" ramp.pgm -k identity -o ramp-id.pfm
+expect_success "apply ramp.pgm -k identity -o ramp-id.pfm (beside the input) exits 0"
+apply "output = input (PFM, same path)" "$IN/ramp-id.pfm" ramp-id.pfm -k box -o ramp-id.pfm
+expect_error 2 "output = input, a PFM, same path: exit 2, one line naming it" "ramp-id.pfm"
+apply "output = input (PFM, ./ prefix)" "$IN/ramp-id.pfm" ./ramp-id.pfm -k box -o ramp-id.pfm
+expect_error 2 "output = input, a PFM read as ./ramp-id.pfm: exit 2, one line naming it" "ramp-id.pfm"
+
+# ---- usage errors: exit 1, one line -----------------------------------------------
+
+R=$IN/ramp.pgm
+apply "apply without arguments" ""
+expect_error 1 "apply with no arguments: exit 1, one line"
+
+apply "missing -o" "$R" "$R" -k box
+expect_error 1 "apply without -o: exit 1, one line" "-o"
+
+apply "missing -k" "$R" "$R" -o "$OUT/u-nok.png"
+expect_error 1 "apply without -k: exit 1, one line" "-k"
+
+apply "unknown option" "$R" "$R" -k box -o "$OUT/u-opt.png" --frobnicate
+expect_error 1 "unknown option --frobnicate: exit 1, one line naming it" "--frobnicate"
+
+apply "unknown border" "$R" "$R" -k box -o "$OUT/u-border.png" --border foo
+expect_error 1 "--border foo: exit 1, one line naming it" "foo"
+
+apply "unknown display" "$R" "$R" -k box -o "$OUT/u-display.png" --display foo
+expect_error 1 "--display foo: exit 1, one line naming it" "foo"
+
+apply "bad kernel text" "$R" "$R" -k "1 2; 3" -o "$OUT/u-kernel.png"
+expect_error 1 "-k \"1 2; 3\": exit 1, one line showing the expected form" "-1 0 1; -2 0 2; -1 0 1"
+
+apply "output .jpg" "$R" "$R" -k box -o "$OUT/u-out.jpg"
+expect_error 1 "output OUT.jpg: exit 1, one line naming it" "$OUT/u-out.jpg"
+
+apply "unknown engine" "$R" "$R" -k box -o "$OUT/u-engine.png" --engine warp-drive
+expect_error 1 "--engine warp-drive: exit 1, one line naming it" "warp-drive"
+
+apply "--reps 0" "$R" "$R" -k box -o "$OUT/u-reps.png" --reps 0
+expect_error 1 "--reps 0: exit 1, one line" "--reps"
+
+for f in u-nok.png u-opt.png u-border.png u-display.png u-kernel.png u-out.jpg u-engine.png u-reps.png; do
+    check "usage error: no output $f written" absent "$OUT/$f"
+done
+
+# ---- engine unavailable: exit 3 ----------------------------------------------------
+
+if has_line "$S/engines.txt" '^cuda[[:space:]]+unavailable'; then
+    apply "--engine cuda (unavailable)" "$R" "$R" -k box -o "$OUT/cuda.pfm" --engine cuda
+    expect_error 3 "--engine cuda where 'engines' says unavailable: exit 3, one line" "unavailable"
+    check "--engine cuda unavailable: no output written" absent "$OUT/cuda.pfm"
+else
+    apply "--engine cuda (available)" "$R" "$R" -k box -o "$OUT/cuda.pfm" --engine cuda
+    expect_success "--engine cuda where 'engines' says available: exit 0"
+fi
+
+# ---- successes ---------------------------------------------------------------------
+
+for spec in "ramp.pgm 7 5" "tiny.png 5 4"; do
+    read -r img w h <<<"$spec"
+    name=${img%.*}
+    apply "$img -> .png" "$IN/$img" "$IN/$img" -k sobel-x -o "$OUT/$name.png"
+    expect_success "apply $img -k sobel-x -o $name.png exits 0"
+    check "$name.png starts with the PNG signature" png_signature "$OUT/$name.png"
+    check "$name.png has the mode of a new file under umask 022 (644, not 600)" \
+        test "$(stat -c %a "$OUT/$name.png")" = 644
+    apply "$img -> .pfm" "$IN/$img" "$IN/$img" -k sobel-x -o "$OUT/$name.pfm"
+    expect_success "apply $img -k sobel-x -o $name.pfm exits 0"
+    check "$name.pfm begins 'Pf\\n$w $h\\n-1.0\\n' and holds $w*$h floats" pfm_shape "$OUT/$name.pfm" "$w" "$h"
+    check "$name.pfm has the mode of a new file under umask 022 (644, not 600)" \
+        test "$(stat -c %a "$OUT/$name.pfm")" = 644
+done
+
+# Writing over an existing output replaces it, with a normal mode.
+apply "write over.pfm" "$R" "$R" -k box -o "$OUT/over.pfm"
+expect_success "apply -k box -o over.pfm exits 0"
+apply "overwrite over.pfm" "$R" "$R" -k sobel-x -o "$OUT/over.pfm"
+expect_success "apply -k sobel-x over the existing over.pfm exits 0"
+check "the replaced over.pfm holds the new (sobel-x) result" same_bytes "$OUT/over.pfm" "$OUT/ramp.pfm"
+check "the replaced over.pfm has mode 644" test "$(stat -c %a "$OUT/over.pfm")" = 644
+
+# Round trip: a PFM written with identity, read back with identity, is the same.
+apply "identity PFM" "$R" "$R" -k identity -o "$OUT/id1.pfm"
+expect_success "apply ramp.pgm -k identity -o id1.pfm exits 0"
+check "id1.pfm begins 'Pf\\n7 5\\n-1.0\\n' and holds 7*5 floats" pfm_shape "$OUT/id1.pfm" 7 5
+apply "PFM round trip" "$OUT/id1.pfm" "$OUT/id1.pfm" -k identity -o "$OUT/id2.pfm"
+expect_success "apply id1.pfm -k identity -o id2.pfm exits 0"
+check "PFM round trip: id2.pfm is byte-identical to id1.pfm" same_bytes "$OUT/id1.pfm" "$OUT/id2.pfm"
+check "sobel-x of ramp.pgm differs from its identity" differ "$OUT/id1.pfm" "$OUT/ramp.pfm"
+
+# A matrix with a divisor equals the preset of the same weights.
+apply "gaussian preset" "$R" "$R" -k gaussian -o "$OUT/gauss-preset.pfm"
+expect_success "apply -k gaussian exits 0"
+apply "gaussian matrix" "$R" "$R" -k "1 2 1; 2 4 2; 1 2 1 / 16" -o "$OUT/gauss-matrix.pfm"
+expect_success "apply -k \"1 2 1; 2 4 2; 1 2 1 / 16\" exits 0"
+check "-k \"1 2 1; 2 4 2; 1 2 1 / 16\" gives the same bytes as -k gaussian" \
+    same_bytes "$OUT/gauss-preset.pfm" "$OUT/gauss-matrix.pfm"
+check "gaussian of ramp.pgm differs from its identity" differ "$OUT/gauss-preset.pfm" "$OUT/id1.pfm"
+
+# --flip: no change for a symmetric kernel, a change for sobel-x.
+apply "gaussian --flip" "$R" "$R" -k gaussian --flip -o "$OUT/gauss-flip.pfm"
+expect_success "apply -k gaussian --flip exits 0"
+check "--flip with the symmetric gaussian gives the same bytes as without" \
+    same_bytes "$OUT/gauss-preset.pfm" "$OUT/gauss-flip.pfm"
+apply "sobel-x --flip" "$R" "$R" -k sobel-x --flip -o "$OUT/sobel-flip.pfm"
+expect_success "apply -k sobel-x --flip exits 0"
+check "--flip with sobel-x gives a different file than without" differ "$OUT/ramp.pfm" "$OUT/sobel-flip.pfm"
+
+# Every border and display mode is accepted.
+for b in zero clamp mirror wrap; do
+    apply "--border $b" "$R" "$R" -k sobel-x --border "$b" -o "$OUT/border-$b.pfm"
+    expect_success "--border $b is accepted (exit 0)"
+done
+check "--border zero and --border clamp differ on ramp.pgm" differ "$OUT/border-zero.pfm" "$OUT/border-clamp.pfm"
+for d in clamp abs signed; do
+    apply "--display $d" "$R" "$R" -k sobel-x --display "$d" -o "$OUT/display-$d.png"
+    expect_success "--display $d is accepted (exit 0)"
+    check "--display $d writes a PNG" png_signature "$OUT/display-$d.png"
+done
+
+# cpu-seq and cpu-par compute the same bits.
+for img in ramp.pgm tiny.png wide.pgm; do
+    for k in box sobel-x emboss; do
+        for b in zero clamp mirror wrap; do
+            base=${img%.*}-$k-$b
+            apply "$img -k $k --border $b --engine cpu-seq" "$IN/$img" "$IN/$img" -k "$k" --border "$b" \
+                --engine cpu-seq --reps 1 -o "$OUT/$base-seq.pfm"
+            expect_success "$img -k $k --border $b --engine cpu-seq exits 0"
+            apply "$img -k $k --border $b --engine cpu-par" "$IN/$img" "$IN/$img" -k "$k" --border "$b" \
+                --engine cpu-par --reps 1 -o "$OUT/$base-par.pfm"
+            expect_success "$img -k $k --border $b --engine cpu-par exits 0"
+            check "$img -k $k --border $b: cpu-seq and cpu-par PFMs are byte-identical" \
+                same_bytes "$OUT/$base-seq.pfm" "$OUT/$base-par.pfm"
+        done
+    done
+done
+
+# ---- output problems: exit 2, nothing left behind ------------------------------------
+
+apply "output in a missing directory" "$R" "$R" -k box -o "$S/no-such-dir/out.png"
+expect_error 2 "output in a non-existent directory: exit 2, one line naming it" "$S/no-such-dir/out.png"
+check "output in a non-existent directory: the directory was not created" absent "$S/no-such-dir"
+
+mkdir -p "$OUT/looks-like.png"
+apply "output is a directory" "$R" "$R" -k box -o "$OUT/looks-like.png"
+expect_error 2 "output is a directory: exit 2, one line naming it" "$OUT/looks-like.png"
+check "output is a directory: it is still an empty directory" \
+    test -d "$OUT/looks-like.png" -a -z "$(ls -A "$OUT/looks-like.png")"
+
+check "no *.tmp-* file anywhere under the scratch directory at the end" test -z "$(tmp_files)"
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
