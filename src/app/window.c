@@ -441,7 +441,7 @@ int app_window_main(int argc, char **argv)
         if (strcmp(filt_preset(i)->name, v.opt.kernel.name) == 0)
             v.preset = i;
 
-    win = plat_open("convis", a.width, a.height);
+    win = plat_open("convis", a.width, a.height, 0);
     if (!win) {
         app_error("%s", err_msg());
         return APP_EXIT_INPUT;

@@ -13,8 +13,21 @@ struct plat_window {
 
 static int sdl_users;
 
-plat_window *plat_open(const char *title, int w, int h)
+/* Creates a context of version major.minor, core profile, or returns NULL. */
+static SDL_GLContext create_context(SDL_Window *window, int major, int minor)
 {
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, major);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, minor);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+#ifndef NDEBUG
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_DEBUG_FLAG);
+#endif
+    return SDL_GL_CreateContext(window);
+}
+
+plat_window *plat_open(const char *title, int w, int h, unsigned flags)
+{
+    Uint32 window_flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
     plat_window *win;
 
     if (sdl_users++ == 0 && SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0) {
@@ -28,17 +41,17 @@ plat_window *plat_open(const char *title, int w, int h)
         err_set("out of memory");
         goto quit_sdl;
     }
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    if (flags & PLAT_WINDOW_HIDDEN)
+        window_flags |= SDL_WINDOW_HIDDEN;
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-    win->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h,
-                                   SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    win->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, window_flags);
     if (!win->window) {
         err_set("cannot open a window: %s", SDL_GetError());
         goto free_win;
     }
-    win->gl = SDL_GL_CreateContext(win->window);
+    win->gl = create_context(win->window, 4, 3);
+    if (!win->gl)
+        win->gl = create_context(win->window, 3, 3);
     if (!win->gl) {
         err_set("cannot create an OpenGL 3.3 core context: %s", SDL_GetError());
         goto destroy_window;

@@ -38,9 +38,14 @@ typedef struct plat_event {
     char path[4096];
 } plat_event;
 
-/* Opens a resizable window with an OpenGL 3.3 core context, current on this
- * thread. NULL with err_msg() on failure (no display, no GL 3.3...). */
-plat_window *plat_open(const char *title, int w, int h);
+enum {
+    PLAT_WINDOW_HIDDEN = 1 << 0,    /* never shown: a GL context for computing */
+};
+
+/* Opens a resizable window with an OpenGL core context current on this
+ * thread: 4.3 (compute shaders) where the driver has it, else 3.3. NULL with
+ * err_msg() on failure (no display, no GL 3.3...). */
+plat_window *plat_open(const char *title, int w, int h, unsigned flags);
 void plat_close(plat_window *win);
 
 /* The drawable size in pixels. */
