@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "compute/engine.h"
 #include "core/err.h"
+#include "engine_host.h"
 
 #define DEFAULT_ENGINE "cpu-par"
 #define DEFAULT_REPS 5
@@ -124,11 +125,11 @@ int app_apply_main(int argc, char **argv)
         app_error("%s", err_msg());
         goto free_image;
     }
-    engine = eng_open(eng_find(a.engine));
+    engine = app_engine_open(eng_find(a.engine));
     if (!engine) {
         app_error("%s", err_msg());
         rc = APP_EXIT_ENGINE;
-        goto free_output;
+        goto close_host;
     }
     job.in = &img.luma;
     job.out = &out;
@@ -151,7 +152,8 @@ int app_apply_main(int argc, char **argv)
     rc = APP_EXIT_OK;
 close_engine:
     eng_close(engine);
-free_output:
+close_host:
+    app_engine_host_close();
     img_plane_free(&out);
 free_image:
     img_free(&img);

@@ -9,6 +9,7 @@
 
 #include "compute/engine.h"
 #include "core/err.h"
+#include "engine_host.h"
 
 void app_error(const char *fmt, ...)
 {
@@ -151,11 +152,11 @@ int app_engines_main(void)
         const eng_class *cls = eng_class_at(i);
         char why[256];
         eng_engine *e;
-        if (!eng_probe(cls, why, sizeof why)) {
+        if (!app_engine_probe(cls, why, sizeof why)) {
             printf("%-8s  %-11s  %s\n", cls->name, "unavailable", why);
             continue;
         }
-        e = eng_open(cls);
+        e = app_engine_open(cls);
         if (!e) {
             printf("%-8s  %-11s  %s\n", cls->name, "unavailable", err_msg());
             continue;
@@ -163,5 +164,6 @@ int app_engines_main(void)
         printf("%-8s  %-11s  %s: %s\n", cls->name, "available", eng_description(e), cls->summary);
         eng_close(e);
     }
+    app_engine_host_close();
     return APP_EXIT_OK;
 }

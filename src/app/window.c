@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "compute/engine.h"
 #include "core/err.h"
 #include "core/timing.h"
+#include "data.h"
 #include "platform/platform.h"
 #include "render/render.h"
 
@@ -56,32 +56,6 @@ typedef struct viewer {
     label labels[L_COUNT];
     char banner[512];
 } viewer;
-
-/* ---- data files ---------------------------------------------------------- */
-
-static bool has_shaders(const char *dir)
-{
-    char path[4096];
-    struct stat st;
-    snprintf(path, sizeof path, "%s/shaders/quad.vert", dir);
-    return stat(path, &st) == 0;
-}
-
-/* The folder with shaders/ and assets/: $CONVIS_DATA_DIR, the installed
- * share/convis beside the executable, or the source tree it was built from. */
-static const char *data_dir(void)
-{
-    static char dir[4096];
-    const char *env = getenv("CONVIS_DATA_DIR");
-    if (env && has_shaders(env))
-        return env;
-    snprintf(dir, sizeof dir, "%s../share/convis", plat_base_path());
-    if (has_shaders(dir))
-        return dir;
-    if (has_shaders(CONVIS_SOURCE_DATA_DIR))
-        return CONVIS_SOURCE_DATA_DIR;
-    return CONVIS_INSTALL_DATA_DIR;
-}
 
 /* ---- computing ----------------------------------------------------------- */
 
@@ -447,7 +421,7 @@ int app_window_main(int argc, char **argv)
         return APP_EXIT_INPUT;
     }
     rc = APP_EXIT_INPUT;
-    snprintf(sample, sizeof sample, "%s/shaders", data_dir());
+    snprintf(sample, sizeof sample, "%s/shaders", app_data_dir());
     if (!rnd_init(sample)) {
         app_error("%s", err_msg());
         goto close_window;
@@ -463,7 +437,7 @@ int app_window_main(int argc, char **argv)
     open_engine(&v.seq, "cpu-seq");
     open_engine(&v.par, "cpu-par");
 
-    snprintf(sample, sizeof sample, "%s/assets/sample.png", data_dir());
+    snprintf(sample, sizeof sample, "%s/assets/sample.png", app_data_dir());
     if (!a.image || !open_image(&v, a.image)) {
         char banner[512];
         snprintf(banner, sizeof banner, "%s", v.banner);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../kernels/conv3x3.h"
+#include "../../kernels/conv3x3_body.h"
 #include "../core/err.h"
 #include "../core/timing.h"
 #include "engines.h"
@@ -163,6 +164,7 @@ static bool cuda_run(void *state, const eng_job *job, eng_timing *timing)
     timing->has[ENG_UPLOAD] = timing->has[ENG_COMPUTE] = timing->has[ENG_DOWNLOAD] = true;
     timing->has[ENG_OVERHEAD] = true;
     timing->clock = "cudaEvent";
+    timing->launch = (eng_launch){conv3x3_blocks(w, BLOCK_X), conv3x3_blocks(h, BLOCK_Y), BLOCK_X, BLOCK_Y};
     return true;
 }
 

@@ -11,12 +11,15 @@
 struct eng_engine {
     const eng_class *cls;
     void *state;
-    char description[128];
+    char description[192];
 };
+
+static char shader_dir[4096];
 
 static const eng_class *const classes[] = {
     &eng_cpu_seq_class,
     &eng_cpu_par_class,
+    &eng_gl_class,
     &eng_cuda_class,
 };
 
@@ -50,6 +53,16 @@ const char *eng_names(void)
                                      classes[i]->name);
     }
     return names;
+}
+
+void eng_set_shader_dir(const char *dir)
+{
+    snprintf(shader_dir, sizeof shader_dir, "%s", dir ? dir : "");
+}
+
+const char *eng_shader_dir(void)
+{
+    return shader_dir[0] ? shader_dir : NULL;
 }
 
 bool eng_probe(const eng_class *cls, char *why, size_t size)
@@ -120,6 +133,15 @@ bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing)
     return e->cls->run(e->state, job, timing);
 }
 
+bool eng_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
+{
+    memset(timing, 0, sizeof *timing);
+    timing->reps = 1;
+    if (!e->cls->present)
+        return err_set("engine '%s' cannot compute into a GL buffer", e->cls->name);
+    return e->cls->present(e->state, job, gl_buffer, timing);
+}
+
 bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing)
 {
     eng_timing one;
@@ -143,6 +165,7 @@ bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing
         for (int p = 0; p < ENG_PHASE_COUNT; ++p)
             timing->ms[p] = timing->has[p] ? tim_stats_of(samples + p * reps, (size_t)reps).median : 0.0;
         timing->reps = reps;
+        timing->launch = one.launch;
     }
     free(samples);
     return ok;

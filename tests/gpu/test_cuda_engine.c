@@ -43,6 +43,10 @@ int main(void)
                     CHECK(eng_run(e, &job, &t), "run: %s", err_msg());
                     CHECK(t.has[ENG_UPLOAD] && t.has[ENG_COMPUTE] && t.has[ENG_DOWNLOAD] &&
                               strcmp(t.clock, "cudaEvent") == 0, "phases");
+                    CHECK(t.launch.grid_x == (w + 15) / 16 && t.launch.grid_y == (h + 15) / 16 &&
+                              t.launch.block_x == 16 && t.launch.block_y == 16,
+                          "%dx%d: launch %dx%d blocks of %dx%d, expected blocks of 16x16", w, h, t.launch.grid_x,
+                          t.launch.grid_y, t.launch.block_x, t.launch.block_y);
                     for (long i = 0; i < (long)w * h; ++i)
                         bad += fabsf(out.px[i] - ref.px[i]) > 1e-5f * fmaxf(1.0f, fabsf(ref.px[i]));
                     CHECK(bad == 0, "%dx%d %s border %d flip %d: %ld pixels off", w, h, filt_preset(k)->name, b,

@@ -1,0 +1,117 @@
+#version 430
+// conv3x3.comp - the 3x3 convolution as an OpenGL compute shader: one
+// invocation per output pixel. Run by the `gl` engine (src/compute/gl_compute.c).
+//
+// This file is the one other copy of the arithmetic in src/core/conv_pixel.h
+// (DESIGN.md section 1) and mirrors it function for function: the same tap
+// order, the same border rules (zero, clamp, mirror reflect-101 including a
+// one-pixel axis, wrap), the sum from 0.0 in tap order, then one division.
+// tests/gl/test_gl_engine.c holds the two equal for every preset, border mode
+// and flip on odd sizes. Change one, change the other.
+//
+// `precise` keeps the GL compiler from fusing a product and the sum into one
+// fused multiply-add, as -ffp-contract=off does for C and --fmad=false for
+// CUDA, so the GPU rounds as the CPU does.
+
+// The work-group size: said here and only here. gl_compute.c reads it back
+// from the linked program (GL_COMPUTE_WORK_GROUP_SIZE) to size the dispatch.
+layout(local_size_x = 16, local_size_y = 16, local_size_z = 1) in;
+
+// Row-major float planes of u_w x u_h, index y * u_w + x. gl_compute.c finds
+// the binding points by these block names.
+layout(std430, binding = 0) readonly restrict buffer conv_input { float in_px[]; };
+layout(std430, binding = 1) writeonly restrict buffer conv_output { float out_px[]; };
+
+uniform int u_w;            // columns
+uniform int u_h;            // rows
+uniform float u_weight[9];  // weight[t] for tap t, already flipped for true convolution
+uniform float u_divisor;    // never 0
+uniform int u_border;       // a conv_border
+
+// conv_border, in the order of conv_pixel.h
+const int CONV_BORDER_ZERO = 0;
+const int CONV_BORDER_CLAMP = 1;
+const int CONV_BORDER_MIRROR = 2;
+const int CONV_BORDER_WRAP = 3;
+
+// The offset of tap t (0..8) from the output pixel, taps in reading order.
+int conv_tap_dx(int t) { return t % 3 - 1; }
+int conv_tap_dy(int t) { return t / 3 - 1; }
+
+// C's i % n for n > 0 and i of either sign (the result takes i's sign). GLSL
+// leaves % undefined when an operand is negative, so the sign is done here.
+int c_rem(int i, int n)
+{
+    return i < 0 ? -((-i) % n) : i % n;
+}
+
+// Maps coordinate i on an axis of n pixels (n >= 1) into [0, n) by the border
+// rule, or returns -1 when the tap reads zero. Mirrors conv_border_index.
+int conv_border_index(int i, int n, int border)
+{
+    if (i >= 0 && i < n)
+        return i;
+    if (border == CONV_BORDER_CLAMP)
+        return i < 0 ? 0 : n - 1;
+    if (border == CONV_BORDER_MIRROR) {
+        if (n == 1)
+            return 0;
+        int period = 2 * (n - 1);
+        i = c_rem(i, period);
+        if (i < 0)
+            i += period;
+        return i < n ? i : period - i;
+    }
+    if (border == CONV_BORDER_WRAP) {
+        i = c_rem(i, n);
+        return i < 0 ? i + n : i;
+    }
+    return -1; // CONV_BORDER_ZERO
+}
+
+// The input value that tap t of output (x, y) reads. Mirrors conv_fetch.
+float conv_fetch(int x, int y, int t)
+{
+    int sx = conv_border_index(x + conv_tap_dx(t), u_w, u_border);
+    int sy = conv_border_index(y + conv_tap_dy(t), u_h, u_border);
+    if (sx < 0 || sy < 0)
+        return 0.0;
+    return in_px[sy * u_w + sx];
+}
+
+// One tap's product, and the end of an output: the two arithmetic steps.
+float conv_product(float value, float weight)
+{
+    precise float product = value * weight;
+    return product;
+}
+
+float conv_finish(float sum, float divisor)
+{
+    precise float result = sum / divisor;
+    return result;
+}
+
+// One output from the nine values under the window. Mirrors conv_combine.
+float conv_combine(float value[9])
+{
+    precise float sum = 0.0;
+    for (int t = 0; t < 9; ++t)
+        sum += conv_product(value[t], u_weight[t]);
+    return conv_finish(sum, u_divisor);
+}
+
+void main()
+{
+    int x = int(gl_GlobalInvocationID.x);
+    int y = int(gl_GlobalInvocationID.y);
+    float value[9];
+
+    // The dispatch is rounded up to whole work groups: the invocations past
+    // the right and bottom edges have no output.
+    if (x >= u_w || y >= u_h)
+        return;
+    for (int t = 0; t < 9; ++t)
+        value[t] = conv_fetch(x, y, t);
+    out_px[y * u_w + x] = conv_combine(value);
+}

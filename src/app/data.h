@@ -1,0 +1,12 @@
+/* data.h - where convis finds the files it loads at run time. */
+#ifndef CONVIS_DATA_H
+#define CONVIS_DATA_H
+
+/* The folder holding shaders/ and assets/, without a trailing '/': the first
+ * of $CONVIS_DATA_DIR, the installed share/convis beside the executable
+ * (PREFIX/bin/../share/convis) and the source tree convis was built from
+ * that has a shaders/ folder; else the install prefix's share/convis, where
+ * a missing file then gets its own message. */
+const char *app_data_dir(void);
+
+#endif

@@ -1,0 +1,79 @@
+/* engine_host.c - the shaders folder and, for OpenGL engines, a context made
+ * in a hidden window when none is current. See engine_host.h. */
+#include "engine_host.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/err.h"
+#include "data.h"
+#include "platform/platform.h"
+
+static plat_window *hidden;         /* the hidden window, once opened */
+static bool hidden_tried;           /* opening it was tried (and failed when hidden is NULL) */
+static char hidden_why[256];        /* why it could not be opened */
+
+static void set_shader_dir(void)
+{
+    char dir[4200];
+    if (eng_shader_dir())
+        return;
+    snprintf(dir, sizeof dir, "%s/shaders", app_data_dir());
+    eng_set_shader_dir(dir);
+}
+
+/* Whether a display server is there to open a window on: X11's $DISPLAY or
+ * Wayland's $WAYLAND_DISPLAY on Linux and the BSDs. Without either, nothing
+ * is tried: SDL would go through its other video drivers, print their
+ * complaints on stderr, and end on one that cannot draw. */
+static bool has_display(void)
+{
+#if defined(_WIN32) || defined(__APPLE__)
+    return true;
+#else
+    const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
+    return (x11 && x11[0]) || (wayland && wayland[0]);
+#endif
+}
+
+/* Opens the hidden window, trying once; on failure `why` says why. */
+static bool open_hidden_context(char *why, size_t size)
+{
+    if (!hidden_tried) {
+        hidden_tried = true;
+        if (!has_display())
+            snprintf(hidden_why, sizeof hidden_why, "no display to create an OpenGL context on (run under xvfb-run)");
+        else if (!(hidden = plat_open("convis", 64, 64, PLAT_WINDOW_HIDDEN)))
+            snprintf(hidden_why, sizeof hidden_why, "cannot create an OpenGL context: %s", err_msg());
+    }
+    if (!hidden)
+        snprintf(why, size, "%s", hidden_why);
+    return hidden != NULL;
+}
+
+bool app_engine_probe(const eng_class *cls, char *why, size_t size)
+{
+    set_shader_dir();
+    /* A context current already (the window's, or ours) is the one to use,
+     * even when it is too old: the engine then says so. */
+    if (cls->needs_gl_context && !eng_gl_context_current() && !open_hidden_context(why, size))
+        return false;
+    return eng_probe(cls, why, size);
+}
+
+eng_engine *app_engine_open(const eng_class *cls)
+{
+    char why[256];
+    if (!app_engine_probe(cls, why, sizeof why)) {
+        err_set("engine '%s' is unavailable: %s", cls->name, why);
+        return NULL;
+    }
+    return eng_open(cls);
+}
+
+void app_engine_host_close(void)
+{
+    plat_close(hidden);
+    hidden = NULL;
+    hidden_tried = false;
+}

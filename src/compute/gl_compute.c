@@ -1,0 +1,605 @@
+/* gl_compute.c - the OpenGL compute engine: the same convolution as a GLSL
+ * compute shader (shaders/conv3x3.comp), one invocation per output, on any
+ * GPU with OpenGL 4.3: Intel, AMD, NVIDIA, or Mesa's llvmpipe on the CPU.
+ *
+ * It computes with the OpenGL context current on the calling thread and makes
+ * none itself (contexts belong to the platform layer): the window's, or on
+ * the command line a hidden window's that the app opens for this engine
+ * (eng_class.needs_gl_context). The shader is read at run time from the
+ * folder the app gives eng_set_shader_dir(); its compile and link logs are
+ * always read and reported on failure. The work-group size is said only in
+ * the shader; it is read back from the linked program.
+ *
+ * Phases, each timed on the GPU by a GL_TIME_ELAPSED timer query:
+ *   upload    glBufferSubData of the input into its shader storage buffer
+ *   compute   glDispatchCompute (and the barrier that makes its writes visible)
+ *   download  glGetBufferSubData of the output back into host memory
+ *   overhead  the host's wall time, from the first call to the result in host
+ *             memory (glFinish before reading the clock), minus the three
+ *   present   instead of compute and download, when computing into a GL
+ *             buffer of the caller's (the present operation)
+ * Except on Mesa's CPU renderers (llvmpipe, softpipe): they run a dispatch
+ * and buffer copies on the calling thread, where their timer queries do not
+ * look (a query around a 10 ms dispatch reads 0.1 ms on Mesa 22.3
+ * llvmpipe), so there each phase is timed by the monotonic clock, closed by
+ * glFinish, and the record's clock says so. CONVIS_GL_TIMER=query in the
+ * environment forces timer queries anyway (to test that path).
+ *
+ * The buffers are kept between runs and grown when a larger image comes.
+ * Opening runs the shader once on one pixel, so the driver's lazy work
+ * (compiling for the device, first use of the queries) is not in a timing.
+ * Any GL error ends the run with a sentence; GL_OUT_OF_MEMORY says how much
+ * was asked. The caller's program and buffer bindings are restored. */
+#include <GL/glew.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/err.h"
+#include "../core/timing.h"
+#include "engines.h"
+
+#define SHADER_FILE "conv3x3.comp"
+#define MAX_SHADER_BYTES (1 << 20)
+#define NEED_MAJOR 4
+#define NEED_MINOR 3
+
+enum { BUF_IN, BUF_OUT, BUF_COUNT };
+enum { Q_UPLOAD, Q_COMPUTE, Q_DOWNLOAD, Q_COUNT };
+
+typedef struct gl_state {
+    GLuint program;
+    GLint loc_w, loc_h, loc_weight, loc_divisor, loc_border;
+    GLuint bind_in, bind_out;       /* binding points of the two storage blocks */
+    GLint local[3];                 /* work-group size, from the program */
+    GLint max_groups[2];            /* GL_MAX_COMPUTE_WORK_GROUP_COUNT x, y */
+    GLint64 max_block_bytes;        /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
+    GLuint buf[BUF_COUNT];
+    size_t capacity;                /* bytes each buffer holds */
+    GLuint query[Q_COUNT];
+    bool host_timed;                /* phases by the host clock, not timer queries */
+    double phase_t0, host_ms[Q_COUNT];
+    char renderer[128];
+} gl_state;
+
+#define CLOCK_QUERY "GL timer query"
+#define CLOCK_HOST "monotonic clock, glFinish closing each phase (GL timer queries miss a CPU renderer's work)"
+
+/* What the caller had bound, put back after a run (indexed bindings as
+ * whole buffers: a range bound there is not kept). */
+typedef struct gl_saved {
+    GLint program, ssbo, indexed_in, indexed_out;
+} gl_saved;
+
+/* ---- errors -------------------------------------------------------------- */
+
+static const char *gl_error_name(GLenum e)
+{
+    switch (e) {
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    case GL_STACK_UNDERFLOW: return "GL_STACK_UNDERFLOW";
+    case GL_STACK_OVERFLOW: return "GL_STACK_OVERFLOW";
+    default: return "an unknown GL error";
+    }
+}
+
+/* Takes every pending error flag; returns the first (GL_NO_ERROR when none).
+ * Bounded: a lost context may report an error on every call. */
+static GLenum take_errors(void)
+{
+    GLenum first = glGetError(), e = first;
+    for (int i = 0; i < 16 && e != GL_NO_ERROR; ++i)
+        e = glGetError();
+    return first;
+}
+
+/* False with a sentence when a GL call since the last check failed. */
+static bool gl_check(const gl_state *s, const char *doing)
+{
+    GLenum e = take_errors();
+    if (e == GL_NO_ERROR)
+        return true;
+    if (e == GL_OUT_OF_MEMORY)
+        return err_set("OpenGL ran out of memory %s on %s (GL_OUT_OF_MEMORY)", doing, s->renderer);
+    return err_set("OpenGL reported %s (0x%04x) %s on %s", gl_error_name(e), (unsigned)e, doing, s->renderer);
+}
+
+/* ---- probe --------------------------------------------------------------- */
+
+static const char *gl_text(GLenum name)
+{
+    const GLubyte *t = glGetString(name);
+    return t ? (const char *)t : "?";
+}
+
+bool eng_gl_context_current(void)
+{
+    /* A GL 1.1 entry point, exported by libGL itself: safe before glewInit,
+     * and NULL when no context is current. */
+    return glGetString(GL_VERSION) != NULL;
+}
+
+static bool gl_probe(char *why, size_t size)
+{
+    GLint major = 0, minor = 0;
+    GLenum e;
+
+    if (!eng_gl_context_current()) {
+        snprintf(why, size, "no OpenGL context is current on this thread");
+        return false;
+    }
+    glewExperimental = GL_TRUE; /* load every entry point of a core context */
+    e = glewInit();
+    /* GLEW built for GLX says NO_GLX_DISPLAY on an EGL context (Wayland),
+     * after loading the core entry points all the same. */
+    if (e != GLEW_OK && e != GLEW_ERROR_NO_GLX_DISPLAY) {
+        snprintf(why, size, "cannot load the OpenGL functions: %s", (const char *)glewGetErrorString(e));
+        return false;
+    }
+    take_errors(); /* glewInit asks for GL_EXTENSIONS, an error in a core context */
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    take_errors();
+    if (major < NEED_MAJOR || (major == NEED_MAJOR && minor < NEED_MINOR)) {
+        snprintf(why, size, "needs OpenGL %d.%d for compute shaders; this context is OpenGL %s on %s", NEED_MAJOR,
+                 NEED_MINOR, gl_text(GL_VERSION), gl_text(GL_RENDERER));
+        return false;
+    }
+    if (!glDispatchCompute || !glGetBufferSubData || !glMemoryBarrier || !glGetProgramResourceIndex) {
+        snprintf(why, size, "the OpenGL driver (%s on %s) reports version %d.%d but lacks glDispatchCompute",
+                 gl_text(GL_VERSION), gl_text(GL_RENDERER), major, minor);
+        return false;
+    }
+    return true;
+}
+
+/* ---- the program --------------------------------------------------------- */
+
+/* Reads the whole file at `path` into a new NUL-terminated string. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    size_t n;
+
+    if (!f) {
+        err_set("cannot read the shader '%s': %s; is the shaders folder beside convis?", path, strerror(errno));
+        return NULL;
+    }
+    text = malloc(MAX_SHADER_BYTES + 1);
+    if (!text) {
+        err_set("out of memory reading the shader '%s'", path);
+        goto close_file;
+    }
+    n = fread(text, 1, MAX_SHADER_BYTES + 1, f);
+    if (ferror(f) || n > MAX_SHADER_BYTES) {
+        err_set("cannot read the shader '%s': %s", path, ferror(f) ? "read error" : "larger than 1 MiB");
+        free(text);
+        text = NULL;
+        goto close_file;
+    }
+    text[n] = '\0';
+close_file:
+    fclose(f);
+    return text;
+}
+
+/* The info log of a shader or program as one line (newlines become "; "). */
+static void read_log(GLuint object, bool is_program, char *buf, size_t size)
+{
+    GLsizei len = 0;
+    if (is_program)
+        glGetProgramInfoLog(object, (GLsizei)size, &len, buf);
+    else
+        glGetShaderInfoLog(object, (GLsizei)size, &len, buf);
+    if (len < 0 || (size_t)len >= size)
+        len = size ? (GLsizei)size - 1 : 0;
+    buf[len] = '\0';
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+        buf[--len] = '\0';
+    for (char *c = buf; *c; ++c)
+        if (*c == '\n')
+            *c = ';';
+    if (!buf[0])
+        snprintf(buf, size, "(the driver gave no log)");
+}
+
+/* Compiles and links `source` into s->program; on failure the sentence
+ * carries the driver's log. */
+static bool build_program(gl_state *s, const char *source, const char *path)
+{
+    char log[768];
+    GLint ok = GL_FALSE;
+    GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+
+    if (!shader) {
+        take_errors();
+        return err_set("OpenGL could not create a compute shader on %s", s->renderer);
+    }
+    glShaderSource(shader, 1, &source, NULL);
+    glCompileShader(shader);
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    read_log(shader, false, log, sizeof log); /* always read, used on failure */
+    if (!ok) {
+        err_set("the compute shader '%s' does not compile on %s: %s", path, s->renderer, log);
+        goto delete_shader;
+    }
+    s->program = glCreateProgram();
+    glAttachShader(s->program, shader);
+    glLinkProgram(s->program);
+    glGetProgramiv(s->program, GL_LINK_STATUS, &ok);
+    read_log(s->program, true, log, sizeof log);
+    if (!ok) {
+        err_set("the compute shader '%s' does not link on %s: %s", path, s->renderer, log);
+        glDeleteProgram(s->program);
+        s->program = 0;
+        goto delete_shader;
+    }
+    glDetachShader(s->program, shader);
+delete_shader:
+    glDeleteShader(shader);
+    return ok == GL_TRUE;
+}
+
+/* The binding point of the shader storage block `name`. */
+static bool block_binding(gl_state *s, const char *name, GLuint *binding, const char *path)
+{
+    const GLenum prop = GL_BUFFER_BINDING;
+    GLint value = -1;
+    GLuint index = glGetProgramResourceIndex(s->program, GL_SHADER_STORAGE_BLOCK, name);
+    if (index == GL_INVALID_INDEX)
+        return err_set("the compute shader '%s' has no storage block named '%s'", path, name);
+    glGetProgramResourceiv(s->program, GL_SHADER_STORAGE_BLOCK, index, 1, &prop, 1, NULL, &value);
+    if (value < 0)
+        return err_set("OpenGL on %s gives no binding point for the storage block '%s' of '%s'", s->renderer, name,
+                       path);
+    *binding = (GLuint)value;
+    return true;
+}
+
+/* The uniform locations, storage bindings and work-group size of the linked
+ * program: what the C side needs to know of the shader, read from it. */
+static bool inspect_program(gl_state *s, const char *path)
+{
+    struct { const char *name; GLint *loc; } uniforms[] = {
+        {"u_w", &s->loc_w}, {"u_h", &s->loc_h}, {"u_weight", &s->loc_weight},
+        {"u_divisor", &s->loc_divisor}, {"u_border", &s->loc_border},
+    };
+    for (size_t i = 0; i < sizeof uniforms / sizeof uniforms[0]; ++i) {
+        *uniforms[i].loc = glGetUniformLocation(s->program, uniforms[i].name);
+        if (*uniforms[i].loc < 0)
+            return err_set("the compute shader '%s' has no uniform '%s' in use", path, uniforms[i].name);
+    }
+    if (!block_binding(s, "conv_input", &s->bind_in, path) || !block_binding(s, "conv_output", &s->bind_out, path))
+        return false;
+    glGetProgramiv(s->program, GL_COMPUTE_WORK_GROUP_SIZE, s->local);
+    if (s->local[0] < 1 || s->local[1] < 1 || s->local[2] != 1)
+        return err_set("the compute shader '%s' has a work group of %dx%dx%d; convis needs a flat one (z = 1)", path,
+                       s->local[0], s->local[1], s->local[2]);
+    return gl_check(s, "reading the compute program");
+}
+
+/* ---- timing -------------------------------------------------------------- */
+
+/* Whether this renderer's GL timer queries miss the work: Mesa's CPU
+ * renderers time only their rasterizer scenes, and a compute dispatch or a
+ * buffer copy is none of those (see the top of this file). */
+static bool queries_blind(const char *renderer)
+{
+    const char *force = getenv("CONVIS_GL_TIMER");
+    if (force && strcmp(force, "query") == 0)
+        return false;
+    return strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe");
+}
+
+/* The start and the end of phase q: a GL_TIME_ELAPSED query, or the host
+ * clock with glFinish closing the phase. */
+static void phase_begin(gl_state *s, int q)
+{
+    if (s->host_timed)
+        s->phase_t0 = tim_now_ms();
+    else
+        glBeginQuery(GL_TIME_ELAPSED, s->query[q]);
+}
+
+static void phase_end(gl_state *s, int q)
+{
+    if (s->host_timed) {
+        glFinish();
+        s->host_ms[q] = tim_now_ms() - s->phase_t0;
+    } else {
+        glEndQuery(GL_TIME_ELAPSED);
+    }
+}
+
+/* The milliseconds of phase q (waits for a query's result). */
+static double phase_ms(const gl_state *s, int q)
+{
+    GLuint64 ns = 0;
+    if (s->host_timed)
+        return s->host_ms[q];
+    glGetQueryObjectui64v(s->query[q], GL_QUERY_RESULT, &ns);
+    return (double)ns / 1e6;
+}
+
+/* Fills the phases of a finished run and its wall time. */
+static void fill_timing(const gl_state *s, eng_phase second, bool download, double wall, eng_timing *timing)
+{
+    double sum;
+    timing->ms[ENG_UPLOAD] = phase_ms(s, Q_UPLOAD);
+    timing->ms[second] = phase_ms(s, Q_COMPUTE);
+    timing->ms[ENG_DOWNLOAD] = download ? phase_ms(s, Q_DOWNLOAD) : 0.0;
+    sum = timing->ms[ENG_UPLOAD] + timing->ms[second] + timing->ms[ENG_DOWNLOAD];
+    timing->ms[ENG_OVERHEAD] = wall > sum ? wall - sum : 0.0;
+    timing->has[ENG_UPLOAD] = timing->has[second] = timing->has[ENG_OVERHEAD] = true;
+    timing->has[ENG_DOWNLOAD] = download;
+    timing->clock = s->host_timed ? CLOCK_HOST : CLOCK_QUERY;
+}
+
+/* ---- open and close ------------------------------------------------------ */
+
+static bool gl_run(void *state, const eng_job *job, eng_timing *timing);
+
+/* One run on one pixel, results unused: the driver's lazy first-use work
+ * (compiling the shader for the device, the first timer queries, which
+ * llvmpipe answers with nonsense) happens here, not in the first timed run. */
+static bool warm_up(gl_state *s)
+{
+    float in_px = 0.0f, out_px = 0.0f;
+    img_plane in = {1, 1, &in_px}, out = {1, 1, &out_px};
+    eng_job job = {&in, &out, {{0, 0, 0, 0, 1, 0, 0, 0, 0}, 1.0f, CONV_BORDER_ZERO}};
+    eng_timing timing;
+    memset(&timing, 0, sizeof timing);
+    return gl_run(s, &job, &timing);
+}
+
+static void gl_close(void *state)
+{
+    gl_state *s = state;
+    if (!s)
+        return;
+    glDeleteQueries(Q_COUNT, s->query);
+    glDeleteBuffers(BUF_COUNT, s->buf);
+    if (s->program)
+        glDeleteProgram(s->program);
+    take_errors();
+    free(s);
+}
+
+static void *gl_open(void)
+{
+    char path[4200];
+    char *source;
+    gl_state *s;
+
+    if (!eng_shader_dir()) {
+        err_set("the shaders folder is not known (the app calls eng_set_shader_dir first)");
+        return NULL;
+    }
+    s = calloc(1, sizeof *s);
+    if (!s) {
+        err_set("out of memory");
+        return NULL;
+    }
+    snprintf(s->renderer, sizeof s->renderer, "%s", gl_text(GL_RENDERER));
+    take_errors(); /* not ours: whatever the context's other users left */
+    snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), SHADER_FILE);
+    source = read_text(path);
+    if (!source)
+        goto fail;
+    if (!build_program(s, source, path) || !inspect_program(s, path))
+        goto free_source;
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &s->max_groups[0]);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &s->max_groups[1]);
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &s->max_block_bytes);
+    glGenBuffers(BUF_COUNT, s->buf);
+    glGenQueries(Q_COUNT, s->query);
+    if (!gl_check(s, "creating the buffers and timer queries"))
+        goto free_source;
+    s->host_timed = queries_blind(s->renderer);
+    if (!warm_up(s))
+        goto free_source;
+    free(source);
+    return s;
+
+free_source:
+    free(source);
+fail:
+    gl_close(s);
+    return NULL;
+}
+
+static void gl_describe(void *state, char *buf, size_t size)
+{
+    gl_state *s = state;
+    snprintf(buf, size, "OpenGL compute on %s, work groups of %dx%d", s->renderer, s->local[0], s->local[1]);
+}
+
+/* ---- running ------------------------------------------------------------- */
+
+static int groups(int n, int local)
+{
+    return (int)(((long)n + local - 1) / local);
+}
+
+/* Whether a w x h image fits this driver's limits; the sentence says which
+ * one it passes. */
+static bool fits(const gl_state *s, int w, int h)
+{
+    int64_t bytes = (int64_t)w * h * (int64_t)sizeof(float);
+    if ((int64_t)w * h > INT_MAX)
+        return err_set("a %dx%d image has more pixels than the compute shader can index (%d)", w, h, INT_MAX);
+    if (bytes > (int64_t)s->max_block_bytes)
+        return err_set("a %dx%d image needs %lld MiB in one shader storage buffer; OpenGL on %s allows %lld MiB", w,
+                       h, (long long)(bytes >> 20), s->renderer, (long long)(s->max_block_bytes >> 20));
+    if (groups(w, s->local[0]) > s->max_groups[0] || groups(h, s->local[1]) > s->max_groups[1])
+        return err_set("a %dx%d image needs %dx%d work groups; OpenGL on %s allows %dx%d", w, h,
+                       groups(w, s->local[0]), groups(h, s->local[1]), s->renderer, s->max_groups[0],
+                       s->max_groups[1]);
+    return true;
+}
+
+/* Makes each buffer hold at least `bytes`. */
+static bool ensure_capacity(gl_state *s, size_t bytes)
+{
+    GLenum e;
+    if (bytes <= s->capacity)
+        return true;
+    s->capacity = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_IN]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_DRAW);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_OUT]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_READ);
+    e = take_errors();
+    if (e == GL_OUT_OF_MEMORY)
+        return err_set("the image needs two buffers of %zu MiB on %s, which OpenGL could not allocate "
+                       "(GL_OUT_OF_MEMORY)", bytes >> 20, s->renderer);
+    if (e != GL_NO_ERROR)
+        return err_set("OpenGL reported %s (0x%04x) allocating two buffers of %zu bytes on %s", gl_error_name(e),
+                       (unsigned)e, bytes, s->renderer);
+    s->capacity = bytes;
+    return true;
+}
+
+static void save_bindings(const gl_state *s, gl_saved *g)
+{
+    glGetIntegerv(GL_CURRENT_PROGRAM, &g->program);
+    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &g->ssbo);
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, s->bind_in, &g->indexed_in);
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, s->bind_out, &g->indexed_out);
+}
+
+static void restore_bindings(const gl_state *s, const gl_saved *g)
+{
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, s->bind_in, (GLuint)g->indexed_in);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, s->bind_out, (GLuint)g->indexed_out);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)g->ssbo);
+    glUseProgram((GLuint)g->program);
+}
+
+/* Uploads the input (timed as upload), then dispatches the shader into
+ * `out_buffer` (timed as compute). */
+static void upload_and_dispatch(gl_state *s, const eng_job *job, GLuint out_buffer, eng_launch *launch)
+{
+    int w = job->in->w, h = job->in->h;
+    size_t bytes = (size_t)w * (size_t)h * sizeof(float);
+
+    phase_begin(s, Q_UPLOAD);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_IN]);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, job->in->px);
+    phase_end(s, Q_UPLOAD);
+
+    launch->grid_x = groups(w, s->local[0]);
+    launch->grid_y = groups(h, s->local[1]);
+    launch->block_x = s->local[0];
+    launch->block_y = s->local[1];
+    glUseProgram(s->program);
+    glUniform1i(s->loc_w, w);
+    glUniform1i(s->loc_h, h);
+    glUniform1fv(s->loc_weight, 9, job->params.weight);
+    glUniform1f(s->loc_divisor, job->params.divisor);
+    glUniform1i(s->loc_border, job->params.border);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, s->bind_in, s->buf[BUF_IN], 0, (GLsizeiptr)bytes);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, s->bind_out, out_buffer, 0, (GLsizeiptr)bytes);
+    phase_begin(s, Q_COMPUTE);
+    glDispatchCompute((GLuint)launch->grid_x, (GLuint)launch->grid_y, 1);
+    /* The shader's writes, visible to whatever reads the buffer next: a
+     * read-back here, or the caller's drawing after present. */
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    phase_end(s, Q_COMPUTE);
+}
+
+static bool gl_run(void *state, const eng_job *job, eng_timing *timing)
+{
+    gl_state *s = state;
+    int w = job->in->w, h = job->in->h;
+    size_t bytes = (size_t)w * (size_t)h * sizeof(float);
+    eng_launch launch;
+    gl_saved saved;
+    double t0, wall;
+    bool ok = false;
+
+    if (!fits(s, w, h))
+        return false;
+    take_errors(); /* not ours: whatever the context's other users left */
+    save_bindings(s, &saved);
+    if (!ensure_capacity(s, bytes))
+        goto restore;
+    glFinish();
+    t0 = tim_now_ms();
+    upload_and_dispatch(s, job, s->buf[BUF_OUT], &launch);
+    phase_begin(s, Q_DOWNLOAD);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_OUT]);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, job->out->px);
+    phase_end(s, Q_DOWNLOAD);
+    glFinish();
+    wall = tim_now_ms() - t0;
+    if (!gl_check(s, "computing the convolution"))
+        goto restore;
+    fill_timing(s, ENG_COMPUTE, true, wall, timing);
+    timing->launch = launch;
+    ok = gl_check(s, "reading the timer queries");
+restore:
+    restore_bindings(s, &saved);
+    return ok;
+}
+
+/* Computes into the caller's GL buffer (w*h floats) instead of host memory:
+ * upload, present (the dispatch into that buffer), overhead. */
+static bool gl_present(void *state, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
+{
+    gl_state *s = state;
+    int w = job->in->w, h = job->in->h;
+    size_t bytes = (size_t)w * (size_t)h * sizeof(float);
+    GLint64 size = 0;
+    eng_launch launch;
+    gl_saved saved;
+    double t0, wall;
+    bool ok = false;
+
+    if (!fits(s, w, h))
+        return false;
+    take_errors();
+    save_bindings(s, &saved);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_buffer);
+    glGetBufferParameteri64v(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_SIZE, &size);
+    if (take_errors() != GL_NO_ERROR || size < (GLint64)bytes) {
+        err_set("GL buffer %u cannot take a %dx%d result: it holds %lld bytes, %zu are needed", gl_buffer, w, h,
+                (long long)size, bytes);
+        goto restore;
+    }
+    if (!ensure_capacity(s, bytes))
+        goto restore;
+    glFinish();
+    t0 = tim_now_ms();
+    upload_and_dispatch(s, job, gl_buffer, &launch);
+    glFinish();
+    wall = tim_now_ms() - t0;
+    if (!gl_check(s, "computing the convolution into a GL buffer"))
+        goto restore;
+    fill_timing(s, ENG_PRESENT, false, wall, timing);
+    timing->launch = launch;
+    ok = gl_check(s, "reading the timer queries");
+restore:
+    restore_bindings(s, &saved);
+    return ok;
+}
+
+const eng_class eng_gl_class = {
+    .name = "gl",
+    .summary = "an OpenGL compute shader, one GPU invocation per output",
+    .needs_gl_context = true,
+    .probe = gl_probe,
+    .open = gl_open,
+    .close = gl_close,
+    .run = gl_run,
+    .describe = gl_describe,
+    .present = gl_present,
+};

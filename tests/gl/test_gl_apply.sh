@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The gl engine from the command line. On the display (run this under
+# with_display.sh): `convis engines` lists it available, and
+# `convis apply --engine gl` writes the PFM that `--engine cpu-seq` writes
+# (byte-equal, or within 1e-5 relative). Without a display: `engines` says
+# gl is unavailable and why, `apply --engine gl` exits 3 with one sentence,
+# and the CPU engines work as before.
+# Usage: test_gl_apply.sh CONVIS PFM_EQUAL SOURCE_DIR
+set -u
+convis=$1 pfm_equal=$2 src=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+bad() { echo "not ok - $1"; failed=$((failed + 1)); }
+no_display() { env -u DISPLAY -u WAYLAND_DISPLAY timeout 60 "$@"; }
+reason="no display to create an OpenGL context on (run under xvfb-run)"
+
+# ---- on the display ------------------------------------------------------------
+if timeout 60 "$convis" engines >"$tmp/out" 2>"$tmp/err" && grep -Eq '^gl +available +OpenGL compute on ' "$tmp/out"; then
+  ok "engines: gl available ($(grep '^gl ' "$tmp/out" | tr -s ' ' | cut -c1-90))"
+else
+  bad "engines on the display: $(cat "$tmp/out" "$tmp/err")"
+fi
+[ ! -s "$tmp/err" ] && ok "engines: nothing on stderr" || bad "engines stderr: $(cat "$tmp/err")"
+
+compare() { # NAME INPUT ARGS...: gl against cpu-seq
+  local name=$1 in=$2 verdict
+  shift 2
+  if timeout 60 "$convis" apply "$in" "$@" --engine gl --reps 1 -o "$tmp/$name-gl.pfm" >"$tmp/out" 2>"$tmp/err" &&
+    grep -q 'engine: gl (OpenGL compute on' "$tmp/out" &&
+    timeout 60 "$convis" apply "$in" "$@" --engine cpu-seq --reps 1 -o "$tmp/$name-seq.pfm" >/dev/null 2>>"$tmp/err"; then
+    if verdict=$("$pfm_equal" "$tmp/$name-gl.pfm" "$tmp/$name-seq.pfm" 1e-5); then
+      ok "$name: gl equals cpu-seq: $verdict"
+    else
+      bad "$name: gl differs from cpu-seq: $verdict"
+    fi
+  else
+    bad "$name: apply failed: $(cat "$tmp/err")"
+  fi
+}
+compare sample-sobel-x "$src/assets/sample.png" -k sobel-x
+for b in zero clamp mirror wrap; do
+  compare "ramp-gaussian-$b" "$src/tests/data/ramp.pgm" -k gaussian --border "$b"
+  compare "tiny-emboss-$b-flip" "$src/tests/data/tiny.png" -k emboss --border "$b" --flip
+done
+compare sample-box-mirror "$src/assets/sample.png" -k box --border mirror
+
+# ---- without a display -----------------------------------------------------------
+no_display "$convis" engines >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -Fq "unavailable  $reason" "$tmp/out" && grep -Eq '^gl +unavailable' "$tmp/out" &&
+  grep -Eq '^cpu-par +available' "$tmp/out" && [ ! -s "$tmp/err" ]; then
+  ok "engines without a display: gl unavailable with the reason, exit 0, nothing on stderr"
+else
+  bad "engines without a display (exit $rc): $(cat "$tmp/out" "$tmp/err")"
+fi
+
+no_display "$convis" apply "$src/tests/data/ramp.pgm" -k sobel-x --engine gl -o "$tmp/nodisp.pfm" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+  [ "$(cat "$tmp/err")" = "convis: engine 'gl' is unavailable: $reason" ] && [ ! -s "$tmp/out" ] &&
+  [ ! -e "$tmp/nodisp.pfm" ]; then
+  ok "apply --engine gl without a display: exit 3, one sentence, no output"
+else
+  bad "apply --engine gl without a display (exit $rc): $(cat "$tmp/err")"
+fi
+
+no_display "$convis" apply "$src/tests/data/ramp.pgm" -k gaussian --border mirror --engine cpu-par -o "$tmp/nodisp-par.pfm" \
+  >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && "$pfm_equal" "$tmp/nodisp-par.pfm" "$tmp/ramp-gaussian-mirror-seq.pfm" 0 >/dev/null; then
+  ok "apply --engine cpu-par without a display: exit 0, the cpu-seq bytes"
+else
+  bad "apply --engine cpu-par without a display (exit $rc): $(cat "$tmp/err")"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
