@@ -315,6 +315,70 @@ for y in range(BY0, BY1, CHECK):
         else:
             rect(x, y, x + CHECK, y + CHECK, (252, 248, 240))
 
+# ---------------------------------------------------------------- foreground tree (top-left)
+# A dark, backlit tree at the left edge frames the scene.  The lessons walk the
+# convolution in raster order from the top-left pixel, so this corner must not
+# be flat sky: the trunk gives a vertical edge at x = 6 and a branch crosses
+# the first rows diagonally, with leaf clumps beyond it.  Inside HARD every
+# final pixel is tested once at its centre (no anti-aliasing), so those edges
+# are pixel-sharp steps rather than ramps.
+HARD = (0, 0, 40, 40)                            # x0, y0, x1, y1 (final pixels)
+def shape(inside, x0, y0, x1, y1, color):
+    i0 = max(0, int(math.ceil(x0 * S - 0.5)))
+    i1 = min(SW, int(math.ceil(x1 * S - 0.5)))
+    for j, y in rows(y0, y1):
+        for i in range(i0, i1):
+            x = (i + 0.5) / S
+            px, py = int(x), int(y)
+            if HARD[0] <= px < HARD[2] and HARD[1] <= py < HARD[3]:
+                tx, ty = px + 0.5, py + 0.5
+            else:
+                tx, ty = x, y
+            if inside(tx, ty):
+                put(j * SW + i, color)
+
+def in_poly(pts):
+    def inside(x, y):
+        c = False
+        for k in range(len(pts)):
+            (xa, ya), (xb, yb) = pts[k - 1], pts[k]
+            if (ya <= y < yb or yb <= y < ya) and x < xa + (y - ya) * (xb - xa) / (yb - ya):
+                c = not c
+        return c
+    return inside
+
+def limb(pts, w0, w1, color):
+    """A branch along a polyline, tapering from width w0 to w1."""
+    lens = [math.hypot(pts[k + 1][0] - pts[k][0], pts[k + 1][1] - pts[k][1]) for k in range(len(pts) - 1)]
+    tot = sum(lens)
+    def inside(x, y):
+        acc = 0.0
+        for k in range(len(pts) - 1):
+            (ax, ay), (bx, by) = pts[k], pts[k + 1]
+            dx, dy = bx - ax, by - ay
+            t = max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)))
+            w = w0 + (w1 - w0) * (acc + t * lens[k]) / tot
+            if math.hypot(x - ax - t * dx, y - ay - t * dy) <= w / 2.0:
+                return True
+            acc += lens[k]
+        return False
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    h = max(w0, w1) / 2.0 + 1
+    shape(inside, min(xs) - h, min(ys) - h, max(xs) + h, max(ys) + h, color)
+
+def clump(cx, cy, r, color):
+    shape(lambda x, y: (x - cx) ** 2 + (y - cy) ** 2 <= r * r, cx - r - 1, cy - r - 1, cx + r + 1, cy + r + 1, color)
+
+FG_BARK, FG_LEAF = (28, 24, 30), (18, 46, 30)
+trunk = [(-2, -1), (6, -1), (6, 110), (8, 200), (11, 280), (15, 330), (19, H + 1), (-2, H + 1)]
+shape(in_poly(trunk), -2, -1, 20, H + 1, FG_BARK)
+limb([(3, 13), (11, 5), (20, -3)], 6.0, 5.0, FG_BARK)            # diagonal branch
+limb([(4, 50), (24, 36), (46, 27), (66, 24)], 6.0, 2.0, FG_BARK)  # long branch
+limb([(30, 33), (38, 20), (44, 13)], 3.0, 1.5, FG_BARK)           # twig
+for cx, cy, r in [(31, -3, 11), (47, 2, 9), (62, -2, 10), (44, 13, 6), (70, 20, 8), (60, 27, 5)]:
+    clump(cx, cy, r, FG_LEAF)
+
 # ---------------------------------------------------------------- downsample & write
 out = bytearray()
 inv = 1.0 / (S * S)

@@ -1,303 +1,32 @@
-/* window.c - the window: the image and its filtered result side by side,
- * with the filter, the border rule and the measured time of each CPU engine.
- *
- * Keys: Left/Right or PageUp/PageDown change the filter, B the border mode,
- * F flips the kernel (true convolution), D the display of negative values,
- * F11 fullscreen, Esc or Q quits. Dropping an image file on the window opens
- * it; a file that cannot be used gets a banner and the previous image stays. */
+/* window.c - the teaching window: the main loop. It opens the window, turns
+ * events into scene actions (actions.c), advances the animation, measures
+ * what is stale, and draws through view.c. For tests and scripts it can run
+ * a list of actions, save one frame, print the scene's state, or report frame
+ * times. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "actions.h"
 #include "cli.h"
-#include "compute/engine.h"
 #include "core/err.h"
 #include "core/timing.h"
 #include "data.h"
 #include "platform/platform.h"
 #include "render/render.h"
+#include "scene.h"
+#include "view.h"
 
 #define DEFAULT_KERNEL "sobel-x"
-#define TIMING_BUDGET_MS 150.0 /* time spent measuring one engine after a change */
-
-static const rnd_color BG = {0.10f, 0.11f, 0.13f, 1};
-static const rnd_color TEXT = {0.93f, 0.94f, 0.95f, 1};
-static const rnd_color DIM = {0.65f, 0.68f, 0.72f, 1};
-static const rnd_color INPUT_BLUE = {0.35f, 0.62f, 1.00f, 1};
-static const rnd_color OUTPUT_GREEN = {0.40f, 0.85f, 0.45f, 1};
-static const rnd_color BANNER_BG = {0.55f, 0.12f, 0.10f, 1};
-static const rnd_color WHITE = {1, 1, 1, 1};
-
-typedef struct label {
-    char text[512];
-    rnd_texture tex;
-} label;
-
-enum { L_TITLE, L_IN, L_OUT, L_SETTINGS, L_SEQ, L_PAR, L_KEYS, L_BANNER, L_COUNT };
-
-typedef struct engine_slot {
-    eng_engine *engine;
-    eng_timing timing;
-    char error[256];
-} engine_slot;
-
-typedef struct viewer {
-    app_options opt;
-    size_t preset;              /* index of the preset shown, when one is */
-    char image_name[256];
-    img_image img;
-    img_plane out;
-    img_rgba out_rgba;
-    engine_slot seq, par;
-    rnd_texture in_tex, out_tex;
-    plat_font *font, *font_big;
-    int font_px;
-    label labels[L_COUNT];
-    char banner[512];
-} viewer;
-
-/* ---- computing ----------------------------------------------------------- */
-
-static void measure(engine_slot *slot, const eng_job *job)
-{
-    eng_timing first;
-    int reps;
-    slot->error[0] = '\0';
-    if (!slot->engine)
-        return;
-    if (!eng_run(slot->engine, job, &first)) {
-        snprintf(slot->error, sizeof slot->error, "%s", err_msg());
-        return;
-    }
-    reps = eng_total_ms(&first) > 0 ? (int)(TIMING_BUDGET_MS / eng_total_ms(&first)) : 9;
-    reps = reps < 1 ? 1 : reps > 9 ? 9 : reps;
-    if (!eng_measure(slot->engine, job, reps, &slot->timing))
-        snprintf(slot->error, sizeof slot->error, "%s", err_msg());
-}
-
-/* Recomputes the output with both CPU engines and refreshes the textures. */
-static void recompute(viewer *v)
-{
-    eng_job job = {&v->img.luma, &v->out, conv_params_make(&v->opt.kernel, v->opt.border, v->opt.flip)};
-    size_t n = (size_t)v->out.w * (size_t)v->out.h;
-
-    measure(&v->seq, &job);
-    measure(&v->par, &job); /* the picture shown is cpu-par's result */
-    for (size_t i = 0; i < n; ++i) {
-        uint8_t g = img_display_byte(v->out.px[i], v->opt.display);
-        v->out_rgba.px[4 * i + 0] = v->out_rgba.px[4 * i + 1] = v->out_rgba.px[4 * i + 2] = g;
-        v->out_rgba.px[4 * i + 3] = 255;
-    }
-    if (!rnd_texture_set(&v->out_tex, &v->out_rgba))
-        snprintf(v->banner, sizeof v->banner, "%s", err_msg());
-}
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* Makes `img` the current image; on failure the previous one stays. */
-static bool adopt_image(viewer *v, img_image *img, const char *path)
-{
-    img_plane out;
-    img_rgba rgba = {img->luma.w, img->luma.h, NULL};
-    rnd_texture tex = {0};
-
-    if (!img_plane_alloc(&out, img->luma.w, img->luma.h))
-        goto fail;
-    rgba.px = malloc((size_t)rgba.w * (size_t)rgba.h * 4);
-    if (!rgba.px) {
-        err_set("out of memory for a %dx%d image", rgba.w, rgba.h);
-        goto free_out;
-    }
-    if (!rnd_texture_set(&tex, &img->color))
-        goto free_rgba;
-    rnd_texture_free(&v->in_tex);
-    v->in_tex = tex;
-    img_free(&v->img);
-    img_plane_free(&v->out);
-    free(v->out_rgba.px);
-    v->img = *img;
-    v->out = out;
-    v->out_rgba = rgba;
-    snprintf(v->image_name, sizeof v->image_name, "%s", base_name(path));
-    recompute(v);
-    return true;
-
-free_rgba:
-    free(rgba.px);
-free_out:
-    img_plane_free(&out);
-fail:
-    img_free(img);
-    return false;
-}
-
-static bool open_image(viewer *v, const char *path)
-{
-    img_image img;
-    if (!img_load(path, &v->opt.limits, &img) || !adopt_image(v, &img, path)) {
-        snprintf(v->banner, sizeof v->banner, "%s", err_msg());
-        fprintf(stderr, "convis: %s\n", err_msg());
-        return false;
-    }
-    v->banner[0] = '\0';
-    return true;
-}
-
-/* ---- drawing ------------------------------------------------------------- */
-
-/* The texture of a line of text, wrapped at `wrap` pixels when wrap > 0;
- * rendered again only when the text changes. */
-static const rnd_texture *text_texture(viewer *v, int which, plat_font *font, const char *text, int wrap)
-{
-    label *l = &v->labels[which];
-    if (strcmp(l->text, text) != 0 || !l->tex.id) {
-        img_rgba px;
-        if (!(wrap > 0 ? plat_text_render_wrapped(font, text, wrap, &px) : plat_text_render(font, text, &px)))
-            return &l->tex;
-        rnd_texture_set(&l->tex, &px);
-        free(px.px);
-        snprintf(l->text, sizeof l->text, "%s", text);
-    }
-    return &l->tex;
-}
-
-static void draw_label(viewer *v, int which, plat_font *font, const char *text, float x, float y,
-                       rnd_color c)
-{
-    const rnd_texture *t = text_texture(v, which, font, text, 0);
-    rnd_image(t, x, y, (float)t->w, (float)t->h, c, false);
-}
-
-static void timing_text(const engine_slot *s, const char *name, char *buf, size_t size)
-{
-    if (!s->engine)
-        snprintf(buf, size, "%s: unavailable: %s", name, s->error);
-    else if (s->error[0])
-        snprintf(buf, size, "%s failed: %s", name, s->error);
-    else
-        snprintf(buf, size, "%s (%s): %.3f ms for the whole image, median of %d runs", name,
-                 eng_description(s->engine), eng_total_ms(&s->timing), s->timing.reps);
-}
-
-/* The largest rectangle of the image's aspect inside (x, y, w, h), centred. */
-static void fit(int iw, int ih, float x, float y, float w, float h, float r[4])
-{
-    float s = w / iw < h / ih ? w / iw : h / ih;
-    r[2] = iw * s;
-    r[3] = ih * s;
-    r[0] = x + (w - r[2]) / 2;
-    r[1] = y + (h - r[3]) / 2;
-}
-
-static void draw(viewer *v, int W, int H)
-{
-    float m = (float)v->font_px, line = (float)plat_font_height(v->font);
-    float top = m * 0.6f + plat_font_height(v->font_big) + m * 0.5f + line;
-    float bottom = H - (4 * line + m * 0.8f);
-    float pw = (W - 3 * m) / 2, ph = bottom - top - m * 0.4f;
-    float r[4];
-    char text[512], kernel[160];
-
-    rnd_begin(W, H, BG);
-    draw_label(v, L_TITLE, v->font_big, "convis: a 3\xC3\x97" "3 convolution, computed on this machine", m,
-               m * 0.6f, TEXT);
-
-    snprintf(text, sizeof text, "Input: %s, %d\xC3\x97%d pixels", v->image_name, v->img.luma.w, v->img.luma.h);
-    draw_label(v, L_IN, v->font, text, m, top - line, INPUT_BLUE);
-    filt_format(&v->opt.kernel, kernel, sizeof kernel);
-    snprintf(text, sizeof text, "Output: %s  [%s]", v->opt.kernel.title, kernel);
-    draw_label(v, L_OUT, v->font, text, 2 * m + pw, top - line, OUTPUT_GREEN);
-
-    if (ph > 4 && pw > 4) {
-        fit(v->img.luma.w, v->img.luma.h, m, top, pw, ph, r);
-        rnd_image(&v->in_tex, r[0], r[1], r[2], r[3], WHITE, true);
-        rnd_frame(r[0] - 3, r[1] - 3, r[2] + 6, r[3] + 6, 3, INPUT_BLUE);
-        fit(v->img.luma.w, v->img.luma.h, 2 * m + pw, top, pw, ph, r);
-        rnd_image(&v->out_tex, r[0], r[1], r[2], r[3], WHITE, true);
-        rnd_frame(r[0] - 3, r[1] - 3, r[2] + 6, r[3] + 6, 3, OUTPUT_GREEN);
-    }
-
-    snprintf(text, sizeof text, "border %s \xC2\xB7 %s \xC2\xB7 display %s",
-             conv_border_name(v->opt.border),
-             v->opt.flip ? "true convolution (kernel flipped)" : "cross-correlation (kernel not flipped)",
-             v->opt.display == IMG_DISPLAY_CLAMP  ? "clamp (negatives black)"
-             : v->opt.display == IMG_DISPLAY_ABS ? "abs (|value|)"
-                                                 : "signed (zero is grey)");
-    draw_label(v, L_SETTINGS, v->font, text, m, bottom, TEXT);
-    timing_text(&v->seq, "cpu-seq", text, sizeof text);
-    draw_label(v, L_SEQ, v->font, text, m, bottom + line, DIM);
-    timing_text(&v->par, "cpu-par", text, sizeof text);
-    draw_label(v, L_PAR, v->font, text, m, bottom + 2 * line, DIM);
-    draw_label(v, L_KEYS, v->font,
-               "\xE2\x86\x90/\xE2\x86\x92 filter   B border   F flip   D display   F11 fullscreen   "
-               "Esc quit   drop an image to open it",
-               m, H - line - m * 0.3f, DIM);
-
-    if (v->banner[0]) { /* over the title, wrapped to the window's width */
-        const rnd_texture *t;
-        float bh;
-        snprintf(text, sizeof text, "\xE2\x9A\xA0  %s", v->banner);
-        t = text_texture(v, L_BANNER, v->font, text, (int)(W - 2 * m));
-        bh = t->h + m * 0.6f > top - line - m * 0.2f ? t->h + m * 0.6f : top - line - m * 0.2f;
-        rnd_rect(0, 0, (float)W, bh, BANNER_BG);
-        rnd_image(t, m, m * 0.3f, (float)t->w, (float)t->h, WHITE, false);
-    }
-}
-
-/* ---- input --------------------------------------------------------------- */
-
-static void select_preset(viewer *v, int step)
-{
-    size_t n = filt_preset_count();
-    v->preset = (v->preset + n + (size_t)(step + (int)n)) % n;
-    v->opt.kernel = *filt_preset(v->preset);
-}
-
-/* Returns false when the window should close. */
-static bool handle_key(viewer *v, plat_window *win, int key)
-{
-    switch (key) {
-    case PLAT_KEY_ESCAPE:
-    case 'q':
-        return false;
-    case PLAT_KEY_LEFT:
-    case PLAT_KEY_PAGE_UP:
-        select_preset(v, -1);
-        break;
-    case PLAT_KEY_RIGHT:
-    case PLAT_KEY_PAGE_DOWN:
-        select_preset(v, 1);
-        break;
-    case 'b':
-        v->opt.border = (conv_border)((v->opt.border + 1) % CONV_BORDER_COUNT);
-        break;
-    case 'f':
-        v->opt.flip = !v->opt.flip;
-        break;
-    case 'd':
-        v->opt.display = (img_display)((v->opt.display + 1) % IMG_DISPLAY_COUNT);
-        break;
-    case PLAT_KEY_F11:
-        plat_toggle_fullscreen(win);
-        return true;
-    default:
-        return true;
-    }
-    recompute(v);
-    return true;
-}
-
-/* ---- main ---------------------------------------------------------------- */
+#define REPORT_SPEED 256.0 /* outputs a second while --report-frames plays */
 
 typedef struct window_args {
-    const char *image, *screenshot;
+    const char *image, *screenshot, *script;
     int width, height;
-    bool display_given;
+    bool display_given, print_state;
+    int report_frames;
 } window_args;
 
 static int parse(int argc, char **argv, window_args *a, app_options *opt)
@@ -318,6 +47,23 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
         if (strcmp(arg, "--screenshot") == 0) {
             if (!(a->screenshot = app_option_value(argc, argv, &i)))
                 return APP_EXIT_USAGE;
+        } else if (strcmp(arg, "--do") == 0) {
+            if (!(a->script = app_option_value(argc, argv, &i)))
+                return APP_EXIT_USAGE;
+        } else if (strcmp(arg, "--print-state") == 0) {
+            a->print_state = true;
+        } else if (strcmp(arg, "--report-frames") == 0) {
+            const char *v = app_option_value(argc, argv, &i);
+            char *end;
+            long n;
+            if (!v)
+                return APP_EXIT_USAGE;
+            n = strtol(v, &end, 10);
+            if (end == v || *end || n < 1 || n > 100000) {
+                app_error("option '--report-frames' takes a whole number from 1 to 100000, not '%s'", v);
+                return APP_EXIT_USAGE;
+            }
+            a->report_frames = (int)n;
         } else if (strcmp(arg, "--window") == 0) {
             const char *v = app_option_value(argc, argv, &i);
             char extra;
@@ -341,57 +87,296 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
     return APP_EXIT_OK;
 }
 
-static void open_engine(engine_slot *slot, const char *name)
+/* ---- state, for tests ------------------------------------------------------ */
+
+static void print_state(const scene *s)
 {
-    slot->engine = eng_open(eng_find(name));
-    if (!slot->engine)
-        snprintf(slot->error, sizeof slot->error, "%s", err_msg());
+    int fx, fy;
+    bool from_stepper;
+    scene_focus(s, &fx, &fy, &from_stepper);
+    printf("phase=%s\n", s->phase == SCENE_PHASE_GPU ? "gpu" : "cpu");
+    printf("output=%ld\nx=%d\ny=%d\ntaps=%d\n", s->stepper.index, conv_stepper_x(&s->stepper),
+           conv_stepper_y(&s->stepper), s->stepper.taps);
+    printf("done=%ld\ntotal=%ld\n", scene_cpu_done(s), (long)s->img.luma.w * s->img.luma.h);
+    printf("playing=%d\nspeed=%g\n", s->playing, s->speed);
+    printf("image=%s\nwidth=%d\nheight=%d\n", s->image_name, s->img.luma.w, s->img.luma.h);
+    printf("filter=%s\nborder=%s\nflip=%d\ndisplay=%s\n", s->opt.kernel.name, conv_border_name(s->opt.border),
+           s->opt.flip, img_display_name(s->opt.display));
+    printf("weights=");
+    for (int t = 0; t < 9; ++t)
+        printf("%g%s", (double)s->opt.kernel.weight[t], t < 8 ? "," : "\n");
+    printf("thread_view=%d\nview_x=%d\nview_y=%d\nview_cells=%d\n", s->thread_view, s->view_x, s->view_y,
+           s->view_cells);
+    printf("focus_x=%d\nfocus_y=%d\nhovering=%d\npinned=%d\n", fx, fy, s->hovering, s->pinned);
+    printf("gpu_engine=%s\ngpu_available=%d\ngpu_measured=%d\n", s->gpu.name, s->gpu.engine != NULL,
+           s->gpu.measured);
+    if (s->gpu.engine)
+        printf("gpu_description=%s\n", eng_description(s->gpu.engine));
+    printf("cpu_seq_measured=%d\ncpu_par_measured=%d\n", s->seq.measured, s->par.measured);
+    printf("help=%d\nblank=%d\ntext_scale=%d\nedit_tap=%d\n", s->help, s->blank, s->text_scale, s->edit_tap);
+    printf("banner=%s\nnotice=%s\n", s->banner, s->notice);
+    fflush(stdout);
 }
 
-static int run_loop(viewer *v, plat_window *win, const char *screenshot)
-{
-    bool running = true, dirty = true;
-    int W, H;
+/* ---- screenshots ----------------------------------------------------------- */
 
-    while (running) {
+static bool save_frame(int w, int h, const char *path)
+{
+    img_rgba frame;
+    bool ok;
+    if (!rnd_read_frame(w, h, &frame))
+        return false;
+    ok = img_write_rgba_png(path, &frame, true);
+    free(frame.px);
+    return ok;
+}
+
+/* Saves the frame under a new name in the current folder: never overwrites. */
+static void screenshot(scene *s, int w, int h)
+{
+    char name[128], stamp[32], msg[256];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    for (int n = 1; n < 100; ++n) {
+        if (n == 1)
+            snprintf(name, sizeof name, "convis-%s.png", stamp);
+        else
+            snprintf(name, sizeof name, "convis-%s-%d.png", stamp, n);
+        if (save_frame(w, h, name)) {
+            snprintf(msg, sizeof msg, "saved the screen as %s", name);
+            scene_notice(s, msg);
+            return;
+        }
+        if (!strstr(err_msg(), "already exists"))
+            break;
+    }
+    snprintf(msg, sizeof msg, "cannot save a screenshot: %s", err_msg());
+    snprintf(s->banner, sizeof s->banner, "%s", msg);
+}
+
+/* ---- events ---------------------------------------------------------------- */
+
+typedef struct input {
+    bool dragging, moved;
+    int down_x, down_y, view_x0, view_y0;
+    view_hit down;
+} input;
+
+static void key(scene *s, int code, unsigned mods)
+{
+    const app_action *a;
+    if (s->edit_tap >= 0 && ((code >= '0' && code <= '9') || code == '-' || code == '.' || code == '\b' ||
+                             code == '\r' || code == '\t' || code == PLAT_KEY_ESCAPE)) {
+        scene_edit_key(s, code == PLAT_KEY_ESCAPE ? 27 : code);
+        return;
+    }
+    if (s->blank) { /* any key brings the screen back */
+        s->blank = false;
+        return;
+    }
+    a = app_action_for_key(code, mods);
+    if (a)
+        a->run(s);
+}
+
+static void mouse_down(scene *s, view *v, input *in, const plat_event *ev)
+{
+    view_hit hit = view_hit_test(v, s, ev->x, ev->y);
+    in->down = hit;
+    in->down_x = ev->x;
+    in->down_y = ev->y;
+    in->moved = false;
+    in->dragging = false;
+    if (ev->button != 1)
+        return;
+    switch (hit.kind) {
+    case VIEW_HIT_PRESET:
+        scene_select_preset(s, hit.index);
+        break;
+    case VIEW_HIT_BORDER:
+        scene_next_border(s);
+        break;
+    case VIEW_HIT_FLIP:
+        scene_toggle_flip(s);
+        break;
+    case VIEW_HIT_DISPLAY:
+        scene_next_display(s);
+        break;
+    case VIEW_HIT_GPU_BUTTON:
+        scene_launch_gpu(s);
+        break;
+    case VIEW_HIT_PLAY_BUTTON:
+        scene_play(s);
+        break;
+    case VIEW_HIT_KERNEL_CELL:
+        scene_begin_edit(s, hit.index);
+        break;
+    case VIEW_HIT_THUMB:
+        scene_center_on(s, hit.x, hit.y);
+        break;
+    case VIEW_HIT_INPUT_CELL:
+    case VIEW_HIT_OUTPUT_CELL:
+        in->dragging = true;
+        in->view_x0 = s->view_x;
+        in->view_y0 = s->view_y;
+        break;
+    default:
+        break;
+    }
+}
+
+static void mouse_move(scene *s, view *v, input *in, const plat_event *ev)
+{
+    view_hit hit;
+    if (in->dragging && ev->button) {
+        float cell = view_cell_px(v);
+        int dx = (int)((float)(in->down_x - ev->x) / cell), dy = (int)((float)(in->down_y - ev->y) / cell);
+        if (abs(ev->x - in->down_x) + abs(ev->y - in->down_y) > 4)
+            in->moved = true;
+        if (in->moved) {
+            s->view_x = in->view_x0;
+            s->view_y = in->view_y0;
+            scene_pan(s, dx, dy);
+        }
+        return;
+    }
+    hit = view_hit_test(v, s, ev->x, ev->y);
+    scene_hover(s, hit.kind == VIEW_HIT_OUTPUT_CELL, hit.x, hit.y);
+}
+
+static void mouse_up(scene *s, view *v, input *in, const plat_event *ev)
+{
+    view_hit hit = view_hit_test(v, s, ev->x, ev->y);
+    if (in->dragging && !in->moved && hit.kind == VIEW_HIT_OUTPUT_CELL && in->down.kind == VIEW_HIT_OUTPUT_CELL) {
+        if (s->pinned) {
+            scene_pin(s); /* unpin, then pin where the click is */
+            scene_hover(s, true, hit.x, hit.y);
+            if (hit.x != in->down.x || hit.y != in->down.y)
+                scene_pin(s);
+        } else {
+            scene_hover(s, true, hit.x, hit.y);
+            scene_pin(s);
+        }
+    }
+    in->dragging = false;
+}
+
+/* Handles one event; returns true when the frame must be drawn again. */
+static bool handle(scene *s, view *v, plat_window *win, input *in, const plat_event *ev)
+{
+    switch (ev->type) {
+    case PLAT_EVENT_QUIT:
+        s->quit = true;
+        return false;
+    case PLAT_EVENT_KEY:
+        key(s, ev->key, ev->mods);
+        break;
+    case PLAT_EVENT_DROP:
+        scene_open_image(s, ev->path);
+        break;
+    case PLAT_EVENT_MOUSE_DOWN:
+        mouse_down(s, v, in, ev);
+        break;
+    case PLAT_EVENT_MOUSE_MOVE:
+        mouse_move(s, v, in, ev);
+        break;
+    case PLAT_EVENT_MOUSE_UP:
+        mouse_up(s, v, in, ev);
+        break;
+    case PLAT_EVENT_WHEEL:
+        scene_zoom(s, ev->wheel > 0 ? 1 : -1);
+        break;
+    case PLAT_EVENT_LEAVE:
+        scene_hover(s, false, 0, 0);
+        break;
+    default:
+        break;
+    }
+    if (s->fullscreen_toggle) {
+        s->fullscreen_toggle = false;
+        plat_toggle_fullscreen(win);
+    }
+    return true;
+}
+
+/* ---- running ---------------------------------------------------------------- */
+
+static int report_frames(scene *s, view *v, plat_window *win, int frames)
+{
+    double *ms = malloc(sizeof *ms * (size_t)frames), last;
+    tim_stats st;
+    int w, h;
+    if (!ms) {
+        app_error("out of memory");
+        return APP_EXIT_INPUT;
+    }
+    plat_set_vsync(win, false);
+    s->speed = REPORT_SPEED;
+    if (!s->playing)
+        scene_play(s);
+    last = tim_now_ms();
+    for (int i = 0; i < frames; ++i) {
         plat_event ev;
-        if (dirty || screenshot) {
-            plat_drawable_size(win, &W, &H);
-            draw(v, W, H);
-            if (screenshot) {
-                img_rgba frame;
-                const char *gl_err = rnd_gl_error();
-                if (gl_err)
-                    fprintf(stderr, "convis: %s while drawing\n", gl_err);
-                if (!rnd_read_frame(W, H, &frame) || !img_write_rgba_png(screenshot, &frame, true)) {
-                    app_error("cannot save the screenshot: %s", err_msg());
-                    return APP_EXIT_INPUT;
-                }
-                free(frame.px);
-                printf("saved %s (%dx%d)\n", screenshot, W, H);
-                return APP_EXIT_OK;
+        double now;
+        while (plat_next_event(win, 0, &ev))
+            ;
+        now = tim_now_ms();
+        scene_update(s, now, now - last);
+        plat_drawable_size(win, &w, &h);
+        view_draw(v, s, w, h, now);
+        plat_swap(win);
+        rnd_finish();
+        ms[i] = tim_now_ms() - now;
+        last = now;
+    }
+    st = tim_stats_of(ms, (size_t)frames);
+    printf("frames=%d\nwindow=%dx%d\nframe_median_ms=%.3f\nframe_p95_ms=%.3f\nframe_max_ms=%.3f\n", frames, w, h,
+           st.median, st.p95, st.max);
+    printf("renderer=%s\n", rnd_gl_description());
+    free(ms);
+    return APP_EXIT_OK;
+}
+
+static int run_loop(scene *s, view *v, plat_window *win)
+{
+    input in = {0};
+    bool dirty = true, shown_once = false;
+    double last = tim_now_ms();
+    int w, h;
+
+    while (!s->quit) {
+        plat_event ev;
+        double now = tim_now_ms();
+        bool animating = scene_animating(s, now);
+
+        scene_update(s, now, now - last);
+        last = now;
+        if (dirty || animating) {
+            plat_drawable_size(win, &w, &h);
+            view_draw(v, s, w, h, now);
+            if (s->screenshot_request) {
+                s->screenshot_request = false;
+                screenshot(s, w, h);
             }
             plat_swap(win);
             dirty = false;
+            shown_once = true;
         }
-        if (!plat_next_event(win, 500, &ev))
-            continue;
-        do {
-            switch (ev.type) {
-            case PLAT_EVENT_QUIT:
-                running = false;
-                break;
-            case PLAT_EVENT_KEY:
-                running = running && handle_key(v, win, ev.key);
-                break;
-            case PLAT_EVENT_DROP:
-                open_image(v, ev.path);
-                break;
-            default:
-                break;
-            }
+        /* measuring a big image takes a while: only after it is on screen */
+        if (shown_once && (s->timings_stale || s->gpu_stale)) {
+            scene_measure(s);
             dirty = true;
-        } while (running && plat_next_event(win, 0, &ev));
+            continue;
+        }
+        if (plat_next_event(win, animating ? 1 : 250, &ev)) {
+            do
+                dirty |= handle(s, v, win, &in, &ev);
+            while (!s->quit && plat_next_event(win, 0, &ev));
+        }
+        if (s->screenshot_request)
+            dirty = true;
     }
     return APP_EXIT_OK;
 }
@@ -399,21 +384,19 @@ static int run_loop(viewer *v, plat_window *win, const char *screenshot)
 int app_window_main(int argc, char **argv)
 {
     window_args a;
-    viewer v;
+    app_options opt;
+    scene s;
+    view *v = NULL;
     plat_window *win;
-    char sample[4096];
+    char path[4096];
     int rc;
 
-    memset(&v, 0, sizeof v);
-    app_options_default(&v.opt, DEFAULT_KERNEL);
-    rc = parse(argc, argv, &a, &v.opt);
+    app_options_default(&opt, DEFAULT_KERNEL);
+    rc = parse(argc, argv, &a, &opt);
     if (rc != APP_EXIT_OK)
         return rc;
     if (!a.display_given)
-        v.opt.display = IMG_DISPLAY_ABS; /* edges are negative on one side */
-    for (size_t i = 0; i < filt_preset_count(); ++i)
-        if (strcmp(filt_preset(i)->name, v.opt.kernel.name) == 0)
-            v.preset = i;
+        opt.display = IMG_DISPLAY_ABS; /* edges are negative on one side */
 
     win = plat_open("convis", a.width, a.height, 0);
     if (!win) {
@@ -421,49 +404,60 @@ int app_window_main(int argc, char **argv)
         return APP_EXIT_INPUT;
     }
     rc = APP_EXIT_INPUT;
-    snprintf(sample, sizeof sample, "%s/shaders", app_data_dir());
-    if (!rnd_init(sample)) {
+    snprintf(path, sizeof path, "%s/shaders", app_data_dir());
+    if (!rnd_init(path)) {
         app_error("%s", err_msg());
         goto close_window;
     }
-    v.font_px = a.height >= 1000 ? 30 : a.height >= 700 ? 22 : 17;
-    v.font = plat_font_open("en", v.font_px);
-    v.font_big = plat_font_open("en", v.font_px * 3 / 2);
-    if (!v.font || !v.font_big) {
+    v = view_create();
+    if (!v) {
         app_error("%s", err_msg());
-        rc = APP_EXIT_INPUT;
-        goto close_fonts;
+        goto stop_render;
     }
-    open_engine(&v.seq, "cpu-seq");
-    open_engine(&v.par, "cpu-par");
-
-    snprintf(sample, sizeof sample, "%s/assets/sample.png", app_data_dir());
-    if (!a.image || !open_image(&v, a.image)) {
+    scene_init(&s, &opt);
+    snprintf(path, sizeof path, "%s/assets/sample.png", app_data_dir());
+    if (!a.image || !scene_open_image(&s, a.image)) {
         char banner[512];
-        snprintf(banner, sizeof banner, "%s", v.banner);
-        if (!open_image(&v, sample)) {
+        snprintf(banner, sizeof banner, "%s", s.banner);
+        if (!scene_open_image(&s, path)) {
             app_error("the sample image is missing too: %s", err_msg());
-            rc = APP_EXIT_INPUT;
-            goto close_engines;
+            goto free_scene;
         }
         if (banner[0])
-            snprintf(v.banner, sizeof v.banner, "%s; showing the sample image", banner);
+            snprintf(s.banner, sizeof s.banner, "%s; showing the sample image", banner);
     }
-    rc = run_loop(&v, win, a.screenshot);
+    if (a.script && !app_run_script(&s, a.script)) {
+        app_error("--do: %s", err_msg());
+        rc = APP_EXIT_USAGE;
+        goto free_scene;
+    }
 
-close_engines:
-    eng_close(v.seq.engine);
-    eng_close(v.par.engine);
-    rnd_texture_free(&v.in_tex);
-    rnd_texture_free(&v.out_tex);
-    for (int i = 0; i < L_COUNT; ++i)
-        rnd_texture_free(&v.labels[i].tex);
-    img_free(&v.img);
-    img_plane_free(&v.out);
-    free(v.out_rgba.px);
-close_fonts:
-    plat_font_close(v.font);
-    plat_font_close(v.font_big);
+    if (a.screenshot) {
+        int w, h;
+        scene_measure(&s);
+        plat_drawable_size(win, &w, &h);
+        view_draw(v, &s, w, h, tim_now_ms());
+        if (rnd_gl_error())
+            fprintf(stderr, "convis: an OpenGL error while drawing\n");
+        if (!save_frame(w, h, a.screenshot)) {
+            app_error("cannot save the screenshot: %s", err_msg());
+            goto free_scene;
+        }
+        printf("saved %s (%dx%d)\n", a.screenshot, w, h);
+        rc = APP_EXIT_OK;
+    } else if (a.report_frames) {
+        scene_measure(&s);
+        rc = report_frames(&s, v, win, a.report_frames);
+    } else {
+        rc = run_loop(&s, v, win);
+    }
+    if (a.print_state)
+        print_state(&s);
+
+free_scene:
+    scene_free(&s);
+    view_destroy(v);
+stop_render:
     rnd_shutdown();
 close_window:
     plat_close(win);

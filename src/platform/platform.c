@@ -9,9 +9,12 @@
 struct plat_window {
     SDL_Window *window;
     SDL_GLContext gl;
+    float scale_x, scale_y; /* drawable pixels per window coordinate */
 };
 
 static int sdl_users;
+
+static void update_scale(plat_window *win);
 
 /* Creates a context of version major.minor, core profile, or returns NULL. */
 static SDL_GLContext create_context(SDL_Window *window, int major, int minor)
@@ -58,6 +61,7 @@ plat_window *plat_open(const char *title, int w, int h, unsigned flags)
     }
     SDL_GL_SetSwapInterval(1);
     SDL_EventState(SDL_DROPFILE, SDL_ENABLE);
+    update_scale(win);
     return win;
 
 destroy_window:
@@ -109,14 +113,65 @@ static int map_key(SDL_Keycode k)
     case SDLK_PAGEDOWN: return PLAT_KEY_PAGE_DOWN;
     case SDLK_F1: return PLAT_KEY_F1;
     case SDLK_F11: return PLAT_KEY_F11;
-    default: return k >= 32 && k < 127 ? (int)k : 0;
+    case SDLK_HOME: return PLAT_KEY_HOME;
+    case SDLK_END: return PLAT_KEY_END;
+    case SDLK_BACKSPACE: return '\b';
+    case SDLK_TAB: return '\t';
+    case SDLK_RETURN:
+    case SDLK_KP_ENTER: return '\r';
+    case SDLK_KP_PLUS: return '+';
+    case SDLK_KP_MINUS: return '-';
+    case SDLK_KP_PERIOD: return '.';
+    default:
+        if (k >= SDLK_KP_1 && k <= SDLK_KP_9)
+            return '1' + (int)(k - SDLK_KP_1);
+        if (k == SDLK_KP_0)
+            return '0';
+        return k >= 32 && k < 127 ? (int)k : 0;
     }
 }
 
-static bool translate(const SDL_Event *e, plat_event *ev)
+static unsigned map_mods(Uint16 m)
+{
+    return (m & KMOD_SHIFT ? PLAT_MOD_SHIFT : 0) | (m & KMOD_CTRL ? PLAT_MOD_CTRL : 0) |
+           (m & KMOD_ALT ? PLAT_MOD_ALT : 0);
+}
+
+static void update_scale(plat_window *win)
+{
+    int ww, wh, dw, dh;
+    SDL_GetWindowSize(win->window, &ww, &wh);
+    SDL_GL_GetDrawableSize(win->window, &dw, &dh);
+    win->scale_x = ww > 0 ? (float)dw / (float)ww : 1.0f;
+    win->scale_y = wh > 0 ? (float)dh / (float)wh : 1.0f;
+}
+
+static bool translate(plat_window *win, const SDL_Event *e, plat_event *ev)
 {
     memset(ev, 0, sizeof *ev);
     switch (e->type) {
+    case SDL_MOUSEMOTION:
+        ev->type = PLAT_EVENT_MOUSE_MOVE;
+        ev->x = (int)((float)e->motion.x * win->scale_x);
+        ev->y = (int)((float)e->motion.y * win->scale_y);
+        ev->button = (e->motion.state & SDL_BUTTON_LMASK) ? 1 : 0;
+        ev->mods = map_mods(SDL_GetModState());
+        return true;
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP:
+        ev->type = e->type == SDL_MOUSEBUTTONDOWN ? PLAT_EVENT_MOUSE_DOWN : PLAT_EVENT_MOUSE_UP;
+        ev->x = (int)((float)e->button.x * win->scale_x);
+        ev->y = (int)((float)e->button.y * win->scale_y);
+        ev->button = e->button.button;
+        ev->mods = map_mods(SDL_GetModState());
+        return true;
+    case SDL_MOUSEWHEEL:
+        ev->type = PLAT_EVENT_WHEEL;
+        ev->wheel = e->wheel.direction == SDL_MOUSEWHEEL_FLIPPED ? -e->wheel.y : e->wheel.y;
+        SDL_GetMouseState(&ev->x, &ev->y);
+        ev->x = (int)((float)ev->x * win->scale_x);
+        ev->y = (int)((float)ev->y * win->scale_y);
+        return ev->wheel != 0;
     case SDL_QUIT:
         ev->type = PLAT_EVENT_QUIT;
         return true;
@@ -124,8 +179,14 @@ static bool translate(const SDL_Event *e, plat_event *ev)
         ev->key = map_key(e->key.keysym.sym);
         if (!ev->key)
             return false;
-        if (ev->key == '/' && (e->key.keysym.mod & KMOD_SHIFT))
-            ev->key = '?';
+        ev->mods = map_mods(e->key.keysym.mod);
+        /* the shifted symbols of a US keyboard that convis uses */
+        if (ev->mods & PLAT_MOD_SHIFT) {
+            if (ev->key == '/')
+                ev->key = '?';
+            else if (ev->key == '=')
+                ev->key = '+';
+        }
         ev->type = PLAT_EVENT_KEY;
         return true;
     case SDL_DROPFILE:
@@ -135,7 +196,12 @@ static bool translate(const SDL_Event *e, plat_event *ev)
         return true;
     case SDL_WINDOWEVENT:
         if (e->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+            update_scale(win);
             ev->type = PLAT_EVENT_RESIZE;
+            return true;
+        }
+        if (e->window.event == SDL_WINDOWEVENT_LEAVE) {
+            ev->type = PLAT_EVENT_LEAVE;
             return true;
         }
         if (e->window.event == SDL_WINDOWEVENT_EXPOSED) {
@@ -151,13 +217,18 @@ static bool translate(const SDL_Event *e, plat_event *ev)
 bool plat_next_event(plat_window *win, int timeout_ms, plat_event *ev)
 {
     SDL_Event e;
-    (void)win;
     while (timeout_ms > 0 ? SDL_WaitEventTimeout(&e, timeout_ms) : SDL_PollEvent(&e)) {
-        if (translate(&e, ev))
+        if (translate(win, &e, ev))
             return true;
         timeout_ms = 0; /* after one uninteresting event, only drain the queue */
     }
     return false;
+}
+
+void plat_set_vsync(plat_window *win, bool on)
+{
+    (void)win;
+    SDL_GL_SetSwapInterval(on ? 1 : 0);
 }
 
 const char *plat_base_path(void)

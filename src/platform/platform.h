@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/image.h"
 
@@ -21,6 +22,16 @@ enum {
     PLAT_KEY_PAGE_DOWN,
     PLAT_KEY_F1,
     PLAT_KEY_F11,
+    PLAT_KEY_HOME,
+    PLAT_KEY_END,
+};
+
+/* Control keys keep their ASCII codes: '\b' backspace, '\t' tab, '\r' enter. */
+
+enum {
+    PLAT_MOD_SHIFT = 1 << 0,
+    PLAT_MOD_CTRL = 1 << 1,
+    PLAT_MOD_ALT = 1 << 2,
 };
 
 typedef enum plat_event_type {
@@ -30,13 +41,25 @@ typedef enum plat_event_type {
     PLAT_EVENT_DROP,        /* path: a file dropped on the window */
     PLAT_EVENT_RESIZE,
     PLAT_EVENT_EXPOSE,      /* the window needs drawing again */
+    PLAT_EVENT_MOUSE_MOVE,  /* x, y; buttons held in `button` (bit 0 left) */
+    PLAT_EVENT_MOUSE_DOWN,  /* x, y, button (1 left, 2 middle, 3 right) */
+    PLAT_EVENT_MOUSE_UP,
+    PLAT_EVENT_WHEEL,       /* wheel: + away from the user */
+    PLAT_EVENT_LEAVE,       /* the mouse left the window */
 } plat_event_type;
 
 typedef struct plat_event {
     plat_event_type type;
     int key;
+    unsigned mods;          /* PLAT_MOD_* held with a key or click */
+    int x, y;               /* mouse, in drawable pixels */
+    int button;
+    int wheel;
     char path[4096];
 } plat_event;
+
+/* Turns vsync on or off (off to measure frame times). */
+void plat_set_vsync(plat_window *win, bool on);
 
 enum {
     PLAT_WINDOW_HIDDEN = 1 << 0,    /* never shown: a GL context for computing */
@@ -72,6 +95,10 @@ int plat_font_height(const plat_font *font);
 /* Rasterises one line of UTF-8 text, white with alpha coverage, into `out`
  * (allocated; free with free(out->px)). */
 bool plat_text_render(plat_font *font, const char *utf8, img_rgba *out);
+
+/* One glyph, as the render layer's atlas wants it (render/text.h): white
+ * with alpha, full line height, and the pen's advance. */
+bool plat_glyph_render(plat_font *font, uint32_t codepoint, img_rgba *out, int *advance);
 
 /* The same, wrapped at spaces into lines at most `max_width` pixels wide. */
 bool plat_text_render_wrapped(plat_font *font, const char *utf8, int max_width, img_rgba *out);

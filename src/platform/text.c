@@ -119,6 +119,42 @@ bool plat_text_render(plat_font *font, const char *utf8, img_rgba *out)
     return surface_to_rgba(TTF_RenderUTF8_Blended(font->ttf, utf8[0] ? utf8 : " ", white), out);
 }
 
+bool plat_glyph_render(plat_font *font, uint32_t codepoint, img_rgba *out, int *advance)
+{
+    SDL_Color white = {255, 255, 255, 255};
+    char utf8[5] = {0};
+    int minx, maxx, miny, maxy, adv = 0;
+
+    if (codepoint < 0x80) {
+        utf8[0] = (char)codepoint;
+    } else if (codepoint < 0x800) {
+        utf8[0] = (char)(0xC0 | codepoint >> 6);
+        utf8[1] = (char)(0x80 | (codepoint & 0x3F));
+    } else if (codepoint < 0x10000) {
+        utf8[0] = (char)(0xE0 | codepoint >> 12);
+        utf8[1] = (char)(0x80 | (codepoint >> 6 & 0x3F));
+        utf8[2] = (char)(0x80 | (codepoint & 0x3F));
+    } else {
+        utf8[0] = (char)(0xF0 | codepoint >> 18);
+        utf8[1] = (char)(0x80 | (codepoint >> 12 & 0x3F));
+        utf8[2] = (char)(0x80 | (codepoint >> 6 & 0x3F));
+        utf8[3] = (char)(0x80 | (codepoint & 0x3F));
+    }
+    if (TTF_GlyphMetrics32(font->ttf, codepoint, &minx, &maxx, &miny, &maxy, &adv) != 0)
+        adv = 0;
+    if (codepoint == ' ') {
+        out->w = 1;
+        out->h = 1;
+        out->px = calloc(1, 4);
+        *advance = adv;
+        return out->px != NULL;
+    }
+    if (!surface_to_rgba(TTF_RenderUTF8_Blended(font->ttf, utf8, white), out))
+        return false;
+    *advance = adv > 0 ? adv : out->w;
+    return true;
+}
+
 bool plat_text_render_wrapped(plat_font *font, const char *utf8, int max_width, img_rgba *out)
 {
     SDL_Color white = {255, 255, 255, 255};

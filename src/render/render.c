@@ -1,18 +1,30 @@
 #include "render.h"
 
 #include <GL/glew.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
 
+#define BATCH_QUADS 8192 /* quads per draw call before a flush */
+
+typedef struct vertex {
+    float x, y, u, v, r, g, b, a;
+} vertex;
+
 static struct {
-    GLuint program, vao;
-    GLint u_rect, u_viewport, u_tex, u_tint;
+    GLuint program, vao, vbo, ibo;
+    GLint u_viewport, u_tex;
     rnd_texture white;
     int vw, vh;
     char description[256];
+    /* the batch: quads waiting to be drawn with one texture and filter */
+    vertex *verts;
+    int quads;
+    GLuint batch_tex;
+    bool batch_smooth;
 } R;
 
 static char *read_text(const char *path)
@@ -66,6 +78,39 @@ static GLuint compile(GLenum type, const char *dir, const char *name)
     return sh;
 }
 
+/* The vertex array of the batch: a dynamic vertex buffer, and an index
+ * buffer of two triangles a quad, made once. */
+static bool make_batch(void)
+{
+    GLuint *idx = malloc(sizeof *idx * 6 * BATCH_QUADS);
+    R.verts = malloc(sizeof *R.verts * 4 * BATCH_QUADS);
+    if (!idx || !R.verts) {
+        free(idx);
+        return err_set("out of memory");
+    }
+    for (GLuint q = 0; q < BATCH_QUADS; ++q) {
+        GLuint v = 4 * q, *i = idx + 6 * q;
+        i[0] = v, i[1] = v + 1, i[2] = v + 2, i[3] = v + 2, i[4] = v + 1, i[5] = v + 3;
+    }
+    glGenVertexArrays(1, &R.vao);
+    glBindVertexArray(R.vao);
+    glGenBuffers(1, &R.vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, R.vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof *R.verts * 4 * BATCH_QUADS, NULL, GL_STREAM_DRAW);
+    glGenBuffers(1, &R.ibo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, R.ibo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof *idx * 6 * BATCH_QUADS, idx, GL_STATIC_DRAW);
+    free(idx);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, sizeof(vertex), (void *)offsetof(vertex, x));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, sizeof(vertex), (void *)offsetof(vertex, u));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, sizeof(vertex), (void *)offsetof(vertex, r));
+    glBindVertexArray(0);
+    return true;
+}
+
 bool rnd_init(const char *shader_dir)
 {
     GLenum glew;
@@ -86,10 +131,10 @@ bool rnd_init(const char *shader_dir)
     snprintf(R.description, sizeof R.description, "OpenGL %s on %s", (const char *)glGetString(GL_VERSION),
              (const char *)glGetString(GL_RENDERER));
 
-    vs = compile(GL_VERTEX_SHADER, shader_dir, "quad.vert");
+    vs = compile(GL_VERTEX_SHADER, shader_dir, "batch.vert");
     if (!vs)
         return false;
-    fs = compile(GL_FRAGMENT_SHADER, shader_dir, "quad.frag");
+    fs = compile(GL_FRAGMENT_SHADER, shader_dir, "batch.frag");
     if (!fs) {
         glDeleteShader(vs);
         return false;
@@ -107,11 +152,10 @@ bool rnd_init(const char *shader_dir)
         R.program = 0;
         return err_set("the shaders in '%s' do not link: %s", shader_dir, log);
     }
-    R.u_rect = glGetUniformLocation(R.program, "u_rect");
     R.u_viewport = glGetUniformLocation(R.program, "u_viewport");
     R.u_tex = glGetUniformLocation(R.program, "u_tex");
-    R.u_tint = glGetUniformLocation(R.program, "u_tint");
-    glGenVertexArrays(1, &R.vao);
+    if (!make_batch())
+        return false;
     if (!rnd_texture_set(&R.white, &one))
         return false;
     glEnable(GL_BLEND);
@@ -122,6 +166,11 @@ bool rnd_init(const char *shader_dir)
 void rnd_shutdown(void)
 {
     rnd_texture_free(&R.white);
+    if (R.vbo)
+        glDeleteBuffers(1, &R.vbo);
+    if (R.ibo)
+        glDeleteBuffers(1, &R.ibo);
+    free(R.verts);
     if (R.vao)
         glDeleteVertexArrays(1, &R.vao);
     if (R.program)
@@ -136,6 +185,8 @@ const char *rnd_gl_description(void)
 
 bool rnd_texture_set(rnd_texture *t, const img_rgba *img)
 {
+    if (R.quads && t->id && t->id == R.batch_tex)
+        rnd_flush();
     if (!t->id) {
         glGenTextures(1, &t->id);
         glBindTexture(GL_TEXTURE_2D, t->id);
@@ -157,42 +208,91 @@ bool rnd_texture_set(rnd_texture *t, const img_rgba *img)
     return true;
 }
 
+void rnd_texture_sub(rnd_texture *t, int x, int y, const img_rgba *img)
+{
+    if (R.quads && t->id == R.batch_tex)
+        rnd_flush();
+    glBindTexture(GL_TEXTURE_2D, t->id);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, x, y, img->w, img->h, GL_RGBA, GL_UNSIGNED_BYTE, img->px);
+}
+
 void rnd_texture_free(rnd_texture *t)
 {
+    if (R.quads && t->id && t->id == R.batch_tex)
+        rnd_flush();
     if (t->id)
         glDeleteTextures(1, &t->id);
     t->id = 0;
     t->w = t->h = 0;
 }
 
+void rnd_flush(void)
+{
+    GLint filter = R.batch_smooth ? GL_LINEAR : GL_NEAREST;
+    if (!R.quads)
+        return;
+    glUseProgram(R.program);
+    glBindVertexArray(R.vao);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, R.batch_tex);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+    glUniform2f(R.u_viewport, (float)R.vw, (float)R.vh);
+    glUniform1i(R.u_tex, 0);
+    glBindBuffer(GL_ARRAY_BUFFER, R.vbo);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof *R.verts * 4 * (size_t)R.quads, R.verts);
+    glDrawElements(GL_TRIANGLES, 6 * R.quads, GL_UNSIGNED_INT, NULL);
+    R.quads = 0;
+}
+
+void rnd_finish(void)
+{
+    rnd_flush();
+    glFinish();
+}
+
 void rnd_begin(int w, int h, rnd_color bg)
 {
     R.vw = w;
     R.vh = h;
+    R.quads = 0;
     glViewport(0, 0, w, h);
+    glDisable(GL_SCISSOR_TEST);
     glClearColor(bg.r, bg.g, bg.b, bg.a);
     glClear(GL_COLOR_BUFFER_BIT);
 }
 
+void rnd_end(void)
+{
+    rnd_flush();
+}
+
+void rnd_quad(const rnd_texture *t, float x, float y, float w, float h, float u0, float v0, float u1, float v1,
+              rnd_color c, bool smooth)
+{
+    vertex *v;
+    if (R.quads && (R.batch_tex != t->id || R.batch_smooth != smooth))
+        rnd_flush();
+    if (R.quads == BATCH_QUADS)
+        rnd_flush();
+    R.batch_tex = t->id;
+    R.batch_smooth = smooth;
+    v = R.verts + 4 * R.quads++;
+    v[0] = (vertex){x, y, u0, v0, c.r, c.g, c.b, c.a};
+    v[1] = (vertex){x + w, y, u1, v0, c.r, c.g, c.b, c.a};
+    v[2] = (vertex){x, y + h, u0, v1, c.r, c.g, c.b, c.a};
+    v[3] = (vertex){x + w, y + h, u1, v1, c.r, c.g, c.b, c.a};
+}
+
 void rnd_image(const rnd_texture *t, float x, float y, float w, float h, rnd_color tint, bool smooth)
 {
-    GLint filter = smooth ? GL_LINEAR : GL_NEAREST;
-    glUseProgram(R.program);
-    glBindVertexArray(R.vao);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, t->id);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
-    glUniform4f(R.u_rect, x, y, w, h);
-    glUniform2f(R.u_viewport, (float)R.vw, (float)R.vh);
-    glUniform1i(R.u_tex, 0);
-    glUniform4f(R.u_tint, tint.r, tint.g, tint.b, tint.a);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    rnd_quad(t, x, y, w, h, 0, 0, 1, 1, tint, smooth);
 }
 
 void rnd_rect(float x, float y, float w, float h, rnd_color c)
 {
-    rnd_image(&R.white, x, y, w, h, c, false);
+    rnd_quad(&R.white, x, y, w, h, 0, 0, 1, 1, c, false);
 }
 
 void rnd_frame(float x, float y, float w, float h, float thickness, rnd_color c)
@@ -201,6 +301,17 @@ void rnd_frame(float x, float y, float w, float h, float thickness, rnd_color c)
     rnd_rect(x, y + h - thickness, w, thickness, c);
     rnd_rect(x, y + thickness, thickness, h - 2 * thickness, c);
     rnd_rect(x + w - thickness, y + thickness, thickness, h - 2 * thickness, c);
+}
+
+void rnd_clip(float x, float y, float w, float h)
+{
+    rnd_flush();
+    if (w <= 0 || h <= 0) {
+        glDisable(GL_SCISSOR_TEST);
+        return;
+    }
+    glEnable(GL_SCISSOR_TEST);
+    glScissor((GLint)x, (GLint)(R.vh - (y + h)), (GLsizei)w, (GLsizei)h);
 }
 
 bool rnd_read_frame(int w, int h, img_rgba *out)
@@ -214,6 +325,7 @@ bool rnd_read_frame(int w, int h, img_rgba *out)
         out->px = NULL;
         return err_set("out of memory reading a %dx%d frame", w, h);
     }
+    rnd_flush();
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, flipped);
     for (int y = 0; y < h; ++y)

@@ -1,0 +1,138 @@
+#include "actions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "platform/platform.h"
+
+#define SHIFT PLAT_MOD_SHIFT
+
+static void a_left(scene *s) { scene_pan(s, -s->view_cells / 2, 0); }
+static void a_right(scene *s) { scene_pan(s, s->view_cells / 2, 0); }
+static void a_up(scene *s) { scene_pan(s, 0, -s->view_cells / 2); }
+static void a_down(scene *s) { scene_pan(s, 0, s->view_cells / 2); }
+static void a_zoom_in(scene *s) { scene_zoom(s, 1); }
+static void a_zoom_out(scene *s) { scene_zoom(s, -1); }
+static void a_next(scene *s) { scene_next_filter(s, 1); }
+static void a_prev(scene *s) { scene_next_filter(s, -1); }
+static void a_fullscreen(scene *s) { s->fullscreen_toggle = true; }
+static void a_screenshot(scene *s) { s->screenshot_request = true; }
+static void a_quit(scene *s) { s->quit = true; }
+static void a_pin(scene *s) { scene_pin(s); }
+
+#define FILTER(n)                                                                              \
+    static void a_filter##n(scene *s) { scene_select_preset(s, n - 1); }
+FILTER(1) FILTER(2) FILTER(3) FILTER(4) FILTER(5) FILTER(6) FILTER(7) FILTER(8) FILTER(9)
+
+static const app_action actions[] = {
+    {"play", "Space", "play or pause the CPU, one output at a time", scene_play, {{' ', 0}}},
+    {"tap", "T", "one tap forward (one product)", scene_tap, {{'t', 0}}},
+    {"step", "\xE2\x86\x92  PageDown", "one output forward", scene_step,
+     {{PLAT_KEY_RIGHT, 0}, {PLAT_KEY_PAGE_DOWN, 0}}},
+    {"back", "\xE2\x86\x90  PageUp", "one output back", scene_back, {{PLAT_KEY_LEFT, 0}, {PLAT_KEY_PAGE_UP, 0}}},
+    {"faster", "\xE2\x86\x91", "faster (up to 8192 outputs a second)", scene_faster, {{PLAT_KEY_UP, 0}}},
+    {"slower", "\xE2\x86\x93", "slower (down to one output a second)", scene_slower, {{PLAT_KEY_DOWN, 0}}},
+    {"finish", "Enter  End", "finish the CPU walk now", scene_finish, {{'\r', 0}, {PLAT_KEY_END, 0}}},
+    {"restart", "R  Home", "start the CPU walk again", scene_restart, {{'r', 0}, {PLAT_KEY_HOME, 0}}},
+    {"gpu", "G", "launch on the GPU: every output at once", scene_launch_gpu, {{'g', 0}}},
+    {"threads", "V", "thread view: which block and thread computes each output", scene_toggle_threads,
+     {{'v', 0}}},
+    {"next-filter", "K", "next filter", a_next, {{'k', 0}}},
+    {"prev-filter", "Shift+K", "previous filter", a_prev, {{'k', SHIFT}}},
+    {"filter-1", "1 \xE2\x80\xA6 9", "a preset filter by its number (or click its name)", a_filter1, {{'1', 0}}},
+    {"filter-2", NULL, NULL, a_filter2, {{'2', 0}}},
+    {"filter-3", NULL, NULL, a_filter3, {{'3', 0}}},
+    {"filter-4", NULL, NULL, a_filter4, {{'4', 0}}},
+    {"filter-5", NULL, NULL, a_filter5, {{'5', 0}}},
+    {"filter-6", NULL, NULL, a_filter6, {{'6', 0}}},
+    {"filter-7", NULL, NULL, a_filter7, {{'7', 0}}},
+    {"filter-8", NULL, NULL, a_filter8, {{'8', 0}}},
+    {"filter-9", NULL, NULL, a_filter9, {{'9', 0}}},
+    {"border", "M", "border mode: zero, clamp, mirror, wrap", scene_next_border, {{'m', 0}}},
+    {"flip", "F", "flip the kernel: true convolution or cross-correlation", scene_toggle_flip, {{'f', 0}}},
+    {"display", "D", "negative values: clamp, absolute, signed (zero is grey)", scene_next_display, {{'d', 0}}},
+    {"zoom-in", "+  wheel", "zoom in (fewer, larger cells)", a_zoom_in, {{'+', 0}, {'=', 0}}},
+    {"zoom-out", "-  wheel", "zoom out", a_zoom_out, {{'-', 0}}},
+    {"pan-left", "Shift+\xE2\x86\x90", "pan (or drag a grid, or click the thumbnail)", a_left,
+     {{PLAT_KEY_LEFT, SHIFT}}},
+    {"pan-right", NULL, NULL, a_right, {{PLAT_KEY_RIGHT, SHIFT}}},
+    {"pan-up", NULL, NULL, a_up, {{PLAT_KEY_UP, SHIFT}}},
+    {"pan-down", NULL, NULL, a_down, {{PLAT_KEY_DOWN, SHIFT}}},
+    {"pin", "click", "pin the output under the mouse (click again to unpin)", a_pin, {{0, 0}}},
+    {"help", "F1  ?", "this help", scene_toggle_help, {{PLAT_KEY_F1, 0}, {'?', 0}, {'?', SHIFT}}},
+    {"blank", "B", "blank the screen (any key brings it back)", scene_toggle_blank, {{'b', 0}}},
+    {"text-size", "Z", "text size: 100%, 125%, 150%, 200%", scene_next_text_scale, {{'z', 0}}},
+    {"fullscreen", "F11", "fullscreen", a_fullscreen, {{PLAT_KEY_F11, 0}}},
+    {"screenshot", "S", "save a screenshot (a new file, never overwriting)", a_screenshot, {{'s', 0}}},
+    {"escape", "Esc", "close what is open; quit when nothing is", scene_escape, {{PLAT_KEY_ESCAPE, 0}}},
+    {"quit", "Q", "quit", a_quit, {{'q', 0}}},
+};
+
+#define ACTION_COUNT (sizeof actions / sizeof actions[0])
+
+size_t app_action_count(void)
+{
+    return ACTION_COUNT;
+}
+
+const app_action *app_action_at(size_t i)
+{
+    return i < ACTION_COUNT ? &actions[i] : NULL;
+}
+
+const app_action *app_action_find(const char *name)
+{
+    for (size_t i = 0; i < ACTION_COUNT; ++i)
+        if (strcmp(actions[i].name, name) == 0)
+            return &actions[i];
+    return NULL;
+}
+
+const app_action *app_action_for_key(int key, unsigned mods)
+{
+    for (size_t i = 0; i < ACTION_COUNT; ++i)
+        for (int k = 0; k < 3; ++k)
+            if (actions[i].key[k].code && actions[i].key[k].code == key &&
+                (actions[i].key[k].mods & SHIFT) == (mods & SHIFT))
+                return &actions[i];
+    /* a shifted key without a binding of its own does what the key does */
+    return (mods & SHIFT) ? app_action_for_key(key, mods & ~(unsigned)SHIFT) : NULL;
+}
+
+bool app_run_script(scene *s, const char *script)
+{
+    char word[64];
+    const char *p = script;
+    while (*p) {
+        size_t n = 0;
+        long times = 1;
+        char *star;
+        const app_action *a;
+        while (*p == ',' || *p == ' ')
+            ++p;
+        while (*p && *p != ',' && *p != ' ' && n + 1 < sizeof word)
+            word[n++] = *p++;
+        word[n] = '\0';
+        if (!n)
+            break;
+        star = strchr(word, '*');
+        if (star) {
+            char *end;
+            *star = '\0';
+            times = strtol(star + 1, &end, 10);
+            if (*end || times < 1 || times > 10000000)
+                return err_set("action '%s' has a bad count '%s'; write name*N with N from 1 to 10000000", word,
+                               star + 1);
+        }
+        a = app_action_find(word);
+        if (!a)
+            return err_set("action '%s' is not known; 'convis --help' lists the actions", word);
+        while (times-- > 0)
+            a->run(s);
+        /* what the window would do between frames */
+        scene_measure(s);
+    }
+    return true;
+}

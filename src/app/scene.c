@@ -1,0 +1,526 @@
+#define _POSIX_C_SOURCE 200809L
+#include "scene.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "core/timing.h"
+#include "engine_host.h"
+
+#define TIMING_BUDGET_MS 150.0 /* time spent measuring one engine after a change */
+#define GPU_PULSE_MS 700.0
+
+static void open_engine(scene_engine *e, const char *name)
+{
+    const eng_class *cls = eng_find(name);
+    snprintf(e->name, sizeof e->name, "%s", name);
+    if (!cls) {
+        snprintf(e->why, sizeof e->why, "this build has no %s engine", name);
+        return;
+    }
+    e->engine = app_engine_open(cls);
+    if (!e->engine)
+        snprintf(e->why, sizeof e->why, "%s", err_msg());
+}
+
+void scene_init(scene *s, const app_options *opt)
+{
+    memset(s, 0, sizeof *s);
+    s->opt = *opt;
+    s->preset = -1;
+    for (size_t i = 0; i < filt_preset_count(); ++i)
+        if (strcmp(filt_preset(i)->name, opt->kernel.name) == 0)
+            s->preset = (int)i;
+    s->speed = 4.0;
+    s->view_cells = SCENE_DEFAULT_CELLS;
+    s->edit_tap = -1;
+    s->text_scale = 100;
+    open_engine(&s->seq, "cpu-seq");
+    open_engine(&s->par, "cpu-par");
+    /* the best GPU engine here: CUDA, else OpenGL compute */
+    open_engine(&s->gpu, "cuda");
+    if (!s->gpu.engine) {
+        char cuda_why[256];
+        const char *colon = strstr(s->gpu.why, "unavailable: ");
+        snprintf(cuda_why, sizeof cuda_why, "%s", colon ? colon + 13 : s->gpu.why);
+        s->gpu.why[0] = '\0';
+        open_engine(&s->gpu, "gl");
+        if (s->gpu.engine)
+            snprintf(s->gpu.note, sizeof s->gpu.note, "CUDA is not used: %s", cuda_why);
+        else {
+            char gl_why[256];
+            snprintf(gl_why, sizeof gl_why, "%s", s->gpu.why);
+            snprintf(s->gpu.why, sizeof s->gpu.why, "no GPU engine: %s; %s", cuda_why, gl_why);
+        }
+    }
+}
+
+void scene_free(scene *s)
+{
+    eng_close(s->seq.engine);
+    eng_close(s->par.engine);
+    eng_close(s->gpu.engine);
+    img_free(&s->img);
+    img_plane_free(&s->cpu_out);
+    img_plane_free(&s->gpu_out);
+}
+
+static conv_params params_of(const scene *s)
+{
+    return conv_params_make(&s->opt.kernel, s->opt.border, s->opt.flip);
+}
+
+/* The filter, border or image changed: the walk starts again, the timings and
+ * the GPU result are stale. */
+static void settings_changed(scene *s)
+{
+    conv_params p = params_of(s);
+    if (!s->img.luma.px)
+        return;
+    conv_stepper_init(&s->stepper, &s->img.luma, &p, &s->cpu_out);
+    s->cpu_dirty_from = 0;
+    s->owed_taps = 0;
+    s->timings_stale = true;
+    s->seq.measured = s->par.measured = s->gpu.measured = false;
+    if (s->phase == SCENE_PHASE_GPU)
+        s->gpu_stale = true; /* recomputed right after the CPU timings */
+}
+
+bool scene_open_image(scene *s, const char *path)
+{
+    img_image img;
+    img_plane cpu, gpu;
+    const char *slash;
+
+    if (!img_load(path, &s->opt.limits, &img))
+        goto fail;
+    if (!img_plane_alloc(&cpu, img.luma.w, img.luma.h)) {
+        img_free(&img);
+        goto fail;
+    }
+    if (!img_plane_alloc(&gpu, img.luma.w, img.luma.h)) {
+        img_plane_free(&cpu);
+        img_free(&img);
+        goto fail;
+    }
+    img_free(&s->img);
+    img_plane_free(&s->cpu_out);
+    img_plane_free(&s->gpu_out);
+    s->img = img;
+    s->cpu_out = cpu;
+    s->gpu_out = gpu;
+    slash = strrchr(path, '/');
+    snprintf(s->image_name, sizeof s->image_name, "%s", slash ? slash + 1 : path);
+    s->banner[0] = '\0';
+    s->phase = SCENE_PHASE_CPU;
+    s->playing = false;
+    s->pinned = s->hovering = false;
+    s->view_x = s->view_y = 0;
+    /* start where there is something to see: the image's middle */
+    scene_center_on(s, img.luma.w / 2, img.luma.h / 2);
+    settings_changed(s);
+    return true;
+fail:
+    snprintf(s->banner, sizeof s->banner, "%s", err_msg());
+    fprintf(stderr, "convis: %s\n", err_msg());
+    return false;
+}
+
+static void measure_engine(scene_engine *e, const eng_job *job)
+{
+    eng_timing first;
+    double total;
+    int reps;
+    e->measured = false;
+    if (!e->engine)
+        return;
+    if (!eng_run(e->engine, job, &first)) {
+        snprintf(e->why, sizeof e->why, "%s", err_msg());
+        return;
+    }
+    total = eng_total_ms(&first);
+    reps = total > 0 ? (int)(TIMING_BUDGET_MS / total) : 9;
+    reps = reps < 1 ? 1 : reps > 9 ? 9 : reps;
+    if (!eng_measure(e->engine, job, reps, &e->timing)) {
+        snprintf(e->why, sizeof e->why, "%s", err_msg());
+        return;
+    }
+    e->why[0] = '\0';
+    e->measured = true;
+}
+
+void scene_measure(scene *s)
+{
+    img_plane scratch;
+    eng_job job;
+    if (!s->img.luma.px)
+        return;
+    if (s->timings_stale) {
+        /* the CPU engines write into a scratch plane: the walk's own output
+         * must only show what the walk has done */
+        if (!img_plane_alloc(&scratch, s->img.luma.w, s->img.luma.h)) {
+            snprintf(s->banner, sizeof s->banner, "%s", err_msg());
+            s->timings_stale = false;
+            return;
+        }
+        job = (eng_job){&s->img.luma, &scratch, params_of(s)};
+        measure_engine(&s->seq, &job);
+        measure_engine(&s->par, &job);
+        img_plane_free(&scratch);
+        s->timings_stale = false;
+    }
+    if (s->gpu_stale) {
+        s->gpu_stale = false;
+        scene_launch_gpu(s);
+    }
+}
+
+long scene_cpu_done(const scene *s)
+{
+    return s->img.luma.px ? conv_stepper_done_count(&s->stepper) : 0;
+}
+
+/* Keeps the stepper's current output inside the region shown. */
+static void follow_stepper(scene *s)
+{
+    int x = conv_stepper_x(&s->stepper), y = conv_stepper_y(&s->stepper);
+    int n = s->view_cells;
+    if (x < s->view_x || x >= s->view_x + n || y < s->view_y || y >= s->view_y + n) {
+        s->view_x = x - x % n;
+        s->view_y = y - y % n;
+        scene_pan(s, 0, 0); /* clamp */
+    }
+}
+
+void scene_update(scene *s, double now_ms, double dt_ms)
+{
+    long taps;
+    (void)now_ms;
+    if (!s->playing || s->phase != SCENE_PHASE_CPU || !s->img.luma.px)
+        return;
+    if (dt_ms > 250)
+        dt_ms = 250; /* after a stall, do not jump ahead */
+    s->owed_taps += s->speed * 9.0 * dt_ms / 1000.0;
+    taps = (long)s->owed_taps;
+    s->owed_taps -= (double)taps;
+    while (taps-- > 0) {
+        if (!conv_stepper_tap(&s->stepper)) {
+            s->playing = false;
+            break;
+        }
+    }
+    follow_stepper(s);
+}
+
+bool scene_animating(const scene *s, double now_ms)
+{
+    return (s->playing && s->phase == SCENE_PHASE_CPU) ||
+           (s->phase == SCENE_PHASE_GPU && now_ms - s->gpu_shown_at < GPU_PULSE_MS) ||
+           (s->notice[0] && now_ms - s->notice_at < 4000);
+}
+
+/* ---- actions ------------------------------------------------------------ */
+
+static bool cpu_phase(scene *s)
+{
+    if (!s->img.luma.px)
+        return false;
+    if (s->phase != SCENE_PHASE_CPU) {
+        s->phase = SCENE_PHASE_CPU; /* stepping goes back to the walk */
+        s->pinned = false;
+    }
+    return true;
+}
+
+void scene_play(scene *s)
+{
+    if (!cpu_phase(s))
+        return;
+    if (conv_stepper_done(&s->stepper))
+        conv_stepper_restart(&s->stepper), s->cpu_dirty_from = 0;
+    s->playing = !s->playing;
+}
+
+void scene_tap(scene *s)
+{
+    if (!cpu_phase(s))
+        return;
+    s->playing = false;
+    conv_stepper_tap(&s->stepper);
+    follow_stepper(s);
+}
+
+void scene_step(scene *s)
+{
+    if (!cpu_phase(s))
+        return;
+    s->playing = false;
+    conv_stepper_output(&s->stepper);
+    follow_stepper(s);
+}
+
+void scene_back(scene *s)
+{
+    if (!cpu_phase(s))
+        return;
+    s->playing = false;
+    conv_stepper_back(&s->stepper);
+    if (s->cpu_dirty_from > s->stepper.index)
+        s->cpu_dirty_from = s->stepper.index;
+    follow_stepper(s);
+}
+
+void scene_faster(scene *s)
+{
+    s->speed = s->speed * 2 > SCENE_MAX_SPEED ? SCENE_MAX_SPEED : s->speed * 2;
+}
+
+void scene_slower(scene *s)
+{
+    s->speed = s->speed / 2 < SCENE_MIN_SPEED ? SCENE_MIN_SPEED : s->speed / 2;
+}
+
+void scene_finish(scene *s)
+{
+    if (!cpu_phase(s))
+        return;
+    s->playing = false;
+    conv_stepper_finish(&s->stepper);
+}
+
+void scene_restart(scene *s)
+{
+    if (!s->img.luma.px)
+        return;
+    s->phase = SCENE_PHASE_CPU;
+    s->playing = false;
+    s->pinned = false;
+    conv_stepper_restart(&s->stepper);
+    s->cpu_dirty_from = 0;
+    follow_stepper(s);
+}
+
+void scene_launch_gpu(scene *s)
+{
+    eng_job job;
+    if (!s->img.luma.px)
+        return;
+    s->playing = false;
+    if (!s->gpu.engine) {
+        scene_notice(s, s->gpu.why);
+        return;
+    }
+    job = (eng_job){&s->img.luma, &s->gpu_out, params_of(s)};
+    measure_engine(&s->gpu, &job);
+    if (!s->gpu.measured) {
+        snprintf(s->banner, sizeof s->banner, "the GPU phase failed: %s", s->gpu.why);
+        return;
+    }
+    s->phase = SCENE_PHASE_GPU;
+    s->gpu_shown_at = tim_now_ms();
+}
+
+void scene_toggle_threads(scene *s)
+{
+    s->thread_view = !s->thread_view;
+}
+
+void scene_select_preset(scene *s, int index)
+{
+    if (index < 0 || (size_t)index >= filt_preset_count())
+        return;
+    s->preset = index;
+    s->opt.kernel = *filt_preset((size_t)index);
+    s->edit_tap = -1;
+    settings_changed(s);
+}
+
+void scene_next_filter(scene *s, int step)
+{
+    int n = (int)filt_preset_count();
+    int i = s->preset < 0 ? (step > 0 ? 0 : n - 1) : ((s->preset + step) % n + n) % n;
+    scene_select_preset(s, i);
+}
+
+void scene_set_weight(scene *s, int tap, float value)
+{
+    if (tap < 0 || tap > 8 || !isfinite(value))
+        return;
+    s->opt.kernel.weight[tap] = value;
+    snprintf(s->opt.kernel.name, sizeof s->opt.kernel.name, "custom");
+    snprintf(s->opt.kernel.title, sizeof s->opt.kernel.title, "Custom kernel");
+    s->preset = -1;
+    settings_changed(s);
+}
+
+void scene_next_border(scene *s)
+{
+    s->opt.border = (conv_border)((s->opt.border + 1) % CONV_BORDER_COUNT);
+    settings_changed(s);
+}
+
+void scene_toggle_flip(scene *s)
+{
+    s->opt.flip = !s->opt.flip;
+    settings_changed(s);
+}
+
+void scene_next_display(scene *s)
+{
+    s->opt.display = (img_display)((s->opt.display + 1) % IMG_DISPLAY_COUNT);
+    s->cpu_dirty_from = 0; /* the thumbnail's grey levels change */
+}
+
+void scene_pan(scene *s, int dx, int dy)
+{
+    int w = s->img.luma.w, h = s->img.luma.h, n = s->view_cells;
+    s->view_x += dx;
+    s->view_y += dy;
+    if (s->view_x > w - n)
+        s->view_x = w - n;
+    if (s->view_y > h - n)
+        s->view_y = h - n;
+    if (s->view_x < 0)
+        s->view_x = 0;
+    if (s->view_y < 0)
+        s->view_y = 0;
+}
+
+void scene_center_on(scene *s, int x, int y)
+{
+    s->view_x = x - s->view_cells / 2;
+    s->view_y = y - s->view_cells / 2;
+    scene_pan(s, 0, 0);
+}
+
+void scene_zoom(scene *s, int step)
+{
+    int cx = s->view_x + s->view_cells / 2, cy = s->view_y + s->view_cells / 2;
+    static const int steps[] = {4, 6, 8, 12, 16, 20, 24, 32, 48, 64};
+    int i = 0, n;
+    while (i < 9 && steps[i] < s->view_cells)
+        ++i;
+    n = steps[step > 0 ? (i > 0 ? i - 1 : 0) : (i < 9 ? i + 1 : 9)];
+    if (n < SCENE_MIN_CELLS)
+        n = SCENE_MIN_CELLS;
+    if (n > SCENE_MAX_CELLS)
+        n = SCENE_MAX_CELLS;
+    s->view_cells = n;
+    scene_center_on(s, cx, cy);
+}
+
+void scene_toggle_help(scene *s)
+{
+    s->help = !s->help;
+}
+
+void scene_toggle_blank(scene *s)
+{
+    s->blank = !s->blank;
+}
+
+void scene_next_text_scale(scene *s)
+{
+    static const int scales[] = {100, 125, 150, 200};
+    int i = 0;
+    while (i < 4 && scales[i] != s->text_scale)
+        ++i;
+    s->text_scale = scales[(i + 1) % 4];
+}
+
+void scene_hover(scene *s, bool over, int x, int y)
+{
+    if (s->pinned)
+        return;
+    s->hovering = over;
+    s->hover_x = x;
+    s->hover_y = y;
+}
+
+void scene_pin(scene *s)
+{
+    if (s->pinned)
+        s->pinned = false;
+    else if (s->hovering)
+        s->pinned = true;
+}
+
+void scene_begin_edit(scene *s, int tap)
+{
+    s->edit_tap = tap;
+    s->edit_text[0] = '\0';
+}
+
+void scene_edit_key(scene *s, int key)
+{
+    size_t n = strlen(s->edit_text);
+    if (s->edit_tap < 0)
+        return;
+    if ((key >= '0' && key <= '9') || key == '-' || key == '.') {
+        if (n + 1 < sizeof s->edit_text) {
+            s->edit_text[n] = (char)key;
+            s->edit_text[n + 1] = '\0';
+        }
+    } else if (key == '\b') {
+        if (n)
+            s->edit_text[n - 1] = '\0';
+    } else if (key == '\r' || key == '\t') {
+        char *end;
+        float v = strtof(s->edit_text, &end);
+        int next = key == '\t' ? (s->edit_tap + 1) % 9 : -1;
+        if (n && !*end && isfinite(v))
+            scene_set_weight(s, s->edit_tap, v);
+        else if (n)
+            scene_notice(s, "a kernel value must be a number such as -2, 0.5 or 4");
+        s->edit_tap = -1;
+        if (next >= 0)
+            scene_begin_edit(s, next);
+    } else if (key == 27) {
+        s->edit_tap = -1;
+    }
+}
+
+void scene_escape(scene *s)
+{
+    if (s->edit_tap >= 0)
+        s->edit_tap = -1;
+    else if (s->help)
+        s->help = false;
+    else if (s->blank)
+        s->blank = false;
+    else if (s->pinned)
+        s->pinned = false;
+    else if (s->banner[0])
+        s->banner[0] = '\0';
+    else
+        s->quit = true;
+}
+
+void scene_notice(scene *s, const char *text)
+{
+    snprintf(s->notice, sizeof s->notice, "%s", text);
+    s->notice_at = tim_now_ms();
+}
+
+void scene_focus(const scene *s, int *x, int *y, bool *from_stepper)
+{
+    if (s->hovering || s->pinned) {
+        *x = s->hover_x;
+        *y = s->hover_y;
+        *from_stepper = false;
+    } else {
+        *x = conv_stepper_x(&s->stepper);
+        *y = conv_stepper_y(&s->stepper);
+        *from_stepper = s->phase == SCENE_PHASE_CPU;
+    }
+}
+
+void scene_block_size(const scene *s, int *bx, int *by)
+{
+    const eng_launch *l = &s->gpu.timing.launch;
+    *bx = l->block_x > 0 ? l->block_x : 16;
+    *by = l->block_y > 0 ? l->block_y : 16;
+}

@@ -1,0 +1,135 @@
+/* scene.h - what the teaching window shows, and why: the one state that keys,
+ * the mouse, scripted actions (and later lessons) act on, all through the
+ * functions here. No GL, no SDL: view.c draws a scene, window.c feeds it
+ * events. */
+#ifndef CONVIS_SCENE_H
+#define CONVIS_SCENE_H
+
+#include <stdbool.h>
+
+#include "cli.h"
+#include "compute/engine.h"
+#include "core/stepper.h"
+
+#define SCENE_MIN_CELLS 4
+#define SCENE_MAX_CELLS 64
+#define SCENE_DEFAULT_CELLS 20
+#define SCENE_MIN_SPEED 1.0       /* outputs a second */
+#define SCENE_MAX_SPEED 8192.0
+
+typedef enum scene_phase {
+    SCENE_PHASE_CPU = 0,    /* the CPU walks one output at a time */
+    SCENE_PHASE_GPU,        /* the GPU has computed every output at once */
+} scene_phase;
+
+/* One engine and its last measurement. */
+typedef struct scene_engine {
+    eng_engine *engine;     /* NULL when unavailable */
+    char name[16];          /* "cpu-seq" */
+    char why[256];          /* why unavailable, or why the last run failed */
+    char note[256];         /* for the GPU: why a better engine is not used */
+    eng_timing timing;
+    bool measured;          /* timing is for the current image and filter */
+} scene_engine;
+
+typedef struct scene {
+    /* what is computed */
+    app_options opt;
+    int preset;                 /* index of the preset, -1 for a custom kernel */
+    char image_name[256];
+    img_image img;
+    img_plane cpu_out;          /* written by the stepper, output by output */
+    img_plane gpu_out;          /* the GPU phase's result */
+    conv_stepper stepper;
+
+    /* the animation */
+    scene_phase phase;
+    bool playing;
+    double speed;               /* outputs a second */
+    double owed_taps;           /* fractional taps carried between frames */
+    double gpu_shown_at;        /* clock (ms) when the GPU result appeared */
+    long cpu_dirty_from;        /* first output not yet in the output thumbnail */
+
+    /* the view */
+    int view_x, view_y;         /* top-left cell of the region shown */
+    int view_cells;             /* cells across the grids (zoom) */
+    bool thread_view;
+    bool hovering, pinned;
+    int hover_x, hover_y;       /* the output cell under the mouse (or pinned) */
+    int edit_tap;               /* kernel cell being typed into, -1 none */
+    char edit_text[24];
+
+    /* overlays */
+    bool help, blank;
+    int text_scale;             /* percent: 100, 125, 150, 200 */
+    char banner[512];           /* an error the user should read */
+    char notice[512];           /* what just happened ("saved shot.png") */
+    double notice_at;
+    bool quit, fullscreen_toggle, screenshot_request;
+
+    /* measurements */
+    scene_engine seq, par, gpu;
+    bool timings_stale;         /* the CPU engines need measuring again */
+    bool gpu_stale;             /* the GPU result is for other settings */
+} scene;
+
+/* Sets up a scene with no image, the CPU engines open and the best GPU
+ * engine (cuda, else gl) opened or its absence explained. */
+void scene_init(scene *s, const app_options *opt);
+void scene_free(scene *s);
+
+/* Opens an image file; on failure keeps the current image and puts the
+ * reason in the banner. */
+bool scene_open_image(scene *s, const char *path);
+
+/* Measures what is stale (CPU engines after a change). Slow on big images:
+ * the window calls it after showing a frame. */
+void scene_measure(scene *s);
+
+/* Advances the animation by dt milliseconds of wall time. */
+void scene_update(scene *s, double now_ms, double dt_ms);
+
+/* True while something moves on screen (the window keeps drawing). */
+bool scene_animating(const scene *s, double now_ms);
+
+/* ---- actions: keys, clicks, scripts and lessons all call these ---------- */
+void scene_play(scene *s);              /* play / pause */
+void scene_tap(scene *s);               /* one tap forward */
+void scene_step(scene *s);              /* one output forward */
+void scene_back(scene *s);              /* one output back */
+void scene_faster(scene *s);
+void scene_slower(scene *s);
+void scene_finish(scene *s);            /* every remaining output now */
+void scene_restart(scene *s);           /* back to the CPU phase, output 0 */
+void scene_launch_gpu(scene *s);        /* the GPU phase: every output at once */
+void scene_toggle_threads(scene *s);
+void scene_select_preset(scene *s, int index);
+void scene_next_filter(scene *s, int step);
+void scene_set_weight(scene *s, int tap, float value);
+void scene_next_border(scene *s);
+void scene_toggle_flip(scene *s);
+void scene_next_display(scene *s);
+void scene_zoom(scene *s, int step);    /* + closer (fewer cells), - farther */
+void scene_pan(scene *s, int dx, int dy);
+void scene_center_on(scene *s, int x, int y);
+void scene_toggle_help(scene *s);
+void scene_toggle_blank(scene *s);
+void scene_next_text_scale(scene *s);
+void scene_hover(scene *s, bool over, int x, int y);
+void scene_pin(scene *s);               /* pin the hovered cell, or unpin */
+void scene_begin_edit(scene *s, int tap);
+void scene_edit_key(scene *s, int key); /* digits, '-', '.', backspace, enter, escape, tab */
+void scene_escape(scene *s);            /* closes what is open; quits when nothing is */
+void scene_notice(scene *s, const char *text);
+
+/* The output cell the arithmetic panel explains: the hovered or pinned one,
+ * else the stepper's current output. */
+void scene_focus(const scene *s, int *x, int *y, bool *from_stepper);
+
+/* Outputs of the CPU phase done so far. */
+long scene_cpu_done(const scene *s);
+
+/* The GPU engine's block size (16x16 when none ran yet). */
+void scene_block_size(const scene *s, int *bx, int *by);
+
+#endif

@@ -1,0 +1,226 @@
+#include "text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+
+#define ATLAS_SIZE 2048
+#define TABLE_SIZE 8192 /* open addressing, power of two */
+
+typedef struct glyph {
+    uint32_t cp;        /* 0 = empty slot */
+    int x, y, w, h;     /* in the atlas */
+    int advance;
+} glyph;
+
+struct rnd_font {
+    int line_height;
+    rnd_rasterize_fn rasterize;
+    void *user;
+    rnd_texture atlas;
+    int shelf_x, shelf_y, shelf_h; /* packing: rows ("shelves") left to right */
+    glyph table[TABLE_SIZE];
+    int used;
+};
+
+uint32_t rnd_utf8_next(const char **s)
+{
+    const unsigned char *p = (const unsigned char *)*s;
+    uint32_t cp;
+    int extra;
+    if (p[0] < 0x80) {
+        *s += 1;
+        return p[0];
+    }
+    if ((p[0] & 0xE0) == 0xC0)
+        cp = p[0] & 0x1F, extra = 1;
+    else if ((p[0] & 0xF0) == 0xE0)
+        cp = p[0] & 0x0F, extra = 2;
+    else if ((p[0] & 0xF8) == 0xF0)
+        cp = p[0] & 0x07, extra = 3;
+    else {
+        *s += 1;
+        return 0xFFFD;
+    }
+    for (int i = 1; i <= extra; ++i) {
+        if ((p[i] & 0xC0) != 0x80) {
+            *s += i;
+            return 0xFFFD;
+        }
+        cp = cp << 6 | (p[i] & 0x3F);
+    }
+    *s += extra + 1;
+    return cp;
+}
+
+static bool clear_atlas(rnd_font *f)
+{
+    img_rgba blank = {ATLAS_SIZE, ATLAS_SIZE, calloc((size_t)ATLAS_SIZE * ATLAS_SIZE, 4)};
+    bool ok;
+    if (!blank.px)
+        return err_set("out of memory for the glyph atlas");
+    ok = rnd_texture_set(&f->atlas, &blank);
+    free(blank.px);
+    memset(f->table, 0, sizeof f->table);
+    f->used = 0;
+    f->shelf_x = f->shelf_y = f->shelf_h = 0;
+    return ok;
+}
+
+rnd_font *rnd_font_create(int line_height, rnd_rasterize_fn rasterize, void *user)
+{
+    rnd_font *f = calloc(1, sizeof *f);
+    if (!f) {
+        err_set("out of memory");
+        return NULL;
+    }
+    f->line_height = line_height;
+    f->rasterize = rasterize;
+    f->user = user;
+    if (!clear_atlas(f)) {
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+void rnd_font_destroy(rnd_font *f)
+{
+    if (!f)
+        return;
+    rnd_texture_free(&f->atlas);
+    free(f);
+}
+
+int rnd_font_line_height(const rnd_font *f)
+{
+    return f->line_height;
+}
+
+static glyph *slot_of(rnd_font *f, uint32_t cp)
+{
+    uint32_t i = (cp * 2654435761u) & (TABLE_SIZE - 1);
+    while (f->table[i].cp && f->table[i].cp != cp)
+        i = (i + 1) & (TABLE_SIZE - 1);
+    return &f->table[i];
+}
+
+/* The glyph of cp, rasterised and packed on first use; NULL when it cannot
+ * be had (the caller skips it). */
+static const glyph *get_glyph(rnd_font *f, uint32_t cp)
+{
+    glyph *g = slot_of(f, cp);
+    img_rgba img;
+    int advance;
+
+    if (g->cp == cp)
+        return g;
+    if (f->used >= TABLE_SIZE / 2 && !clear_atlas(f))
+        return NULL;
+    if (!f->rasterize(f->user, cp, &img, &advance))
+        return NULL;
+    if (img.w > ATLAS_SIZE || img.h > ATLAS_SIZE) {
+        free(img.px);
+        return NULL;
+    }
+    if (f->shelf_x + img.w + 1 > ATLAS_SIZE) { /* next shelf */
+        f->shelf_x = 0;
+        f->shelf_y += f->shelf_h + 1;
+        f->shelf_h = 0;
+    }
+    if (f->shelf_y + img.h > ATLAS_SIZE) { /* full: start again */
+        if (!clear_atlas(f)) {
+            free(img.px);
+            return NULL;
+        }
+    }
+    g = slot_of(f, cp);
+    g->cp = cp;
+    g->x = f->shelf_x;
+    g->y = f->shelf_y;
+    g->w = img.w;
+    g->h = img.h;
+    g->advance = advance;
+    rnd_texture_sub(&f->atlas, g->x, g->y, &img);
+    free(img.px);
+    f->shelf_x += img.w + 1;
+    if (img.h > f->shelf_h)
+        f->shelf_h = img.h;
+    ++f->used;
+    return g;
+}
+
+static float draw_run(rnd_font *f, const char *s, const char *end, float x, float y, rnd_color c, bool draw)
+{
+    float pen = x;
+    x = (float)(int)(x + 0.5f); /* whole pixels keep glyphs sharp */
+    y = (float)(int)(y + 0.5f);
+    pen = x;
+    while (s < end && *s) {
+        uint32_t cp = rnd_utf8_next(&s);
+        const glyph *g;
+        if (cp == '\n')
+            continue;
+        g = get_glyph(f, cp);
+        if (!g)
+            continue;
+        if (draw && g->w > 0 && g->h > 0)
+            rnd_quad(&f->atlas, pen, y, (float)g->w, (float)g->h, (float)g->x / ATLAS_SIZE,
+                     (float)g->y / ATLAS_SIZE, (float)(g->x + g->w) / ATLAS_SIZE,
+                     (float)(g->y + g->h) / ATLAS_SIZE, c, false);
+        pen += (float)g->advance;
+    }
+    return pen - x;
+}
+
+float rnd_text(rnd_font *f, const char *utf8, float x, float y, rnd_color c)
+{
+    return draw_run(f, utf8, utf8 + strlen(utf8), x, y, c, true);
+}
+
+float rnd_text_width(rnd_font *f, const char *utf8)
+{
+    return draw_run(f, utf8, utf8 + strlen(utf8), 0, 0, (rnd_color){0, 0, 0, 0}, false);
+}
+
+static bool is_cjk(uint32_t cp)
+{
+    return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFFEF) ||
+           (cp >= 0x3000 && cp <= 0x303F);
+}
+
+float rnd_text_wrapped(rnd_font *f, const char *utf8, float x, float y, float max_w, rnd_color c, bool draw)
+{
+    const char *line = utf8, *p = utf8, *last_break = NULL;
+    float top = y;
+
+    while (*line) {
+        float w;
+        const char *q;
+        uint32_t cp;
+        /* extend the line while it fits */
+        p = line;
+        last_break = NULL;
+        while (*p && *p != '\n') {
+            q = p;
+            cp = rnd_utf8_next(&q);
+            if (cp == ' ' || is_cjk(cp))
+                last_break = cp == ' ' ? p : q;
+            w = draw_run(f, line, q, 0, 0, c, false);
+            if (w > max_w && p > line)
+                break;
+            p = q;
+        }
+        if (*p && *p != '\n' && last_break && last_break > line)
+            p = last_break;
+        draw_run(f, line, p, x, y, c, draw);
+        y += (float)f->line_height;
+        while (*p == ' ')
+            ++p;
+        if (*p == '\n')
+            ++p;
+        line = p;
+    }
+    return y - top;
+}

@@ -1,0 +1,39 @@
+/* text.h - text drawn from a glyph atlas, in batches.
+ *
+ * The render layer does not rasterise glyphs itself (that needs SDL_ttf,
+ * which only the platform layer includes): a font here is an atlas texture
+ * that asks a callback for each glyph the first time it is drawn. Any UTF-8
+ * text works, Chinese included, as far as the callback's font covers it. */
+#ifndef CONVIS_RENDER_TEXT_H
+#define CONVIS_RENDER_TEXT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/image.h"
+#include "render.h"
+
+/* Rasterises one code point: white with alpha coverage, the full line height
+ * tall, placed on the baseline; *advance is the pen's step in pixels. */
+typedef bool (*rnd_rasterize_fn)(void *user, uint32_t codepoint, img_rgba *out, int *advance);
+
+typedef struct rnd_font rnd_font;
+
+rnd_font *rnd_font_create(int line_height, rnd_rasterize_fn rasterize, void *user);
+void rnd_font_destroy(rnd_font *f);
+int rnd_font_line_height(const rnd_font *f);
+
+/* Draws one line of text with its top-left at (x, y); returns its width. */
+float rnd_text(rnd_font *f, const char *utf8, float x, float y, rnd_color c);
+float rnd_text_width(rnd_font *f, const char *utf8);
+
+/* Draws text wrapped into lines at most max_w wide (breaking at spaces, and
+ * between any two CJK characters); returns the height used. With draw false
+ * it only measures. Explicit '\n' starts a new line. */
+float rnd_text_wrapped(rnd_font *f, const char *utf8, float x, float y, float max_w, rnd_color c, bool draw);
+
+/* Decodes one UTF-8 code point at *s and moves past it (U+FFFD for bad
+ * bytes). */
+uint32_t rnd_utf8_next(const char **s);
+
+#endif
