@@ -4,14 +4,17 @@
 #   usage: assets/make_sample.sh [output.png]      (default: assets/sample.png)
 #
 # The scene (sky gradient, sun, clouds, birds, snowy mountains, rolling hills,
-# a house, a tree, a picket fence, a checkered picnic blanket, a sandy path
-# and noisy grass) is drawn procedurally by the embedded Python 3 script
+# a house, a tree, a picket fence, a checkered picnic blanket, a sandy path,
+# noisy grass and a dark foreground tree framing the top-left corner) is drawn procedurally by the embedded Python 3 script
 # (standard library only) into a PPM, which ImageMagick turns into an 8-bit
 # RGB PNG.  Everything is deterministic: the only randomness uses a fixed seed.
 #
 # Shapes are rendered at 3x3 supersampling and box-filtered down, so curved
 # and diagonal edges are anti-aliased while axis-aligned edges (and the
-# 4-pixel checkerboard) stay pixel-crisp.  Distinct regions differ in
+# 4-pixel checkerboard) stay pixel-crisp.  The exception is the top-left
+# corner, where the lessons' raster walk starts: the foreground tree is drawn
+# there without anti-aliasing, so its vertical and diagonal edges are hard
+# one-pixel steps of about 50 grey levels.  Distinct regions differ in
 # brightness, not only in hue, so the picture also reads well in greyscale.
 set -euo pipefail
 
@@ -370,14 +373,18 @@ def limb(pts, w0, w1, color):
 def clump(cx, cy, r, color):
     shape(lambda x, y: (x - cx) ** 2 + (y - cy) ** 2 <= r * r, cx - r - 1, cy - r - 1, cx + r + 1, cy + r + 1, color)
 
-FG_BARK, FG_LEAF = (28, 24, 30), (18, 46, 30)
+FG_BARK, FG_LEAF, FG_LIT = (28, 24, 30), (18, 46, 30), (40, 88, 46)
 trunk = [(-2, -1), (6, -1), (6, 110), (8, 200), (11, 280), (15, 330), (19, H + 1), (-2, H + 1)]
 shape(in_poly(trunk), -2, -1, 20, H + 1, FG_BARK)
 limb([(3, 13), (11, 5), (20, -3)], 6.0, 5.0, FG_BARK)            # diagonal branch
 limb([(4, 50), (24, 36), (46, 27), (66, 24)], 6.0, 2.0, FG_BARK)  # long branch
 limb([(30, 33), (38, 20), (44, 13)], 3.0, 1.5, FG_BARK)           # twig
-for cx, cy, r in [(31, -3, 11), (47, 2, 9), (62, -2, 10), (44, 13, 6), (70, 20, 8), (60, 27, 5)]:
+for cx, cy, r in [(31, -3, 11), (45, -7, 12), (48, 3, 9), (60, -4, 11), (63, 6, 7), (76, -3, 10),
+                  (89, -7, 9), (85, 3, 6), (44, 13, 6), (51, 11, 4), (70, 20, 8), (79, 24, 6),
+                  (60, 27, 5), (68, 29, 4)]:
     clump(cx, cy, r, FG_LEAF)
+for cx, cy, r in [(33, -4, 5), (62, -5, 5), (50, 2, 4), (78, -4, 4), (72, 18, 3.5), (45, 12, 2.5)]:
+    clump(cx, cy, r, FG_LIT)                    # sunlit leaves, kept inside the dark clumps
 
 # ---------------------------------------------------------------- downsample & write
 out = bytearray()
