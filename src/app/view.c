@@ -621,7 +621,7 @@ static void draw_arithmetic(view *v, const scene *s)
 static void refresh_thumbs(view *v, const scene *s)
 {
     int w = s->img.luma.w, h = s->img.luma.h, step, tw, th;
-    bool gpu = s->phase == SCENE_PHASE_GPU;
+    bool gpu = s->phase == SCENE_PHASE_GPU, full;
     long done = gpu ? (long)w * h : scene_cpu_done(s);
     int y0;
 
@@ -659,14 +659,18 @@ static void refresh_thumbs(view *v, const scene *s)
     if (v->thumb_done == done && v->thumb_phase == (int)s->phase && v->thumb_display == (int)s->opt.display &&
         v->thumb_gpu_at == s->gpu_shown_at && s->cpu_dirty_from >= done)
         return;
-    /* rows to redo: from the first changed one (all of them after a change) */
+    /* rows to redo: from the first changed one to the walk's row, or all of
+     * them after any other change */
     y0 = 0;
-    if (!gpu && v->thumb_phase == (int)s->phase && v->thumb_display == (int)s->opt.display && v->thumb_done >= 0 &&
-        v->thumb_done <= done) {
+    full = !(!gpu && v->thumb_phase == (int)s->phase && v->thumb_display == (int)s->opt.display &&
+             v->thumb_done >= 0 && v->thumb_done <= done);
+    if (!full) {
         long from = v->thumb_done < ((scene *)s)->cpu_dirty_from ? v->thumb_done : ((scene *)s)->cpu_dirty_from;
         y0 = (int)(from / w) / step;
     }
-    for (int y = y0; y < th; ++y)
+    for (int y = y0; y < th; ++y) {
+        if (!full && y > y0 && (long)y * step * w > done)
+            break; /* rows past the walk are dark already */
         for (int x = 0; x < tw; ++x) {
             long idx = (long)y * step * w + (long)x * step;
             uint8_t *px = v->out_px.px + 4 * ((size_t)y * tw + x);
@@ -679,7 +683,13 @@ static void refresh_thumbs(view *v, const scene *s)
                 px[3] = 255;
             }
         }
-    rnd_texture_set(&v->thumb_out, &v->out_px);
+    }
+    if (full || v->thumb_out.w != tw || v->thumb_out.h != th) {
+        rnd_texture_set(&v->thumb_out, &v->out_px);
+    } else { /* only the rows that changed */
+        img_rgba rows = {tw, th - y0, v->out_px.px + 4 * (size_t)y0 * tw};
+        rnd_texture_sub(&v->thumb_out, 0, y0, &rows);
+    }
     v->thumb_done = done;
     v->thumb_phase = (int)s->phase;
     v->thumb_display = (int)s->opt.display;
