@@ -290,15 +290,17 @@ static bool load_stb(const char *path, const unsigned char *data, size_t size,
     if (!px)
         return err_set("'%s' could not be decoded (%s); the file may be truncated or damaged", path,
                        stbi_failure_reason());
-    if (!alloc_image(out, w, h)) {
+    /* stb's buffer becomes the colour image as it is (stb allocates with
+     * malloc, so img_free's free() releases it): no copy of a big image */
+    memset(out, 0, sizeof *out);
+    if (!img_plane_alloc(&out->luma, w, h)) {
         stbi_image_free(px);
         return false;
     }
+    out->color = (img_rgba){w, h, px};
     n = (size_t)w * (size_t)h;
-    memcpy(out->color.px, px, n * 4);
     for (size_t i = 0; i < n; ++i)
         out->luma.px[i] = luma_of(px + 4 * i);
-    stbi_image_free(px);
     return true;
 }
 

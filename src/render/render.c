@@ -200,7 +200,7 @@ bool rnd_texture_set(rnd_texture *t, const img_rgba *img)
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, img->w, img->h, 0, GL_RGBA, GL_UNSIGNED_BYTE, img->px);
         t->w = img->w;
         t->h = img->h;
-    } else {
+    } else if (img->px) {
         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, img->w, img->h, GL_RGBA, GL_UNSIGNED_BYTE, img->px);
     }
     if (glGetError() != GL_NO_ERROR)

@@ -5,8 +5,8 @@
 
 #include "core/err.h"
 
-#define ATLAS_SIZE 2048 /* (1024 measured five times slower per frame on llvmpipe) */
-#define TABLE_SIZE 8192 /* open addressing, power of two */
+#define ATLAS_SIZE 2048
+#define TABLE_SIZE 4096 /* glyphs a font remembers; open addressing, power of two */
 
 typedef struct glyph {
     uint32_t cp;        /* 0 = empty slot */
@@ -14,14 +14,23 @@ typedef struct glyph {
     int advance;
 } glyph;
 
+/* One atlas texture holds the glyphs of every font, so text of any size
+ * draws in the same batch as other text. When it is full it starts again,
+ * and every font forgets its glyphs (they carry the atlas's generation). */
+static struct {
+    rnd_texture tex;
+    int shelf_x, shelf_y, shelf_h; /* packing: rows ("shelves") left to right */
+    unsigned generation;
+    int fonts;                     /* alive: the atlas goes with the last */
+} A;
+
 struct rnd_font {
     int line_height;
     rnd_rasterize_fn rasterize;
     void *user;
-    rnd_texture atlas;
-    int shelf_x, shelf_y, shelf_h; /* packing: rows ("shelves") left to right */
-    glyph table[TABLE_SIZE];
+    unsigned generation;    /* the atlas generation the table is for */
     int used;
+    glyph table[TABLE_SIZE];
 };
 
 uint32_t rnd_utf8_next(const char **s)
@@ -54,23 +63,34 @@ uint32_t rnd_utf8_next(const char **s)
     return cp;
 }
 
-static bool clear_atlas(rnd_font *f)
+/* Starts the atlas again, empty (transparent). The pixels are uploaded as
+ * zeros rather than left undefined: on llvmpipe a texture made without data,
+ * or a 1024x1024 one, made every later frame several times slower
+ * (measured with --report-frames). */
+static bool clear_atlas(void)
 {
-    img_rgba blank = {ATLAS_SIZE, ATLAS_SIZE, calloc((size_t)ATLAS_SIZE * ATLAS_SIZE, 4)};
-    bool ok;
-    if (!blank.px)
-        return err_set("out of memory for the glyph atlas");
-    ok = rnd_texture_set(&f->atlas, &blank);
-    free(blank.px);
-    memset(f->table, 0, sizeof f->table);
-    f->used = 0;
-    f->shelf_x = f->shelf_y = f->shelf_h = 0;
+    img_rgba blank = {ATLAS_SIZE, ATLAS_SIZE, NULL};
+    bool ok = true;
+    if (!A.tex.id) {
+        blank.px = calloc((size_t)ATLAS_SIZE * ATLAS_SIZE, 4);
+        if (!blank.px)
+            return err_set("out of memory for the glyph atlas");
+        ok = rnd_texture_set(&A.tex, &blank);
+        free(blank.px);
+    }
+    /* glyphs of the old generation are never drawn again, so their pixels
+     * may stay: new ones overwrite them */
+    A.shelf_x = A.shelf_y = A.shelf_h = 0;
+    ++A.generation;
     return ok;
 }
 
 rnd_font *rnd_font_create(int line_height, rnd_rasterize_fn rasterize, void *user)
 {
-    rnd_font *f = calloc(1, sizeof *f);
+    rnd_font *f;
+    if (!A.tex.id && !clear_atlas())
+        return NULL;
+    f = calloc(1, sizeof *f);
     if (!f) {
         err_set("out of memory");
         return NULL;
@@ -78,10 +98,8 @@ rnd_font *rnd_font_create(int line_height, rnd_rasterize_fn rasterize, void *use
     f->line_height = line_height;
     f->rasterize = rasterize;
     f->user = user;
-    if (!clear_atlas(f)) {
-        free(f);
-        return NULL;
-    }
+    f->generation = A.generation;
+    ++A.fonts;
     return f;
 }
 
@@ -89,8 +107,11 @@ void rnd_font_destroy(rnd_font *f)
 {
     if (!f)
         return;
-    rnd_texture_free(&f->atlas);
     free(f);
+    if (--A.fonts == 0) {
+        rnd_texture_free(&A.tex);
+        memset(&A, 0, sizeof A);
+    }
 }
 
 int rnd_font_line_height(const rnd_font *f)
@@ -110,43 +131,51 @@ static glyph *slot_of(rnd_font *f, uint32_t cp)
  * be had (the caller skips it). */
 static const glyph *get_glyph(rnd_font *f, uint32_t cp)
 {
-    glyph *g = slot_of(f, cp);
+    glyph *g;
     img_rgba img;
     int advance;
 
+    if (f->generation != A.generation || f->used >= TABLE_SIZE / 2) {
+        memset(f->table, 0, sizeof f->table); /* the atlas started again */
+        f->used = 0;
+        f->generation = A.generation;
+    }
+    g = slot_of(f, cp);
     if (g->cp == cp)
         return g;
-    if (f->used >= TABLE_SIZE / 2 && !clear_atlas(f))
-        return NULL;
     if (!f->rasterize(f->user, cp, &img, &advance))
         return NULL;
     if (img.w > ATLAS_SIZE || img.h > ATLAS_SIZE) {
         free(img.px);
         return NULL;
     }
-    if (f->shelf_x + img.w + 1 > ATLAS_SIZE) { /* next shelf */
-        f->shelf_x = 0;
-        f->shelf_y += f->shelf_h + 1;
-        f->shelf_h = 0;
+    if (A.shelf_x + img.w + 1 > ATLAS_SIZE) { /* next shelf */
+        A.shelf_x = 0;
+        A.shelf_y += A.shelf_h + 1;
+        A.shelf_h = 0;
     }
-    if (f->shelf_y + img.h > ATLAS_SIZE) { /* full: start again */
-        if (!clear_atlas(f)) {
+    if (A.shelf_y + img.h > ATLAS_SIZE) { /* full: start again */
+        rnd_flush(); /* what is queued still shows the old glyphs */
+        if (!clear_atlas()) {
             free(img.px);
             return NULL;
         }
+        memset(f->table, 0, sizeof f->table);
+        f->used = 0;
+        f->generation = A.generation;
     }
     g = slot_of(f, cp);
     g->cp = cp;
-    g->x = f->shelf_x;
-    g->y = f->shelf_y;
+    g->x = A.shelf_x;
+    g->y = A.shelf_y;
     g->w = img.w;
     g->h = img.h;
     g->advance = advance;
-    rnd_texture_sub(&f->atlas, g->x, g->y, &img);
+    rnd_texture_sub(&A.tex, g->x, g->y, &img);
     free(img.px);
-    f->shelf_x += img.w + 1;
-    if (img.h > f->shelf_h)
-        f->shelf_h = img.h;
+    A.shelf_x += img.w + 1;
+    if (img.h > A.shelf_h)
+        A.shelf_h = img.h;
     ++f->used;
     return g;
 }
@@ -166,7 +195,7 @@ static float draw_run(rnd_font *f, const char *s, const char *end, float x, floa
         if (!g)
             continue;
         if (draw && g->w > 0 && g->h > 0)
-            rnd_quad(&f->atlas, pen, y, (float)g->w, (float)g->h, (float)g->x / ATLAS_SIZE,
+            rnd_quad(&A.tex, pen, y, (float)g->w, (float)g->h, (float)g->x / ATLAS_SIZE,
                      (float)g->y / ATLAS_SIZE, (float)(g->x + g->w) / ATLAS_SIZE,
                      (float)(g->y + g->h) / ATLAS_SIZE, c, false);
         pen += (float)g->advance;
