@@ -84,9 +84,12 @@ static void settings_changed(scene *s)
     s->cpu_dirty_from = 0;
     s->owed_taps = 0;
     s->timings_stale = true;
-    s->seq.measured = s->par.measured = s->gpu.measured = false;
-    if (s->phase == SCENE_PHASE_GPU)
-        s->gpu_stale = true; /* recomputed right after the CPU timings */
+    s->seq.measured = s->par.measured = false;
+    /* once the GPU has run, its bar and (in the GPU phase) its result follow
+     * every change, measured right after the CPU engines */
+    if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
+        s->gpu_stale = true;
+    s->gpu.measured = false;
 }
 
 bool scene_open_image(scene *s, const char *path)
@@ -152,6 +155,8 @@ static void measure_engine(scene_engine *e, const eng_job *job)
     e->measured = true;
 }
 
+static bool measure_gpu(scene *s);
+
 void scene_measure(scene *s)
 {
     img_plane scratch;
@@ -174,7 +179,7 @@ void scene_measure(scene *s)
     }
     if (s->gpu_stale) {
         s->gpu_stale = false;
-        scene_launch_gpu(s);
+        measure_gpu(s);
     }
 }
 
@@ -303,22 +308,31 @@ void scene_restart(scene *s)
     follow_stepper(s);
 }
 
-void scene_launch_gpu(scene *s)
+/* Runs the GPU engine on the whole image into gpu_out and measures it. */
+static bool measure_gpu(scene *s)
 {
-    eng_job job;
-    if (!s->img.luma.px)
-        return;
-    s->playing = false;
+    eng_job job = {&s->img.luma, &s->gpu_out, params_of(s)};
     if (!s->gpu.engine) {
         scene_notice(s, s->gpu.why);
-        return;
+        return false;
     }
-    job = (eng_job){&s->img.luma, &s->gpu_out, params_of(s)};
     measure_engine(&s->gpu, &job);
     if (!s->gpu.measured) {
         snprintf(s->banner, sizeof s->banner, "the GPU phase failed: %s", s->gpu.why);
-        return;
+        s->phase = SCENE_PHASE_CPU;
+        return false;
     }
+    return true;
+}
+
+void scene_launch_gpu(scene *s)
+{
+    if (!s->img.luma.px)
+        return;
+    s->playing = false;
+    s->gpu_stale = false;
+    if (!measure_gpu(s))
+        return;
     s->phase = SCENE_PHASE_GPU;
     s->gpu_shown_at = tim_now_ms();
 }
@@ -511,10 +525,14 @@ void scene_focus(const scene *s, int *x, int *y, bool *from_stepper)
         *x = s->hover_x;
         *y = s->hover_y;
         *from_stepper = false;
-    } else {
+    } else if (s->phase == SCENE_PHASE_CPU) {
         *x = conv_stepper_x(&s->stepper);
         *y = conv_stepper_y(&s->stepper);
-        *from_stepper = s->phase == SCENE_PHASE_CPU;
+        *from_stepper = true;
+    } else { /* the GPU did them all: explain the first one in view */
+        *x = s->view_x;
+        *y = s->view_y;
+        *from_stepper = false;
     }
 }
 

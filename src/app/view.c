@@ -308,7 +308,8 @@ static void compute_layout(view *v, const scene *s, int W, int H)
         }
     }
     top = L->chips.y + L->chips.h + lh(v->small) + 0.4f * L->pad;
-    bottom_h = 5.6f * lh(v->small) + 2 * L->pad;
+    /* below the grids: a status line, five small lines, the buttons */
+    bottom_h = L->line + 6 * lh(v->small) + 2.2f * L->pad;
     grid = L->H - top - bottom_h - L->pad;
     if (grid > (L->W - 4 * L->pad) * 0.36f)
         grid = (L->W - 4 * L->pad) * 0.36f;
@@ -319,26 +320,38 @@ static void compute_layout(view *v, const scene *s, int W, int H)
     L->input = (rect){L->pad, top, grid, grid};
     L->output = (rect){L->W - L->pad - grid, top, grid, grid};
 
+    /* the middle column, top to bottom: the kernel's label and cells, the
+     * arithmetic, the thumbnails' label and the thumbnails; the kernel
+     * shrinks, then the thumbnails go, when the column is short */
     mid_x = L->input.x + grid + 1.5f * L->pad;
     mid_w = L->output.x - 1.5f * L->pad - mid_x;
     L->middle = (rect){mid_x, top - lh(v->small) - 0.2f * L->pad, mid_w, grid + lh(v->small)};
-    kc = fminf(mid_w / 5.0f, grid / 7.0f);
-    y = L->middle.y + lh(v->small) + 0.3f * L->pad;
-    L->kernel = (rect){mid_x + (mid_w - 3 * kc) / 2, y, 3 * kc, 3 * kc};
-    y += 3 * kc + 0.6f * L->pad;
     {
+        float arith_h = 6 * lh(v->small) + L->line + 0.6f * L->pad;
         float thumb_h = fminf(grid * 0.30f, mid_w * 0.5f * 0.75f);
         float thumb_w = mid_w / 2 - 0.5f * L->pad;
+        float room = grid - 0.3f * L->pad - arith_h;
+        kc = fminf(mid_w / 5.0f, (room - thumb_h - lh(v->small) - 0.6f * L->pad) / 3);
+        if (kc < 1.6f * lh(v->small)) { /* no room for thumbnails */
+            thumb_h = 0;
+            kc = fminf(mid_w / 5.0f, (room - 0.6f * L->pad) / 3);
+        }
+        if (kc < lh(v->small))
+            kc = lh(v->small);
+        y = L->middle.y + lh(v->small) + 0.3f * L->pad;
+        L->kernel = (rect){mid_x + (mid_w - 3 * kc) / 2, y, 3 * kc, 3 * kc};
+        y += 3 * kc + 0.6f * L->pad;
         L->thumb_in = (rect){mid_x, top + grid - thumb_h, thumb_w, thumb_h};
         L->thumb_out = (rect){mid_x + mid_w - thumb_w, top + grid - thumb_h, thumb_w, thumb_h};
-        L->arith = (rect){mid_x, y, mid_w, L->thumb_in.y - lh(v->small) - y - 0.3f * L->pad};
+        L->arith = (rect){mid_x, y, mid_w, (thumb_h > 0 ? L->thumb_in.y - lh(v->small) : top + grid) - y};
     }
     L->status = (rect){L->pad, top + grid + L->pad, L->W * 0.48f, bottom_h};
     L->chart = (rect){L->W * 0.50f, top + grid + L->pad, L->W * 0.50f - L->pad, bottom_h - L->pad};
     {
         float bw = text_w(v->small, "G  launch on the GPU") + L->pad * 1.5f;
         float pw = text_w(v->small, "Space  pause") + L->pad * 1.5f;
-        L->play_button = (rect){L->pad, L->H - lh(v->small) - 1.2f * L->pad, pw, lh(v->small) + 0.6f * L->pad};
+        L->play_button = (rect){L->pad, L->status.y + L->line + 5 * lh(v->small) + 0.6f * L->pad, pw,
+                                lh(v->small) + 0.6f * L->pad};
         L->gpu_button = (rect){L->pad * 2 + pw, L->play_button.y, bw, L->play_button.h};
     }
 }
@@ -581,7 +594,7 @@ static void draw_arithmetic(view *v, const scene *s)
     else
         snprintf(line, sizeof line, "Output (%d, %d)%s", fx, fy,
                  s->pinned ? ", pinned" : s->hovering ? ", under the mouse" : "");
-    rnd_text(f, line, L->arith.x, y, s->pinned || s->hovering ? HOVER : WINDOW);
+    text_fit(f, line, L->arith.x, y, L->arith.w, s->pinned || s->hovering ? HOVER : WINDOW);
     y += lh(f);
     if (s->thread_view) {
         long tid;
@@ -589,19 +602,33 @@ static void draw_arithmetic(view *v, const scene *s)
         tid = (long)(fy % by) * bx + fx % bx;
         snprintf(line, sizeof line, "block (%d, %d) \xC2\xB7 thread (%d, %d) \xC2\xB7 index %ld \xC2\xB7 warp %ld",
                  fx / bx, fy / by, fx % bx, fy % by, (long)fy * s->img.luma.w + fx, tid / 32);
-        rnd_text(f, line, L->arith.x, y, TEXT);
+        text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
         y += lh(f);
     }
-    for (int row = 0; row < 3; ++row) {
-        float x = L->arith.x;
-        for (int col = 0; col < 3; ++col) {
-            int t = row * 3 + col;
+    {
+        /* the three rows of products, in a smaller font if they would not fit */
+        char rows[3][3][64];
+        float widest = 0;
+        for (int t = 0; t < 9; ++t) {
             value_text(p.weight[t], a, sizeof a);
             value_text(value[t], b, sizeof b);
-            snprintf(line, sizeof line, "%s(%s\xC3\x97%s)", t == 0 ? "  " : "+ ", a, b);
-            x += rnd_text(f, line, x, y, t < taps ? TEXT : FAINT) + 0.3f * L->pad;
+            snprintf(rows[t / 3][t % 3], sizeof rows[0][0], "%s(%s\xC3\x97%s)", t == 0 ? "  " : "+ ", a, b);
         }
-        y += lh(f);
+        for (int row = 0; row < 3; ++row) {
+            float w = 0;
+            for (int col = 0; col < 3; ++col)
+                w += text_w(f, rows[row][col]) + 0.3f * L->pad;
+            widest = fmaxf(widest, w);
+        }
+        if (widest > L->arith.w)
+            f = font_px(v, (int)((float)rnd_font_line_height(v->small) * 0.8f * L->arith.w / widest));
+        for (int row = 0; row < 3; ++row) {
+            float x = L->arith.x;
+            for (int col = 0; col < 3; ++col)
+                x += rnd_text(f, rows[row][col], x, y, row * 3 + col < taps ? TEXT : FAINT) + 0.3f * L->pad;
+            y += lh(f);
+        }
+        f = v->small;
     }
     value_text(sum, a, sizeof a);
     if (taps < 9) {
@@ -713,6 +740,8 @@ static void draw_thumbs(view *v, const scene *s)
     const rnd_texture *tex[2] = {&v->thumb_in, &v->thumb_out};
     rnd_color hue[2] = {BLUE, GREEN};
 
+    if (L->thumb_in.h <= 0)
+        return;
     refresh_thumbs(v, s);
     rnd_text(v->small, "Whole image", L->thumb_in.x, L->thumb_in.y - lh(v->small), DIM);
     for (int i = 0; i < 2; ++i) {
@@ -768,7 +797,7 @@ static void draw_status(view *v, const scene *s)
         snprintf(buf, sizeof buf, "GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads, one per output",
                  gx, gy, bx, by, t);
     }
-    rnd_text(v->font, buf, x, y, TEXT);
+    text_fit(v->font, buf, x, y, L->status.w, TEXT);
     y += L->line;
     text_fit(v->small, "The animation is for the eye; the times are measured separately, on the whole image:", x, y,
              L->status.w, FAINT);

@@ -3,6 +3,7 @@
  * what is stale, and draws through view.c. For tests and scripts it can run
  * a list of actions, save one frame, print the scene's state, or report frame
  * times. */
+#define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,7 +146,9 @@ static void screenshot(scene *s, int w, int h)
         else
             snprintf(name, sizeof name, "convis-%s-%d.png", stamp, n);
         if (save_frame(w, h, name)) {
-            snprintf(msg, sizeof msg, "saved the screen as %s", name);
+            char *full = realpath(name, NULL);
+            snprintf(msg, sizeof msg, "saved the screen as %s", full ? full : name);
+            free(full);
             scene_notice(s, msg);
             return;
         }
