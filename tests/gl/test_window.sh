@@ -1,62 +1,239 @@
 #!/usr/bin/env bash
-# The window, for real, on a display (Xvfb when there is none): it opens,
-# draws both panels, saves a screenshot and exits; a bad image gives a banner
-# and a sentence and the window goes on with the sample image.
-# Usage: test_window.sh CONVIS CHECK_FRAME
+# The teaching window, for real, on a display (ctest runs it under its own
+# Xvfb with Mesa's llvmpipe, through with_display.sh):
+#   0. compare_png passes a picture against itself and catches another;
+#   1. four screens against golden screenshots (tests/golden, see screens.sh),
+#      what is measured live masked;
+#   2. a bad image: one sentence on stderr, a banner, the sample image instead;
+#   3. --screenshot never overwrites a file;
+#   4. the scene's state (--print-state) after scripted actions (--do): every
+#      action does what its name says, counts add up, limits hold;
+#   5. an unknown action or a bad count is a usage error of one line.
+# Usage: test_window.sh CONVIS COMPARE_PNG GOLDEN_DIR
+# On failure the folder with every screenshot, state and difference picture
+# (NAME.diff.png) is kept and named on the last lines.
 set -u
-convis=$1 check_frame=$2
+if [ $# -ne 3 ]; then
+  echo "usage: test_window.sh CONVIS COMPARE_PNG GOLDEN_DIR" >&2
+  exit 2
+fi
+convis=$1 compare=$2 golden=$3
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
+. "$here/screens.sh"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/convis-test_window.XXXXXX")
+passed=0 failed=0 skipped=0
 ok() { echo "ok - $1"; passed=$((passed + 1)); }
 bad() { echo "not ok - $1"; failed=$((failed + 1)); }
+skip() { echo "skip - $1"; skipped=$((skipped + 1)); }
+finish() {
+  echo "$passed passed, $failed failed, $skipped skipped"
+  if [ "$failed" -eq 0 ]; then
+    rm -rf "$tmp"
+    exit 0
+  fi
+  echo "kept for a look: $tmp"
+  exit 1
+}
 
-run() { timeout 60 "$here/with_display.sh" "$@"; }
-
-# 1. the first screen, default lesson image and filter
-if run "$convis" --screenshot "$tmp/first.png" >"$tmp/out" 2>"$tmp/err"; then
-  ok "window opens and saves a screenshot"
-else
-  bad "window run failed: $(cat "$tmp/err")"
+if [ -z "${DISPLAY:-}" ]; then
+  echo "test_window.sh: no display; run it through with_display.sh" >&2
+  exit 1
 fi
-if [ -f "$tmp/first.png" ] && "$check_frame" "$tmp/first.png" 1280 720 no-banner; then
-  ok "first screen: both panels, no banner"
-else
-  bad "first screen checks"
+
+# convis with a time limit: a window that never closes fails, it never hangs
+win() { timeout 60 "$convis" "$@"; }
+
+# ---- 0. the comparer itself: it passes the same picture, it catches others ------
+if [ -f "$golden/first_screen.png" ] && [ -f "$golden/cpu_partway.png" ]; then
+  cp "$golden/first_screen.png" "$tmp/same.png"
+  cp "$golden/cpu_partway.png" "$tmp/other.png"
+  if "$compare" "$tmp/same.png" "$golden/first_screen.png" >"$tmp/same.compare" 2>&1; then
+    ok "compare_png: a picture matches itself"
+  else
+    bad "compare_png: a picture differs from itself: $(cat "$tmp/same.compare")"
+  fi
+  "$compare" "$tmp/other.png" "$golden/first_screen.png" "${GOLDEN_MASKS[@]}" >"$tmp/other.compare" 2>&1
+  rc=$?
+  if [ $rc -eq 1 ] && [ -s "$tmp/other.diff.png" ] && tail -1 "$tmp/other.compare" | grep -q "1 failed"; then
+    ok "compare_png: another screen differs (exit 1, other.diff.png written)"
+  else
+    bad "compare_png: another screen: exit $rc: $(cat "$tmp/other.compare")"
+  fi
+  "$compare" "$here/../data/tiny.png" "$golden/first_screen.png" >"$tmp/size.compare" 2>&1
+  rc=$?
+  if [ $rc -eq 1 ] && grep -q "sizes differ" "$tmp/size.compare"; then
+    ok "compare_png: pictures of different sizes differ"
+  else
+    bad "compare_png: different sizes: exit $rc: $(cat "$tmp/size.compare")"
+  fi
 fi
 
-# 2. a bad image: one sentence on stderr, a banner, the sample image instead
+# ---- 1. golden screens --------------------------------------------------------
+gpu_engine=
+for name in "${GOLDEN_SCREENS[@]}"; do
+  actions=$(golden_actions "$name")
+  args=(--window "$GOLDEN_WINDOW" --screenshot "$tmp/$name.png" --print-state)
+  [ -n "$actions" ] && args+=(--do "$actions")
+  if ! win "${args[@]}" >"$tmp/$name.state" 2>"$tmp/$name.err"; then
+    bad "$name: convis ${args[*]} failed: $(cat "$tmp/$name.err")"
+    continue
+  fi
+  [ -s "$tmp/$name.err" ] && bad "$name: convis wrote to stderr: $(cat "$tmp/$name.err")"
+  gpu_engine=$(sed -n 's/^gpu_engine=//p' "$tmp/$name.state")
+  if golden_needs_gl "$name" && [ "$gpu_engine" != gl ]; then
+    skip "$name: the GPU engine here is '$gpu_engine'; this golden shows the gl engine (OpenGL compute on llvmpipe)"
+    continue
+  fi
+  if [ ! -f "$golden/$name.png" ]; then
+    bad "$name: no golden $golden/$name.png (tests/gl/update_goldens.sh makes it)"
+    continue
+  fi
+  if "$compare" "$tmp/$name.png" "$golden/$name.png" "${GOLDEN_MASKS[@]}" >"$tmp/$name.compare" 2>&1; then
+    ok "$name matches its golden (--do \"$actions\")"
+  else
+    bad "$name differs from its golden (--do \"$actions\"):"
+    sed 's/^/    /' "$tmp/$name.compare"
+  fi
+done
+
+# ---- 2. a bad image ---------------------------------------------------------------
 printf 'not an image\n' >"$tmp/broken.png"
-if run "$convis" "$tmp/broken.png" --window 1024x600 --screenshot "$tmp/bad.png" >"$tmp/out" 2>"$tmp/err"; then
-  ok "window goes on after a bad image"
-else
-  bad "window stopped on a bad image: $(cat "$tmp/err")"
-fi
-if grep -q "broken.png" "$tmp/err"; then ok "stderr names the file"; else bad "stderr: $(cat "$tmp/err")"; fi
-if [ -f "$tmp/bad.png" ] && "$check_frame" "$tmp/bad.png" 1024 600 banner; then
-  ok "banner shown over the sample image"
-else
-  bad "banner checks"
-fi
-
-# 3. a screenshot never overwrites a file
-echo keep >"$tmp/exists.png"
-run "$convis" --screenshot "$tmp/exists.png" >"$tmp/out" 2>"$tmp/err"
+win "$tmp/broken.png" --screenshot "$tmp/bad_image.png" --print-state >"$tmp/bad.state" 2>"$tmp/bad.err"
 rc=$?
-if [ $rc -ne 0 ] && [ "$(cat "$tmp/exists.png")" = keep ]; then
-  ok "existing file kept (exit $rc)"
+if [ $rc -eq 0 ]; then ok "a bad image: the window goes on (exit 0)"; else bad "a bad image: exit $rc: $(cat "$tmp/bad.err")"; fi
+lines=$(wc -l <"$tmp/bad.err")
+if [ "$lines" -eq 1 ] && grep -q "broken.png" "$tmp/bad.err"; then
+  ok "a bad image: one line on stderr naming the file"
 else
-  bad "screenshot replaced an existing file (exit $rc)"
+  bad "a bad image: stderr has $lines lines, want one naming broken.png: $(cat "$tmp/bad.err")"
+fi
+banner=$(sed -n 's/^banner=//p' "$tmp/bad.state")
+case $banner in
+  *broken.png*) ok "a bad image: the banner names the file" ;;
+  *) bad "a bad image: banner='$banner'" ;;
+esac
+if grep -qx "image=sample.png" "$tmp/bad.state"; then
+  ok "a bad image: the sample image is shown instead"
+else
+  bad "a bad image: $(grep '^image=' "$tmp/bad.state")"
+fi
+if [ -s "$tmp/bad_image.png" ]; then ok "a bad image: the screen was saved"; else bad "a bad image: no screenshot"; fi
+
+# ---- 3. a screenshot never overwrites -------------------------------------------
+mkdir "$tmp/keep"
+cp "$golden/first_screen.png" "$tmp/keep/exists.png" 2>/dev/null || echo keep >"$tmp/keep/exists.png"
+cp "$tmp/keep/exists.png" "$tmp/exists.copy"
+win --screenshot "$tmp/keep/exists.png" >"$tmp/keep.out" 2>"$tmp/keep.err"
+rc=$?
+# exit 2: an output path that cannot be used (cli.h)
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/keep.err")" -eq 1 ] && grep -q "exists.png" "$tmp/keep.err"; then
+  ok "--screenshot to an existing file refused (exit $rc, one line naming it)"
+else
+  bad "--screenshot to an existing file: exit $rc, stderr: $(cat "$tmp/keep.err")"
+fi
+if cmp -s "$tmp/keep/exists.png" "$tmp/exists.copy"; then ok "the existing file is untouched"; else bad "the existing file was changed"; fi
+left=$(ls -A "$tmp/keep" | tr '\n' ' ')
+if [ "$left" = "exists.png " ]; then ok "no file left beside it"; else bad "files in the folder: $left"; fi
+
+# ---- 4. state after actions -------------------------------------------------------
+# state "ACTIONS" key=value...: runs the actions, then quit, and checks the
+# state printed. The window never draws: quit ends it before the first frame.
+n=0
+state() {
+  local actions=$1 kv k want got wrong='' file
+  shift
+  n=$((n + 1))
+  file=$tmp/state$n
+  if ! win --do "$actions,quit" --print-state >"$file" 2>"$file.err"; then
+    bad "after '$actions': convis failed: $(cat "$file.err")"
+    return
+  fi
+  for kv in "$@"; do
+    k=${kv%%=*}
+    want=${kv#*=}
+    got=$(sed -n "s/^$k=//p" "$file")
+    [ "$got" = "$want" ] || wrong="$wrong $k=$got (want $want)"
+  done
+  if [ -z "$wrong" ]; then ok "after '$actions': $*"; else bad "after '$actions':$wrong"; fi
+}
+
+total=$((512 * 384))
+# Each run costs half a second, so a run checks several things that do not
+# touch each other (a toggle, a pan and a filter, say).
+# The first state: the sample image, sobel-x, the walk not begun, the view on
+# the image's middle.
+state "" phase=cpu output=0 x=0 y=0 taps=0 done=0 total=$total playing=0 speed=4 image=sample.png width=512 \
+  height=384 filter=sobel-x border=clamp flip=0 display=abs weights=-1,0,1,-2,0,2,-1,0,1 thread_view=0 \
+  view_x=246 view_y=182 view_cells=20 hovering=0 pinned=0 gpu_engine="$gpu_engine" gpu_measured=0 \
+  cpu_seq_measured=1 cpu_par_measured=1 help=0 blank=0 text_scale=100 edit_tap=-1 banner= notice=
+# play, threads and flip toggle; pan moves half a view (10 cells)
+state "play,threads,flip,pan-left,pan-up" playing=1 thread_view=1 flip=1 view_x=236 view_y=172 phase=cpu output=0
+state "play*2,threads*2,flip*2,step*5" playing=0 thread_view=0 flip=0 output=4 x=4 y=0 taps=9 done=5
+# back restarts the current output, then goes back one; the view follows the walk
+state "step*25,back" output=24 taps=0 done=24 view_x=20 view_y=0
+state "step*25,back*2" output=23 taps=0 done=23
+state "back" output=0 taps=0 done=0 view_x=0 view_y=0
+state "play,step" playing=0 output=0 taps=9 done=1
+# outputs go in raster order: output 512 is (0, 1)
+state "step*513" output=512 x=0 y=1 taps=9 done=513 view_x=0 view_y=0
+# tap is one product; the tenth tap begins the next output
+state "tap*3" output=0 taps=3 done=0
+state "tap*9" output=0 taps=9 done=1
+state "tap*10" output=1 taps=1 done=1
+# finish: every output, and playing stops; stepping on does nothing
+state "play,finish,step,tap" playing=0 done=$total output=$((total - 1)) taps=9
+# restart: output 0, the CPU phase again
+state "step*7,tap*2,gpu,restart" phase=cpu output=0 taps=0 done=0
+# the GPU phase: every output at once, measured; it stops the walk; a step
+# goes back to the walk where it was
+state "play,gpu,threads" phase=gpu gpu_measured=1 playing=0 thread_view=1
+state "step*3,gpu,step" phase=cpu output=3 done=4
+# a filter changed in the GPU phase is computed again on the GPU
+state "gpu,filter-2" phase=gpu filter=box weights=1,1,1,1,1,1,1,1,1 gpu_measured=1
+# filters by number (the walk starts again), next and previous, both ways round
+state "step*5,filter-3" filter=gaussian weights=1,2,1,2,4,2,1,2,1 output=0 done=0
+state "filter-1,pan-right,pan-down" filter=identity weights=0,0,0,0,1,0,0,0,0 view_x=256 view_y=192
+state "filter-1,prev-filter" filter=outline weights=-1,-1,-1,-1,8,-1,-1,-1,-1
+state "filter-9,next-filter" filter=identity
+state "next-filter*9" filter=sobel-x
+# cycles, once, twice, three and four times; zoom keeps the view's middle
+state "border,display,help,blank,text-size,faster,zoom-in,next-filter" border=mirror display=signed help=1 \
+  blank=1 text_scale=125 speed=8 view_cells=16 view_x=248 view_y=184 filter=sobel-y
+state "border*2,display*2,help*2,blank*2,text-size*2,slower,zoom-in*2,prev-filter" border=wrap display=clamp \
+  help=0 blank=0 text_scale=150 speed=2 view_cells=12 filter=laplacian
+state "border*3,display*3,text-size*3,slower*20,zoom-out*3" border=zero display=abs text_scale=200 speed=1 \
+  view_cells=48
+state "border*4,text-size*4,faster*20,zoom-in*20" border=clamp text_scale=100 speed=8192 view_cells=4
+# pan stops at the image's edges, and zooming out at an edge stays inside
+state "pan-left*100,pan-up*100" view_x=0 view_y=0
+state "pan-right*100,pan-down*100" view_x=$((512 - 20)) view_y=$((384 - 20))
+state "zoom-out*20,pan-right*100,pan-down*100" view_cells=64 view_x=$((512 - 64)) view_y=$((384 - 64))
+state "pan-right*100,pan-down*100,zoom-out*20" view_cells=64 view_x=$((512 - 64)) view_y=$((384 - 64))
+# escape closes what is open, one thing at a time; pin with nothing under the
+# mouse pins nothing
+state "help,blank,escape" help=0 blank=1
+state "pin,blank,escape" blank=0 pinned=0 hovering=0
+
+# escape with nothing open quits: the window closes without a quit action
+if win --do "step,escape" --print-state >"$tmp/escape.state" 2>"$tmp/escape.err" && grep -qx "done=1" "$tmp/escape.state"; then
+  ok "escape with nothing open quits"
+else
+  bad "escape with nothing open: $(cat "$tmp/escape.err")"
 fi
 
-# 4. options reach the window: another filter and display
-if run "$convis" -k gaussian --border wrap --display signed --screenshot "$tmp/g.png" >/dev/null 2>"$tmp/err" &&
-  "$check_frame" "$tmp/g.png" 1280 720 no-banner; then
-  ok "filter options"
-else
-  bad "filter options: $(cat "$tmp/err")"
-fi
+# ---- 5. usage errors ----------------------------------------------------------------
+check_usage() {
+  local actions=$1 word=$2 rc lines
+  win --do "$actions" --print-state >"$tmp/usage.out" 2>"$tmp/usage.err"
+  rc=$?
+  lines=$(wc -l <"$tmp/usage.err")
+  if [ $rc -eq 1 ] && [ "$lines" -eq 1 ] && grep -q -- "$word" "$tmp/usage.err" && [ ! -s "$tmp/usage.out" ]; then
+    ok "--do \"$actions\": exit 1, one line: $(cat "$tmp/usage.err")"
+  else
+    bad "--do \"$actions\": exit $rc, $lines lines on stderr: $(cat "$tmp/usage.err") / stdout: $(head -c 200 "$tmp/usage.out")"
+  fi
+}
+check_usage "step,frobnicate,quit" "frobnicate"
+check_usage "step*0,quit" "step"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# The window driven like a person drives it: real key presses, mouse moves,
+# clicks and the wheel, sent through xdotool to convis in a virtual display,
+# then the state convis prints when it closes (--print-state) checked.
+#
+# Usage: test_interactive.sh CONVIS
+# Needs a display of its own (ctest runs it under Xvfb: it presses keys and
+# moves the mouse, so never run it on a desktop) and xdotool (./do.sh test
+# installs it). Every wait has a limit; a window that does not close is killed
+# and the test fails. CONVIS_TEST_KEEP=1 keeps the folder with the outputs and
+# the screenshot taken with the S key.
+#
+# Where to click comes from view.c's layout at 1280x720 (u = 1, pad = 10):
+#   - the grids are 446.4 pixels square ((1280 - 40) * 0.36), the input grid
+#     at x 10, the output grid at x 1280 - 10 - 446.4 = 823.6, both at y 80;
+#     a cell is 446.4 / view_cells pixels;
+#   - the filter chips are in the row y 36..57; "2 box" spans x 91..141;
+#   - the kernel's 3x3 cells are centred in the middle column (x 456..824),
+#     starting at y 81 below the kernel's title; (640, 170) is its middle
+#     cell for any cell size from 45 to 89 pixels.
+set -u
+if [ $# -ne 1 ]; then
+  echo "usage: test_interactive.sh CONVIS" >&2
+  exit 2
+fi
+convis=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # it runs in another folder
+if ! command -v xdotool >/dev/null 2>&1; then
+  echo "test_interactive.sh: xdotool is missing; install it (./do.sh test does)" >&2
+  exit 1
+fi
+if [ -z "${DISPLAY:-}" ]; then
+  echo "test_interactive.sh: no display; run it through with_display.sh (under Xvfb)" >&2
+  exit 1
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/convis-test_interactive.XXXXXX")
+passed=0 failed=0 pid='' wid=''
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+bad() { echo "not ok - $1"; failed=$((failed + 1)); }
+stop() {
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+  fi
+  pid=
+}
+trap stop EXIT
+finish() {
+  stop
+  echo "$passed passed, $failed failed"
+  if [ "$failed" -eq 0 ] && [ -z "${CONVIS_TEST_KEEP:-}" ]; then
+    rm -rf "$tmp"
+  else
+    echo "kept for a look: $tmp"
+  fi
+  [ "$failed" -eq 0 ]
+  exit
+}
+
+xdo() { timeout 10 xdotool "$@"; }
+
+# start NAME: convis --print-state in $tmp/NAME (where S saves its
+# screenshots), and waits until its window is on screen and has the focus.
+start() {
+  mkdir -p "$tmp/$1"
+  (cd "$tmp/$1" && exec timeout 60 "$convis" --window 1280x720 --print-state >state 2>err) &
+  pid=$!
+  wid=
+  for _ in $(seq 150); do
+    wid=$(xdo search --onlyvisible --name '^convis$' 2>/dev/null | head -1)
+    [ -n "$wid" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ -z "$wid" ]; then
+    bad "$1: no window appeared within 15 s: $(cat "$tmp/$1/err")"
+    return 1
+  fi
+  xdo windowfocus --sync "$wid" || xdo windowfocus "$wid"
+  sleep 0.5 # the first frame, then the first measurement
+  return 0
+}
+
+# keys KEY...: presses keys in the window, a little apart
+keys() { xdo key --delay 40 "$@"; }
+# at X Y: moves the mouse to window pixel (X, Y)
+at() { xdo mousemove --window "$wid" "$1" "$2"; }
+# click [BUTTON]: a click where the mouse is
+click() { xdo click "${1:-1}"; }
+
+# closed NAME: waits (at most 20 s) for the window to close by itself
+closed() {
+  local rc
+  for _ in $(seq 200); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    bad "$1: the window did not close; killed"
+    stop
+    return 1
+  fi
+  wait "$pid"
+  rc=$?
+  pid=
+  if [ $rc -ne 0 ]; then
+    bad "$1: convis exited $rc: $(cat "$tmp/$1/err")"
+    return 1
+  fi
+  ok "$1: the window closed (exit 0)"
+}
+
+# expect NAME key=value...: the state printed at the end
+expect() {
+  local name=$1 kv k want got wrong=''
+  shift
+  for kv in "$@"; do
+    k=${kv%%=*}
+    want=${kv#*=}
+    got=$(sed -n "s/^$k=//p" "$tmp/$name/state")
+    [ "$got" = "$want" ] || wrong="$wrong $k=$got (want $want)"
+  done
+  if [ -z "$wrong" ]; then ok "$name: $*"; else bad "$name:$wrong"; fi
+}
+
+cell=446.4
+out_x=823.6 out_y=80
+# cell_center N I J: window pixel of the middle of output cell (I, J) of the
+# view, with N cells across
+cell_center() { awk -v n="$1" -v i="$2" -v j="$3" -v c=$cell -v x=$out_x -v y=$out_y \
+  'BEGIN { printf "%d %d\n", x + (i + 0.5) * c / n, y + (j + 0.5) * c / n }'; }
+
+# ---- A: stepping, tapping, speed, blank, the wheel, hovering, Esc quits -----------
+# Right x3 completes outputs 0..2 (the view jumps to the walk, 0,0); t t taps
+# twice into output 3; Up doubles the speed; B blanks the screen and the next
+# key only brings it back (that t taps nothing); the wheel zooms in (20 -> 16
+# cells around the middle: view 2,2); the mouse over output cell (4, 6) of the
+# view hovers image pixel (6, 8); Z makes the text larger; Esc, with nothing
+# open, quits.
+if start a; then
+  keys Right Right Right t t Up b t
+  sleep 0.5
+  at 640 600 && click 4
+  sleep 1
+  read -r x y < <(cell_center 16 4 6)
+  at "$x" "$y"
+  sleep 0.5
+  at $((x + 1)) "$y"
+  sleep 0.5
+  keys z
+  sleep 0.3
+  keys Escape
+  if closed a; then
+    expect a phase=cpu output=3 taps=2 done=3 speed=8 blank=0 view_cells=16 view_x=2 view_y=2 hovering=1 \
+      pinned=0 focus_x=6 focus_y=8 text_scale=125 help=0
+  fi
+fi
+stop
+
+# ---- B: the GPU phase, thread view, pan, zoom, filters, options, help, pin, a chip,
+# a kernel value, a screenshot, q -------------------------------------------------------
+# Right x3, t t: output 3, two taps; G: the GPU phase; V: thread view;
+# Shift+Right: pan half a view (view 10,0); + then -: zoom in and back out
+# (20 cells, view 10,0 again); 3: gaussian; M: border mirror; F: flip; D:
+# display signed; F1 then Esc: help opened and closed. Then a click on output
+# cell (5, 3) of the view pins image pixel (15, 3); a click on the "2 box" chip
+# chooses box; a click on the kernel's middle cell and "-3" Return sets its
+# weight; S saves the screen; Q quits.
+if start b; then
+  keys Right Right Right t t g v shift+Right plus minus 3 m f d F1 Escape
+  sleep 1.5
+  read -r x y < <(cell_center 20 5 3)
+  at "$x" "$y"
+  sleep 0.5
+  at $((x + 1)) "$y"
+  sleep 0.5
+  click 1
+  sleep 0.5
+  at 116 46 && click 1 # the "2 box" chip
+  sleep 0.5
+  at 640 170 && click 1 # the kernel's middle cell
+  sleep 0.5
+  keys minus 3 Return
+  sleep 0.5
+  keys s
+  shot=
+  for _ in $(seq 200); do
+    shot=$(ls "$tmp/b"/convis-*.png 2>/dev/null | head -1)
+    [ -n "$shot" ] && break
+    sleep 0.1
+  done
+  sleep 0.3
+  keys q
+  if closed b; then
+    expect b phase=gpu thread_view=1 view_cells=20 view_x=10 view_y=0 pinned=1 focus_x=15 focus_y=3 \
+      filter=custom weights=1,1,1,1,-3,1,1,1,1 border=mirror flip=1 display=signed help=0 edit_tap=-1 \
+      blank=0 output=0 taps=0 done=0
+    notice=$(sed -n 's/^notice=//p' "$tmp/b/state")
+    if [ -n "$shot" ] && [ -s "$shot" ]; then
+      ok "b: S saved the screen as $(basename "$shot")"
+    else
+      bad "b: S saved no screenshot in $tmp/b"
+    fi
+    case $notice in
+      "saved the screen as "*convis-*.png) ok "b: the notice says where: $notice" ;;
+      *) bad "b: notice='$notice'" ;;
+    esac
+  fi
+fi
+stop
+
+finish
