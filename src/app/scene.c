@@ -121,9 +121,7 @@ bool scene_open_image(scene *s, const char *path)
     s->phase = SCENE_PHASE_CPU;
     s->playing = false;
     s->pinned = s->hovering = false;
-    s->view_x = s->view_y = 0;
-    /* start where there is something to see: the image's middle */
-    scene_center_on(s, img.luma.w / 2, img.luma.h / 2);
+    s->view_x = s->view_y = 0; /* where the walk starts */
     settings_changed(s);
     return true;
 fail:

@@ -63,7 +63,7 @@ typedef struct sized_font {
 
 typedef struct layout {
     float W, H, u, pad, line;
-    rect title, chips, input, output, middle, kernel, arith, thumb_in, thumb_out, status, chart;
+    rect title, banner, chips, input, output, middle, kernel, arith, thumb_in, thumb_out, status, chart;
     rect preset[9], border, flip, display, gpu_button, play_button;
     float cell;         /* grid cell size in pixels */
 } layout;
@@ -144,6 +144,25 @@ void view_destroy(view *v)
     rnd_texture_free(&v->thumb_out);
     free(v->out_px.px);
     free(v);
+}
+
+int view_live_regions(const view *v, const scene *s, int (*rects)[4], int max)
+{
+    const layout *L = &v->L;
+    float y, r[2][4];
+    int n = 0;
+    (void)s;
+    if (!v->small || L->W <= 0) /* nothing drawn yet */
+        return 0;
+    /* the engine lines of the status block (below its first two lines), and
+     * the whole chart */
+    y = L->status.y + L->line + (float)rnd_font_line_height(v->small);
+    r[0][0] = L->status.x, r[0][1] = y, r[0][2] = L->status.w, r[0][3] = L->play_button.y - y;
+    r[1][0] = L->chart.x, r[1][1] = L->chart.y, r[1][2] = L->chart.w, r[1][3] = L->chart.h;
+    for (int i = 0; i < 2 && n < max; ++i, ++n)
+        for (int k = 0; k < 4; ++k)
+            rects[n][k] = (int)(k < 2 ? r[i][k] : r[i][k] + 1.5f) - (k < 2 ? 1 : -1);
+    return n;
 }
 
 float view_cell_px(const view *v)
@@ -267,6 +286,11 @@ static void ms_text(double ms, char *buf, size_t size)
 
 /* ---- layout ---------------------------------------------------------------- */
 
+static void banner_text(const scene *s, char *buf, size_t size)
+{
+    snprintf(buf, size, "\xE2\x9A\xA0  %s   (Esc closes this)", s->banner);
+}
+
 static void compute_layout(view *v, const scene *s, int W, int H)
 {
     layout *L = &v->L;
@@ -284,30 +308,42 @@ static void compute_layout(view *v, const scene *s, int W, int H)
     L->line = lh(v->font);
 
     L->title = (rect){0, 0, L->W, lh(v->big) + L->pad};
-    L->chips = (rect){L->pad, L->title.h, L->W - 2 * L->pad, lh(v->small) + 0.8f * L->pad};
+    /* an error banner, when there is one, sits under the title and pushes
+     * everything below it down: it never covers what it talks about */
+    L->banner = (rect){0, L->title.h, L->W, 0};
+    if (s->banner[0]) {
+        char text[640];
+        banner_text(s, text, sizeof text);
+        L->banner.h = rnd_text_wrapped(v->font, text, 0, 0, L->W - 2 * L->pad, TEXT, false) + 0.6f * L->pad;
+    }
+    L->chips = (rect){L->pad, L->banner.y + L->banner.h, L->W - 2 * L->pad, lh(v->small) + 0.8f * L->pad};
     {
-        float x = L->pad, cw, gap = 0.5f * L->pad;
+        /* the chips flow left to right onto as many rows as they need */
+        float x = L->pad, cy = L->chips.y, cw, gap = 0.5f * L->pad, ch = lh(v->small) + 0.5f * L->pad;
+        float row = lh(v->small) + 0.8f * L->pad, right;
         for (int i = 0; i < 9; ++i) {
             char label[48];
             snprintf(label, sizeof label, "%d %s", i + 1, filt_preset((size_t)i)->name);
             cw = text_w(v->small, label) + L->pad * 1.4f;
-            L->preset[i] = (rect){x, L->chips.y, cw, L->chips.h - 0.3f * L->pad};
+            if (x > L->pad && x + cw > L->W - L->pad)
+                x = L->pad, cy += row;
+            L->preset[i] = (rect){x, cy, cw, ch};
             x += cw + gap;
         }
-        /* border / flip / display chips on the right */
+        /* border / flip / display: right-aligned on the same row when they fit */
+        right = text_w(v->small, "border: mirror") + text_w(v->small, "true convolution") +
+                text_w(v->small, "display: signed (0 = grey)") + 3 * L->pad + 2 * gap;
+        if (x + right > L->W - L->pad)
+            cy += row;
         cw = text_w(v->small, "display: signed (0 = grey)") + L->pad;
-        L->display = (rect){L->W - L->pad - cw, L->chips.y, cw, L->chips.h - 0.3f * L->pad};
+        L->display = (rect){L->W - L->pad - cw, cy, cw, ch};
         cw = text_w(v->small, "true convolution") + L->pad;
-        L->flip = (rect){L->display.x - gap - cw, L->chips.y, cw, L->display.h};
+        L->flip = (rect){L->display.x - gap - cw, cy, cw, ch};
         cw = text_w(v->small, "border: mirror") + L->pad;
-        L->border = (rect){L->flip.x - gap - cw, L->chips.y, cw, L->display.h};
-        if (L->border.x < x) { /* narrow window: these go on a second row */
-            float dy = L->chips.h;
-            L->border.y += dy, L->flip.y += dy, L->display.y += dy;
-            L->chips.h += dy;
-        }
+        L->border = (rect){L->flip.x - gap - cw, cy, cw, ch};
+        L->chips.h = cy + row - L->chips.y;
     }
-    top = L->chips.y + L->chips.h + lh(v->small) + 0.4f * L->pad;
+    top = L->chips.y + L->chips.h + lh(v->small) + 0.6f * L->pad + 3;
     /* below the grids: a status line, five small lines, the buttons */
     bottom_h = L->line + 6 * lh(v->small) + 2.2f * L->pad;
     grid = L->H - top - bottom_h - L->pad;
@@ -327,7 +363,7 @@ static void compute_layout(view *v, const scene *s, int W, int H)
     mid_w = L->output.x - 1.5f * L->pad - mid_x;
     L->middle = (rect){mid_x, top - lh(v->small) - 0.2f * L->pad, mid_w, grid + lh(v->small)};
     {
-        float arith_h = 6 * lh(v->small) + L->line + 0.6f * L->pad;
+        float arith_h = (s->thread_view ? 7 : 5) * lh(v->small) + L->line + 0.6f * L->pad;
         float thumb_h = fminf(grid * 0.30f, mid_w * 0.5f * 0.75f);
         float thumb_w = mid_w / 2 - 0.5f * L->pad;
         float room = grid - 0.3f * L->pad - arith_h;
@@ -504,11 +540,11 @@ static void draw_grids(view *v, const scene *s, double now_ms)
 
     snprintf(buf, sizeof buf, "Input: pixels (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)", s->view_x,
              s->view_x + s->view_cells - 1, s->view_y, s->view_y + s->view_cells - 1);
-    rnd_text(v->small, buf, L->input.x, L->input.y - lh(v->small) - 0.2f * L->pad, BLUE);
+    text_fit(v->small, buf, L->input.x, L->input.y - lh(v->small) - 0.4f * L->pad - 3, L->input.w, BLUE);
     snprintf(buf, sizeof buf, "Output (%s)%s",
              s->phase == SCENE_PHASE_GPU ? "all at once, on the GPU" : "one at a time, on the CPU",
              s->thread_view ? ": thread view" : "");
-    rnd_text(v->small, buf, L->output.x, L->output.y - lh(v->small) - 0.2f * L->pad, GREEN);
+    text_fit(v->small, buf, L->output.x, L->output.y - lh(v->small) - 0.4f * L->pad - 3, L->output.w, GREEN);
 
     draw_input_grid(v, s);
     draw_output_grid(v, s, now_ms);
@@ -522,6 +558,12 @@ static void draw_grids(view *v, const scene *s, double now_ms)
             cell_rect(L, L->output, s, sx, sy, &r);
             rnd_frame(r.x, r.y, r.w, r.h, fmaxf(2.0f, L->cell * 0.1f), WINDOW);
         }
+    }
+    if (s->phase == SCENE_PHASE_GPU && !s->hovering && !s->pinned && in_view(s, fx, fy)) {
+        rect r;
+        draw_window(v, s, fx, fy, 0, WINDOW, false);
+        cell_rect(L, L->output, s, fx, fy, &r);
+        rnd_frame(r.x, r.y, r.w, r.h, fmaxf(2.0f, L->cell * 0.1f), WINDOW);
     }
     if (!from_stepper && (s->hovering || s->pinned)) {
         rect r;
@@ -600,8 +642,11 @@ static void draw_arithmetic(view *v, const scene *s)
         long tid;
         scene_block_size(s, &bx, &by);
         tid = (long)(fy % by) * bx + fx % bx;
-        snprintf(line, sizeof line, "block (%d, %d) \xC2\xB7 thread (%d, %d) \xC2\xB7 index %ld \xC2\xB7 warp %ld",
-                 fx / bx, fy / by, fx % bx, fy % by, (long)fy * s->img.luma.w + fx, tid / 32);
+        snprintf(line, sizeof line, "block (%d, %d) \xC2\xB7 thread (%d, %d)", fx / bx, fy / by, fx % bx, fy % by);
+        text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
+        y += lh(f);
+        snprintf(line, sizeof line, "global index %ld \xC2\xB7 warp %ld of its block", (long)fy * s->img.luma.w + fx,
+                 tid / 32);
         text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
         y += lh(f);
     }
@@ -768,8 +813,7 @@ static void engine_line(view *v, const scene_engine *e, const char *label, float
         snprintf(buf, sizeof buf, "%s: %s", label, eng_description(e->engine));
     else {
         ms_text(eng_total_ms(&e->timing), t, sizeof t);
-        snprintf(buf, sizeof buf, "%s: %s \xE2\x80\x94 %s (median of %d)", label, eng_description(e->engine), t,
-                 e->timing.reps);
+        snprintf(buf, sizeof buf, "%s: %s (median of %d) on %s", label, t, e->timing.reps, eng_description(e->engine));
     }
     text_fit(v->small, buf, x, y, v->L.status.w, e->engine ? DIM : FAINT);
 }
@@ -794,13 +838,16 @@ static void draw_status(view *v, const scene *s)
         gx = (s->img.luma.w + bx - 1) / bx;
         gy = (s->img.luma.h + by - 1) / by;
         thousands(gx * gy * bx * by, t, sizeof t);
-        snprintf(buf, sizeof buf, "GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads, one per output",
-                 gx, gy, bx, by, t);
+        snprintf(buf, sizeof buf, "GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads", gx, gy, bx, by,
+                 t);
     }
     text_fit(v->font, buf, x, y, L->status.w, TEXT);
     y += L->line;
-    text_fit(v->small, "The animation is for the eye; the times are measured separately, on the whole image:", x, y,
-             L->status.w, FAINT);
+    text_fit(v->small,
+             s->phase == SCENE_PHASE_GPU
+                 ? "One thread per output, all at once. Times measured on the whole image:"
+                 : "The animation is for the eye; the times are measured separately, on the whole image:",
+             x, y, L->status.w, FAINT);
     y += lh(v->small);
     engine_line(v, &s->seq, "cpu-seq", x, y);
     y += lh(v->small);
@@ -905,14 +952,17 @@ static void draw_chart(view *v, const scene *s)
         snprintf(buf + n, sizeof buf - n, "%s%s %.1f\xC3\x97 %s than cpu-par", n ? " \xC2\xB7 " : "", s->gpu.name,
                  r >= 1 ? r : 1 / r, r >= 1 ? "faster" : "slower");
     }
-    rnd_text(v->small, buf, L->chart.x + 0.5f * L->pad, y, TEXT);
+    text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, TEXT);
     y += lh(v->small);
     {
         float x = L->chart.x + 0.5f * L->pad;
         for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
+            const char *name = eng_phase_name((eng_phase)p);
+            if (x + bar_h * 0.8f + text_w(v->small, name) > L->chart.x + L->chart.w)
+                x = L->chart.x + 0.5f * L->pad, y += lh(v->small);
             rnd_rect(x, y + bar_h * 0.25f, bar_h * 0.6f, bar_h * 0.6f, PHASE_COLOR[p]);
             x += bar_h * 0.8f;
-            x += rnd_text(v->small, eng_phase_name((eng_phase)p), x, y, DIM) + L->pad;
+            x += rnd_text(v->small, name, x, y, DIM) + L->pad;
         }
     }
 }
@@ -927,9 +977,14 @@ static void draw_top(view *v, const scene *s)
 
     snprintf(buf, sizeof buf, "convis \xC2\xB7 %s",
              s->phase == SCENE_PHASE_GPU ? "every output at once on the GPU" : "one output at a time on the CPU");
-    rnd_text(v->big, buf, L->pad, 0.4f * L->pad, TEXT);
-    snprintf(buf, sizeof buf, "%s \xC2\xB7 %d\xC3\x97%d", s->image_name, s->img.luma.w, s->img.luma.h);
-    rnd_text(v->font, buf, L->W - L->pad - text_w(v->font, buf), 0.4f * L->pad + (lh(v->big) - L->line) / 2, DIM);
+    {
+        char right[320];
+        float rw;
+        snprintf(right, sizeof right, "%s \xC2\xB7 %d\xC3\x97%d", s->image_name, s->img.luma.w, s->img.luma.h);
+        rw = fminf(text_w(v->font, right), L->W * 0.35f);
+        text_fit(v->big, buf, L->pad, 0.4f * L->pad, L->W - 3 * L->pad - rw, TEXT);
+        text_fit(v->font, right, L->W - L->pad - rw, 0.4f * L->pad + (lh(v->big) - L->line) / 2, rw + 1, DIM);
+    }
     for (int i = 0; i < 9; ++i) {
         char label[48];
         snprintf(label, sizeof label, "%d %s", i + 1, filt_preset((size_t)i)->name);
@@ -941,11 +996,9 @@ static void draw_top(view *v, const scene *s)
     chip(v, L->display, display_label[s->opt.display], false, TEXT);
 
     if (s->banner[0]) {
-        float h;
-        snprintf(buf, sizeof buf, "\xE2\x9A\xA0  %s   (Esc closes)", s->banner);
-        h = rnd_text_wrapped(v->font, buf, 0, 0, L->W - 2 * L->pad, TEXT, false);
-        rnd_rect(0, 0, L->W, fmaxf(L->title.h, h + 0.6f * L->pad), BANNER_BG);
-        rnd_text_wrapped(v->font, buf, L->pad, 0.3f * L->pad, L->W - 2 * L->pad, WHITE, true);
+        banner_text(s, buf, sizeof buf);
+        rnd_rect(L->banner.x, L->banner.y, L->banner.w, L->banner.h, BANNER_BG);
+        rnd_text_wrapped(v->font, buf, L->pad, L->banner.y + 0.3f * L->pad, L->W - 2 * L->pad, WHITE, true);
     }
 }
 
@@ -1016,7 +1069,7 @@ void view_draw(view *v, scene *s, int w, int h, double now_ms)
     rnd_end();
 }
 
-view_hit view_hit_test(const view *v, const scene *s, int px, int py)
+view_hit view_hit_test(view *v, const scene *s, int px, int py)
 {
     const layout *L = &v->L;
     view_hit hit = {VIEW_HIT_NONE, 0, 0, 0};
@@ -1024,6 +1077,9 @@ view_hit view_hit_test(const view *v, const scene *s, int px, int py)
 
     if (s->help || s->blank || !s->img.luma.px)
         return hit;
+    /* the layout of the scene as it is now (a zoom may have come since the
+     * last frame) */
+    compute_layout(v, s, (int)L->W, (int)L->H);
     for (int i = 0; i < 9; ++i)
         if (inside(L->preset[i], x, y))
             return (view_hit){VIEW_HIT_PRESET, 0, 0, i};

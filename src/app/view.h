@@ -37,7 +37,12 @@ void view_destroy(view *v);
 void view_draw(view *v, scene *s, int w, int h, double now_ms);
 
 /* What is at window pixel (x, y) in the last frame drawn. */
-view_hit view_hit_test(const view *v, const scene *s, int x, int y);
+view_hit view_hit_test(view *v, const scene *s, int x, int y);
+
+/* The rectangles of the last frame that show measured times, which differ
+ * from run to run (tests mask them when comparing screenshots): as
+ * x, y, w, h quadruples; returns how many (at most max). */
+int view_live_regions(const view *v, const scene *s, int (*rects)[4], int max);
 
 /* The size of one grid cell in pixels in the last frame (for dragging). */
 float view_cell_px(const view *v);

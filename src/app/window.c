@@ -90,9 +90,9 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
 
 /* ---- state, for tests ------------------------------------------------------ */
 
-static void print_state(const scene *s)
+static void print_state(const scene *s, const view *v)
 {
-    int fx, fy;
+    int fx, fy, live[4][4], n;
     bool from_stepper;
     scene_focus(s, &fx, &fy, &from_stepper);
     printf("phase=%s\n", s->phase == SCENE_PHASE_GPU ? "gpu" : "cpu");
@@ -116,6 +116,9 @@ static void print_state(const scene *s)
     printf("cpu_seq_measured=%d\ncpu_par_measured=%d\n", s->seq.measured, s->par.measured);
     printf("help=%d\nblank=%d\ntext_scale=%d\nedit_tap=%d\n", s->help, s->blank, s->text_scale, s->edit_tap);
     printf("banner=%s\nnotice=%s\n", s->banner, s->notice);
+    n = v ? view_live_regions(v, s, live, 4) : 0;
+    for (int i = 0; i < n; ++i)
+        printf("live_region=%d,%d,%d,%d\n", live[i][0], live[i][1], live[i][2], live[i][3]);
     fflush(stdout);
 }
 
@@ -469,7 +472,7 @@ int app_window_main(int argc, char **argv)
         rc = run_loop(&s, v, win);
     }
     if (a.print_state)
-        print_state(&s);
+        print_state(&s, v);
 
 free_scene:
     scene_free(&s);

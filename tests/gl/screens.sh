@@ -27,27 +27,16 @@ golden_needs_gl() {
   esac
 }
 
-# What is measured live (and so differs from run to run), at 1280x720, from
-# view.c's layout (u = 1, pad = 10, small font 13 px with 16 px lines; the
-# status block and the chart start at y = 536 below the 446-pixel grids):
-#   - the status lines of the three engines and the line saying why CUDA is
-#     not used (times, repetitions, thread count, SIMD, the GL renderer, the
-#     CUDA driver: y 572..635, x 0..631);
-#   - the chart's "(log scale)", shown when the times differ 30-fold
-#     (y 536..555, from x 878, just after "Time for the whole 512x384 image");
-#   - the chart's bars and times, right of the engine names (y 556..612,
-#     from x 705);
-#   - the chart's line of ratios ("cpu-par 17.2x faster...", y 613..630);
-#   - the GPU engine's name in the chart (x 641..704, y 594..612): gl here,
-#     cuda on a machine with CUDA, where the GPU screens are not compared but
-#     the first two are.
-# The CPU engines' names in the chart, its legend and everything else are
-# compared. A change to the layout moves these: look at the masks (the dark
-# blue of a NAME.diff.png) when making the goldens again.
-GOLDEN_MASKS=(
-  --mask 0,572,632,64
-  --mask 878,536,392,20
-  --mask 705,556,565,57
-  --mask 640,613,630,18
-  --mask 641,594,64,19
-)
+# What is measured live differs from run to run: the engines' status lines
+# and the timing chart. The window says where they are: --print-state prints
+# one "live_region=x,y,w,h" line for each, and golden_masks turns a state file
+# into compare_png's --mask options. Everything else on the screen is
+# compared: the grids, the kernel, the arithmetic, the thumbnails, the chips,
+# the title and the walk's counter.
+golden_masks() {
+  local region
+  GOLDEN_MASKS=()
+  while IFS= read -r region; do
+    GOLDEN_MASKS+=(--mask "$region")
+  done < <(sed -n 's/^live_region=//p' "$1")
+}

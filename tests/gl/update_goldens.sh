@@ -55,6 +55,7 @@ for name in "${GOLDEN_SCREENS[@]}"; do
   mv "$tmp/$name.png" "$golden/$name.png"
   echo "wrote $golden/$name.png  (--do \"$actions\")"
   args[3]=$tmp/$name.again.png
+  golden_masks "$tmp/$name.state"
   if timeout 60 "$convis" "${args[@]}" >/dev/null 2>&1 &&
     "$compare" "$tmp/$name.again.png" "$golden/$name.png" "${GOLDEN_MASKS[@]}" >"$tmp/$name.compare" 2>&1; then
     echo "  made again, it matches: $(grep "pixels compared" "$tmp/$name.compare")"
