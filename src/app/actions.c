@@ -21,6 +21,7 @@ static void a_fullscreen(scene *s) { s->fullscreen_toggle = true; }
 static void a_screenshot(scene *s) { s->screenshot_request = true; }
 static void a_quit(scene *s) { s->quit = true; }
 static void a_pin(scene *s) { scene_pin(s); }
+static void a_edit(scene *s) { scene_begin_edit(s, 0); }
 
 #define FILTER(n)                                                                              \
     static void a_filter##n(scene *s) { scene_select_preset(s, n - 1); }
@@ -37,7 +38,7 @@ static const app_action actions[] = {
     {"finish", "Enter  End", "finish the CPU walk now", scene_finish, {{'\r', 0}, {PLAT_KEY_END, 0}}},
     {"restart", "R  Home", "start the CPU walk again", scene_restart, {{'r', 0}, {PLAT_KEY_HOME, 0}}},
     {"gpu", "G", "launch on the GPU: every output at once", scene_launch_gpu, {{'g', 0}}},
-    {"threads", "V", "thread view: which block and thread computes each output", scene_toggle_threads,
+    {"threads", "V", "thread view: the block and thread of each output", scene_toggle_threads,
      {{'v', 0}}},
     {"next-filter", "K", "next filter", a_next, {{'k', 0}}},
     {"prev-filter", "Shift+K", "previous filter", a_prev, {{'k', SHIFT}}},
@@ -50,6 +51,8 @@ static const app_action actions[] = {
     {"filter-7", NULL, NULL, a_filter7, {{'7', 0}}},
     {"filter-8", NULL, NULL, a_filter8, {{'8', 0}}},
     {"filter-9", NULL, NULL, a_filter9, {{'9', 0}}},
+    {"edit-kernel", "E", "edit the kernel (or click a cell): Tab next, Enter applies", a_edit,
+     {{'e', 0}}},
     {"border", "M", "border mode: zero, clamp, mirror, wrap", scene_next_border, {{'m', 0}}},
     {"flip", "F", "flip the kernel: true convolution or cross-correlation", scene_toggle_flip, {{'f', 0}}},
     {"display", "D", "negative values: clamp, absolute, signed (zero is grey)", scene_next_display, {{'d', 0}}},

@@ -111,6 +111,18 @@ static bool make_batch(void)
     return true;
 }
 
+#ifndef NDEBUG
+/* Debug builds print what the GL driver reports (KHR_debug). */
+static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                     const GLchar *message, const void *user)
+{
+    (void)source, (void)id, (void)length, (void)user;
+    if (severity == GL_DEBUG_SEVERITY_NOTIFICATION)
+        return;
+    fprintf(stderr, "convis: OpenGL %s: %s\n", type == GL_DEBUG_TYPE_ERROR ? "error" : "says", message);
+}
+#endif
+
 bool rnd_init(const char *shader_dir)
 {
     GLenum glew;
@@ -128,6 +140,12 @@ bool rnd_init(const char *shader_dir)
         return err_set("cannot load OpenGL functions: %s", (const char *)glewGetErrorString(glew));
     while (glGetError() != GL_NO_ERROR)
         ;
+#ifndef NDEBUG
+    if (GLEW_KHR_debug) {
+        glEnable(GL_DEBUG_OUTPUT);
+        glDebugMessageCallback(debug_message, NULL);
+    }
+#endif
     snprintf(R.description, sizeof R.description, "OpenGL %s on %s", (const char *)glGetString(GL_VERSION),
              (const char *)glGetString(GL_RENDERER));
 

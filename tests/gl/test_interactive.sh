@@ -38,7 +38,7 @@ ok() { echo "ok - $1"; passed=$((passed + 1)); }
 bad() { echo "not ok - $1"; failed=$((failed + 1)); }
 stop() {
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill "$pid" 2>/dev/null
+    pkill -TERM -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
   fi
   pid=
@@ -62,17 +62,21 @@ xdo() { timeout 10 xdotool "$@"; }
 # screenshots), and waits until its window is on screen and has the focus.
 start() {
   mkdir -p "$tmp/$1"
-  (cd "$tmp/$1" && exec timeout 60 "$convis" --window 1280x720 --print-state >state 2>err) &
+  (cd "$tmp/$1" && timeout 60 "$convis" --window 1280x720 --print-state >state 2>err; echo $? >rc) &
   pid=$!
   wid=
-  for _ in $(seq 150); do
+  for _ in $(seq 300); do
     wid=$(xdo search --onlyvisible --name '^convis$' 2>/dev/null | head -1)
     [ -n "$wid" ] && break
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
   if [ -z "$wid" ]; then
-    bad "$1: no window appeared within 15 s: $(cat "$tmp/$1/err")"
+    if [ -f "$tmp/$1/rc" ]; then
+      bad "$1: convis ended (exit $(cat "$tmp/$1/rc")) before its window appeared: $(cat "$tmp/$1/err")"
+    else
+      bad "$1: no window appeared within 30 s: $(cat "$tmp/$1/err")"
+    fi
     return 1
   fi
   xdo windowfocus --sync "$wid" || xdo windowfocus "$wid"

@@ -213,6 +213,8 @@ state "zoom-out*20,pan-right*100,pan-down*100" view_cells=64 view_x=$((512 - 64)
 state "pan-right*100,pan-down*100,zoom-out*20" view_cells=64 view_x=$((512 - 64)) view_y=$((384 - 64))
 # escape closes what is open, one thing at a time; pin with nothing under the
 # mouse pins nothing
+state "edit-kernel" edit_tap=0
+state "edit-kernel,escape" edit_tap=-1 help=0
 state "help,blank,escape" help=0 blank=1
 state "pin,blank,escape" blank=0 pinned=0 hovering=0
 
