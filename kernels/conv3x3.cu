@@ -2,16 +2,37 @@
 //
 // Each __global__ kernel is a thin wrapper that passes the CUDA built-ins to a
 // body written as a function of explicit indices (conv3x3_body.h), so the CPU
-// can walk the very same indexing in a test.
+// can walk the very same indexing in a test. The arithmetic of one output is
+// conv_pixel.h's (CONVIS_HD), shared with the CPU engines.
 #include <cuda_runtime.h>
+#include <limits.h>
 
 #include "conv3x3.h"
 #include "conv3x3_body.h"
+
+// The filter of the tiled kernel: read by every thread of a warp at the same
+// address, which the constant cache serves in one transaction.
+__constant__ conv_params c_params;
 
 __global__ void conv3x3_naive(const float *in, float *out, int w, int h, conv_params p)
 {
     conv3x3_naive_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y,
                        in, out, w, h, &p);
+}
+
+__global__ void conv3x3_tiled(const float *__restrict__ in, float *__restrict__ out, int w, int h)
+{
+    extern __shared__ float tile[]; // (blockDim.x + 2) x (blockDim.y + 2), see the launcher
+    conv3x3_tile_load_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y,
+                           in, w, h, c_params.border, tile);
+    __syncthreads(); // every slot loaded before any thread reads its neighbours'
+    conv3x3_tile_compute_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y,
+                              tile, out, w, h, c_params.weight, c_params.divisor);
+}
+
+__global__ void conv3x3_copy(const float *__restrict__ in, float *__restrict__ out, size_t n)
+{
+    conv3x3_copy_body(blockIdx.x, threadIdx.x, blockDim.x, in, out, n);
 }
 
 extern "C" int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h,
@@ -20,5 +41,36 @@ extern "C" int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int 
     dim3 block(block_x, block_y);
     dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
     conv3x3_naive<<<grid, block, 0, (cudaStream_t)stream>>>(d_in, d_out, w, h, *p);
+    return (int)cudaGetLastError();
+}
+
+extern "C" size_t conv3x3_tiled_shared_bytes(int block_x, int block_y)
+{
+    return sizeof(float) * (size_t)conv3x3_tile_slots(block_x, block_y);
+}
+
+extern "C" int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h,
+                                    const conv_params *p, int block_x, int block_y, void *stream)
+{
+    dim3 block(block_x, block_y);
+    dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
+    // Stream-ordered: this launch sees these weights, an earlier one its own.
+    cudaError_t e = cudaMemcpyToSymbolAsync(c_params, p, sizeof *p, 0, cudaMemcpyHostToDevice,
+                                            (cudaStream_t)stream);
+    if (e != cudaSuccess)
+        return (int)e;
+    conv3x3_tiled<<<grid, block, conv3x3_tiled_shared_bytes(block_x, block_y), (cudaStream_t)stream>>>(
+        d_in, d_out, w, h);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int conv3x3_launch_copy(const float *d_in, float *d_out, size_t n, int block, void *stream)
+{
+    size_t blocks = (n + (size_t)block - 1) / (size_t)block;
+    if (block < 1 || blocks > (size_t)INT_MAX)
+        return (int)cudaErrorInvalidConfiguration;
+    if (n == 0)
+        return (int)cudaSuccess;
+    conv3x3_copy<<<(unsigned)blocks, block, 0, (cudaStream_t)stream>>>(d_in, d_out, n);
     return (int)cudaGetLastError();
 }

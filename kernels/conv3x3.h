@@ -1,7 +1,15 @@
 /* conv3x3.h - extern "C" launchers for the kernels in conv3x3.cu.
- * Only src/compute/ includes this. */
+ * Only src/compute/ (and the GPU benchmark in tests/gpu/) include this.
+ *
+ * Each launcher enqueues one kernel on `stream` (a cudaStream_t, 0 for the
+ * default stream) and returns at once; the kernel runs asynchronously. The
+ * return value is a cudaError_t as an int (0 = cudaSuccess): the error of the
+ * launch itself, read with cudaGetLastError right after it. d_in and d_out
+ * are device pointers to w*h floats (row-major) that do not overlap. */
 #ifndef CONVIS_CONV3X3_H
 #define CONVIS_CONV3X3_H
+
+#include <stddef.h>
 
 #include "../src/core/conv_pixel.h"
 
@@ -9,12 +17,26 @@
 extern "C" {
 #endif
 
-/* Launches the naive kernel on `stream` (a cudaStream_t, 0 for the default)
- * over a w x h image with blocks of block_x x block_y threads. d_in and d_out
- * are device pointers. Returns the launch's cudaError_t as an int (0 = ok);
- * the kernel itself runs asynchronously. */
+/* The naive kernel: one thread per output, nine reads from global memory,
+ * the parameters passed by value. Blocks of block_x x block_y threads. */
 int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const conv_params *p,
                          int block_x, int block_y, void *stream);
+
+/* The tiled kernel: each block loads a (block_x + 2) x (block_y + 2) tile
+ * of the input (its outputs' inputs and their halo) into shared memory, then
+ * computes from it. The filter goes to __constant__ memory first, by a
+ * cudaMemcpyToSymbolAsync on the same stream; the constant is one per
+ * program, so two tiled launches with different filters must not run at the
+ * same time on different streams (convis runs one at a time). */
+int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, const conv_params *p,
+                         int block_x, int block_y, void *stream);
+
+/* Shared memory one block of the tiled kernel uses, in bytes. */
+size_t conv3x3_tiled_shared_bytes(int block_x, int block_y);
+
+/* The copy kernel: d_out[i] = d_in[i] for n floats, blocks of `block`
+ * threads on a one-dimensional grid. The yardstick of the benchmark. */
+int conv3x3_launch_copy(const float *d_in, float *d_out, size_t n, int block, void *stream);
 
 #ifdef __cplusplus
 }

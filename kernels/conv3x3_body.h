@@ -1,14 +1,24 @@
-/* conv3x3_body.h - the body of the convolution kernels as functions of
- * explicit indices.
+/* conv3x3_body.h - the bodies of the CUDA kernels as functions of explicit
+ * indices (DESIGN.md section 1).
  *
  * A __global__ kernel calls these with blockIdx, threadIdx and blockDim; a
- * CPU test calls them for every block and thread of a grid and checks that
- * each output is written exactly once and that no read leaves the image.
- * Plain C under gcc, host-and-device code under nvcc. */
+ * CPU test (tests/unit/test_kernel_index.c) calls them for every block and
+ * thread of a grid and checks that each output is written exactly once, that
+ * every tile slot holds what the border rule says, and that no read leaves
+ * the image. Plain C under gcc, host-and-device code under nvcc. The
+ * arithmetic of one output is conv_pixel.h's, never repeated here. */
 #ifndef CONVIS_CONV3X3_BODY_H
 #define CONVIS_CONV3X3_BODY_H
 
+#include <stddef.h>
+
 #include "../src/core/conv_pixel.h"
+
+/* Blocks needed along an axis of n pixels with blocks of b threads. */
+CONVIS_HD static inline int conv3x3_blocks(int n, int b)
+{
+    return (int)(((long)n + b - 1) / b);
+}
 
 /* The output pixel that thread (tx, ty) of block (bx, by) computes, with
  * blocks of bdx x bdy threads; false when it falls outside the w x h image
@@ -21,7 +31,8 @@ CONVIS_HD static inline int conv3x3_output_of(int bx, int by, int tx, int ty, in
     return *x < w && *y < h;
 }
 
-/* The naive kernel: one thread per output, nine reads from global memory. */
+/* ---- the naive kernel ------------------------------------------------------
+ * One thread per output, nine reads from global memory (conv_pixel). */
 CONVIS_HD static inline void conv3x3_naive_body(int bx, int by, int tx, int ty, int bdx, int bdy,
                                                 const float *in, float *out, int w, int h,
                                                 const conv_params *p)
@@ -31,10 +42,97 @@ CONVIS_HD static inline void conv3x3_naive_body(int bx, int by, int tx, int ty, 
         out[(long)y * w + x] = conv_pixel(in, w, h, x, y, p);
 }
 
-/* Blocks needed along an axis of n pixels with blocks of b threads. */
-CONVIS_HD static inline int conv3x3_blocks(int n, int b)
+/* ---- the tiled kernel ------------------------------------------------------
+ * A block of bdx x bdy threads computes bdx x bdy outputs from a tile of
+ * (bdx + 2) x (bdy + 2) inputs in shared memory: the inputs under its
+ * outputs and a one-pixel halo around them. It runs in two steps with a
+ * barrier (__syncthreads) between them:
+ *
+ *   1. load: the block's threads fill the tile's slots in turn. Slot k, at
+ *      column k % (bdx + 2) and row k / (bdx + 2) of the tile, holds the input
+ *      at (bx*bdx + column - 1, by*bdy + row - 1), mapped into the image by
+ *      the border rule (conv_border_index), or 0 where the rule reads zero.
+ *      Thread (tx, ty) loads slots l, l + bdx*bdy, l + 2*bdx*bdy, ... with
+ *      l = ty*bdx + tx, so neighbouring threads read neighbouring inputs.
+ *   2. compute: thread (tx, ty) takes the nine tile values around slot
+ *      (tx + 1, ty + 1) and combines them (conv_combine).
+ *
+ * Tap t of output (x, y) then reads the slot at column tx + 1 + dx, row
+ * ty + 1 + dy, whose input is (x + dx, y + dy) through the border rule:
+ * exactly what conv_fetch reads, so both kernels equal the reference bit for
+ * bit. Threads past the image's edge load too (every thread must reach the
+ * barrier) and compute nothing. */
+
+/* Columns of the tile, and its slots. */
+CONVIS_HD static inline int conv3x3_tile_w(int bdx)
 {
-    return (n + b - 1) / b;
+    return bdx + 2;
+}
+
+CONVIS_HD static inline int conv3x3_tile_slots(int bdx, int bdy)
+{
+    return (bdx + 2) * (bdy + 2);
+}
+
+/* The first slot thread (tx, ty) loads, and the step to its next. */
+CONVIS_HD static inline int conv3x3_tile_first_slot(int tx, int ty, int bdx)
+{
+    return ty * bdx + tx;
+}
+
+CONVIS_HD static inline int conv3x3_tile_slot_step(int bdx, int bdy)
+{
+    return bdx * bdy;
+}
+
+/* The input element that tile slot k of block (bx, by) holds: its index in
+ * the w x h image, or -1 where the border rule reads zero. */
+CONVIS_HD static inline long conv3x3_tile_source(int bx, int by, int k, int bdx, int bdy, int w, int h,
+                                                 int border)
+{
+    int tw = conv3x3_tile_w(bdx);
+    int sx = conv_border_index(bx * bdx + k % tw - 1, w, border);
+    int sy = conv_border_index(by * bdy + k / tw - 1, h, border);
+    return sx < 0 || sy < 0 ? -1 : (long)sy * w + sx;
+}
+
+/* Step 1: thread (tx, ty) of block (bx, by) loads its share of the tile. */
+CONVIS_HD static inline void conv3x3_tile_load_body(int bx, int by, int tx, int ty, int bdx, int bdy,
+                                                    const float *in, int w, int h, int border,
+                                                    float *tile)
+{
+    int slots = conv3x3_tile_slots(bdx, bdy), step = conv3x3_tile_slot_step(bdx, bdy);
+    for (int k = conv3x3_tile_first_slot(tx, ty, bdx); k < slots; k += step) {
+        long src = conv3x3_tile_source(bx, by, k, bdx, bdy, w, h, border);
+        tile[k] = src < 0 ? 0.0f : in[src];
+    }
+}
+
+/* Step 2, once the whole tile is loaded: thread (tx, ty) of block (bx, by)
+ * computes its output from the tile. */
+CONVIS_HD static inline void conv3x3_tile_compute_body(int bx, int by, int tx, int ty, int bdx, int bdy,
+                                                       const float *tile, float *out, int w, int h,
+                                                       const float weight[9], float divisor)
+{
+    int x, y, tw = conv3x3_tile_w(bdx);
+    float value[9];
+    if (!conv3x3_output_of(bx, by, tx, ty, bdx, bdy, w, h, &x, &y))
+        return;
+    for (int t = 0; t < 9; ++t)
+        value[t] = tile[(ty + 1 + conv_tap_dy(t)) * tw + (tx + 1 + conv_tap_dx(t))];
+    out[(long)y * w + x] = conv_combine(value, weight, divisor);
+}
+
+/* ---- the copy kernel -------------------------------------------------------
+ * out[i] = in[i] over n floats, one thread each on a one-dimensional grid:
+ * the benchmark's yardstick for what the memory can move (4 bytes read and
+ * 4 written per element, as the convolution needs at least). */
+CONVIS_HD static inline void conv3x3_copy_body(long bx, int tx, int bdx, const float *in, float *out,
+                                               size_t n)
+{
+    size_t i = (size_t)bx * (size_t)bdx + (size_t)tx;
+    if (i < n)
+        out[i] = in[i];
 }
 
 #endif

@@ -16,6 +16,8 @@ typedef struct apply_args {
     const char *input, *output, *engine;
     bool have_kernel;
     int reps;
+    eng_options eng;        /* --gpu-kernel, --result */
+    bool have_eng;          /* either was given */
 } apply_args;
 
 /* Returns APP_EXIT_OK or APP_EXIT_USAGE (message printed). */
@@ -26,6 +28,8 @@ static int parse(int argc, char **argv, apply_args *a)
     a->engine = DEFAULT_ENGINE;
     a->have_kernel = false;
     a->reps = DEFAULT_REPS;
+    memset(&a->eng, 0, sizeof a->eng);
+    a->have_eng = false;
 
     for (int i = 0; i < argc; ++i) {
         const char *arg = argv[i];
@@ -43,6 +47,29 @@ static int parse(int argc, char **argv, apply_args *a)
         } else if (strcmp(arg, "--engine") == 0) {
             if (!(a->engine = app_option_value(argc, argv, &i)))
                 return APP_EXIT_USAGE;
+        } else if (strcmp(arg, "--gpu-kernel") == 0) {
+            const char *v = app_option_value(argc, argv, &i);
+            if (!v)
+                return APP_EXIT_USAGE;
+            if (!eng_kernel_parse(v, &a->eng.kernel)) {
+                app_error("option '--gpu-kernel': %s", err_msg());
+                return APP_EXIT_USAGE;
+            }
+            a->have_eng = true;
+        } else if (strcmp(arg, "--result") == 0) {
+            const char *v = app_option_value(argc, argv, &i);
+            if (!v)
+                return APP_EXIT_USAGE;
+            if (!eng_result_parse(v, &a->eng.result)) {
+                app_error("option '--result': %s", err_msg());
+                return APP_EXIT_USAGE;
+            }
+            if (a->eng.result == ENG_RESULT_INTEROP) {
+                app_error("option '--result': interop writes into the window's OpenGL buffer; apply needs the "
+                          "result in host memory to write a file, so use bulk or per-pixel");
+                return APP_EXIT_USAGE;
+            }
+            a->have_eng = true;
         } else if (strcmp(arg, "--reps") == 0) {
             const char *v = app_option_value(argc, argv, &i);
             char *end;
@@ -100,6 +127,15 @@ static void print_timing(const eng_timing *t)
         }
     }
     printf("), median of %d runs after a warm-up, by %s\n", t->reps, t->clock ? t->clock : "?");
+    if (t->has[ENG_DOWNLOAD] && t->result == ENG_RESULT_PER_PIXEL) {
+        if (t->extrapolated)
+            printf("  download: one copy per pixel, measured on %lld of %lld pixels and extrapolated to all "
+                   "(%.3f us a pixel)\n", t->measured_px, t->total_px,
+                   t->total_px ? 1000.0 * t->ms[ENG_DOWNLOAD] / (double)t->total_px : 0.0);
+        else
+            printf("  download: one copy per pixel, all %lld pixels measured (%.3f us a pixel)\n", t->total_px,
+                   t->total_px ? 1000.0 * t->ms[ENG_DOWNLOAD] / (double)t->total_px : 0.0);
+    }
 }
 
 int app_apply_main(int argc, char **argv)
@@ -131,6 +167,13 @@ int app_apply_main(int argc, char **argv)
         rc = APP_EXIT_ENGINE;
         goto close_host;
     }
+    if (eng_has_options(eng_class_of(engine))) {
+        if (!eng_set_options(engine, &a.eng)) {
+            app_error("%s", err_msg());
+            rc = APP_EXIT_ENGINE;
+            goto close_engine;
+        }
+    }
     job.in = &img.luma;
     job.out = &out;
     job.params = conv_params_make(&a.opt.kernel, a.opt.border, a.opt.flip);
@@ -148,6 +191,9 @@ int app_apply_main(int argc, char **argv)
            a.opt.kernel.name, kernel_text, a.opt.flip ? " flipped (true convolution)" : "",
            conv_border_name(a.opt.border), img_display_name(a.opt.display));
     printf("  engine: %s (%s)\n", a.engine, eng_description(engine));
+    if (a.have_eng && !eng_has_options(eng_class_of(engine)))
+        printf("  note: engine '%s' has no GPU kernel variants or result paths; --gpu-kernel and --result "
+               "were ignored\n", a.engine);
     print_timing(&timing);
     rc = APP_EXIT_OK;
 close_engine:

@@ -122,14 +122,21 @@ void app_usage(FILE *f)
             "  -o, --output FILE     .png (display, 8-bit grey) or .pfm (exact float values)\n"
             "  --engine NAME         %s (default cpu-par)\n"
             "  --reps N              time N runs after a warm-up and report the median (default 5)\n"
+            "  --gpu-kernel NAME     cuda: tiled (default; a shared-memory tile, the filter in constant\n"
+            "                        memory) or naive (nine reads from global memory per output)\n"
+            "  --result PATH         cuda: bulk (default; one copy back) or per-pixel (one copy per\n"
+            "                        output pixel, the trap: measured on at most %d pixels or\n"
+            "                        %.0f ms, then extrapolated to the image, and labelled so).\n"
+            "                        Other engines ignore both and say so.\n"
             "\n"
             "Options of the window:\n"
             "  --screenshot FILE     render one frame, save it as FILE (.png) and exit\n"
             "  --window WxH          window size in pixels (default 1280x720)\n"
             "\n"
             "Exit status: 0 done, 1 wrong usage, 2 an input that cannot be used,\n"
-            "3 the asked engine is unavailable.\n",
-            CONVIS_VERSION, IMG_DEFAULT_MAX_SIDE, (long long)IMG_DEFAULT_MAX_PIXELS, eng_names());
+            "3 the asked engine is unavailable or fails (out of device memory, say).\n",
+            CONVIS_VERSION, IMG_DEFAULT_MAX_SIDE, (long long)IMG_DEFAULT_MAX_PIXELS, eng_names(),
+            ENG_PER_PIXEL_MAX, ENG_PER_PIXEL_BUDGET_MS);
 }
 
 int app_kernels_main(void)

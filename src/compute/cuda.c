@@ -1,10 +1,49 @@
 /* cuda.c - the CUDA engine, host side.
  *
- * Uploads the image, launches the naive kernel (kernels/conv3x3.cu), and
- * downloads the result, each phase timed with cudaEvents on one stream.
- * Every CUDA runtime call goes through CUDA_CHECK; every launch is followed
- * by a check of its error. Device buffers are kept between runs and grown
- * when a larger image comes. */
+ * It launches the kernels of kernels/conv3x3.cu as the engine's options ask
+ * (engine.h, eng_options): the tiled kernel (the default) or the naive one,
+ * in blocks of block_x x block_y threads, and brings the result back by one
+ * of three paths (eng_result). Every phase is timed with cudaEvents on the
+ * engine's one stream:
+ *
+ *   run, bulk           upload | compute | download (one copy)        | overhead
+ *   run, per-pixel      upload | compute | download (one copy a pixel,
+ *                                          extrapolated past the cap) | overhead
+ *   present, interop    upload | present (map + kernel + unmap)       | overhead
+ *   present, copy path  upload | compute | download | present (the GL upload) | overhead
+ *
+ * overhead is the host's wall time from the first call to the result in
+ * place, minus the time the events spanned: launch and synchronisation costs
+ * the device never sees. The GL upload of the copy path is GL work, timed
+ * by the monotonic clock and closed by glFinish (the record's clock says so).
+ *
+ * CUDA-GL interop (DESIGN.md section 2): at open, when an OpenGL context is
+ * current, cudaGLGetDevices says which CUDA devices run it; the engine then
+ * computes on that device and presents by interop. When none does (the
+ * display on another GPU: hybrid laptops, remote desktops, WSL2; or a
+ * software renderer), when no context is current, or when registering a
+ * buffer fails, it takes the copy path instead (device -> host -> GL
+ * buffer) and eng_device says which path runs and why. Each GL buffer is
+ * registered once (cudaGraphicsGLRegisterBuffer, write-discard) on its first
+ * present and kept until eng_forget_buffer or close; each present maps it,
+ * launches the kernel into it and unmaps it; no GL call touches it while
+ * it is mapped.
+ *
+ * Every CUDA runtime call goes through CUDA_CHECK, every launch is followed
+ * by cudaGetLastError (in the launchers), except in clean-up, where a failure
+ * has nobody to tell and must not replace the reason being returned. Device
+ * buffers are kept between runs and grown when a larger image comes; a
+ * failed allocation returns false with the sizes and the free memory.
+ *
+ * Environment, for tests and for trying the fallbacks on a machine where
+ * everything works:
+ *   CONVIS_CUDA_FAIL_ALLOC=1  every device allocation the engine makes fails
+ *                             as if the device were full (the message says it
+ *                             was injected).
+ *   CONVIS_CUDA_INTEROP=0     never map GL buffers: present takes the copy
+ *                             path, and says that this variable is why. */
+#include <GL/glew.h> /* before cuda_gl_interop.h, which needs the GL types */
+#include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +55,9 @@
 #include "../core/timing.h"
 #include "engines.h"
 
-#define BLOCK_X 16
-#define BLOCK_Y 16
+#define MAX_GL_BUFFERS 8
+#define CLOCK_EVENTS "cudaEvent"
+#define CLOCK_COPY_PATH "cudaEvent; the present phase (glBufferSubData) by the monotonic clock, closed by glFinish"
 
 /* Leaves "CALL failed at FILE:LINE: reason" and returns false on error. */
 #define CUDA_CHECK(call) cuda_check((call), #call, __FILE__, __LINE__)
@@ -26,10 +66,21 @@ static bool cuda_check(cudaError_t e, const char *text, const char *file, int li
 {
     if (e == cudaSuccess)
         return true;
+    cudaGetLastError(); /* clear a non-sticky error so the next call starts clean */
     return err_set("%s failed at %s:%d: %s", text, file, line, cudaGetErrorString(e));
 }
 
-enum { EV_START, EV_UPLOADED, EV_COMPUTED, EV_DOWNLOADED, EV_COUNT };
+/* Events of one run, in stream order. EV_DOWNLOADED closes the timed copies;
+ * EV_END comes after everything (on the per-pixel path, after the untimed
+ * bulk copy of the pixels past the cap). */
+enum { EV_START, EV_UPLOADED, EV_COMPUTED, EV_DOWNLOADED, EV_END, EV_COUNT };
+
+/* One GL buffer registered with CUDA. */
+typedef struct gl_link {
+    unsigned id;                        /* 0 = unused slot */
+    long long bytes;                    /* its size when registered */
+    struct cudaGraphicsResource *res;
+} gl_link;
 
 typedef struct cuda_state {
     int device;
@@ -37,13 +88,58 @@ typedef struct cuda_state {
     cudaStream_t stream;
     cudaEvent_t ev[EV_COUNT];
     float *d_in, *d_out;
-    size_t capacity;        /* pixels the device buffers hold */
+    size_t capacity;                    /* pixels each device buffer holds */
+    float *staging;                     /* host memory of the copy path when job->out is NULL */
+    size_t staging_capacity;            /* pixels it holds */
+    eng_options opt;
+    eng_present_path present;           /* INTEROP or COPY */
+    char present_why[256];
+    gl_link links[MAX_GL_BUFFERS];
 } cuda_state;
+
+/* ---- small helpers ------------------------------------------------------- */
 
 static void version_text(int v, char *buf, size_t size)
 {
     snprintf(buf, size, "%d.%d", v / 1000, (v % 1000) / 10);
 }
+
+/* "512 B", "64.0 KiB", "256.0 MiB", "1.5 GiB". */
+static void size_text(long long bytes, char *buf, size_t size)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024.0 && u < 4) {
+        v /= 1024.0;
+        ++u;
+    }
+    if (u == 0)
+        snprintf(buf, size, "%lld B", bytes);
+    else
+        snprintf(buf, size, "%.1f %s", v, unit[u]);
+}
+
+static bool env_is(const char *name, const char *value)
+{
+    const char *v = getenv(name);
+    return v && strcmp(v, value) == 0;
+}
+
+static float elapsed_ms(const cuda_state *s, int from, int to, bool *ok)
+{
+    float ms = 0.0f;
+    if (*ok && !CUDA_CHECK(cudaEventElapsedTime(&ms, s->ev[from], s->ev[to])))
+        *ok = false;
+    return ms;
+}
+
+static bool record(cuda_state *s, int ev)
+{
+    return CUDA_CHECK(cudaEventRecord(s->ev[ev], s->stream));
+}
+
+/* ---- probe --------------------------------------------------------------- */
 
 static bool cuda_probe(char *why, size_t size)
 {
@@ -71,11 +167,144 @@ static bool cuda_probe(char *why, size_t size)
     return false;
 }
 
+/* ---- OpenGL -------------------------------------------------------------- */
+
+/* Loads the GL entry points the copy path and the size check use, when the
+ * app has not yet (the window's render layer and the gl engine do). */
+static bool gl_load(void)
+{
+    GLenum e;
+    if (glBufferSubData && glGetBufferParameteri64v)
+        return true;
+    glewExperimental = GL_TRUE;
+    e = glewInit();
+    /* GLEW built for GLX says NO_GLX_DISPLAY on an EGL context, after loading
+     * the core entry points all the same. */
+    if (e != GLEW_OK && e != GLEW_ERROR_NO_GLX_DISPLAY)
+        return err_set("cannot load the OpenGL functions: %s", (const char *)glewGetErrorString(e));
+    while (glGetError() != GL_NO_ERROR) /* glewInit asks for GL_EXTENSIONS, an error in a core context */
+        ;
+    if (!glBufferSubData || !glGetBufferParameteri64v)
+        return err_set("the OpenGL driver lacks glBufferSubData or glGetBufferParameteri64v (OpenGL 3.2)");
+    return true;
+}
+
+/* Drains the GL error flags (bounded: a lost context may report one on every
+ * call); returns the first. */
+static GLenum gl_take_errors(void)
+{
+    GLenum first = glGetError(), e = first;
+    for (int i = 0; i < 16 && e != GL_NO_ERROR; ++i)
+        e = glGetError();
+    return first;
+}
+
+/* The size in bytes of GL buffer `id` (bound for a moment to
+ * GL_COPY_WRITE_BUFFER, which is then restored). */
+static bool gl_buffer_bytes(unsigned id, long long *bytes)
+{
+    GLint saved = 0;
+    GLint64 size = -1;
+    GLenum e;
+
+    gl_take_errors(); /* not ours: whatever the context's other users left */
+    glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &saved);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, id);
+    glGetBufferParameteri64v(GL_COPY_WRITE_BUFFER, GL_BUFFER_SIZE, &size);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)saved);
+    e = gl_take_errors();
+    if (e != GL_NO_ERROR || id == 0)
+        return err_set("%u is not a GL buffer of the current context (GL error 0x%04x)", id, (unsigned)e);
+    *bytes = (long long)size;
+    return true;
+}
+
+/* Copies `bytes` from host memory into GL buffer `id`, returning when GL is
+ * done with it (glFinish closes the timed phase); the caller's binding of
+ * GL_COPY_WRITE_BUFFER is restored. */
+static bool gl_upload(unsigned id, const float *src, size_t bytes)
+{
+    GLint saved = 0;
+    GLenum e;
+
+    gl_take_errors();
+    glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &saved);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, id);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)bytes, src);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)saved);
+    glFinish();
+    e = gl_take_errors();
+    if (e != GL_NO_ERROR)
+        return err_set("OpenGL reported error 0x%04x copying the result (%zu bytes) into GL buffer %u", (unsigned)e,
+                       bytes, id);
+    return true;
+}
+
+/* ---- open, close, options ------------------------------------------------ */
+
+/* Picks the device and the present path. With an OpenGL context current,
+ * the device that runs it (cudaGLGetDevices) when there is one: interop;
+ * otherwise the current device and the copy path, with the reason. */
+static bool choose_device(cuda_state *s)
+{
+    unsigned n = 0;
+    int devs[8], current = 0;
+    cudaError_t e;
+    const char *renderer;
+
+    s->present = ENG_PRESENT_COPY;
+    if (env_is("CONVIS_CUDA_INTEROP", "0")) {
+        snprintf(s->present_why, sizeof s->present_why,
+                 "CUDA-GL interop is turned off (CONVIS_CUDA_INTEROP=0): results go device -> host -> GL buffer");
+        return true;
+    }
+    if (!eng_gl_context_current()) {
+        snprintf(s->present_why, sizeof s->present_why,
+                 "no OpenGL context was current when the CUDA engine opened: results go device -> host -> GL buffer");
+        return true;
+    }
+    renderer = (const char *)glGetString(GL_RENDERER);
+    e = cudaGLGetDevices(&n, devs, sizeof devs / sizeof devs[0], cudaGLDeviceListAll);
+    if (e != cudaSuccess || n == 0) {
+        cudaGetLastError();
+        snprintf(s->present_why, sizeof s->present_why,
+                 "the display's OpenGL runs on %s, which CUDA cannot share (cudaGLGetDevices: %s): results go "
+                 "device -> host -> GL buffer",
+                 renderer ? renderer : "an unknown renderer",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+        return true;
+    }
+    if (!CUDA_CHECK(cudaGetDevice(&current)))
+        return false;
+    for (unsigned i = 0; i < n && i < sizeof devs / sizeof devs[0]; ++i)
+        if (devs[i] == current) {
+            s->present = ENG_PRESENT_INTEROP;
+            return true;
+        }
+    /* The display runs on another CUDA device than the default: compute there. */
+    if (!CUDA_CHECK(cudaSetDevice(devs[0])))
+        return false;
+    s->present = ENG_PRESENT_INTEROP;
+    return true;
+}
+
+static void unregister(gl_link *l)
+{
+    if (l->res)
+        cudaGraphicsUnregisterResource(l->res); /* clean-up: nothing to report to */
+    memset(l, 0, sizeof *l);
+}
+
 static void cuda_close(void *state)
 {
     cuda_state *s = state;
     if (!s)
         return;
+    /* Clean-up: errors are ignored, there is nobody left to tell. */
+    if (s->stream)
+        cudaStreamSynchronize(s->stream);
+    for (int i = 0; i < MAX_GL_BUFFERS; ++i)
+        unregister(&s->links[i]);
     cudaFree(s->d_in);
     cudaFree(s->d_out);
     for (int i = 0; i < EV_COUNT; ++i)
@@ -83,6 +312,8 @@ static void cuda_close(void *state)
             cudaEventDestroy(s->ev[i]);
     if (s->stream)
         cudaStreamDestroy(s->stream);
+    cudaGetLastError();
+    free(s->staging);
     free(s);
 }
 
@@ -93,94 +324,416 @@ static void *cuda_open(void)
         err_set("out of memory");
         return NULL;
     }
-    if (!CUDA_CHECK(cudaGetDevice(&s->device)) ||
+    s->opt = eng_options_resolved(NULL);
+    if (!choose_device(s) ||
+        !CUDA_CHECK(cudaGetDevice(&s->device)) ||
         !CUDA_CHECK(cudaGetDeviceProperties(&s->prop, s->device)) ||
         !CUDA_CHECK(cudaStreamCreate(&s->stream)))
         goto fail;
     for (int i = 0; i < EV_COUNT; ++i)
         if (!CUDA_CHECK(cudaEventCreate(&s->ev[i])))
             goto fail;
+    if (s->present == ENG_PRESENT_INTEROP)
+        snprintf(s->present_why, sizeof s->present_why,
+                 "CUDA and OpenGL share %s: the kernel writes the GL buffer, mapped, with no copy", s->prop.name);
     return s;
 fail:
     cuda_close(s);
     return NULL;
 }
 
-/* Makes the device buffers hold at least n pixels. */
-static bool ensure_capacity(cuda_state *s, size_t n)
-{
-    size_t free_b = 0, total_b = 0;
-    if (n <= s->capacity)
-        return true;
-    cudaFree(s->d_in);
-    cudaFree(s->d_out);
-    s->d_in = s->d_out = NULL;
-    s->capacity = 0;
-    if (cudaMalloc((void **)&s->d_in, n * sizeof(float)) != cudaSuccess ||
-        cudaMalloc((void **)&s->d_out, n * sizeof(float)) != cudaSuccess) {
-        cudaGetLastError();
-        cudaFree(s->d_in);
-        s->d_in = NULL;
-        cudaMemGetInfo(&free_b, &total_b);
-        return err_set("the image needs %zu MiB on %s, which has %zu MiB free of %zu MiB", 2 * n * sizeof(float) >> 20,
-                       s->prop.name, free_b >> 20, total_b >> 20);
-    }
-    s->capacity = n;
-    return true;
-}
-
-static bool cuda_run(void *state, const eng_job *job, eng_timing *timing)
+/* Checks that this device can launch blocks of the asked size (and, for the
+ * tiled kernel, give them their tile of shared memory). */
+static bool cuda_configure(void *state, const eng_options *o)
 {
     cuda_state *s = state;
-    int w = job->in->w, h = job->in->h;
-    size_t bytes = (size_t)w * (size_t)h * sizeof(float);
-    float up = 0, comp = 0, down = 0;
-    double t0, wall;
-    int launch;
+    int threads = o->block_x * o->block_y;
 
-    if (!ensure_capacity(s, (size_t)w * (size_t)h))
-        return false;
-    t0 = tim_now_ms();
-    if (!CUDA_CHECK(cudaEventRecord(s->ev[EV_START], s->stream)) ||
-        !CUDA_CHECK(cudaMemcpyAsync(s->d_in, job->in->px, bytes, cudaMemcpyHostToDevice, s->stream)) ||
-        !CUDA_CHECK(cudaEventRecord(s->ev[EV_UPLOADED], s->stream)))
-        return false;
-    launch = conv3x3_launch_naive(s->d_in, s->d_out, w, h, &job->params, BLOCK_X, BLOCK_Y, s->stream);
-    if (!CUDA_CHECK((cudaError_t)launch) ||
-        !CUDA_CHECK(cudaEventRecord(s->ev[EV_COMPUTED], s->stream)) ||
-        !CUDA_CHECK(cudaMemcpyAsync(job->out->px, s->d_out, bytes, cudaMemcpyDeviceToHost, s->stream)) ||
-        !CUDA_CHECK(cudaEventRecord(s->ev[EV_DOWNLOADED], s->stream)) ||
-        !CUDA_CHECK(cudaEventSynchronize(s->ev[EV_DOWNLOADED])))
-        return false;
-    wall = tim_now_ms() - t0;
-    if (!CUDA_CHECK(cudaEventElapsedTime(&up, s->ev[EV_START], s->ev[EV_UPLOADED])) ||
-        !CUDA_CHECK(cudaEventElapsedTime(&comp, s->ev[EV_UPLOADED], s->ev[EV_COMPUTED])) ||
-        !CUDA_CHECK(cudaEventElapsedTime(&down, s->ev[EV_COMPUTED], s->ev[EV_DOWNLOADED])))
-        return false;
-    timing->ms[ENG_UPLOAD] = up;
-    timing->ms[ENG_COMPUTE] = comp;
-    timing->ms[ENG_DOWNLOAD] = down;
-    timing->ms[ENG_OVERHEAD] = wall > up + comp + down ? wall - (up + comp + down) : 0.0;
-    timing->has[ENG_UPLOAD] = timing->has[ENG_COMPUTE] = timing->has[ENG_DOWNLOAD] = true;
-    timing->has[ENG_OVERHEAD] = true;
-    timing->clock = "cudaEvent";
-    timing->launch = (eng_launch){conv3x3_blocks(w, BLOCK_X), conv3x3_blocks(h, BLOCK_Y), BLOCK_X, BLOCK_Y};
+    if (threads > s->prop.maxThreadsPerBlock || o->block_x > s->prop.maxThreadsDim[0] ||
+        o->block_y > s->prop.maxThreadsDim[1])
+        return err_set("a block of %dx%d threads does not fit %s: at most %d threads a block, %dx%d on a side",
+                       o->block_x, o->block_y, s->prop.name, s->prop.maxThreadsPerBlock, s->prop.maxThreadsDim[0],
+                       s->prop.maxThreadsDim[1]);
+    if (o->kernel == ENG_KERNEL_TILED &&
+        conv3x3_tiled_shared_bytes(o->block_x, o->block_y) > s->prop.sharedMemPerBlock)
+        return err_set("the tiled kernel's tile for %dx%d blocks needs %zu bytes of shared memory; %s gives a block "
+                       "%zu", o->block_x, o->block_y, conv3x3_tiled_shared_bytes(o->block_x, o->block_y),
+                       s->prop.name, (size_t)s->prop.sharedMemPerBlock);
+    s->opt = *o;
     return true;
 }
 
 static void cuda_describe(void *state, char *buf, size_t size)
 {
     cuda_state *s = state;
-    snprintf(buf, size, "CUDA on %s (%d SMs), naive kernel, %dx%d threads a block", s->prop.name,
-             s->prop.multiProcessorCount, BLOCK_X, BLOCK_Y);
+    const char *path = "";
+    if (s->opt.result == ENG_RESULT_PER_PIXEL)
+        path = ", one copy per pixel";
+    else if (s->opt.result == ENG_RESULT_INTEROP)
+        path = s->present == ENG_PRESENT_INTEROP ? ", CUDA-GL interop" : ", copy path (no interop here)";
+    snprintf(buf, size, "CUDA on %s (%d SMs), %s kernel, %dx%d threads a block%s", s->prop.name,
+             s->prop.multiProcessorCount, eng_kernel_name(s->opt.kernel), s->opt.block_x, s->opt.block_y, path);
+}
+
+static bool cuda_device(void *state, eng_device_info *info)
+{
+    cuda_state *s = state;
+    size_t free_b = 0, total_b = 0;
+
+    snprintf(info->name, sizeof info->name, "%s", s->prop.name);
+    info->compute_units = s->prop.multiProcessorCount;
+    info->unit_name = "SM";
+    info->memory_engine = 2 * (long long)(s->capacity * sizeof(float));
+    info->present = s->present;
+    snprintf(info->present_why, sizeof info->present_why, "%s", s->present_why);
+    if (!CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b)))
+        return false;
+    info->memory_total = (long long)total_b;
+    info->memory_free = (long long)free_b;
+    return true;
+}
+
+/* ---- memory -------------------------------------------------------------- */
+
+/* Makes the device buffers hold a w x h image. A failure (the device is
+ * full, or CONVIS_CUDA_FAIL_ALLOC=1) leaves a sentence with the sizes and
+ * the free memory, and no buffers. */
+static bool ensure_capacity(cuda_state *s, int w, int h)
+{
+    size_t n = (size_t)w * (size_t)h, bytes = n * sizeof(float), free_b = 0, total_b = 0;
+    bool injected = env_is("CONVIS_CUDA_FAIL_ALLOC", "1");
+    char one[32], two[32], fr[32], tot[32];
+    cudaError_t e;
+
+    if (n <= s->capacity)
+        return true;
+    cudaFree(s->d_in); /* the old, smaller buffers: nothing in them is needed */
+    cudaFree(s->d_out);
+    s->d_in = s->d_out = NULL;
+    s->capacity = 0;
+    if (injected) {
+        e = cudaErrorMemoryAllocation;
+    } else {
+        e = cudaMalloc((void **)&s->d_in, bytes);
+        if (e == cudaSuccess)
+            e = cudaMalloc((void **)&s->d_out, bytes);
+    }
+    if (e == cudaSuccess) {
+        s->capacity = n;
+        return true;
+    }
+    cudaGetLastError();
+    cudaFree(s->d_in); /* clean-up after the failure being reported */
+    s->d_in = NULL;
+    s->d_out = NULL;
+    if (!CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b)))
+        free_b = total_b = 0;
+    size_text((long long)bytes, one, sizeof one);
+    size_text(2 * (long long)bytes, two, sizeof two);
+    size_text((long long)free_b, fr, sizeof fr);
+    size_text((long long)total_b, tot, sizeof tot);
+    return err_set("a %dx%d image needs two device buffers of %s (%s) on %s, which has %s free of %s: %s%s", w, h,
+                   one, two, s->prop.name, fr, tot, cudaGetErrorString(e),
+                   injected ? " (a failure injected by CONVIS_CUDA_FAIL_ALLOC=1)" : "");
+}
+
+/* Host memory for the copy path when the caller gave no job->out. */
+static float *staging_for(cuda_state *s, size_t n)
+{
+    if (n > s->staging_capacity) {
+        float *p = realloc(s->staging, n * sizeof *p);
+        if (!p) {
+            err_set("out of host memory for a %zu-pixel copy of the result", n);
+            return NULL;
+        }
+        s->staging = p;
+        s->staging_capacity = n;
+    }
+    return s->staging;
+}
+
+/* Whether a w x h image fits the device's grid with the current blocks. */
+static bool fits_grid(const cuda_state *s, int w, int h)
+{
+    int gx = conv3x3_blocks(w, s->opt.block_x), gy = conv3x3_blocks(h, s->opt.block_y);
+    if (gx > s->prop.maxGridSize[0] || gy > s->prop.maxGridSize[1])
+        return err_set("a %dx%d image needs %dx%d blocks of %dx%d threads; %s launches at most %dx%d", w, h, gx, gy,
+                       s->opt.block_x, s->opt.block_y, s->prop.name, s->prop.maxGridSize[0], s->prop.maxGridSize[1]);
+    return true;
+}
+
+/* ---- the steps of a run -------------------------------------------------- */
+
+/* EV_START, the input to the device, EV_UPLOADED. */
+static bool upload(cuda_state *s, const eng_job *job)
+{
+    size_t bytes = (size_t)job->in->w * (size_t)job->in->h * sizeof(float);
+    return record(s, EV_START) &&
+           CUDA_CHECK(cudaMemcpyAsync(s->d_in, job->in->px, bytes, cudaMemcpyHostToDevice, s->stream)) &&
+           record(s, EV_UPLOADED);
+}
+
+/* Launches the kernel the options name from d_in into `d_dst` (w*h floats
+ * on the device), and says how. */
+static bool launch(cuda_state *s, const eng_job *job, float *d_dst, eng_launch *l)
+{
+    int w = job->in->w, h = job->in->h, bx = s->opt.block_x, by = s->opt.block_y;
+    bool naive = s->opt.kernel == ENG_KERNEL_NAIVE;
+    int e = naive ? conv3x3_launch_naive(s->d_in, d_dst, w, h, &job->params, bx, by, s->stream)
+                  : conv3x3_launch_tiled(s->d_in, d_dst, w, h, &job->params, bx, by, s->stream);
+    if (!cuda_check((cudaError_t)e, naive ? "conv3x3_launch_naive" : "conv3x3_launch_tiled", __FILE__, __LINE__))
+        return false;
+    *l = (eng_launch){conv3x3_blocks(w, bx), conv3x3_blocks(h, by), bx, by};
+    return true;
+}
+
+/* The trap: one device -> host copy per output pixel, with cudaMemcpy, the
+ * call a first port writes in a loop. Each returns only when its 4 bytes
+ * have arrived. (cudaMemcpy runs on the legacy default stream, which waits
+ * for the engine's stream, created blocking, and the events recorded on it
+ * after wait for the copies.) Runs for at most per_pixel_max pixels or
+ * per_pixel_budget_ms of the host clock, whichever ends first; *done says
+ * how many it copied. */
+static bool copy_per_pixel(cuda_state *s, float *dst, long long n, long long *done)
+{
+    long long cap = n < s->opt.per_pixel_max ? n : s->opt.per_pixel_max, i = 0;
+    double t0 = tim_now_ms();
+
+    while (i < cap) {
+        if (!CUDA_CHECK(cudaMemcpy(dst + i, s->d_out + i, sizeof(float), cudaMemcpyDeviceToHost)))
+            return false;
+        ++i;
+        if (tim_now_ms() - t0 >= s->opt.per_pixel_budget_ms)
+            break;
+    }
+    *done = i;
+    return true;
+}
+
+/* Brings the result from d_out into host memory `dst` by `path` (bulk or
+ * per pixel), records EV_DOWNLOADED after the timed copies and EV_END after
+ * everything, and waits for EV_END. Fills the download phase, the result
+ * path and, per pixel, the extrapolation. */
+static bool download(cuda_state *s, float *dst, long long n, eng_result path, eng_timing *timing)
+{
+    long long done = n;
+    bool ok = true;
+    float ms;
+
+    if (path == ENG_RESULT_PER_PIXEL) {
+        if (!copy_per_pixel(s, dst, n, &done) || !record(s, EV_DOWNLOADED))
+            return false;
+        /* The rest in one copy, untimed as a phase, so the result is whole. */
+        if (done < n &&
+            !CUDA_CHECK(cudaMemcpyAsync(dst + done, s->d_out + done, (size_t)(n - done) * sizeof(float),
+                                        cudaMemcpyDeviceToHost, s->stream)))
+            return false;
+    } else {
+        if (!CUDA_CHECK(cudaMemcpyAsync(dst, s->d_out, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost,
+                                        s->stream)) ||
+            !record(s, EV_DOWNLOADED))
+            return false;
+    }
+    if (!record(s, EV_END) || !CUDA_CHECK(cudaEventSynchronize(s->ev[EV_END])))
+        return false;
+    ms = elapsed_ms(s, EV_COMPUTED, EV_DOWNLOADED, &ok);
+    if (!ok)
+        return false;
+    timing->ms[ENG_DOWNLOAD] = path == ENG_RESULT_PER_PIXEL ? (double)ms / (double)done * (double)n : (double)ms;
+    timing->has[ENG_DOWNLOAD] = true;
+    timing->result = path == ENG_RESULT_PER_PIXEL ? ENG_RESULT_PER_PIXEL : ENG_RESULT_BULK;
+    timing->extrapolated = done < n;
+    timing->measured_px = path == ENG_RESULT_PER_PIXEL ? done : 0;
+    return true;
+}
+
+/* Upload, compute into d_out, download by `path` into `dst`: the run, and
+ * the first half of the copy path. Fills every phase but overhead. */
+static bool compute_to_host(cuda_state *s, const eng_job *job, float *dst, eng_result path, eng_timing *timing)
+{
+    long long n = (long long)job->in->w * job->in->h;
+    bool ok = true;
+
+    if (!upload(s, job) || !launch(s, job, s->d_out, &timing->launch) || !record(s, EV_COMPUTED) ||
+        !download(s, dst, n, path, timing))
+        return false;
+    timing->ms[ENG_UPLOAD] = elapsed_ms(s, EV_START, EV_UPLOADED, &ok);
+    timing->ms[ENG_COMPUTE] = elapsed_ms(s, EV_UPLOADED, EV_COMPUTED, &ok);
+    timing->has[ENG_UPLOAD] = timing->has[ENG_COMPUTE] = true;
+    return ok;
+}
+
+/* overhead = the host's wall time minus what the events spanned (and minus
+ * `other_ms`, phases timed apart from the events). */
+static bool finish_timing(cuda_state *s, double wall, double other_ms, const char *clock, eng_timing *timing)
+{
+    bool ok = true;
+    double span = elapsed_ms(s, EV_START, EV_END, &ok) + other_ms;
+    timing->ms[ENG_OVERHEAD] = wall > span ? wall - span : 0.0;
+    timing->has[ENG_OVERHEAD] = true;
+    timing->clock = clock;
+    return ok;
+}
+
+static bool prepare(cuda_state *s, const eng_job *job)
+{
+    return fits_grid(s, job->in->w, job->in->h) && ensure_capacity(s, job->in->w, job->in->h);
+}
+
+static bool cuda_run(void *state, const eng_job *job, eng_timing *timing)
+{
+    cuda_state *s = state;
+    eng_result path = s->opt.result == ENG_RESULT_PER_PIXEL ? ENG_RESULT_PER_PIXEL : ENG_RESULT_BULK;
+    double t0;
+
+    if (!prepare(s, job))
+        return false;
+    t0 = tim_now_ms();
+    if (!compute_to_host(s, job, job->out->px, path, timing))
+        return false;
+    return finish_timing(s, tim_now_ms() - t0, 0.0, CLOCK_EVENTS, timing);
+}
+
+/* ---- present ------------------------------------------------------------- */
+
+/* The registration of GL buffer `id` (of `bytes` now), made on first use and
+ * again when the buffer's size changed. NULL when registering fails: the
+ * engine then takes the copy path from now on and says why. */
+static gl_link *link_for(cuda_state *s, unsigned id, long long bytes)
+{
+    gl_link *slot = NULL;
+    cudaError_t e;
+
+    for (int i = 0; i < MAX_GL_BUFFERS; ++i) {
+        if (s->links[i].id == id) {
+            if (s->links[i].bytes == bytes)
+                return &s->links[i];
+            unregister(&s->links[i]); /* new storage: register it again */
+        }
+        if (!slot && s->links[i].id == 0)
+            slot = &s->links[i];
+    }
+    if (!slot) { /* all taken: the oldest goes */
+        slot = &s->links[0];
+        unregister(slot);
+    }
+    e = cudaGraphicsGLRegisterBuffer(&slot->res, id, cudaGraphicsRegisterFlagsWriteDiscard);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        slot->res = NULL;
+        s->present = ENG_PRESENT_COPY;
+        snprintf(s->present_why, sizeof s->present_why,
+                 "registering GL buffer %u with CUDA failed (%s): results go device -> host -> GL buffer", id,
+                 cudaGetErrorString(e));
+        return NULL;
+    }
+    slot->id = id;
+    slot->bytes = bytes;
+    return slot;
+}
+
+/* Upload, then map the GL buffer, launch the kernel into it, unmap it: the
+ * present phase. Nothing between map and unmap touches GL. */
+static bool present_interop(cuda_state *s, const eng_job *job, gl_link *l, eng_timing *timing)
+{
+    size_t bytes = (size_t)job->in->w * (size_t)job->in->h * sizeof(float), mapped_bytes = 0;
+    void *mapped = NULL;
+    double t0 = tim_now_ms();
+    cudaError_t unmapped;
+    bool ok = false;
+
+    if (!upload(s, job) || !CUDA_CHECK(cudaGraphicsMapResources(1, &l->res, s->stream)))
+        return false;
+    if (!CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&mapped, &mapped_bytes, l->res)))
+        goto unmap;
+    if (mapped_bytes < bytes) {
+        err_set("GL buffer %u maps to %zu bytes in CUDA; a %dx%d result needs %zu", l->id, mapped_bytes,
+                job->in->w, job->in->h, bytes);
+        goto unmap;
+    }
+    ok = launch(s, job, mapped, &timing->launch);
+unmap:
+    unmapped = cudaGraphicsUnmapResources(1, &l->res, s->stream);
+    if (ok)
+        ok = CUDA_CHECK(unmapped);
+    else
+        cudaGetLastError(); /* the reason being returned is the earlier one */
+    if (!ok || !record(s, EV_COMPUTED) || !record(s, EV_END) || !CUDA_CHECK(cudaEventSynchronize(s->ev[EV_END])))
+        return false;
+    timing->ms[ENG_UPLOAD] = elapsed_ms(s, EV_START, EV_UPLOADED, &ok);
+    timing->ms[ENG_PRESENT] = elapsed_ms(s, EV_UPLOADED, EV_COMPUTED, &ok);
+    timing->has[ENG_UPLOAD] = timing->has[ENG_PRESENT] = true;
+    timing->result = ENG_RESULT_INTEROP;
+    return ok && finish_timing(s, tim_now_ms() - t0, 0.0, CLOCK_EVENTS, timing);
+}
+
+/* The copy path: compute, bring the result to host memory (bulk or per
+ * pixel), copy it into the GL buffer (the present phase). */
+static bool present_copy(cuda_state *s, const eng_job *job, unsigned gl_buffer, eng_result path,
+                         eng_timing *timing)
+{
+    size_t n = (size_t)job->in->w * (size_t)job->in->h;
+    float *host = job->out ? job->out->px : staging_for(s, n);
+    double t0, tg, gl_ms;
+
+    if (!host)
+        return false;
+    t0 = tim_now_ms();
+    if (!compute_to_host(s, job, host, path, timing))
+        return false;
+    tg = tim_now_ms();
+    if (!gl_upload(gl_buffer, host, n * sizeof(float)))
+        return false;
+    gl_ms = tim_now_ms() - tg;
+    timing->ms[ENG_PRESENT] = gl_ms;
+    timing->has[ENG_PRESENT] = true;
+    return finish_timing(s, tim_now_ms() - t0, gl_ms, CLOCK_COPY_PATH, timing);
+}
+
+static bool cuda_present(void *state, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
+{
+    cuda_state *s = state;
+    long long bytes = (long long)job->in->w * job->in->h * (long long)sizeof(float), have = 0;
+    gl_link *l;
+
+    if (!eng_gl_context_current())
+        return err_set("presenting into GL buffer %u needs its OpenGL context current on this thread; none is",
+                       gl_buffer);
+    if (!gl_load() || !gl_buffer_bytes(gl_buffer, &have))
+        return false;
+    if (have < bytes)
+        return err_set("GL buffer %u cannot take a %dx%d result: it holds %lld bytes, %lld are needed", gl_buffer,
+                       job->in->w, job->in->h, have, bytes);
+    if (!prepare(s, job))
+        return false;
+    if (s->opt.result == ENG_RESULT_INTEROP && s->present == ENG_PRESENT_INTEROP) {
+        l = link_for(s, gl_buffer, have);
+        if (l)
+            return present_interop(s, job, l, timing);
+        /* registration failed: link_for switched the engine to the copy path */
+    }
+    return present_copy(s, job, gl_buffer, s->opt.result == ENG_RESULT_PER_PIXEL ? ENG_RESULT_PER_PIXEL
+                                                                                 : ENG_RESULT_BULK, timing);
+}
+
+static void cuda_forget_buffer(void *state, unsigned gl_buffer)
+{
+    cuda_state *s = state;
+    for (int i = 0; i < MAX_GL_BUFFERS; ++i)
+        if (s->links[i].id == gl_buffer && gl_buffer != 0)
+            unregister(&s->links[i]);
 }
 
 const eng_class eng_cuda_class = {
     .name = "cuda",
-    .summary = "a CUDA kernel, one GPU thread per output",
+    .summary = "a CUDA kernel (tiled or naive), one GPU thread per output",
     .probe = cuda_probe,
     .open = cuda_open,
     .close = cuda_close,
     .run = cuda_run,
     .describe = cuda_describe,
+    .present = cuda_present,
+    .configure = cuda_configure,
+    .device = cuda_device,
+    .forget_buffer = cuda_forget_buffer,
 };

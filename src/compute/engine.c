@@ -11,6 +11,7 @@
 struct eng_engine {
     const eng_class *cls;
     void *state;
+    eng_options options;        /* in force, defaults filled in */
     char description[192];
 };
 
@@ -72,6 +73,15 @@ bool eng_probe(const eng_class *cls, char *why, size_t size)
     return cls->probe ? cls->probe(why, size) : true;
 }
 
+/* Refreshes the cached description (after opening, and after options change). */
+static void describe(eng_engine *e)
+{
+    if (e->cls->describe)
+        e->cls->describe(e->state, e->description, sizeof e->description);
+    else
+        snprintf(e->description, sizeof e->description, "%s", e->cls->name);
+}
+
 eng_engine *eng_open(const eng_class *cls)
 {
     char why[256];
@@ -87,6 +97,7 @@ eng_engine *eng_open(const eng_class *cls)
         return NULL;
     }
     e->cls = cls;
+    e->options = eng_options_resolved(NULL);
     if (cls->open) {
         e->state = cls->open();
         if (!e->state) {
@@ -97,10 +108,7 @@ eng_engine *eng_open(const eng_class *cls)
             return NULL;
         }
     }
-    if (cls->describe)
-        cls->describe(e->state, e->description, sizeof e->description);
-    else
-        snprintf(e->description, sizeof e->description, "%s", cls->name);
+    describe(e);
     return e;
 }
 
@@ -127,6 +135,7 @@ bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing)
 {
     memset(timing, 0, sizeof *timing);
     timing->reps = 1;
+    timing->total_px = (long long)job->in->w * job->in->h;
     if (job->in->w != job->out->w || job->in->h != job->out->h)
         return err_set("engine '%s': input %dx%d and output %dx%d differ in size", e->cls->name,
                        job->in->w, job->in->h, job->out->w, job->out->h);
@@ -137,10 +146,123 @@ bool eng_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, eng_timi
 {
     memset(timing, 0, sizeof *timing);
     timing->reps = 1;
+    timing->total_px = (long long)job->in->w * job->in->h;
+    if (job->out && (job->in->w != job->out->w || job->in->h != job->out->h))
+        return err_set("engine '%s': input %dx%d and output %dx%d differ in size", e->cls->name,
+                       job->in->w, job->in->h, job->out->w, job->out->h);
     if (!e->cls->present)
         return err_set("engine '%s' cannot compute into a GL buffer", e->cls->name);
     return e->cls->present(e->state, job, gl_buffer, timing);
 }
+
+void eng_forget_buffer(eng_engine *e, unsigned gl_buffer)
+{
+    if (e && e->cls->forget_buffer)
+        e->cls->forget_buffer(e->state, gl_buffer);
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+static const char *const kernel_names[ENG_KERNEL_COUNT] = {"tiled", "naive"};
+static const char *const result_names[ENG_RESULT_COUNT] = {"bulk", "per-pixel", "interop"};
+
+eng_options eng_options_resolved(const eng_options *opt)
+{
+    eng_options o;
+    if (opt)
+        o = *opt;
+    else
+        memset(&o, 0, sizeof o);
+    if (o.block_x == 0)
+        o.block_x = ENG_DEFAULT_BLOCK;
+    if (o.block_y == 0)
+        o.block_y = ENG_DEFAULT_BLOCK;
+    if (o.per_pixel_max == 0)
+        o.per_pixel_max = ENG_PER_PIXEL_MAX;
+    if (o.per_pixel_budget_ms == 0.0)
+        o.per_pixel_budget_ms = ENG_PER_PIXEL_BUDGET_MS;
+    return o;
+}
+
+bool eng_has_options(const eng_class *cls)
+{
+    return cls->configure != NULL;
+}
+
+bool eng_set_options(eng_engine *e, const eng_options *opt)
+{
+    eng_options o = eng_options_resolved(opt);
+
+    if ((unsigned)o.kernel >= ENG_KERNEL_COUNT)
+        return err_set("engine '%s': kernel variant %d is not one of tiled (0), naive (1)", e->cls->name,
+                       (int)o.kernel);
+    if ((unsigned)o.result >= ENG_RESULT_COUNT)
+        return err_set("engine '%s': result path %d is not one of bulk (0), per-pixel (1), interop (2)",
+                       e->cls->name, (int)o.result);
+    if (o.block_x < 1 || o.block_y < 1 || o.block_x > 1024 || o.block_y > 1024)
+        return err_set("engine '%s': a block of %dx%d threads; each side takes 1 to 1024", e->cls->name, o.block_x,
+                       o.block_y);
+    if (o.per_pixel_max < 1 || !(o.per_pixel_budget_ms > 0.0))
+        return err_set("engine '%s': the per-pixel path needs a cap of at least one pixel and a time budget above "
+                       "0 ms, not %lld pixels and %g ms", e->cls->name, o.per_pixel_max, o.per_pixel_budget_ms);
+    if (e->cls->configure && !e->cls->configure(e->state, &o))
+        return false;
+    e->options = o;
+    describe(e);
+    return true;
+}
+
+eng_options eng_options_of(const eng_engine *e)
+{
+    return e->options;
+}
+
+const char *eng_kernel_name(eng_kernel k)
+{
+    return (unsigned)k < ENG_KERNEL_COUNT ? kernel_names[k] : "?";
+}
+
+const char *eng_result_name(eng_result r)
+{
+    return (unsigned)r < ENG_RESULT_COUNT ? result_names[r] : "?";
+}
+
+const char *eng_present_path_name(eng_present_path p)
+{
+    static const char *const names[] = {"none", "native", "interop", "copy"};
+    return (unsigned)p < sizeof names / sizeof names[0] ? names[p] : "?";
+}
+
+bool eng_kernel_parse(const char *text, eng_kernel *k)
+{
+    for (int i = 0; i < ENG_KERNEL_COUNT; ++i)
+        if (strcmp(text, kernel_names[i]) == 0) {
+            *k = (eng_kernel)i;
+            return true;
+        }
+    return err_set("unknown kernel variant '%s'; use tiled or naive", text);
+}
+
+bool eng_result_parse(const char *text, eng_result *r)
+{
+    for (int i = 0; i < ENG_RESULT_COUNT; ++i)
+        if (strcmp(text, result_names[i]) == 0) {
+            *r = (eng_result)i;
+            return true;
+        }
+    return err_set("unknown result path '%s'; use bulk, per-pixel or interop", text);
+}
+
+bool eng_device(eng_engine *e, eng_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->memory_total = info->memory_free = -1;
+    if (!e->cls->device)
+        return err_set("engine '%s' computes on the CPU and has no device to describe", e->cls->name);
+    return e->cls->device(e->state, info);
+}
+
+/* ---- timing -------------------------------------------------------------- */
 
 bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing)
 {
@@ -166,6 +288,10 @@ bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing
             timing->ms[p] = timing->has[p] ? tim_stats_of(samples + p * reps, (size_t)reps).median : 0.0;
         timing->reps = reps;
         timing->launch = one.launch;
+        timing->result = one.result;
+        timing->extrapolated = one.extrapolated;
+        timing->measured_px = one.measured_px;
+        timing->total_px = one.total_px;
     }
     free(samples);
     return ok;

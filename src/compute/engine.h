@@ -23,7 +23,15 @@
  *
  * GPU engines also say how they launched the last run (eng_launch): the grid
  * of thread blocks (CUDA) or work groups (GL compute) and the threads in
- * each, for the window's thread view and the overlay. */
+ * each, for the window's thread view and the overlay.
+ *
+ * Teaching switches (eng_options, set on an open engine with
+ * eng_set_options; all zero = the defaults): which kernel a GPU engine
+ * launches (tiled or naive) and which path the result takes (one bulk copy,
+ * one copy per pixel, or CUDA-GL interop). An engine uses what it has and
+ * ignores the rest: the CPU engines ignore all of it, the gl engine too (it
+ * has one kernel and computes in GL itself); the timing record says what
+ * really ran. GPU engines also describe their device (eng_device). */
 #ifndef CONVIS_ENGINE_H
 #define CONVIS_ENGINE_H
 
@@ -52,6 +60,64 @@ typedef struct eng_launch {
     int block_x, block_y;
 } eng_launch;
 
+/* Which kernel a GPU engine launches (eng_options.kernel). */
+typedef enum eng_kernel {
+    ENG_KERNEL_TILED = 0,   /* the default: a shared-memory tile with its halo,
+                               the filter in constant memory */
+    ENG_KERNEL_NAIVE,       /* one thread per output, nine reads from global memory */
+    ENG_KERNEL_COUNT
+} eng_kernel;
+
+/* The path a GPU engine's result takes (eng_options.result, and in
+ * eng_timing.result what a run really did).
+ *
+ *   ENG_RESULT_BULK       the default: one bulk copy device -> host
+ *                         (phases upload, compute, download, overhead).
+ *   ENG_RESULT_PER_PIXEL  one device -> host copy per output pixel: the
+ *                         trap of reading a GPU array element by element
+ *                         from the host. It runs for real on the first
+ *                         pixels, at most eng_options.per_pixel_max of them
+ *                         or for per_pixel_budget_ms; the download phase is
+ *                         their measured cost per pixel times all pixels,
+ *                         and the record says so (extrapolated,
+ *                         measured_px). The pixels past the cap come back in
+ *                         one untimed bulk copy, so the result is whole.
+ *   ENG_RESULT_INTEROP    eng_present only: the kernel writes straight into
+ *                         the caller's GL buffer, mapped into CUDA (phases
+ *                         upload, present = map + kernel + unmap, overhead).
+ *                         Where interop is not possible here (eng_device
+ *                         says why), the copy path runs instead: bulk copy
+ *                         to the host, then into the GL buffer. eng_run,
+ *                         whose result goes to host memory, treats it as
+ *                         BULK. (The gl engine's present reports INTEROP
+ *                         too: its shader writes the buffer in place.)
+ *
+ * eng_present with BULK or PER_PIXEL also takes the copy path: device ->
+ * host (that way) -> GL buffer, the last step timed as the present phase. */
+typedef enum eng_result {
+    ENG_RESULT_BULK = 0,
+    ENG_RESULT_PER_PIXEL,
+    ENG_RESULT_INTEROP,
+    ENG_RESULT_COUNT
+} eng_result;
+
+/* Per-pixel copies made for real at most, and the time spent on them at
+ * most, before the cost is extrapolated (eng_options, when zero). */
+#define ENG_PER_PIXEL_MAX 20000
+#define ENG_PER_PIXEL_BUDGET_MS 300.0
+#define ENG_DEFAULT_BLOCK 16
+
+/* The teaching switches of an engine. Zero in a field means its default:
+ * the tiled kernel, the bulk result, 16x16 threads a block, the per-pixel
+ * limits above. Engines ignore what they do not have (see the top). */
+typedef struct eng_options {
+    eng_kernel kernel;
+    eng_result result;
+    int block_x, block_y;           /* threads a block (CUDA); 0 = 16 */
+    long long per_pixel_max;        /* ENG_RESULT_PER_PIXEL: copies made for real, at most */
+    double per_pixel_budget_ms;     /* ... and for at most this long */
+} eng_options;
+
 typedef struct eng_timing {
     double ms[ENG_PHASE_COUNT];     /* milliseconds per phase */
     bool has[ENG_PHASE_COUNT];      /* which phases this run had */
@@ -59,6 +125,15 @@ typedef struct eng_timing {
                                        more = the median of that many */
     const char *clock;              /* what measured it: "monotonic clock", ... */
     eng_launch launch;              /* the run's launch geometry; zero on the CPU */
+    /* The path the result took, when the run had a download or present
+     * phase (meaningless without one: CPU engines leave it BULK). */
+    eng_result result;
+    /* True when a phase is not wholly measured: ms[ENG_DOWNLOAD] is then the
+     * cost of the measured_px per-pixel copies that really ran, scaled to
+     * total_px (PER_PIXEL with more pixels than its cap or budget). */
+    bool extrapolated;
+    long long measured_px;          /* pixels copied one by one for real (PER_PIXEL) */
+    long long total_px;             /* pixels of the image */
 } eng_timing;
 
 /* One convolution: `in` to `out` (same size, not aliased) with `params`. */
@@ -67,6 +142,28 @@ typedef struct eng_job {
     img_plane *out;
     conv_params params;
 } eng_job;
+
+/* How an engine's eng_present gets its result into the GL buffer. */
+typedef enum eng_present_path {
+    ENG_PRESENT_NONE = 0,   /* it cannot (CPU engines) */
+    ENG_PRESENT_NATIVE,     /* it computes in the GL context itself (gl) */
+    ENG_PRESENT_INTEROP,    /* CUDA writes the GL buffer, mapped: no copy */
+    ENG_PRESENT_COPY,       /* device -> host -> GL buffer: interop is not
+                               possible here, and present_why says why */
+} eng_present_path;
+
+/* The device an engine computes on, for the overlay ("NVIDIA H200, 132 SMs,
+ * 1.0 GiB used by convis, 139 GiB free of 140 GiB; CUDA-GL interop"). */
+typedef struct eng_device_info {
+    char name[128];                 /* "NVIDIA H200" */
+    int compute_units;              /* streaming multiprocessors (CUDA); 0 = not known */
+    const char *unit_name;          /* "SM"; NULL when compute_units is 0 */
+    long long memory_total;         /* bytes of device memory; -1 = not known */
+    long long memory_free;          /* bytes free on the device now; -1 = not known */
+    long long memory_engine;        /* bytes this engine holds on the device */
+    eng_present_path present;       /* how eng_present delivers ... */
+    char present_why[256];          /* ... and why, as one sentence for the overlay */
+} eng_device_info;
 
 /* What an engine implements. Operations an engine does not have are NULL. */
 typedef struct eng_class {
@@ -89,6 +186,15 @@ typedef struct eng_class {
     /* Computes into a GL buffer object of w*h floats instead of job->out
      * (the present phase); NULL for engines that cannot. */
     bool (*present)(void *state, const eng_job *job, unsigned gl_buffer, eng_timing *timing);
+    /* Takes new options, defaults already filled in (eng_set_options); false
+     * with a reason when this engine cannot use them (the old ones stay).
+     * NULL for engines that have no switches: they ignore options. */
+    bool (*configure)(void *state, const eng_options *opt);
+    /* Describes the device; NULL for engines without one. */
+    bool (*device)(void *state, eng_device_info *info);
+    /* Lets go of anything held for GL buffer `gl_buffer` (a CUDA
+     * registration); NULL when nothing is held. */
+    void (*forget_buffer)(void *state, unsigned gl_buffer);
 } eng_class;
 
 typedef struct eng_engine eng_engine;
@@ -128,13 +234,54 @@ const char *eng_description(eng_engine *e);
 bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing);
 
 /* One run, timed, into the GL buffer object `gl_buffer` (at least w*h floats)
- * instead of job->out, for showing on screen: the present phase. False with
- * a reason when the engine cannot (its class has no present operation). */
+ * instead of job->out, for showing on screen: the present phase. The GL
+ * context that owns the buffer must be current. job->out may be NULL; the
+ * CUDA engine's copy path (see eng_result) fills it when given, since the
+ * result passes through host memory there. False with a reason when the
+ * engine cannot (its class has no present operation). */
 bool eng_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, eng_timing *timing);
+
+/* Lets the engine forget GL buffer `gl_buffer`: call it before deleting the
+ * buffer or giving it new storage (glBufferData) after it went to
+ * eng_present, with its GL context current. The CUDA engine registers each
+ * buffer once, on its first eng_present, and keeps the registration until
+ * then (or until eng_close; it also registers again by itself when the
+ * buffer's size changed). Harmless for a buffer the engine never saw. */
+void eng_forget_buffer(eng_engine *e, unsigned gl_buffer);
+
+/* Sets the engine's teaching switches (eng_options; zero fields mean their
+ * defaults). False with a reason when a value is out of range or this engine
+ * cannot use it (a block of more threads than the device allows); the
+ * previous options then stay. Engines without switches take any options and
+ * ignore them. The description (eng_description) follows the change. */
+bool eng_set_options(eng_engine *e, const eng_options *opt);
+
+/* The options in force, defaults filled in. */
+eng_options eng_options_of(const eng_engine *e);
+
+/* Whether the engine has the teaching switches at all (false: it ignores
+ * eng_set_options). */
+bool eng_has_options(const eng_class *cls);
+
+/* `opt` with every zero field replaced by its default. */
+eng_options eng_options_resolved(const eng_options *opt);
+
+/* Names for the command line and the overlay: "tiled", "naive"; "bulk",
+ * "per-pixel", "interop"; "none", "native", "interop", "copy". Parsing
+ * returns false with a sentence that lists the accepted names. */
+const char *eng_kernel_name(eng_kernel k);
+const char *eng_result_name(eng_result r);
+const char *eng_present_path_name(eng_present_path p);
+bool eng_kernel_parse(const char *text, eng_kernel *k);
+bool eng_result_parse(const char *text, eng_result *r);
+
+/* Fills `info` with the engine's device; false with a reason for an engine
+ * that has none (the CPU engines). Memory figures are read now. */
+bool eng_device(eng_engine *e, eng_device_info *info);
 
 /* One untimed warm-up run, then `reps` timed runs; each phase in `timing` is
  * the median of its samples, and timing->reps says how many. The launch
- * geometry is the last run's. */
+ * geometry, result path and extrapolation fields are the last run's. */
 bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing);
 
 /* Sum of the phases the run had. */

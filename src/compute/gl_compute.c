@@ -586,10 +586,35 @@ static bool gl_present(void *state, const eng_job *job, unsigned gl_buffer, eng_
         goto restore;
     fill_timing(s, ENG_PRESENT, false, wall, timing);
     timing->launch = launch;
+    timing->result = ENG_RESULT_INTEROP; /* no copy: the shader wrote the buffer in place */
     ok = gl_check(s, "reading the timer queries");
 restore:
     restore_bindings(s, &saved);
     return ok;
+}
+
+/* The renderer, and its memory where the driver tells it
+ * (GL_NVX_gpu_memory_info, NVIDIA's drivers; in KiB). */
+static bool gl_device(void *state, eng_device_info *info)
+{
+    gl_state *s = state;
+    GLint kib_total = 0, kib_free = 0;
+
+    snprintf(info->name, sizeof info->name, "%s", s->renderer);
+    info->memory_engine = 2 * (long long)s->capacity;
+    if (GLEW_NVX_gpu_memory_info) {
+        take_errors();
+        glGetIntegerv(GL_GPU_MEMORY_INFO_DEDICATED_VIDMEM_NVX, &kib_total);
+        glGetIntegerv(GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX, &kib_free);
+        if (take_errors() == GL_NO_ERROR && kib_total > 0) {
+            info->memory_total = (long long)kib_total * 1024;
+            info->memory_free = (long long)kib_free * 1024;
+        }
+    }
+    info->present = ENG_PRESENT_NATIVE;
+    snprintf(info->present_why, sizeof info->present_why,
+             "the compute shader writes the GL buffer in the same OpenGL context: no copy");
+    return true;
 }
 
 const eng_class eng_gl_class = {
@@ -602,4 +627,5 @@ const eng_class eng_gl_class = {
     .run = gl_run,
     .describe = gl_describe,
     .present = gl_present,
+    .device = gl_device,
 };

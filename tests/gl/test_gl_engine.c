@@ -160,6 +160,7 @@ static void check_present_and_bindings(eng_engine *e)
 
     CHECK(eng_present(e, &job, buf[0], &t), "present: %s", err_msg());
     check_timing(&t, w, h, ENG_PRESENT, "present 33x17");
+    CHECK(t.result == ENG_RESULT_INTEROP, "present: no copy (result %s)", eng_result_name(t.result));
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &bound);
     glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &bound0);
     glGetIntegerv(GL_CURRENT_PROGRAM, &program);
@@ -256,6 +257,24 @@ int main(void)
               strstr(eng_description(e), "16x16"),
           "description '%s' names the renderer and the work group", eng_description(e));
 
+    {   /* the device as the overlay shows it; options ignored (one kernel, computes in GL itself) */
+        eng_device_info info;
+        eng_options o;
+        char before[192];
+        memset(&o, 0, sizeof o);
+        o.kernel = ENG_KERNEL_NAIVE;
+        o.result = ENG_RESULT_PER_PIXEL;
+        snprintf(before, sizeof before, "%s", eng_description(e));
+        CHECK(!eng_has_options(cls) && eng_set_options(e, &o) && strcmp(before, eng_description(e)) == 0,
+              "the gl engine takes and ignores options: '%s'", eng_description(e));
+        CHECK(eng_device(e, &info) && strcmp(info.name, (const char *)glGetString(GL_RENDERER)) == 0 &&
+                  info.present == ENG_PRESENT_NATIVE && info.present_why[0] && info.compute_units == 0 &&
+                  info.memory_engine > 0 && (info.memory_total == -1 || info.memory_free <= info.memory_total),
+              "device: '%s', present %s, %lld bytes held, memory %lld of %lld", info.name,
+              eng_present_path_name(info.present), info.memory_engine, info.memory_free, info.memory_total);
+        memset(&o, 0, sizeof o);
+        eng_set_options(e, &o);
+    }
     check_all(e, &tot);
     printf("%ld runs within %g of the reference, %ld of them equal bit for bit\n", tot.runs, (double)TOL, tot.exact);
     check_measure(e);

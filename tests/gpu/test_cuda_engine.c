@@ -1,5 +1,15 @@
-/* The CUDA engine against the reference, on a CUDA device. Exits 77 (ctest:
- * skipped) when this machine has none, saying why. */
+/* The CUDA engine on a CUDA device, against the reference:
+ *   - the naive and the tiled kernel, in 16x16 and 32x8 blocks, for every
+ *     preset x border mode x flip on odd sizes, within 1e-5 relative (and
+ *     counted: how many equal bit for bit); phases, clock, launch geometry;
+ *   - the per-pixel result path: the same result as bulk, and a download
+ *     phase that says it was extrapolated, from how many pixels;
+ *   - the options' checks, the description, the device information;
+ *   - eng_present with no OpenGL context: a sentence, no crash;
+ *   - an injected allocation failure (CONVIS_CUDA_FAIL_ALLOC=1): a sentence
+ *     with the sizes and the free memory, and the engine still usable after.
+ * Exits 77 (ctest: skipped) when this machine has no CUDA device, saying why. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +19,296 @@
 #include "core/conv.h"
 #include "core/err.h"
 
-static const int sizes[][2] = {{1, 1}, {2, 2}, {3, 3}, {16, 16}, {17, 33}, {1, 4097}, {4097, 1}, {1000, 777}};
+#define TOL 1e-5f
+
+static const int sizes[][2] = {{1, 1},   {2, 2},   {3, 3},    {16, 16},  {17, 33},
+                               {33, 17}, {64, 48}, {1, 4097}, {4097, 1}, {1000, 777}};
+
+typedef struct config {
+    eng_kernel kernel;
+    int bx, by;
+} config;
+
+static const config configs[] = {
+    {ENG_KERNEL_NAIVE, 16, 16}, {ENG_KERNEL_TILED, 16, 16}, {ENG_KERNEL_NAIVE, 32, 8}, {ENG_KERNEL_TILED, 32, 8},
+};
+#define NCONFIGS (sizeof configs / sizeof configs[0])
+
+static bool set_options(eng_engine *e, eng_kernel kernel, eng_result result, int bx, int by)
+{
+    eng_options o;
+    memset(&o, 0, sizeof o);
+    o.kernel = kernel;
+    o.result = result;
+    o.block_x = bx;
+    o.block_y = by;
+    if (!eng_set_options(e, &o)) {
+        CHECK(false, "options %s %dx%d: %s", eng_kernel_name(kernel), bx, by, err_msg());
+        return false;
+    }
+    return true;
+}
+
+static long count_off(const float *got, const float *want, long n)
+{
+    long bad = 0;
+    for (long i = 0; i < n; ++i)
+        bad += !(fabsf(got[i] - want[i]) <= TOL * fmaxf(1.0f, fabsf(want[i])));
+    return bad;
+}
+
+/* Every kernel and block shape x preset x border x flip x size. */
+static void check_kernels(eng_engine *e)
+{
+    long runs = 0, exact = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        int w = sizes[s][0], h = sizes[s][1];
+        long n = (long)w * h;
+        img_plane in, ref, out;
+        img_plane_alloc(&in, w, h);
+        img_plane_alloc(&ref, w, h);
+        img_plane_alloc(&out, w, h);
+        ind_fill(in.px, (size_t)n, (unsigned)s + 40);
+        for (size_t k = 0; k < filt_preset_count(); ++k)
+            for (int b = 0; b < CONV_BORDER_COUNT; ++b)
+                for (int flip = 0; flip < 2; ++flip) {
+                    eng_job job = {&in, &out, conv_params_make(filt_preset(k), (conv_border)b, flip)};
+                    conv_reference(&in, &job.params, &ref);
+                    for (size_t c = 0; c < NCONFIGS; ++c) {
+                        const config *cf = &configs[c];
+                        eng_timing t;
+                        long bad;
+                        if (!set_options(e, cf->kernel, ENG_RESULT_BULK, cf->bx, cf->by))
+                            continue;
+                        for (long i = 0; i < n; ++i)
+                            out.px[i] = -12345.0f; /* a value no output has: every pixel must be written */
+                        if (!eng_run(e, &job, &t)) {
+                            CHECK(false, "%dx%d %s %dx%d: run: %s", w, h, eng_kernel_name(cf->kernel), cf->bx,
+                                  cf->by, err_msg());
+                            continue;
+                        }
+                        CHECK(t.has[ENG_UPLOAD] && t.has[ENG_COMPUTE] && t.has[ENG_DOWNLOAD] && t.has[ENG_OVERHEAD] &&
+                                  !t.has[ENG_PRESENT] && t.clock && strcmp(t.clock, "cudaEvent") == 0 &&
+                                  t.result == ENG_RESULT_BULK && !t.extrapolated,
+                              "%dx%d: phases, clock, bulk result", w, h);
+                        CHECK(t.launch.grid_x == (w + cf->bx - 1) / cf->bx &&
+                                  t.launch.grid_y == (h + cf->by - 1) / cf->by && t.launch.block_x == cf->bx &&
+                                  t.launch.block_y == cf->by,
+                              "%dx%d: launch %dx%d blocks of %dx%d, expected blocks of %dx%d", w, h, t.launch.grid_x,
+                              t.launch.grid_y, t.launch.block_x, t.launch.block_y, cf->bx, cf->by);
+                        bad = count_off(out.px, ref.px, n);
+                        CHECK(bad == 0, "%dx%d %s border %d flip %d, %s kernel %dx%d: %ld pixels off", w, h,
+                              filt_preset(k)->name, b, flip, eng_kernel_name(cf->kernel), cf->bx, cf->by, bad);
+                        ++runs;
+                        exact += memcmp(out.px, ref.px, sizeof(float) * (size_t)n) == 0;
+                    }
+                }
+        img_plane_free(&in);
+        img_plane_free(&ref);
+        img_plane_free(&out);
+    }
+    printf("%ld runs within %g of the reference, %ld of them equal bit for bit\n", runs, (double)TOL, exact);
+}
+
+/* The trap: one copy per pixel. Same result as bulk; the record says how
+ * many pixels were copied for real and that the rest is extrapolated. */
+static void check_per_pixel(eng_engine *e)
+{
+    static const int dims[][2] = {{300, 200}, {17, 33}};
+    for (size_t d = 0; d < sizeof dims / sizeof dims[0]; ++d) {
+        int w = dims[d][0], h = dims[d][1];
+        long long n = (long long)w * h;
+        img_plane in, bulk, pp;
+        eng_job job;
+        eng_timing tb, tp;
+        eng_options o;
+
+        img_plane_alloc(&in, w, h);
+        img_plane_alloc(&bulk, w, h);
+        img_plane_alloc(&pp, w, h);
+        ind_fill(in.px, (size_t)n, 77);
+        job = (eng_job){&in, &bulk, conv_params_make(filt_preset(3), CONV_BORDER_CLAMP, false)};
+        set_options(e, ENG_KERNEL_TILED, ENG_RESULT_BULK, 0, 0);
+        CHECK(eng_run(e, &job, &tb), "bulk: %s", err_msg());
+        set_options(e, ENG_KERNEL_TILED, ENG_RESULT_PER_PIXEL, 0, 0);
+        CHECK(strstr(eng_description(e), "one copy per pixel") != NULL, "description '%s' says per pixel",
+              eng_description(e));
+        job.out = &pp;
+        CHECK(eng_run(e, &job, &tp), "per-pixel: %s", err_msg());
+        CHECK(memcmp(bulk.px, pp.px, sizeof(float) * (size_t)n) == 0, "%dx%d: per-pixel result equals bulk", w, h);
+        CHECK(tp.result == ENG_RESULT_PER_PIXEL && tp.has[ENG_DOWNLOAD] && tp.ms[ENG_DOWNLOAD] > 0.0,
+              "%dx%d: per-pixel record", w, h);
+        CHECK(tp.total_px == n && tp.measured_px >= 1 && tp.measured_px <= ENG_PER_PIXEL_MAX &&
+                  tp.measured_px <= n && tp.extrapolated == (tp.measured_px < n),
+              "%dx%d: measured %lld of %lld, extrapolated %d", w, h, tp.measured_px, tp.total_px, tp.extrapolated);
+        if (n <= ENG_PER_PIXEL_MAX)
+            CHECK(tp.measured_px == n || tp.extrapolated, "%dx%d: all pixels measured unless the budget ran out", w,
+                  h);
+        printf("%dx%d: bulk download %.3f ms; per pixel %.3f ms (%s, %lld of %lld pixels copied one by one)\n", w, h,
+               tb.ms[ENG_DOWNLOAD], tp.ms[ENG_DOWNLOAD], tp.extrapolated ? "extrapolated" : "measured",
+               tp.measured_px, tp.total_px);
+
+        /* a cap of 100 pixels, and eng_measure keeping the fields */
+        o = eng_options_of(e);
+        o.per_pixel_max = 100;
+        CHECK(eng_set_options(e, &o), "cap 100: %s", err_msg());
+        CHECK(eng_measure(e, &job, 3, &tp), "measure per-pixel: %s", err_msg());
+        CHECK(memcmp(bulk.px, pp.px, sizeof(float) * (size_t)n) == 0, "%dx%d cap 100: result equals bulk", w, h);
+        CHECK(tp.reps == 3 && tp.result == ENG_RESULT_PER_PIXEL && tp.measured_px <= 100 && tp.extrapolated,
+              "%dx%d cap 100: reps %d, measured %lld, extrapolated %d", w, h, tp.reps, tp.measured_px,
+              tp.extrapolated);
+        img_plane_free(&in);
+        img_plane_free(&bulk);
+        img_plane_free(&pp);
+    }
+    set_options(e, ENG_KERNEL_TILED, ENG_RESULT_BULK, 0, 0);
+}
+
+static void check_options_and_device(eng_engine *e)
+{
+    eng_options o, before = eng_options_of(e);
+    eng_device_info info;
+
+    memset(&o, 0, sizeof o);
+    o.block_x = 64;
+    o.block_y = 32; /* 2048 threads: more than any CUDA device allows */
+    CHECK(!eng_set_options(e, &o) && strstr(err_msg(), "threads"), "a 64x32 block is refused: '%s'", err_msg());
+    o = eng_options_of(e);
+    CHECK(o.block_x == before.block_x && o.block_y == before.block_y, "refused options leave the old ones");
+    memset(&o, 0, sizeof o);
+    o.kernel = (eng_kernel)7;
+    CHECK(!eng_set_options(e, &o), "kernel variant 7 is refused");
+    memset(&o, 0, sizeof o);
+    CHECK(eng_set_options(e, &o), "zero options: %s", err_msg());
+    o = eng_options_of(e);
+    CHECK(o.kernel == ENG_KERNEL_TILED && o.result == ENG_RESULT_BULK && o.block_x == 16 && o.block_y == 16,
+          "zero options are tiled, bulk, 16x16");
+    CHECK(strstr(eng_description(e), "tiled kernel") && strstr(eng_description(e), "16x16"), "description '%s'",
+          eng_description(e));
+    set_options(e, ENG_KERNEL_NAIVE, ENG_RESULT_BULK, 32, 8);
+    CHECK(strstr(eng_description(e), "naive kernel") && strstr(eng_description(e), "32x8"),
+          "description follows the options: '%s'", eng_description(e));
+    set_options(e, ENG_KERNEL_TILED, ENG_RESULT_BULK, 0, 0);
+
+    CHECK(eng_device(e, &info), "device: %s", err_msg());
+    CHECK(info.name[0] && info.compute_units > 0 && info.unit_name && strcmp(info.unit_name, "SM") == 0,
+          "device '%s', %d %s", info.name, info.compute_units, info.unit_name ? info.unit_name : "?");
+    CHECK(info.memory_total > 0 && info.memory_free >= 0 && info.memory_free <= info.memory_total,
+          "memory %lld free of %lld", info.memory_free, info.memory_total);
+    CHECK(info.memory_engine >= 2LL * 4 * 1000 * 777, "the engine holds %lld bytes after a 1000x777 run",
+          info.memory_engine);
+    CHECK(info.present == ENG_PRESENT_COPY && strstr(info.present_why, "no OpenGL context"),
+          "with no GL context at open: copy path, '%s'", info.present_why);
+    printf("device: %s, %d SMs, %lld MiB free of %lld MiB, engine holds %lld KiB; present: %s (%s)\n", info.name,
+           info.compute_units, info.memory_free >> 20, info.memory_total >> 20, info.memory_engine >> 10,
+           eng_present_path_name(info.present), info.present_why);
+}
+
+static void check_present_without_gl(eng_engine *e)
+{
+    float px[4] = {1, 2, 3, 4};
+    img_plane in = {2, 2, px};
+    eng_job job = {&in, NULL, conv_params_make(filt_preset(0), CONV_BORDER_ZERO, false)};
+    eng_timing t;
+    CHECK(!eng_present(e, &job, 1, &t) && strstr(err_msg(), "OpenGL context"),
+          "present with no GL context is refused: '%s'", err_msg());
+}
+
+static void check_alloc_failure(const eng_class *cls)
+{
+    img_plane in, out;
+    eng_job job;
+    eng_timing t;
+    eng_engine *e;
+
+    img_plane_alloc(&in, 64, 48);
+    img_plane_alloc(&out, 64, 48);
+    ind_fill(in.px, 64 * 48, 3);
+    job = (eng_job){&in, &out, conv_params_make(filt_preset(1), CONV_BORDER_MIRROR, false)};
+    setenv("CONVIS_CUDA_FAIL_ALLOC", "1", 1);
+    e = eng_open(cls);
+    CHECK(e != NULL, "open with CONVIS_CUDA_FAIL_ALLOC=1: %s", err_msg());
+    if (e) {
+        CHECK(!eng_run(e, &job, &t), "run with the allocation failing fails");
+        CHECK(strstr(err_msg(), "64x48") && strstr(err_msg(), "free of") && strstr(err_msg(), "CONVIS_CUDA_FAIL_ALLOC") &&
+                  !strchr(err_msg(), '\n'),
+              "the sentence names the size, the free memory and the injection: '%s'", err_msg());
+        printf("injected: %s\n", err_msg());
+        unsetenv("CONVIS_CUDA_FAIL_ALLOC");
+        CHECK(eng_run(e, &job, &t), "the same engine runs once allocations work again: %s", err_msg());
+        eng_close(e);
+    }
+    unsetenv("CONVIS_CUDA_FAIL_ALLOC");
+    img_plane_free(&in);
+    img_plane_free(&out);
+}
+
+#ifdef CONVIS_CUDA_MOCK
+/* Cases only the CPU stand-in for CUDA (tests/mock/cuda_mock.c) can make:
+ * the probe's reasons for no device, no driver and an old driver; a device
+ * too small for the image (a real allocation failure, not an injected one);
+ * a grid taller than the device launches. */
+static void check_mock_only(const eng_class *cls)
+{
+    static const struct { const char *mode, *why; } probes[] = {
+        {"none", "no CUDA device was found"},
+        {"no-driver", "no NVIDIA driver is installed"},
+        {"old-driver", "the NVIDIA driver supports CUDA 11.8, older than the CUDA"},
+    };
+    char why[256];
+    img_plane in, out;
+    eng_job job;
+    eng_timing t;
+    eng_engine *e;
+
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; ++i) {
+        setenv("CONVIS_MOCK_CUDA", probes[i].mode, 1);
+        CHECK(!eng_probe(cls, why, sizeof why) && strstr(why, probes[i].why), "%s: '%s'", probes[i].mode, why);
+        CHECK(!eng_open(cls) && strstr(err_msg(), "engine 'cuda' is unavailable: ") && strstr(err_msg(), probes[i].why),
+              "open, %s: '%s'", probes[i].mode, err_msg());
+    }
+    setenv("CONVIS_MOCK_CUDA", "none", 1);
+    setenv("CUDA_VISIBLE_DEVICES", "", 1);
+    CHECK(!eng_probe(cls, why, sizeof why) && strstr(why, "CUDA_VISIBLE_DEVICES"), "hidden devices: '%s'", why);
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    unsetenv("CONVIS_MOCK_CUDA");
+
+    setenv("CONVIS_MOCK_CUDA_MEMORY", "1000000", 1);
+    e = eng_open(cls);
+    CHECK(e != NULL, "open with 1 MB of device memory: %s", err_msg());
+    if (e) {
+        img_plane_alloc(&in, 1000, 777);
+        img_plane_alloc(&out, 1000, 777);
+        ind_fill(in.px, 1000 * 777, 4);
+        job = (eng_job){&in, &out, conv_params_make(filt_preset(1), CONV_BORDER_CLAMP, false)};
+        CHECK(!eng_run(e, &job, &t) && strstr(err_msg(), "a 1000x777 image needs two device buffers of 3.0 MiB (5.9 MiB)") &&
+                  strstr(err_msg(), "which has 976.6 KiB free of 976.6 KiB: out of memory") &&
+                  !strstr(err_msg(), "injected"),
+              "a device too small: '%s'", err_msg());
+        img_plane_free(&in);
+        img_plane_free(&out);
+        img_plane_alloc(&in, 64, 48);
+        img_plane_alloc(&out, 64, 48);
+        job.in = &in;
+        job.out = &out;
+        CHECK(eng_run(e, &job, &t), "a smaller image after the failure: %s", err_msg());
+        img_plane_free(&in);
+        img_plane_free(&out);
+
+        img_plane_alloc(&in, 1, 1048577);
+        img_plane_alloc(&out, 1, 1048577);
+        job.in = &in;
+        job.out = &out;
+        CHECK(!eng_run(e, &job, &t) && strstr(err_msg(), "needs 1x65537 blocks of 16x16 threads") &&
+                  strstr(err_msg(), "launches at most"),
+              "a grid too tall: '%s'", err_msg());
+        img_plane_free(&in);
+        img_plane_free(&out);
+        eng_close(e);
+    }
+    unsetenv("CONVIS_MOCK_CUDA_MEMORY");
+}
+#endif
 
 int main(void)
 {
@@ -21,41 +320,20 @@ int main(void)
         printf("skipped: cuda unavailable: %s\n", why);
         return 77;
     }
+    CHECK(eng_has_options(cls), "the cuda engine has options");
     e = eng_open(cls);
     CHECK(e != NULL, "open: %s", err_msg());
     if (!e)
         return CHECK_SUMMARY();
     printf("running on %s\n", eng_description(e));
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
-        int w = sizes[s][0], h = sizes[s][1];
-        img_plane in, ref, out;
-        img_plane_alloc(&in, w, h);
-        img_plane_alloc(&ref, w, h);
-        img_plane_alloc(&out, w, h);
-        ind_fill(in.px, (size_t)w * h, (unsigned)s + 40);
-        for (size_t k = 0; k < filt_preset_count(); ++k)
-            for (int b = 0; b < CONV_BORDER_COUNT; ++b)
-                for (int flip = 0; flip < 2; ++flip) {
-                    eng_job job = {&in, &out, conv_params_make(filt_preset(k), (conv_border)b, flip)};
-                    eng_timing t;
-                    long bad = 0;
-                    conv_reference(&in, &job.params, &ref);
-                    CHECK(eng_run(e, &job, &t), "run: %s", err_msg());
-                    CHECK(t.has[ENG_UPLOAD] && t.has[ENG_COMPUTE] && t.has[ENG_DOWNLOAD] &&
-                              strcmp(t.clock, "cudaEvent") == 0, "phases");
-                    CHECK(t.launch.grid_x == (w + 15) / 16 && t.launch.grid_y == (h + 15) / 16 &&
-                              t.launch.block_x == 16 && t.launch.block_y == 16,
-                          "%dx%d: launch %dx%d blocks of %dx%d, expected blocks of 16x16", w, h, t.launch.grid_x,
-                          t.launch.grid_y, t.launch.block_x, t.launch.block_y);
-                    for (long i = 0; i < (long)w * h; ++i)
-                        bad += fabsf(out.px[i] - ref.px[i]) > 1e-5f * fmaxf(1.0f, fabsf(ref.px[i]));
-                    CHECK(bad == 0, "%dx%d %s border %d flip %d: %ld pixels off", w, h, filt_preset(k)->name, b,
-                          flip, bad);
-                }
-        img_plane_free(&in);
-        img_plane_free(&ref);
-        img_plane_free(&out);
-    }
+    check_kernels(e);
+    check_per_pixel(e);
+    check_options_and_device(e);
+    check_present_without_gl(e);
     eng_close(e);
+    check_alloc_failure(cls);
+#ifdef CONVIS_CUDA_MOCK
+    check_mock_only(cls);
+#endif
     return CHECK_SUMMARY();
 }

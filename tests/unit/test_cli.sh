@@ -393,7 +393,17 @@ expect_error 1 "--engine warp-drive: exit 1, one line naming it" "warp-drive"
 apply "--reps 0" "$R" "$R" -k box -o "$OUT/u-reps.png" --reps 0
 expect_error 1 "--reps 0: exit 1, one line" "--reps"
 
-for f in u-nok.png u-opt.png u-border.png u-display.png u-kernel.png u-out.jpg u-engine.png u-reps.png; do
+apply "unknown GPU kernel" "$R" "$R" -k box -o "$OUT/u-variant.png" --gpu-kernel fast
+expect_error 1 "--gpu-kernel fast: exit 1, one line naming it and the choices" "'fast'; use tiled or naive"
+
+apply "unknown result path" "$R" "$R" -k box -o "$OUT/u-result.png" --result lazy
+expect_error 1 "--result lazy: exit 1, one line naming it and the choices" "'lazy'; use bulk, per-pixel or interop"
+
+apply "--result interop" "$R" "$R" -k box -o "$OUT/u-interop.png" --result interop --engine cuda
+expect_error 1 "--result interop: exit 1, one line saying it is for the window" "interop writes into the window"
+
+for f in u-nok.png u-opt.png u-border.png u-display.png u-kernel.png u-out.jpg u-engine.png u-reps.png \
+    u-variant.png u-result.png u-interop.png; do
     check "usage error: no output $f written" absent "$OUT/$f"
 done
 
@@ -407,6 +417,13 @@ else
     apply "--engine cuda (available)" "$R" "$R" -k box -o "$OUT/cuda.pfm" --engine cuda
     expect_success "--engine cuda where 'engines' says available: exit 0"
 fi
+
+# ---- GPU switches on a CPU engine: ignored, and said so ------------------------------
+
+apply "cpu-seq with --gpu-kernel and --result" "$R" "$R" -k box -o "$OUT/switches.pfm" --engine cpu-seq \
+    --gpu-kernel naive --result per-pixel --reps 1
+expect_success "cpu-seq --gpu-kernel naive --result per-pixel: exit 0"
+check "the note says both were ignored" has "$S/stdout" "--gpu-kernel and --result were ignored"
 
 # ---- successes ---------------------------------------------------------------------
 

@@ -1,0 +1,308 @@
+/* The CUDA engine's present path, in a hidden window's OpenGL context: a
+ * frame computed into a GL buffer, read back with glGetBufferSubData, equals
+ * the reference.
+ *
+ * Where the context runs on the CUDA device (an NVIDIA GL driver), present
+ * maps the buffer (interop): phases upload and present, no copy. Elsewhere
+ * (Mesa under Xvfb, another GPU) the engine says why and takes the copy path:
+ * upload, compute, download, present. Both are checked, whichever this
+ * machine has; the copy path also when forced by CONVIS_CUDA_INTEROP=0, and
+ * by the bulk and per-pixel result paths. Also: frames repeated into one
+ * buffer (registered once), a buffer given new storage (registered again),
+ * a buffer too small (refused), the caller's bindings kept.
+ *
+ * Exits 77 (skipped) without a CUDA device, or without a display to open a
+ * GL context on; tests/gpu/device_check.sh runs it under Xvfb with the
+ * NVIDIA GLX library. */
+#define _POSIX_C_SOURCE 200809L
+#include <GL/glew.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../unit/check.h"
+#include "../unit/independent.h"
+#include "compute/engine.h"
+#include "core/conv.h"
+#include "core/err.h"
+#include "platform/platform.h"
+
+#define TOL 1e-5f
+
+static const int sizes[][2] = {{1, 1}, {33, 17}, {17, 33}, {1, 4097}, {1000, 777}};
+
+static bool has_display(void)
+{
+    const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
+    return (x11 && x11[0]) || (wayland && wayland[0]);
+}
+
+static GLuint make_buffer(size_t bytes)
+{
+    GLuint b = 0;
+    glGenBuffers(1, &b);
+    glBindBuffer(GL_ARRAY_BUFFER, b);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return b;
+}
+
+static void read_buffer(GLuint b, float *px, size_t n)
+{
+    glBindBuffer(GL_ARRAY_BUFFER, b);
+    glGetBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n * sizeof(float)), px);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+static long count_off(const float *got, const float *want, long n)
+{
+    long bad = 0;
+    for (long i = 0; i < n; ++i)
+        bad += !(fabsf(got[i] - want[i]) <= TOL * fmaxf(1.0f, fabsf(want[i])));
+    return bad;
+}
+
+/* The phases a present had, by the path it took. */
+static void check_phases(const eng_timing *t, eng_present_path path, eng_result asked, const char *what)
+{
+    CHECK((t->result == ENG_RESULT_INTEROP) == (path == ENG_PRESENT_INTEROP && asked == ENG_RESULT_INTEROP),
+          "%s: asked %s, the engine's path %s, the frame went %s", what, eng_result_name(asked),
+          eng_present_path_name(path), eng_result_name(t->result));
+    if (t->result == ENG_RESULT_INTEROP) {
+        CHECK(t->result == ENG_RESULT_INTEROP && t->has[ENG_UPLOAD] && t->has[ENG_PRESENT] && t->has[ENG_OVERHEAD] &&
+                  !t->has[ENG_COMPUTE] && !t->has[ENG_DOWNLOAD] && strcmp(t->clock, "cudaEvent") == 0,
+              "%s: interop phases upload, present (map + kernel + unmap), overhead", what);
+    } else {
+        eng_result want = asked == ENG_RESULT_PER_PIXEL ? ENG_RESULT_PER_PIXEL : ENG_RESULT_BULK;
+        CHECK(t->result == want && t->has[ENG_UPLOAD] && t->has[ENG_COMPUTE] && t->has[ENG_DOWNLOAD] &&
+                  t->has[ENG_PRESENT] && t->has[ENG_OVERHEAD] && strstr(t->clock, "monotonic"),
+              "%s: copy path (%s) phases upload, compute, download, present, clock '%s'", what,
+              eng_result_name(want), t->clock);
+    }
+    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+        CHECK(t->ms[p] >= 0.0 && t->ms[p] < 60000.0, "%s: %s %.3f ms", what, eng_phase_name((eng_phase)p), t->ms[p]);
+}
+
+/* Frames of every size, each into a buffer of its own, and five frames with
+ * different filters into one buffer; all read back against the reference.
+ * The path each frame took is the one the engine says it has (asked after
+ * the frame: a failed registration changes it). */
+static void check_frames(eng_engine *e, eng_result asked, const char *label)
+{
+    eng_device_info info;
+    eng_options o = eng_options_of(e);
+
+    o.result = asked;
+    CHECK(eng_set_options(e, &o), "%s: options: %s", label, err_msg());
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+        int w = sizes[s][0], h = sizes[s][1];
+        size_t n = (size_t)w * h;
+        img_plane in, ref, back;
+        GLuint buf = make_buffer(n * sizeof(float));
+        img_plane_alloc(&in, w, h);
+        img_plane_alloc(&ref, w, h);
+        img_plane_alloc(&back, w, h);
+        ind_fill(in.px, n, 100 + (unsigned)s);
+        for (int frame = 0; frame < 5; ++frame) {
+            eng_job job = {&in, NULL, conv_params_make(filt_preset((size_t)frame % filt_preset_count()),
+                                                       (conv_border)(frame % CONV_BORDER_COUNT), frame & 1)};
+            eng_timing t;
+            char what[96];
+            long bad;
+            snprintf(what, sizeof what, "%s %dx%d frame %d", label, w, h, frame);
+            conv_reference(&in, &job.params, &ref);
+            if (!eng_present(e, &job, buf, &t)) {
+                CHECK(false, "%s: present: %s", what, err_msg());
+                continue;
+            }
+            CHECK(eng_device(e, &info), "%s: device: %s", what, err_msg());
+            read_buffer(buf, back.px, n);
+            bad = count_off(back.px, ref.px, (long)n);
+            CHECK(bad == 0, "%s: %ld of %zu pixels read back from the GL buffer differ from the reference", what, bad,
+                  n);
+            check_phases(&t, info.present, asked, what);
+            CHECK(glGetError() == GL_NO_ERROR, "%s: a GL error after present", what);
+            if (s == sizeof sizes / sizeof sizes[0] - 1 && frame == 4)
+                printf("%s %dx%d: upload %.3f, compute %.3f, download %.3f, present %.3f, overhead %.3f ms (%s)\n",
+                       label, w, h, t.ms[ENG_UPLOAD], t.ms[ENG_COMPUTE], t.ms[ENG_DOWNLOAD], t.ms[ENG_PRESENT],
+                       t.ms[ENG_OVERHEAD], eng_result_name(t.result));
+        }
+        eng_forget_buffer(e, buf);
+        glDeleteBuffers(1, &buf);
+        img_plane_free(&in);
+        img_plane_free(&ref);
+        img_plane_free(&back);
+    }
+}
+
+/* New storage for a buffer (larger), with and without eng_forget_buffer; a
+ * buffer too small; the caller's bindings kept. */
+static void check_buffer_changes(eng_engine *e)
+{
+    int w = 64, h = 48;
+    size_t n = (size_t)w * h;
+    img_plane in, ref, back;
+    GLuint buf = make_buffer(n * sizeof(float)), small = make_buffer(16);
+    GLint bound = -1, copy_bound = -1;
+    eng_timing t;
+    eng_job job;
+    eng_options o = eng_options_of(e);
+
+    o.result = ENG_RESULT_INTEROP;
+    eng_set_options(e, &o);
+    img_plane_alloc(&in, w, h);
+    img_plane_alloc(&ref, w, h);
+    img_plane_alloc(&back, w, h);
+    ind_fill(in.px, n, 8);
+    job = (eng_job){&in, NULL, conv_params_make(filt_preset(2), CONV_BORDER_WRAP, true)};
+    conv_reference(&in, &job.params, &ref);
+
+    CHECK(eng_present(e, &job, buf, &t), "present: %s", err_msg());
+    /* new storage, the engine not told: it sees the size change */
+    glBindBuffer(GL_ARRAY_BUFFER, buf);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(2 * n * sizeof(float)), NULL, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    CHECK(eng_present(e, &job, buf, &t), "present after glBufferData (larger): %s", err_msg());
+    read_buffer(buf, back.px, n);
+    CHECK(count_off(back.px, ref.px, (long)n) == 0, "the resized buffer holds the frame");
+    /* new storage of the same size, the engine told first */
+    eng_forget_buffer(e, buf);
+    glBindBuffer(GL_ARRAY_BUFFER, buf);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(2 * n * sizeof(float)), NULL, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    CHECK(eng_present(e, &job, buf, &t), "present after eng_forget_buffer and glBufferData: %s", err_msg());
+    read_buffer(buf, back.px, n);
+    CHECK(count_off(back.px, ref.px, (long)n) == 0, "the re-registered buffer holds the frame");
+
+    CHECK(!eng_present(e, &job, small, &t) && strstr(err_msg(), "cannot take"),
+          "present into a 16-byte buffer is refused: '%s'", err_msg());
+    CHECK(!eng_present(e, &job, 999999u, &t) && strstr(err_msg(), "not a GL buffer"),
+          "present into no buffer is refused: '%s'", err_msg());
+
+    glBindBuffer(GL_ARRAY_BUFFER, small);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, small);
+    CHECK(eng_present(e, &job, buf, &t), "present with bindings: %s", err_msg());
+    glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
+    glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &copy_bound);
+    CHECK(bound == (GLint)small && copy_bound == (GLint)small, "the caller's bindings after present: %d, %d (were %u)",
+          bound, copy_bound, small);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    glGetError();
+
+    eng_forget_buffer(e, buf);
+    glDeleteBuffers(1, &buf);
+    glDeleteBuffers(1, &small);
+    img_plane_free(&in);
+    img_plane_free(&ref);
+    img_plane_free(&back);
+}
+
+#ifdef CONVIS_CUDA_MOCK
+/* Cases only the CPU stand-in for CUDA (tests/mock/cuda_mock.c) can make:
+ * registering a buffer fails; the GL context is on no CUDA device; it is on
+ * another CUDA device than the default one. */
+static void check_mock_fallbacks(const eng_class *cls)
+{
+    eng_device_info info;
+    eng_engine *e;
+
+    setenv("CONVIS_MOCK_CUDA_REGISTER", "fail", 1);
+    e = eng_open(cls);
+    CHECK(e && eng_device(e, &info) && info.present == ENG_PRESENT_INTEROP, "before a registration: interop");
+    if (e) {
+        check_frames(e, ENG_RESULT_INTEROP, "registration fails");
+        CHECK(eng_device(e, &info) && info.present == ENG_PRESENT_COPY &&
+                  strstr(info.present_why, "registering GL buffer") && strstr(info.present_why, "unknown error"),
+              "a failed registration: the copy path, saying why: '%s'", info.present_why);
+        eng_close(e);
+    }
+    unsetenv("CONVIS_MOCK_CUDA_REGISTER");
+
+    setenv("CONVIS_MOCK_CUDA_GL", "none", 1);
+    e = eng_open(cls);
+    CHECK(e && eng_device(e, &info) && info.present == ENG_PRESENT_COPY && strstr(info.present_why, "cannot share") &&
+              strstr(info.present_why, (const char *)glGetString(GL_RENDERER)),
+          "GL on no CUDA device: the copy path, naming the renderer: '%s'", e ? info.present_why : err_msg());
+    if (e) {
+        check_frames(e, ENG_RESULT_INTEROP, "GL elsewhere");
+        eng_close(e);
+    }
+
+    setenv("CONVIS_MOCK_CUDA_GL", "other", 1);
+    e = eng_open(cls);
+    CHECK(e && eng_device(e, &info) && info.present == ENG_PRESENT_INTEROP && strstr(info.name, "CUDA 1"),
+          "GL on CUDA device 1: the engine computes there, by interop: '%s'", e ? info.name : err_msg());
+    if (e) {
+        check_frames(e, ENG_RESULT_INTEROP, "GL on device 1");
+        eng_close(e);
+    }
+    unsetenv("CONVIS_MOCK_CUDA_GL");
+}
+#endif
+
+int main(void)
+{
+    const eng_class *cls = eng_find("cuda");
+    plat_window *win;
+    eng_engine *e;
+    eng_device_info info;
+    const char *vendor;
+    char why[256];
+    GLenum glew;
+
+    if (!eng_probe(cls, why, sizeof why)) {
+        printf("skipped: cuda unavailable: %s\n", why);
+        return 77;
+    }
+    if (!has_display()) {
+        printf("skipped: no display to open an OpenGL context on (set DISPLAY, e.g. under Xvfb)\n");
+        return 77;
+    }
+    win = plat_open("test_cuda_interop", 64, 64, PLAT_WINDOW_HIDDEN);
+    if (!win) {
+        printf("skipped: cannot open a hidden window with an OpenGL context: %s\n", err_msg());
+        return 77;
+    }
+    glewExperimental = GL_TRUE;
+    glew = glewInit();
+    CHECK(glew == GLEW_OK || glew == GLEW_ERROR_NO_GLX_DISPLAY, "glewInit: %s", glewGetErrorString(glew));
+    glGetError();
+    vendor = (const char *)glGetString(GL_VENDOR);
+    printf("OpenGL %s on %s (%s)\n", glGetString(GL_VERSION), glGetString(GL_RENDERER), vendor ? vendor : "?");
+
+    e = eng_open(cls);
+    CHECK(e != NULL, "open: %s", err_msg());
+    if (!e) {
+        plat_close(win);
+        return CHECK_SUMMARY();
+    }
+    CHECK(eng_device(e, &info), "device: %s", err_msg());
+    printf("%s; present path: %s: %s\n", eng_description(e), eng_present_path_name(info.present), info.present_why);
+    CHECK(info.present == ENG_PRESENT_INTEROP || info.present == ENG_PRESENT_COPY, "a present path");
+    CHECK(info.present_why[0] != '\0', "the present path says why");
+    if (vendor && strstr(vendor, "NVIDIA"))
+        CHECK(info.present == ENG_PRESENT_INTEROP, "an NVIDIA GL context on a CUDA machine presents by interop: %s",
+              info.present_why);
+
+    check_frames(e, ENG_RESULT_INTEROP, "interop");
+    check_frames(e, ENG_RESULT_BULK, "bulk copy");
+    check_frames(e, ENG_RESULT_PER_PIXEL, "per-pixel copy");
+    check_buffer_changes(e);
+    eng_close(e);
+
+    setenv("CONVIS_CUDA_INTEROP", "0", 1);
+    e = eng_open(cls);
+    CHECK(e != NULL, "open with CONVIS_CUDA_INTEROP=0: %s", err_msg());
+    if (e) {
+        CHECK(eng_device(e, &info) && info.present == ENG_PRESENT_COPY && strstr(info.present_why, "CONVIS_CUDA_INTEROP"),
+              "CONVIS_CUDA_INTEROP=0: the copy path, saying why: '%s'", info.present_why);
+        check_frames(e, ENG_RESULT_INTEROP, "interop off");
+        eng_close(e);
+    }
+    unsetenv("CONVIS_CUDA_INTEROP");
+#ifdef CONVIS_CUDA_MOCK
+    check_mock_fallbacks(cls);
+#endif
+    plat_close(win);
+    return CHECK_SUMMARY();
+}

@@ -1,0 +1,338 @@
+/* The CUDA kernels' indexing, walked on the CPU (DESIGN.md section 1): the
+ * bodies in kernels/conv3x3_body.h called for every block and thread of the
+ * grids the launchers make, as the GPU would call them, on a machine with no
+ * GPU.
+ *
+ *   naive  every output written exactly once, every tap's read inside the
+ *          image or zero by the border rule, the result equal to
+ *          conv_reference bit for bit;
+ *   tiled  per block, every tile slot loaded by exactly one thread and
+ *          holding what the border rule says (checked against the
+ *          independent rule of independent.h wherever a 3x3 reaches), no
+ *          read outside the image; then every output written once from the
+ *          tile, equal to conv_reference bit for bit and to the independent
+ *          convolution within 1e-5;
+ *   copy   every element copied once.
+ *
+ * Odd sizes, multiples and non-multiples of the block, every border mode,
+ * flipped and not, several block shapes; and 4097x4097 walks of the output
+ * and tile coverage alone (no arithmetic), which stay cheap. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/conv3x3_body.h"
+#include "check.h"
+#include "core/conv.h"
+#include "core/filter.h"
+#include "independent.h"
+
+static const int sizes[][2] = {{1, 1},    {2, 2},  {3, 3},   {17, 33}, {33, 17}, {1, 4097}, {4097, 1},
+                               {64, 48},  {16, 16}, {32, 32}, {48, 16}, {15, 17}, {100, 75}};
+static const int blocks[][2] = {{16, 16}, {32, 8}, {8, 32}, {1, 1}, {7, 5}, {3, 1}};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+#define NBLOCKS (sizeof blocks / sizeof blocks[0])
+#define TOL 1e-5
+
+/* A value no output or input has: a quiet NaN with a payload. */
+static float sentinel(void)
+{
+    uint32_t bits = 0x7fc0beefu;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static bool is_sentinel(float f)
+{
+    float s = sentinel();
+    return memcmp(&f, &s, sizeof f) == 0;
+}
+
+static void fill_sentinel(float *p, size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        p[i] = sentinel();
+}
+
+/* The filters walked: an asymmetric preset (so a flip shows) and a custom
+ * matrix with a divisor, each as given and flipped. */
+static conv_params params_for(int which, int border, int flip)
+{
+    filt_kernel k;
+    if (which == 0) {
+        filt_parse("sobel-x", &k);
+    } else {
+        static const float w[9] = {1.5f, -2.0f, 0.25f, 3.0f, 0.5f, -1.0f, 0.75f, 2.0f, -0.125f};
+        memset(&k, 0, sizeof k);
+        snprintf(k.name, sizeof k.name, "custom");
+        memcpy(k.weight, w, sizeof w);
+        k.divisor = 3.0f;
+    }
+    return conv_params_make(&k, (conv_border)border, flip);
+}
+
+static long count_off(const float *got, const float *want, long n)
+{
+    long bad = 0;
+    for (long i = 0; i < n; ++i)
+        bad += !(fabs((double)got[i] - want[i]) <= TOL * fmax(1.0, fabs((double)want[i])));
+    return bad;
+}
+
+/* ---- naive ----------------------------------------------------------------- */
+
+/* Walks the naive kernel's grid over a w x h image in blocks of bdx x bdy. */
+static void walk_naive(const float *in, const float *ref, int w, int h, int bdx, int bdy, const conv_params *p,
+                       const char *what)
+{
+    int gx = conv3x3_blocks(w, bdx), gy = conv3x3_blocks(h, bdy);
+    long n = (long)w * h, once = 0, outside_reads = 0;
+    unsigned char *count = calloc((size_t)n, 1);
+    float *out = malloc(sizeof *out * (size_t)n);
+
+    fill_sentinel(out, (size_t)n);
+    for (int by = 0; by < gy; ++by)
+        for (int bx = 0; bx < gx; ++bx)
+            for (int ty = 0; ty < bdy; ++ty)
+                for (int tx = 0; tx < bdx; ++tx) {
+                    int x, y;
+                    if (conv3x3_output_of(bx, by, tx, ty, bdx, bdy, w, h, &x, &y)) {
+                        ++count[(long)y * w + x];
+                        for (int t = 0; t < 9; ++t) { /* the reads conv_fetch makes */
+                            int sx = conv_border_index(x + conv_tap_dx(t), w, p->border);
+                            int sy = conv_border_index(y + conv_tap_dy(t), h, p->border);
+                            bool zero = sx < 0 || sy < 0;
+                            outside_reads += zero ? p->border != CONV_BORDER_ZERO
+                                                  : (sx >= w || sy >= h);
+                        }
+                    }
+                    conv3x3_naive_body(bx, by, tx, ty, bdx, bdy, in, out, w, h, p);
+                }
+    for (long i = 0; i < n; ++i)
+        once += count[i] == 1;
+    CHECK(once == n, "%s: %ld of %ld outputs written exactly once", what, once, n);
+    CHECK(outside_reads == 0, "%s: %ld reads outside the image", what, outside_reads);
+    CHECK(memcmp(out, ref, sizeof *out * (size_t)n) == 0, "%s: naive body differs from conv_reference", what);
+    free(count);
+    free(out);
+}
+
+/* ---- tiled ----------------------------------------------------------------- */
+
+typedef struct tile_report {
+    long slots_not_once;    /* slots loaded by no thread or by several */
+    long slots_wrong;       /* a slot within a 3x3's reach holding another value than the rule's */
+    long reads_outside;     /* sources outside the image */
+} tile_report;
+
+/* Loads the tile of block (bx, by) as the block's threads would, one thread
+ * after another; counts how often each slot is loaded and checks what it
+ * holds. */
+static void load_tile(const float *in, int w, int h, int bx, int by, int bdx, int bdy, int border, float *tile,
+                      float *scratch, int *loads, tile_report *r)
+{
+    int slots = conv3x3_tile_slots(bdx, bdy), tw = conv3x3_tile_w(bdx);
+
+    memset(loads, 0, sizeof *loads * (size_t)slots);
+    fill_sentinel(tile, (size_t)slots);
+    for (int ty = 0; ty < bdy; ++ty)
+        for (int tx = 0; tx < bdx; ++tx) {
+            fill_sentinel(scratch, (size_t)slots);
+            conv3x3_tile_load_body(bx, by, tx, ty, bdx, bdy, in, w, h, border, scratch);
+            for (int k = 0; k < slots; ++k)
+                if (!is_sentinel(scratch[k])) {
+                    ++loads[k];
+                    tile[k] = scratch[k];
+                }
+        }
+    for (int k = 0; k < slots; ++k) {
+        int cx = bx * bdx + k % tw - 1, cy = by * bdy + k / tw - 1;
+        long src = conv3x3_tile_source(bx, by, k, bdx, bdy, w, h, border);
+        r->slots_not_once += loads[k] != 1;
+        if (src >= (long)w * h || (src < 0 && border != CONV_BORDER_ZERO)) {
+            ++r->reads_outside;
+            continue;
+        }
+        if (cx >= -1 && cx <= w && cy >= -1 && cy <= h) { /* within a 3x3's reach: the independent rule */
+            int ex = ind_source(cx, w, border), ey = ind_source(cy, h, border);
+            float want = ex < 0 || ey < 0 ? 0.0f : in[(long)ey * w + ex];
+            r->slots_wrong += memcmp(&tile[k], &want, sizeof want) != 0;
+        } else { /* beyond it (a partial block's far side): what the source says */
+            float want = src < 0 ? 0.0f : in[src];
+            r->slots_wrong += memcmp(&tile[k], &want, sizeof want) != 0;
+        }
+    }
+}
+
+static void walk_tiled(const float *in, const float *ref, const float *indep, int w, int h, int bdx, int bdy,
+                       const conv_params *p, const char *what)
+{
+    int gx = conv3x3_blocks(w, bdx), gy = conv3x3_blocks(h, bdy), slots = conv3x3_tile_slots(bdx, bdy);
+    long n = (long)w * h, once = 0;
+    unsigned char *count = calloc((size_t)n, 1);
+    float *out = malloc(sizeof *out * (size_t)n);
+    float *tile = malloc(sizeof *tile * (size_t)slots), *scratch = malloc(sizeof *scratch * (size_t)slots);
+    int *loads = malloc(sizeof *loads * (size_t)slots);
+    tile_report r = {0, 0, 0};
+
+    fill_sentinel(out, (size_t)n);
+    for (int by = 0; by < gy; ++by)
+        for (int bx = 0; bx < gx; ++bx) {
+            load_tile(in, w, h, bx, by, bdx, bdy, p->border, tile, scratch, loads, &r);
+            /* __syncthreads(): the whole tile is loaded before any output */
+            for (int ty = 0; ty < bdy; ++ty)
+                for (int tx = 0; tx < bdx; ++tx) {
+                    int x, y;
+                    if (conv3x3_output_of(bx, by, tx, ty, bdx, bdy, w, h, &x, &y))
+                        ++count[(long)y * w + x];
+                    conv3x3_tile_compute_body(bx, by, tx, ty, bdx, bdy, tile, out, w, h, p->weight, p->divisor);
+                }
+        }
+    for (long i = 0; i < n; ++i)
+        once += count[i] == 1;
+    CHECK(r.slots_not_once == 0, "%s: %ld tile slots not loaded exactly once", what, r.slots_not_once);
+    CHECK(r.slots_wrong == 0, "%s: %ld tile slots hold another value than the border rule's", what, r.slots_wrong);
+    CHECK(r.reads_outside == 0, "%s: %ld tile loads outside the image", what, r.reads_outside);
+    CHECK(once == n, "%s: %ld of %ld outputs written exactly once", what, once, n);
+    CHECK(memcmp(out, ref, sizeof *out * (size_t)n) == 0, "%s: tiled body differs from conv_reference", what);
+    CHECK(count_off(out, indep, n) == 0, "%s: tiled body differs from the independent convolution", what);
+    free(count);
+    free(out);
+    free(tile);
+    free(scratch);
+    free(loads);
+}
+
+static void test_small_grids(void)
+{
+    long walks = 0;
+    for (size_t s = 0; s < NSIZES; ++s) {
+        int w = sizes[s][0], h = sizes[s][1];
+        size_t n = (size_t)w * h;
+        img_plane in, ref;
+        float *indep = malloc(sizeof *indep * n);
+        img_plane_alloc(&in, w, h);
+        img_plane_alloc(&ref, w, h);
+        ind_fill(in.px, n, 500 + (unsigned)s);
+        for (int which = 0; which < 2; ++which)
+            for (int b = 0; b < CONV_BORDER_COUNT; ++b)
+                for (int flip = 0; flip < 2; ++flip) {
+                    conv_params p = params_for(which, b, flip);
+                    conv_reference(&in, &p, &ref);
+                    /* the independent convolution takes the weights as applied (already flipped) */
+                    ind_convolve(in.px, w, h, p.weight, p.divisor, b, 0, indep);
+                    for (size_t bi = 0; bi < NBLOCKS; ++bi) {
+                        char what[128];
+                        snprintf(what, sizeof what, "%dx%d blocks %dx%d filter %d border %s%s", w, h, blocks[bi][0],
+                                 blocks[bi][1], which, conv_border_name((conv_border)b), flip ? " flipped" : "");
+                        walk_naive(in.px, ref.px, w, h, blocks[bi][0], blocks[bi][1], &p, what);
+                        walk_tiled(in.px, ref.px, indep, w, h, blocks[bi][0], blocks[bi][1], &p, what);
+                        ++walks;
+                    }
+                }
+        img_plane_free(&in);
+        img_plane_free(&ref);
+        free(indep);
+    }
+    printf("%ld grid walks of the naive and tiled kernels\n", walks);
+}
+
+/* ---- large coverage walks ---------------------------------------------------- */
+
+/* 4097x4097 (one more than a multiple of every block here): the naive grid's
+ * output coverage, and for the tiled kernel every block's slots loaded once
+ * from inside the image. Indices only: no arithmetic, no input. */
+static void test_coverage_4097(void)
+{
+    const int w = 4097, h = 4097;
+    static const int big_blocks[][2] = {{16, 16}, {32, 8}};
+    long n = (long)w * h;
+    unsigned char *count = malloc((size_t)n);
+
+    for (size_t bi = 0; bi < sizeof big_blocks / sizeof big_blocks[0]; ++bi) {
+        int bdx = big_blocks[bi][0], bdy = big_blocks[bi][1];
+        int gx = conv3x3_blocks(w, bdx), gy = conv3x3_blocks(h, bdy), slots = conv3x3_tile_slots(bdx, bdy);
+        int step = conv3x3_tile_slot_step(bdx, bdy);
+        int *loads = malloc(sizeof *loads * (size_t)slots);
+        long once = 0, slot_bad = 0, outside = 0;
+
+        CHECK((long)gx * bdx >= w && (long)(gx - 1) * bdx < w && (long)gy * bdy >= h && (long)(gy - 1) * bdy < h,
+              "%dx%d blocks of %dx%d: grid %dx%d covers the image with no spare block", w, h, bdx, bdy, gx, gy);
+        memset(count, 0, (size_t)n);
+        for (int by = 0; by < gy; ++by)
+            for (int bx = 0; bx < gx; ++bx) {
+                memset(loads, 0, sizeof *loads * (size_t)slots);
+                for (int ty = 0; ty < bdy; ++ty)
+                    for (int tx = 0; tx < bdx; ++tx) {
+                        int x, y;
+                        if (conv3x3_output_of(bx, by, tx, ty, bdx, bdy, w, h, &x, &y))
+                            ++count[(long)y * w + x];
+                        for (int k = conv3x3_tile_first_slot(tx, ty, bdx); k < slots; k += step)
+                            ++loads[k];
+                    }
+                for (int k = 0; k < slots; ++k) {
+                    long src = conv3x3_tile_source(bx, by, k, bdx, bdy, w, h, CONV_BORDER_MIRROR);
+                    long src0 = conv3x3_tile_source(bx, by, k, bdx, bdy, w, h, CONV_BORDER_ZERO);
+                    slot_bad += loads[k] != 1;
+                    outside += src < 0 || src >= n || src0 < -1 || src0 >= n;
+                }
+            }
+        for (long i = 0; i < n; ++i)
+            once += count[i] == 1;
+        CHECK(once == n, "%dx%d blocks %dx%d: %ld of %ld outputs written exactly once", w, h, bdx, bdy, once, n);
+        CHECK(slot_bad == 0, "%dx%d blocks %dx%d: %ld tile slots not loaded exactly once", w, h, bdx, bdy, slot_bad);
+        CHECK(outside == 0, "%dx%d blocks %dx%d: %ld tile loads outside the image", w, h, bdx, bdy, outside);
+        free(loads);
+    }
+    free(count);
+}
+
+/* ---- copy -------------------------------------------------------------------- */
+
+static void test_copy(void)
+{
+    static const size_t lengths[] = {1, 255, 256, 257, 4097, 100000};
+    for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; ++li) {
+        size_t n = lengths[li];
+        int bdx = 256;
+        long blocks_n = (long)((n + (size_t)bdx - 1) / (size_t)bdx);
+        float *in = malloc(sizeof *in * n), *out = malloc(sizeof *out * (n + 1));
+        long wrong = 0;
+        ind_fill(in, n, 9);
+        fill_sentinel(out, n + 1);
+        for (long b = 0; b < blocks_n; ++b)
+            for (int t = 0; t < bdx; ++t)
+                conv3x3_copy_body(b, t, bdx, in, out, n);
+        for (size_t i = 0; i < n; ++i)
+            wrong += memcmp(&in[i], &out[i], sizeof *in) != 0;
+        CHECK(wrong == 0 && is_sentinel(out[n]), "copy of %zu: %ld wrong, past the end %s", n, wrong,
+              is_sentinel(out[n]) ? "untouched" : "written");
+        free(in);
+        free(out);
+    }
+}
+
+static void test_tile_geometry(void)
+{
+    /* The tile the launcher sizes (conv3x3_tiled_shared_bytes) is the one
+     * the bodies index: (bdx + 2) x (bdy + 2), and each slot's first loader
+     * is a real thread. */
+    for (size_t bi = 0; bi < NBLOCKS; ++bi) {
+        int bdx = blocks[bi][0], bdy = blocks[bi][1];
+        CHECK(conv3x3_tile_slots(bdx, bdy) == (bdx + 2) * (bdy + 2) && conv3x3_tile_w(bdx) == bdx + 2,
+              "tile of %dx%d", bdx, bdy);
+        CHECK(conv3x3_tile_first_slot(bdx - 1, bdy - 1, bdx) == bdx * bdy - 1 &&
+                  conv3x3_tile_slot_step(bdx, bdy) == bdx * bdy,
+              "slot walk of %dx%d", bdx, bdy);
+    }
+}
+
+int main(void)
+{
+    test_tile_geometry();
+    test_small_grids();
+    test_coverage_4097();
+    test_copy();
+    return CHECK_SUMMARY();
+}
