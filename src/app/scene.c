@@ -9,9 +9,11 @@
 #include "core/err.h"
 #include "core/timing.h"
 #include "engine_host.h"
+#include "render/render.h"
 
 #define TIMING_BUDGET_MS 150.0 /* time spent measuring one engine after a change */
 #define GPU_PULSE_MS 700.0
+#define PER_PIXEL_BUDGET_MS 60.0 /* copies one pixel at a time for this long, then extrapolates */
 
 static void open_engine(scene_engine *e, const char *name)
 {
@@ -56,10 +58,16 @@ void scene_init(scene *s, const app_options *opt)
             snprintf(s->gpu.why, sizeof s->gpu.why, "no GPU engine: %s; %s", cuda_why, gl_why);
         }
     }
+    s->gpu_kernel = ENG_KERNEL_TILED;
+    s->gpu_result = s->gpu.engine && eng_can_present(s->gpu.engine) ? ENG_RESULT_INTEROP : ENG_RESULT_BULK;
 }
 
 void scene_free(scene *s)
 {
+    if (s->gpu_buffer) { /* the GL context is still current here */
+        eng_forget_buffer(s->gpu.engine, s->gpu_buffer);
+        rnd_buffer_free(&s->gpu_buffer);
+    }
     eng_close(s->seq.engine);
     eng_close(s->par.engine);
     eng_close(s->gpu.engine);
@@ -130,22 +138,29 @@ fail:
     return false;
 }
 
-static void measure_engine(scene_engine *e, const eng_job *job)
+/* Times an engine on the whole image: as many runs as fit in the budget
+ * (1 to 9), the median of each phase. With gl_buffer, the runs present into
+ * it (eng_present) instead of returning the result to the host. */
+static void measure_engine(scene_engine *e, const eng_job *job, unsigned gl_buffer)
 {
     eng_timing first;
     double total;
     int reps;
+    bool ok;
     e->measured = false;
     if (!e->engine)
         return;
-    if (!eng_run(e->engine, job, &first)) {
+    ok = gl_buffer ? eng_present(e->engine, job, gl_buffer, &first) : eng_run(e->engine, job, &first);
+    if (!ok) {
         snprintf(e->why, sizeof e->why, "%s", err_msg());
         return;
     }
     total = eng_total_ms(&first);
     reps = total > 0 ? (int)(TIMING_BUDGET_MS / total) : 9;
     reps = reps < 1 ? 1 : reps > 9 ? 9 : reps;
-    if (!eng_measure(e->engine, job, reps, &e->timing)) {
+    ok = gl_buffer ? eng_measure_present(e->engine, job, gl_buffer, reps, &e->timing)
+                   : eng_measure(e->engine, job, reps, &e->timing);
+    if (!ok) {
         snprintf(e->why, sizeof e->why, "%s", err_msg());
         return;
     }
@@ -170,8 +185,8 @@ void scene_measure(scene *s)
             return;
         }
         job = (eng_job){&s->img.luma, &scratch, params_of(s)};
-        measure_engine(&s->seq, &job);
-        measure_engine(&s->par, &job);
+        measure_engine(&s->seq, &job, 0);
+        measure_engine(&s->par, &job, 0);
         img_plane_free(&scratch);
         s->timings_stale = false;
     }
@@ -306,21 +321,94 @@ void scene_restart(scene *s)
     follow_stepper(s);
 }
 
-/* Runs the GPU engine on the whole image into gpu_out and measures it. */
+/* Sets the GPU engine's teaching switches for a run with result path r. */
+static void gpu_options(scene *s, eng_result r)
+{
+    eng_options o = eng_options_of(s->gpu.engine);
+    o.kernel = s->gpu_kernel;
+    o.result = r;
+    o.per_pixel_budget_ms = PER_PIXEL_BUDGET_MS;
+    eng_set_options(s->gpu.engine, &o);
+}
+
+/* Runs the GPU engine on the whole image and measures it, on the result path
+ * chosen. The interop path computes into a GL buffer that the window shows
+ * as it is; the grids' numbers come from one more run, to the host, that
+ * the chart does not count. */
 static bool measure_gpu(scene *s)
 {
     eng_job job = {&s->img.luma, &s->gpu_out, params_of(s)};
+    size_t bytes = (size_t)s->img.luma.w * (size_t)s->img.luma.h * sizeof(float);
+    eng_timing unused;
+
     if (!s->gpu.engine) {
         scene_notice(s, s->gpu.why);
         return false;
     }
-    measure_engine(&s->gpu, &job);
-    if (!s->gpu.measured) {
-        snprintf(s->banner, sizeof s->banner, "the GPU phase failed: %s", s->gpu.why);
-        s->phase = SCENE_PHASE_CPU;
-        return false;
+    s->gpu_presented = false;
+    if (s->gpu_result == ENG_RESULT_INTEROP && eng_can_present(s->gpu.engine)) {
+        gpu_options(s, ENG_RESULT_BULK);
+        if (!eng_run(s->gpu.engine, &job, &unused)) {
+            snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
+            goto failed;
+        }
+        if (s->gpu_buffer && s->gpu_buffer_bytes != bytes) { /* the engine lets go first */
+            eng_forget_buffer(s->gpu.engine, s->gpu_buffer);
+            rnd_buffer_free(&s->gpu_buffer);
+        }
+        if (!rnd_buffer_ensure(&s->gpu_buffer, bytes)) {
+            snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
+            goto failed;
+        }
+        s->gpu_buffer_bytes = bytes;
+        gpu_options(s, ENG_RESULT_INTEROP);
+        job.out = NULL;
+        measure_engine(&s->gpu, &job, s->gpu_buffer);
+        s->gpu_presented = s->gpu.measured;
+    } else {
+        gpu_options(s, s->gpu_result == ENG_RESULT_INTEROP ? ENG_RESULT_BULK : s->gpu_result);
+        measure_engine(&s->gpu, &job, 0);
     }
+    if (!s->gpu.measured)
+        goto failed;
+    s->gpu_device_known = eng_device(s->gpu.engine, &s->gpu_device);
     return true;
+failed:
+    s->gpu.measured = false;
+    snprintf(s->banner, sizeof s->banner, "the GPU phase failed: %s", s->gpu.why);
+    s->phase = SCENE_PHASE_CPU;
+    return false;
+}
+
+void scene_next_gpu_kernel(scene *s)
+{
+    if (!s->gpu.engine || !eng_has_options(eng_class_of(s->gpu.engine))) {
+        scene_notice(s, "naive and tiled are the CUDA engine's two kernels; this GPU engine has one");
+        return;
+    }
+    s->gpu_kernel = s->gpu_kernel == ENG_KERNEL_TILED ? ENG_KERNEL_NAIVE : ENG_KERNEL_TILED;
+    if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
+        s->gpu_stale = true;
+}
+
+void scene_next_gpu_result(scene *s)
+{
+    eng_result r = s->gpu_result;
+    bool options = s->gpu.engine && eng_has_options(eng_class_of(s->gpu.engine));
+    bool present = s->gpu.engine && eng_can_present(s->gpu.engine);
+    /* interop -> one bulk copy -> one copy per pixel -> interop, skipping
+     * what this engine cannot do */
+    for (int i = 0; i < ENG_RESULT_COUNT; ++i) {
+        r = r == ENG_RESULT_INTEROP ? ENG_RESULT_BULK : r == ENG_RESULT_BULK ? ENG_RESULT_PER_PIXEL : ENG_RESULT_INTEROP;
+        if ((r == ENG_RESULT_PER_PIXEL && !options) || (r == ENG_RESULT_INTEROP && !present))
+            continue;
+        break;
+    }
+    if (!options)
+        scene_notice(s, "one copy per pixel is a path of the CUDA engine; this GPU engine has the other two");
+    s->gpu_result = r;
+    if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
+        s->gpu_stale = true;
 }
 
 void scene_launch_gpu(scene *s)

@@ -67,6 +67,15 @@ typedef struct scene {
     double notice_at;
     bool quit, fullscreen_toggle, screenshot_request;
 
+    /* the GPU phase's teaching switches */
+    eng_kernel gpu_kernel;      /* tiled or naive (CUDA) */
+    eng_result gpu_result;      /* interop (into a GL buffer), one bulk copy, one copy per pixel */
+    unsigned gpu_buffer;        /* the GL buffer the GPU presents into (0: none yet) */
+    size_t gpu_buffer_bytes;
+    bool gpu_presented;         /* the GPU result on screen came through gpu_buffer */
+    eng_device_info gpu_device; /* read after each GPU run */
+    bool gpu_device_known;
+
     /* measurements */
     scene_engine seq, par, gpu;
     bool timings_stale;         /* the CPU engines need measuring again */
@@ -103,6 +112,8 @@ void scene_finish(scene *s);            /* every remaining output now */
 void scene_restart(scene *s);           /* back to the CPU phase, output 0 */
 void scene_launch_gpu(scene *s);        /* the GPU phase: every output at once */
 void scene_toggle_threads(scene *s);
+void scene_next_gpu_kernel(scene *s);   /* tiled <-> naive */
+void scene_next_gpu_result(scene *s);   /* interop -> bulk copy -> copy per pixel */
 void scene_select_preset(scene *s, int index);
 void scene_next_filter(scene *s, int step);
 void scene_set_weight(scene *s, int tap, float value);

@@ -75,6 +75,8 @@ struct view {
     layout L;
     /* thumbnails */
     rnd_texture thumb_in, thumb_out;
+    rnd_texture plane;              /* the GPU's result, from its GL buffer */
+    double plane_at, plane_stamp;   /* which GPU run the plane shows */
     img_rgba out_px;
     int thumb_step;                 /* image pixels per thumbnail pixel */
     const void *thumb_image;        /* which image the thumbnails show */
@@ -142,6 +144,7 @@ void view_destroy(view *v)
     }
     rnd_texture_free(&v->thumb_in);
     rnd_texture_free(&v->thumb_out);
+    rnd_texture_free(&v->plane);
     free(v->out_px.px);
     free(v);
 }
@@ -782,6 +785,7 @@ static void draw_thumbs(view *v, const scene *s)
 {
     const layout *L = &v->L;
     rect boxes[2] = {L->thumb_in, L->thumb_out};
+    bool from_gpu = s->phase == SCENE_PHASE_GPU && s->gpu_presented;
     const rnd_texture *tex[2] = {&v->thumb_in, &v->thumb_out};
     rnd_color hue[2] = {BLUE, GREEN};
 
@@ -792,7 +796,16 @@ static void draw_thumbs(view *v, const scene *s)
     for (int i = 0; i < 2; ++i) {
         rect r = thumb_fit(s, boxes[i]);
         float k = r.w / (float)s->img.luma.w;
-        rnd_image(tex[i], r.x, r.y, r.w, r.h, WHITE, true);
+        if (i == 1 && from_gpu) { /* the GPU's buffer as it is: it never came back to the host */
+            if (v->plane_at != s->gpu_shown_at || v->plane_stamp != s->gpu.timing.ms[ENG_PRESENT]) {
+                rnd_plane_from_buffer(&v->plane, s->gpu_buffer, s->img.luma.w, s->img.luma.h);
+                v->plane_at = s->gpu_shown_at;
+                v->plane_stamp = s->gpu.timing.ms[ENG_PRESENT];
+            }
+            rnd_plane_image(&v->plane, r.x, r.y, r.w, r.h, (int)s->opt.display, true);
+        } else {
+            rnd_image(tex[i], r.x, r.y, r.w, r.h, WHITE, true);
+        }
         rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, 1, hue[i]);
         /* where the grids are */
         rnd_frame(r.x + (float)s->view_x * k - 1, r.y + (float)s->view_y * k - 1,
@@ -816,6 +829,49 @@ static void engine_line(view *v, const scene_engine *e, const char *label, float
         snprintf(buf, sizeof buf, "%s: %s (median of %d) on %s", label, t, e->timing.reps, eng_description(e->engine));
     }
     text_fit(v->small, buf, x, y, v->L.status.w, e->engine ? DIM : FAINT);
+}
+
+static void gib(long long bytes, char *buf, size_t size)
+{
+    if (bytes >= (1LL << 30))
+        snprintf(buf, size, "%.1f GiB", (double)bytes / (double)(1LL << 30));
+    else
+        snprintf(buf, size, "%.0f MiB", (double)bytes / (double)(1LL << 20));
+}
+
+/* "NVIDIA H200 · 132 SMs · convis holds 1.0 GiB · 139.0 GiB free of 140.0 GiB" */
+static void device_text(const scene *s, char *buf, size_t size)
+{
+    const eng_device_info *d = &s->gpu_device;
+    char a[32], b[32], c[32];
+    size_t n = (size_t)snprintf(buf, size, "device: %s", d->name);
+    if (d->compute_units > 0 && n < size)
+        n += (size_t)snprintf(buf + n, size - n, " \xC2\xB7 %d %ss", d->compute_units, d->unit_name);
+    if (d->memory_total > 0 && d->memory_free >= 0 && n < size) {
+        gib(d->memory_engine, a, sizeof a);
+        gib(d->memory_free, b, sizeof b);
+        gib(d->memory_total, c, sizeof c);
+        snprintf(buf + n, size - n, " \xC2\xB7 convis holds %s \xC2\xB7 %s free of %s", a, b, c);
+    }
+}
+
+/* How the GPU's result reaches the screen, in words. */
+static const char *result_label(const scene *s)
+{
+    if (s->gpu_result == ENG_RESULT_PER_PIXEL)
+        return "one copy per pixel";
+    if (s->gpu_result == ENG_RESULT_BULK)
+        return "one bulk copy back";
+    if (!s->gpu_device_known || !s->gpu_presented)
+        return "straight into the picture";
+    switch (s->gpu_device.present) {
+    case ENG_PRESENT_INTEROP:
+        return "CUDA-GL interop, no copy";
+    case ENG_PRESENT_COPY:
+        return "via the host (interop not possible here)";
+    default:
+        return "computed in the GL context, no copy";
+    }
 }
 
 static void draw_status(view *v, const scene *s)
@@ -843,20 +899,30 @@ static void draw_status(view *v, const scene *s)
     }
     text_fit(v->font, buf, x, y, L->status.w, TEXT);
     y += L->line;
-    text_fit(v->small,
-             s->phase == SCENE_PHASE_GPU
-                 ? "One thread per output, all at once. Times measured on the whole image:"
-                 : "The animation is for the eye; the times are measured separately, on the whole image:",
-             x, y, L->status.w, FAINT);
+    if (s->phase == SCENE_PHASE_GPU) {
+        bool options = s->gpu.engine && eng_has_options(eng_class_of(s->gpu.engine));
+        if (options)
+            snprintf(buf, sizeof buf, "kernel: %s (N) \xC2\xB7 result: %s (C) \xC2\xB7 times on the whole image:",
+                     eng_kernel_name(s->gpu_kernel), result_label(s));
+        else
+            snprintf(buf, sizeof buf, "result: %s (C) \xC2\xB7 times on the whole image:", result_label(s));
+        text_fit(v->small, buf, x, y, L->status.w, DIM);
+    } else {
+        text_fit(v->small, "The animation is for the eye; the times are measured separately, on the whole image:", x,
+                 y, L->status.w, FAINT);
+    }
     y += lh(v->small);
     engine_line(v, &s->seq, "cpu-seq", x, y);
     y += lh(v->small);
     engine_line(v, &s->par, "cpu-par", x, y);
     y += lh(v->small);
     engine_line(v, &s->gpu, s->gpu.name, x, y);
+    y += lh(v->small);
     if (s->gpu.note[0]) {
-        y += lh(v->small);
         text_fit(v->small, s->gpu.note, x, y, L->status.w, FAINT);
+    } else if (s->gpu_device_known) {
+        device_text(s, buf, sizeof buf);
+        text_fit(v->small, buf, x, y, L->status.w, FAINT);
     }
 
     chip(v, L->play_button, s->playing ? "Space  pause" : "Space  play", s->playing, WINDOW);
@@ -946,7 +1012,14 @@ static void draw_chart(view *v, const scene *s)
         snprintf(buf, sizeof buf, "cpu-par %.1f\xC3\x97 %s than cpu-seq", r >= 1 ? r : 1 / r,
                  r >= 1 ? "faster" : "slower");
     }
-    if (s->gpu.measured && s->par.measured) {
+    if (s->gpu.measured && s->gpu.timing.extrapolated) {
+        char m[32], t2[32];
+        size_t n = strlen(buf);
+        thousands(s->gpu.timing.measured_px, m, sizeof m);
+        thousands(s->gpu.timing.total_px, t2, sizeof t2);
+        snprintf(buf + n, sizeof buf - n, "%s%s: download extrapolated from %s of %s pixels", n ? " \xC2\xB7 " : "",
+                 s->gpu.name, m, t2);
+    } else if (s->gpu.measured && s->par.measured) {
         double r = eng_total_ms(&s->par.timing) / eng_total_ms(&s->gpu.timing);
         size_t n = strlen(buf);
         snprintf(buf + n, sizeof buf - n, "%s%s %.1f\xC3\x97 %s than cpu-par", n ? " \xC2\xB7 " : "", s->gpu.name,

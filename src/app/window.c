@@ -113,6 +113,11 @@ static void print_state(const scene *s, const view *v)
            s->gpu.measured);
     if (s->gpu.engine)
         printf("gpu_description=%s\n", eng_description(s->gpu.engine));
+    printf("gpu_kernel=%s\ngpu_result=%s\ngpu_presented=%d\ngpu_extrapolated=%d\n", eng_kernel_name(s->gpu_kernel),
+           eng_result_name(s->gpu_result), s->gpu_presented, s->gpu.measured && s->gpu.timing.extrapolated);
+    if (s->gpu_device_known)
+        printf("gpu_device=%s\ngpu_present_path=%s\n", s->gpu_device.name,
+               eng_present_path_name(s->gpu_device.present));
     printf("cpu_seq_measured=%d\ncpu_par_measured=%d\n", s->seq.measured, s->par.measured);
     printf("help=%d\nblank=%d\ntext_scale=%d\nedit_tap=%d\n", s->help, s->blank, s->text_scale, s->edit_tap);
     printf("banner=%s\nnotice=%s\n", s->banner, s->notice);

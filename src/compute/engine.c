@@ -264,7 +264,13 @@ bool eng_device(eng_engine *e, eng_device_info *info)
 
 /* ---- timing -------------------------------------------------------------- */
 
-bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing)
+/* One timed run: eng_run, or eng_present into gl_buffer when it is not 0. */
+static bool run_once(eng_engine *e, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
+{
+    return gl_buffer ? eng_present(e, job, gl_buffer, timing) : eng_run(e, job, timing);
+}
+
+static bool measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, int reps, eng_timing *timing)
 {
     eng_timing one;
     double *samples;
@@ -272,14 +278,14 @@ bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing
 
     if (reps < 1)
         reps = 1;
-    if (!eng_run(e, job, &one)) /* warm-up: caches, page faults, lazy init */
+    if (!run_once(e, job, gl_buffer, &one)) /* warm-up: caches, page faults, lazy init */
         return false;
     samples = malloc(sizeof *samples * (size_t)reps * ENG_PHASE_COUNT);
     if (!samples)
         return err_set("out of memory for timing samples");
     *timing = one;
     for (int r = 0; r < reps && ok; ++r) {
-        ok = eng_run(e, job, &one);
+        ok = run_once(e, job, gl_buffer, &one);
         for (int p = 0; p < ENG_PHASE_COUNT; ++p)
             samples[p * reps + r] = one.ms[p];
     }
@@ -295,6 +301,23 @@ bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing
     }
     free(samples);
     return ok;
+}
+
+bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing)
+{
+    return measure(e, job, 0, reps, timing);
+}
+
+bool eng_measure_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, int reps, eng_timing *timing)
+{
+    if (!gl_buffer)
+        return err_set("engine '%s': no GL buffer to present into", e->cls->name);
+    return measure(e, job, gl_buffer, reps, timing);
+}
+
+bool eng_can_present(const eng_engine *e)
+{
+    return e && e->cls->present != NULL;
 }
 
 double eng_total_ms(const eng_timing *t)

@@ -284,6 +284,13 @@ bool eng_device(eng_engine *e, eng_device_info *info);
  * geometry, result path and extrapolation fields are the last run's. */
 bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing);
 
+/* The same for eng_present into `gl_buffer`: warm-up, then the median of
+ * `reps` presents. */
+bool eng_measure_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, int reps, eng_timing *timing);
+
+/* Whether the engine can compute into a GL buffer (eng_present). */
+bool eng_can_present(const eng_engine *e);
+
 /* Sum of the phases the run had. */
 double eng_total_ms(const eng_timing *t);
 const char *eng_phase_name(eng_phase p);

@@ -17,6 +17,8 @@ typedef struct vertex {
 static struct {
     GLuint program, vao, vbo, ibo;
     GLint u_viewport, u_tex;
+    GLuint plane_program; /* float textures through a display mode */
+    GLint plane_viewport, plane_tex, plane_display;
     rnd_texture white;
     int vw, vh;
     char description[256];
@@ -25,6 +27,7 @@ static struct {
     int quads;
     GLuint batch_tex;
     bool batch_smooth;
+    int batch_display; /* -1: the plain program; else the plane program's display mode */
 } R;
 
 static char *read_text(const char *path)
@@ -111,6 +114,38 @@ static bool make_batch(void)
     return true;
 }
 
+/* Compiles and links a vertex and a fragment shader from `dir`; 0 with
+ * err_msg() (and the compiler's log) on failure. */
+static GLuint link_program(const char *dir, const char *vert, const char *frag)
+{
+    GLuint vs, fs, prog;
+    GLint ok = 0;
+    char log[2048];
+
+    vs = compile(GL_VERTEX_SHADER, dir, vert);
+    if (!vs)
+        return 0;
+    fs = compile(GL_FRAGMENT_SHADER, dir, frag);
+    if (!fs) {
+        glDeleteShader(vs);
+        return 0;
+    }
+    prog = glCreateProgram();
+    glAttachShader(prog, vs);
+    glAttachShader(prog, fs);
+    glLinkProgram(prog);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        glDeleteProgram(prog);
+        err_set("the shaders %s and %s in '%s' do not link: %s", vert, frag, dir, log);
+        return 0;
+    }
+    return prog;
+}
+
 #ifndef NDEBUG
 /* Debug builds print what the GL driver reports (KHR_debug). */
 static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
@@ -126,9 +161,6 @@ static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id, GLen
 bool rnd_init(const char *shader_dir)
 {
     GLenum glew;
-    GLuint vs, fs;
-    GLint ok = 0;
-    char log[2048];
     uint8_t white[4] = {255, 255, 255, 255};
     img_rgba one = {1, 1, white};
 
@@ -149,29 +181,17 @@ bool rnd_init(const char *shader_dir)
     snprintf(R.description, sizeof R.description, "OpenGL %s on %s", (const char *)glGetString(GL_VERSION),
              (const char *)glGetString(GL_RENDERER));
 
-    vs = compile(GL_VERTEX_SHADER, shader_dir, "batch.vert");
-    if (!vs)
+    R.program = link_program(shader_dir, "batch.vert", "batch.frag");
+    if (!R.program)
         return false;
-    fs = compile(GL_FRAGMENT_SHADER, shader_dir, "batch.frag");
-    if (!fs) {
-        glDeleteShader(vs);
-        return false;
-    }
-    R.program = glCreateProgram();
-    glAttachShader(R.program, vs);
-    glAttachShader(R.program, fs);
-    glLinkProgram(R.program);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    glGetProgramiv(R.program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        glGetProgramInfoLog(R.program, sizeof log, NULL, log);
-        glDeleteProgram(R.program);
-        R.program = 0;
-        return err_set("the shaders in '%s' do not link: %s", shader_dir, log);
-    }
     R.u_viewport = glGetUniformLocation(R.program, "u_viewport");
     R.u_tex = glGetUniformLocation(R.program, "u_tex");
+    R.plane_program = link_program(shader_dir, "batch.vert", "plane.frag");
+    if (!R.plane_program)
+        return false;
+    R.plane_viewport = glGetUniformLocation(R.plane_program, "u_viewport");
+    R.plane_tex = glGetUniformLocation(R.plane_program, "u_tex");
+    R.plane_display = glGetUniformLocation(R.plane_program, "u_display");
     if (!make_batch())
         return false;
     if (!rnd_texture_set(&R.white, &one))
@@ -193,6 +213,8 @@ void rnd_shutdown(void)
         glDeleteVertexArrays(1, &R.vao);
     if (R.program)
         glDeleteProgram(R.program);
+    if (R.plane_program)
+        glDeleteProgram(R.plane_program);
     memset(&R, 0, sizeof R);
 }
 
@@ -250,14 +272,21 @@ void rnd_flush(void)
     GLint filter = R.batch_smooth ? GL_LINEAR : GL_NEAREST;
     if (!R.quads)
         return;
-    glUseProgram(R.program);
+    if (R.batch_display < 0) {
+        glUseProgram(R.program);
+        glUniform2f(R.u_viewport, (float)R.vw, (float)R.vh);
+        glUniform1i(R.u_tex, 0);
+    } else {
+        glUseProgram(R.plane_program);
+        glUniform2f(R.plane_viewport, (float)R.vw, (float)R.vh);
+        glUniform1i(R.plane_tex, 0);
+        glUniform1i(R.plane_display, R.batch_display);
+    }
     glBindVertexArray(R.vao);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, R.batch_tex);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
-    glUniform2f(R.u_viewport, (float)R.vw, (float)R.vh);
-    glUniform1i(R.u_tex, 0);
     glBindBuffer(GL_ARRAY_BUFFER, R.vbo);
     glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof *R.verts * 4 * (size_t)R.quads, R.verts);
     glDrawElements(GL_TRIANGLES, 6 * R.quads, GL_UNSIGNED_INT, NULL);
@@ -286,21 +315,90 @@ void rnd_end(void)
     rnd_flush();
 }
 
-void rnd_quad(const rnd_texture *t, float x, float y, float w, float h, float u0, float v0, float u1, float v1,
-              rnd_color c, bool smooth)
+/* Queues a quad for the program chosen by `display` (-1: plain). */
+static void queue_quad(const rnd_texture *t, float x, float y, float w, float h, float u0, float v0, float u1,
+                       float v1, rnd_color c, bool smooth, int display)
 {
     vertex *v;
-    if (R.quads && (R.batch_tex != t->id || R.batch_smooth != smooth))
+    if (R.quads && (R.batch_tex != t->id || R.batch_smooth != smooth || R.batch_display != display))
         rnd_flush();
     if (R.quads == BATCH_QUADS)
         rnd_flush();
     R.batch_tex = t->id;
     R.batch_smooth = smooth;
+    R.batch_display = display;
     v = R.verts + 4 * R.quads++;
     v[0] = (vertex){x, y, u0, v0, c.r, c.g, c.b, c.a};
     v[1] = (vertex){x + w, y, u1, v0, c.r, c.g, c.b, c.a};
     v[2] = (vertex){x, y + h, u0, v1, c.r, c.g, c.b, c.a};
     v[3] = (vertex){x + w, y + h, u1, v1, c.r, c.g, c.b, c.a};
+}
+
+void rnd_quad(const rnd_texture *t, float x, float y, float w, float h, float u0, float v0, float u1, float v1,
+              rnd_color c, bool smooth)
+{
+    queue_quad(t, x, y, w, h, u0, v0, u1, v1, c, smooth, -1);
+}
+
+void rnd_plane_image(const rnd_texture *t, float x, float y, float w, float h, int display, bool smooth)
+{
+    queue_quad(t, x, y, w, h, 0, 0, 1, 1, (rnd_color){1, 1, 1, 1}, smooth, display);
+}
+
+bool rnd_buffer_ensure(unsigned *buffer, size_t bytes)
+{
+    GLint size = 0;
+    if (*buffer) {
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, *buffer);
+        glGetBufferParameteriv(GL_PIXEL_UNPACK_BUFFER, GL_BUFFER_SIZE, &size);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        if ((size_t)size == bytes)
+            return true;
+        rnd_buffer_free(buffer);
+    }
+    glGenBuffers(1, buffer);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, *buffer);
+    glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    if (glGetError() != GL_NO_ERROR) {
+        rnd_buffer_free(buffer);
+        return err_set("the GPU refused a buffer of %zu bytes", bytes);
+    }
+    return true;
+}
+
+void rnd_buffer_free(unsigned *buffer)
+{
+    if (*buffer)
+        glDeleteBuffers(1, buffer);
+    *buffer = 0;
+}
+
+bool rnd_plane_from_buffer(rnd_texture *t, unsigned buffer, int w, int h)
+{
+    if (R.quads && t->id && t->id == R.batch_tex)
+        rnd_flush();
+    if (!t->id) {
+        glGenTextures(1, &t->id);
+        glBindTexture(GL_TEXTURE_2D, t->id);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        t->w = t->h = 0;
+    }
+    glBindTexture(GL_TEXTURE_2D, t->id);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    if (t->w != w || t->h != h) {
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, w, h, 0, GL_RED, GL_FLOAT, NULL);
+        t->w = w;
+        t->h = h;
+    } else {
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RED, GL_FLOAT, NULL);
+    }
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    if (glGetError() != GL_NO_ERROR)
+        return err_set("the GPU refused a %dx%d float texture", w, h);
+    return true;
 }
 
 void rnd_image(const rnd_texture *t, float x, float y, float w, float h, rnd_color tint, bool smooth)

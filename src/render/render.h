@@ -4,6 +4,7 @@
 #define CONVIS_RENDER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/image.h"
 
@@ -44,6 +45,20 @@ void rnd_finish(void);
 /* A part of a texture (u, v in 0..1) into a rectangle, tinted. */
 void rnd_quad(const rnd_texture *t, float x, float y, float w, float h, float u0, float v0, float u1, float v1,
               rnd_color c, bool smooth);
+
+/* A float texture (one channel, e.g. from rnd_plane_from_buffer) drawn as
+ * grey through a display mode: 0 clamp, 1 absolute, 2 signed (img_display's
+ * order). */
+void rnd_plane_image(const rnd_texture *t, float x, float y, float w, float h, int display, bool smooth);
+
+/* A GL buffer object of exactly `bytes` (made, or made again when its size
+ * differs: the id then changes), for an engine to compute into. */
+bool rnd_buffer_ensure(unsigned *buffer, size_t bytes);
+void rnd_buffer_free(unsigned *buffer);
+
+/* Fills a one-channel float texture from a buffer of w*h floats, copied on
+ * the GPU (the result never passes through host memory). */
+bool rnd_plane_from_buffer(rnd_texture *t, unsigned buffer, int w, int h);
 
 /* Limits drawing to a rectangle until the next call; w or h <= 0 lifts it. */
 void rnd_clip(float x, float y, float w, float h);

@@ -213,6 +213,10 @@ state "zoom-out*20,pan-right*100,pan-down*100" view_cells=64 view_x=$((512 - 64)
 state "pan-right*100,pan-down*100,zoom-out*20" view_cells=64 view_x=$((512 - 64)) view_y=$((384 - 64))
 # escape closes what is open, one thing at a time; pin with nothing under the
 # mouse pins nothing
+# the GPU's result path: into a GL buffer shown as it is (the default), or one
+# bulk copy back to the host; the chart follows
+state "gpu" phase=gpu gpu_result=interop gpu_presented=1 gpu_measured=1
+state "gpu,gpu-result" phase=gpu gpu_result=bulk gpu_presented=0 gpu_measured=1
 state "edit-kernel" edit_tap=0
 state "edit-kernel,escape" edit_tap=-1 help=0
 state "help,blank,escape" help=0 blank=1
