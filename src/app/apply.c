@@ -72,15 +72,9 @@ static int parse(int argc, char **argv, apply_args *a)
             a->have_eng = true;
         } else if (strcmp(arg, "--reps") == 0) {
             const char *v = app_option_value(argc, argv, &i);
-            char *end;
-            long n;
-            if (!v)
+            long long n;
+            if (!v || !app_parse_count(arg, v, 1000, &n))
                 return APP_EXIT_USAGE;
-            n = strtol(v, &end, 10);
-            if (end == v || *end || n < 1 || n > 1000) {
-                app_error("option '--reps' takes a whole number from 1 to 1000, not '%s'", v);
-                return APP_EXIT_USAGE;
-            }
             a->reps = (int)n;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             app_error("apply: unknown option '%s'; see 'convis --help'", arg);

@@ -39,7 +39,7 @@ const char *app_option_value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
-static bool parse_positive(const char *opt, const char *text, long long max, long long *out)
+bool app_parse_count(const char *opt, const char *text, long long max, long long *out)
 {
     char *end;
     long long v;
@@ -83,11 +83,11 @@ int app_parse_shared_option(int argc, char **argv, int *i, app_options *o)
             return -1;
         }
     } else if (strcmp(opt, "--max-side") == 0) {
-        if (!parse_positive(opt, v, INT_MAX, &n))
+        if (!app_parse_count(opt, v, INT_MAX, &n))
             return -1;
         o->limits.max_side = (int)n;
     } else {
-        if (!parse_positive(opt, v, LLONG_MAX, &n))
+        if (!app_parse_count(opt, v, LLONG_MAX, &n))
             return -1;
         o->limits.max_pixels = n;
     }

@@ -38,6 +38,10 @@ int app_parse_shared_option(int argc, char **argv, int *i, app_options *o);
  * it is missing. */
 const char *app_option_value(int argc, char **argv, int *i);
 
+/* Reads a whole number from 1 to max given to option `opt`; prints a
+ * message naming the option and returns false otherwise. */
+bool app_parse_count(const char *opt, const char *text, long long max, long long *out);
+
 /* Prints "convis: <sentence>" to stderr. */
 void app_error(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -55,15 +55,9 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
             a->print_state = true;
         } else if (strcmp(arg, "--report-frames") == 0) {
             const char *v = app_option_value(argc, argv, &i);
-            char *end;
-            long n;
-            if (!v)
+            long long n;
+            if (!v || !app_parse_count(arg, v, 100000, &n))
                 return APP_EXIT_USAGE;
-            n = strtol(v, &end, 10);
-            if (end == v || *end || n < 1 || n > 100000) {
-                app_error("option '--report-frames' takes a whole number from 1 to 100000, not '%s'", v);
-                return APP_EXIT_USAGE;
-            }
             a->report_frames = (int)n;
         } else if (strcmp(arg, "--window") == 0) {
             const char *v = app_option_value(argc, argv, &i);

@@ -223,7 +223,9 @@ const char *rnd_gl_description(void)
     return R.description;
 }
 
-bool rnd_texture_set(rnd_texture *t, const img_rgba *img)
+/* Makes `t` ready to take new pixels: drawn first if it waits in the batch,
+ * created when it does not exist yet, and bound. */
+static void prepare_texture(rnd_texture *t)
 {
     if (R.quads && t->id && t->id == R.batch_tex)
         rnd_flush();
@@ -235,6 +237,11 @@ bool rnd_texture_set(rnd_texture *t, const img_rgba *img)
         t->w = t->h = 0;
     }
     glBindTexture(GL_TEXTURE_2D, t->id);
+}
+
+bool rnd_texture_set(rnd_texture *t, const img_rgba *img)
+{
+    prepare_texture(t);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     if (t->w != img->w || t->h != img->h) {
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, img->w, img->h, 0, GL_RGBA, GL_UNSIGNED_BYTE, img->px);
@@ -376,16 +383,7 @@ void rnd_buffer_free(unsigned *buffer)
 
 bool rnd_plane_from_buffer(rnd_texture *t, unsigned buffer, int w, int h)
 {
-    if (R.quads && t->id && t->id == R.batch_tex)
-        rnd_flush();
-    if (!t->id) {
-        glGenTextures(1, &t->id);
-        glBindTexture(GL_TEXTURE_2D, t->id);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-        t->w = t->h = 0;
-    }
-    glBindTexture(GL_TEXTURE_2D, t->id);
+    prepare_texture(t);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, buffer);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     if (t->w != w || t->h != h) {
