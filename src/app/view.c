@@ -851,8 +851,10 @@ static void device_text(const scene *s, char *buf, size_t size)
         gib(d->memory_engine, a, sizeof a);
         gib(d->memory_free, b, sizeof b);
         gib(d->memory_total, c, sizeof c);
-        snprintf(buf + n, size - n, " \xC2\xB7 convis holds %s \xC2\xB7 %s free of %s", a, b, c);
+        n += (size_t)snprintf(buf + n, size - n, " \xC2\xB7 convis holds %s \xC2\xB7 %s free of %s", a, b, c);
     }
+    if (d->present == ENG_PRESENT_COPY && d->present_why[0] && n < size) /* why interop is not used */
+        snprintf(buf + n, size - n, " \xC2\xB7 %s", d->present_why);
 }
 
 /* How the GPU's result reaches the screen, in words. */
