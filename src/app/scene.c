@@ -123,6 +123,7 @@ bool scene_open_image(scene *s, const char *path)
     s->img = img;
     s->cpu_out = cpu;
     s->gpu_out = gpu;
+    ++s->image_generation;
     slash = strrchr(path, '/');
     snprintf(s->image_name, sizeof s->image_name, "%s", slash ? slash + 1 : path);
     s->banner[0] = '\0';
@@ -371,6 +372,7 @@ static bool measure_gpu(scene *s)
     }
     if (!s->gpu.measured)
         goto failed;
+    ++s->gpu_runs;
     s->gpu_device_known = eng_device(s->gpu.engine, &s->gpu_device);
     return true;
 failed:

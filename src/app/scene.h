@@ -37,6 +37,7 @@ typedef struct scene {
     app_options opt;
     int preset;                 /* index of the preset, -1 for a custom kernel */
     char image_name[256];
+    unsigned long image_generation; /* counts the images opened: what the view caches is for one */
     img_image img;
     img_plane cpu_out;          /* written by the stepper, output by output */
     img_plane gpu_out;          /* the GPU phase's result */
@@ -73,6 +74,7 @@ typedef struct scene {
     unsigned gpu_buffer;        /* the GL buffer the GPU presents into (0: none yet) */
     size_t gpu_buffer_bytes;
     bool gpu_presented;         /* the GPU result on screen came through gpu_buffer */
+    unsigned long gpu_runs;     /* counts the GPU's measured runs: a new result to show */
     eng_device_info gpu_device; /* read after each GPU run */
     bool gpu_device_known;
 

@@ -52,11 +52,12 @@ static const rnd_color BLOCK_COLOR[8] = {
     {0.00f, 0.45f, 0.70f, 1}, {0.84f, 0.37f, 0.00f, 1}, {0.80f, 0.47f, 0.65f, 1}, {0.60f, 0.60f, 0.60f, 1},
 };
 
-#define MAX_FONTS 8
+#define MAX_FONTS 12
 #define THUMB_MAX 1024 /* thumbnails are downsampled to at most this many pixels a side */
 
 typedef struct sized_font {
     int px;
+    unsigned long used;     /* the frame that last used it */
     plat_font *pf;
     rnd_font *rf;
 } sized_font;
@@ -71,15 +72,17 @@ typedef struct layout {
 struct view {
     sized_font fonts[MAX_FONTS];
     int nfonts;
+    unsigned long frame;            /* frames drawn (and layouts made) */
     rnd_font *font, *small, *big;
     layout L;
     /* thumbnails */
     rnd_texture thumb_in, thumb_out;
     rnd_texture plane;              /* the GPU's result, from its GL buffer */
-    double plane_at, plane_stamp;   /* which GPU run the plane shows */
+    unsigned long plane_run;        /* which GPU run the plane shows (scene's gpu_runs) */
+    bool plane_ok;
     img_rgba out_px;
     int thumb_step;                 /* image pixels per thumbnail pixel */
-    const void *thumb_image;        /* which image the thumbnails show */
+    unsigned long thumb_image;      /* which image the thumbnails show (scene's generation) */
     long thumb_done;                /* outputs shown in the output thumbnail */
     int thumb_phase, thumb_display;
     double thumb_gpu_at;
@@ -92,23 +95,33 @@ static bool rasterize(void *user, uint32_t cp, img_rgba *out, int *advance)
     return plat_glyph_render(user, cp, out, advance);
 }
 
-/* A font of px pixels, opened on first use and kept. */
+/* A font of px pixels, opened on first use and kept. When the cache is
+ * full, the font used longest ago goes, but never one of this frame's: the
+ * text, the cells and the kernel may all be drawing with theirs. */
 static rnd_font *font_px(view *v, int px)
 {
     sized_font *f;
+    int victim = -1;
     if (px < 8)
         px = 8;
     for (int i = 0; i < v->nfonts; ++i)
-        if (v->fonts[i].px == px)
+        if (v->fonts[i].px == px) {
+            v->fonts[i].used = v->frame;
             return v->fonts[i].rf;
-    if (v->nfonts == MAX_FONTS) { /* forget the oldest */
-        plat_font_close(v->fonts[0].pf);
-        rnd_font_destroy(v->fonts[0].rf);
-        memmove(v->fonts, v->fonts + 1, sizeof v->fonts[0] * (MAX_FONTS - 1));
-        --v->nfonts;
+        }
+    if (v->nfonts == MAX_FONTS) {
+        for (int i = 0; i < v->nfonts; ++i)
+            if (v->fonts[i].used != v->frame && (victim < 0 || v->fonts[i].used < v->fonts[victim].used))
+                victim = i;
+        if (victim < 0) /* every font is in use this frame: make do with one */
+            return v->fonts[0].rf;
+        plat_font_close(v->fonts[victim].pf);
+        rnd_font_destroy(v->fonts[victim].rf);
+        v->fonts[victim] = v->fonts[--v->nfonts];
     }
     f = &v->fonts[v->nfonts];
     f->px = px;
+    f->used = v->frame;
     f->pf = plat_font_open("en", px);
     if (!f->pf)
         return v->nfonts ? v->fonts[0].rf : NULL;
@@ -196,6 +209,8 @@ static void text_fit(rnd_font *f, const char *s, float x, float y, float max_w, 
     }
     snprintf(buf, sizeof buf, "%s", s);
     n = strlen(buf);
+    if (n > sizeof buf - 4) /* room for the ellipsis */
+        n = sizeof buf - 4;
     while (n > 0) {
         do /* back up over a whole UTF-8 character */
             --n;
@@ -301,6 +316,7 @@ static void compute_layout(view *v, const scene *s, int W, int H)
     float top, bottom_h, grid, mid_x, mid_w, y, kc;
     int base = (int)(17.0f * (u < 0.75f ? 0.75f : u) * ts + 0.5f);
 
+    ++v->frame;
     v->font = font_px(v, base);
     v->small = font_px(v, base * 82 / 100);
     v->big = font_px(v, base * 135 / 100);
@@ -542,7 +558,8 @@ static void draw_grids(view *v, const scene *s, double now_ms)
     bool from_stepper;
 
     snprintf(buf, sizeof buf, "Input: pixels (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)", s->view_x,
-             s->view_x + s->view_cells - 1, s->view_y, s->view_y + s->view_cells - 1);
+             (s->view_x + s->view_cells < s->img.luma.w ? s->view_x + s->view_cells : s->img.luma.w) - 1, s->view_y,
+             (s->view_y + s->view_cells < s->img.luma.h ? s->view_y + s->view_cells : s->img.luma.h) - 1);
     text_fit(v->small, buf, L->input.x, L->input.y - lh(v->small) - 0.4f * L->pad - 3, L->input.w, BLUE);
     snprintf(buf, sizeof buf, "Output (%s)%s",
              s->phase == SCENE_PHASE_GPU ? "all at once, on the GPU" : "one at a time, on the CPU",
@@ -702,7 +719,7 @@ static void refresh_thumbs(view *v, const scene *s)
 
     if (!s->img.luma.px)
         return;
-    if (v->thumb_image != (const void *)s->img.luma.px) {
+    if (v->thumb_image != s->image_generation) {
         img_rgba small;
         step = (w > h ? w : h) / THUMB_MAX + 1;
         if ((w > h ? w : h) <= THUMB_MAX)
@@ -725,7 +742,7 @@ static void refresh_thumbs(view *v, const scene *s)
         rnd_texture_set(&v->thumb_in, &small);
         free(small.px);
         v->thumb_step = step;
-        v->thumb_image = s->img.luma.px;
+        v->thumb_image = s->image_generation;
         v->thumb_done = -1;
     }
     step = v->thumb_step;
@@ -797,12 +814,14 @@ static void draw_thumbs(view *v, const scene *s)
         rect r = thumb_fit(s, boxes[i]);
         float k = r.w / (float)s->img.luma.w;
         if (i == 1 && from_gpu) { /* the GPU's buffer as it is: it never came back to the host */
-            if (v->plane_at != s->gpu_shown_at || v->plane_stamp != s->gpu.timing.ms[ENG_PRESENT]) {
-                rnd_plane_from_buffer(&v->plane, s->gpu_buffer, s->img.luma.w, s->img.luma.h);
-                v->plane_at = s->gpu_shown_at;
-                v->plane_stamp = s->gpu.timing.ms[ENG_PRESENT];
+            if (v->plane_run != s->gpu_runs) {
+                v->plane_ok = rnd_plane_from_buffer(&v->plane, s->gpu_buffer, s->img.luma.w, s->img.luma.h);
+                v->plane_run = s->gpu_runs;
             }
-            rnd_plane_image(&v->plane, r.x, r.y, r.w, r.h, (int)s->opt.display, true);
+            if (v->plane_ok)
+                rnd_plane_image(&v->plane, r.x, r.y, r.w, r.h, (int)s->opt.display, true);
+            else /* too big for a GL texture here: the copy that came back */
+                rnd_image(tex[i], r.x, r.y, r.w, r.h, WHITE, true);
         } else {
             rnd_image(tex[i], r.x, r.y, r.w, r.h, WHITE, true);
         }
@@ -965,6 +984,7 @@ static void draw_chart(view *v, const scene *s)
             lo = fmin(lo, total);
             hi = fmax(hi, total);
         }
+    lo = fmax(lo, 1e-6); /* a time too short for the clock reads 0 */
     log_scale = hi > 0 && hi / lo > 30;
     if (log_scale)
         lo = pow(10, floor(log10(lo)) - 0.3);

@@ -172,9 +172,10 @@ typedef struct input {
 static void key(scene *s, int code, unsigned mods)
 {
     const app_action *a;
-    if (s->edit_tap >= 0 && ((code >= '0' && code <= '9') || code == '-' || code == '.' || code == '\b' ||
-                             code == '\r' || code == '\t' || code == PLAT_KEY_ESCAPE)) {
-        scene_edit_key(s, code == PLAT_KEY_ESCAPE ? 27 : code);
+    if (s->edit_tap >= 0) { /* typing a kernel value: other keys do nothing meanwhile */
+        if ((code >= '0' && code <= '9') || code == '-' || code == '.' || code == '\b' || code == '\r' ||
+            code == '\t' || code == PLAT_KEY_ESCAPE)
+            scene_edit_key(s, code == PLAT_KEY_ESCAPE ? 27 : code);
         return;
     }
     if (s->blank) { /* any key brings the screen back */

@@ -1,7 +1,8 @@
 /* cpu_par.c - the fair CPU: every core, vectorised.
  *
- * The image's rows are split into one band per online CPU, each computed by
- * its own thread. Inside a band, the pixels away from the border are computed
+ * The image's outputs, in raster order, are split into one band per online
+ * CPU (rows, or parts of rows when the image has fewer rows than CPUs), each
+ * computed by its own thread. Inside a band, the pixels away from the border are computed
  * by a loop the compiler vectorises: the nine neighbours are plain loads from
  * three rows, and conv_combine (core/conv_pixel.h) does the arithmetic, lane
  * by lane, in the same order as the scalar code, so the result equals the
@@ -31,7 +32,7 @@
 
 typedef struct band {
     const eng_job *job;
-    int y0, y1;         /* rows [y0, y1) */
+    long i0, i1;        /* outputs [i0, i1) in raster order */
     double ms;          /* this band's compute time */
 } band;
 
@@ -71,15 +72,22 @@ static void *band_main(void *arg)
     int w = in->w, h = in->h;
     double t0 = tim_now_ms();
 
-    for (int y = b->y0; y < b->y1; ++y) {
-        if (y == 0 || y == h - 1 || w < 3) {
-            for (int x = 0; x < w; ++x)
+    for (long row_start = b->i0 - b->i0 % w; row_start < b->i1; row_start += w) {
+        int y = (int)(row_start / w);
+        int x0 = row_start < b->i0 ? (int)(b->i0 - row_start) : 0;
+        int x1 = row_start + w > b->i1 ? (int)(b->i1 - row_start) : w;
+        int ix0 = x0 > 1 ? x0 : 1, ix1 = x1 < w - 1 ? x1 : w - 1;
+        if (y == 0 || y == h - 1 || w < 3) { /* a border row: every pixel through the border rule */
+            for (int x = x0; x < x1; ++x)
                 border_pixel(b->job, x, y);
             continue;
         }
-        border_pixel(b->job, 0, y);
-        interior_row(in->px, b->job->out->px, w, y, 1, w - 1, &b->job->params);
-        border_pixel(b->job, w - 1, y);
+        if (x0 == 0)
+            border_pixel(b->job, 0, y);
+        if (ix0 < ix1)
+            interior_row(in->px, b->job->out->px, w, y, ix0, ix1, &b->job->params);
+        if (x1 == w)
+            border_pixel(b->job, w - 1, y);
     }
     b->ms = tim_now_ms() - t0;
     return NULL;
@@ -114,8 +122,8 @@ static void par_close(void *state)
 static bool par_run(void *state, const eng_job *job, eng_timing *timing)
 {
     par_state *s = state;
-    int h = job->in->h;
-    int n = s->threads < h ? s->threads : h;
+    long total = (long)job->in->w * job->in->h;
+    int n = s->threads < total ? s->threads : (int)total;
     band bands[MAX_THREADS];
     pthread_t tids[MAX_THREADS];
     int started = 0;
@@ -123,8 +131,8 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
 
     for (int i = 0; i < n; ++i) {
         bands[i].job = job;
-        bands[i].y0 = (int)((long)h * i / n);
-        bands[i].y1 = (int)((long)h * (i + 1) / n);
+        bands[i].i0 = total * i / n;
+        bands[i].i1 = total * (i + 1) / n;
         bands[i].ms = 0.0;
     }
     /* Band 0 runs on this thread; the others on their own. A thread that

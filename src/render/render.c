@@ -354,10 +354,10 @@ void rnd_plane_image(const rnd_texture *t, float x, float y, float w, float h, i
 
 bool rnd_buffer_ensure(unsigned *buffer, size_t bytes)
 {
-    GLint size = 0;
+    GLint64 size = 0;
     if (*buffer) {
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, *buffer);
-        glGetBufferParameteriv(GL_PIXEL_UNPACK_BUFFER, GL_BUFFER_SIZE, &size);
+        glGetBufferParameteri64v(GL_PIXEL_UNPACK_BUFFER, GL_BUFFER_SIZE, &size);
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
         if ((size_t)size == bytes)
             return true;

@@ -160,6 +160,20 @@ if start a; then
 fi
 stop
 
+# ---- C: typing a kernel value swallows other keys ------------------------------------
+# E starts editing the kernel's first cell; while a value is typed, letters
+# that are keys elsewhere (G launches the GPU, Q quits) do nothing; Tab applies
+# 7 and moves to the second cell, where 5 Return applies 5; then Q quits.
+if start c; then
+  keys e 7 g q Tab 5 Return
+  sleep 0.5
+  keys q
+  if closed c; then
+    expect c phase=cpu filter=custom weights=7,5,1,-2,0,2,-1,0,1 edit_tap=-1
+  fi
+fi
+stop
+
 # ---- B: the GPU phase, thread view, pan, zoom, filters, options, help, pin, a chip,
 # a kernel value, a screenshot, q -------------------------------------------------------
 # Right x3, t t: output 3, two taps; G: the GPU phase; V: thread view;
