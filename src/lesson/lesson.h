@@ -1,0 +1,73 @@
+/* lesson.h - lesson files: the parser (lessons/README.md describes the format).
+ *
+ * A lesson is a YAML file a teacher writes: a title, an optional image and
+ * a sequence of steps, each with narration (say), the actions that set the
+ * scene (do) and an action the learner must do before the next step (wait).
+ * The parser checks the structure and the narration's {placeholders}; it
+ * does not know the action names: the app checks them with its action table,
+ * using the positions recorded here, so its messages can point into the file.
+ *
+ * Every failure leaves "name:line:column: message" in err_msg() (core/err.h);
+ * no input crashes the parser. Lines and columns are 1-based; columns count
+ * characters (UTF-8 code points), as editors do. */
+#ifndef CONVIS_LESSON_H
+#define CONVIS_LESSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The limits a lesson must stay within. */
+#define LSN_MAX_FILE_BYTES (1024 * 1024)    /* a whole file: 1 MiB */
+#define LSN_MAX_STRING_BYTES (64 * 1024)    /* one string (narration, title, ...): 64 KiB */
+#define LSN_MAX_STEPS 1000
+#define LSN_MAX_ACTIONS 100                 /* per step */
+
+/* One action as `convis --do` takes it ("step*3"), and its 1-based position
+ * in the file. */
+typedef struct lsn_action {
+    char *text;
+    int line, column;
+} lsn_action;
+
+typedef struct lsn_step {
+    char *say; int say_line, say_column;      /* the narration; its value's position */
+    lsn_action *actions; int action_count;    /* actions NULL when count is 0 */
+    char *wait; int wait_line, wait_column;   /* wait NULL when absent */
+    int line;                                 /* where the step's mapping starts */
+} lsn_step;
+
+typedef struct lsn_lesson {
+    char *title;
+    char *image; int image_line, image_column; /* image NULL when absent */
+    lsn_step *steps; int step_count;
+} lsn_lesson;
+
+/* Parses text (size bytes, not necessarily NUL-terminated) named `name` for
+ * messages. On failure returns false, *out empty (all zero), and err_msg()
+ * reads "name:line:column: message": one sentence saying what is wrong and
+ * what is expected. Never crashes on any input. */
+bool lsn_parse(const char *name, const char *text, size_t size, lsn_lesson *out);
+
+/* Reads and parses a file; refuses files over 1 MiB, directories, unreadable
+ * or missing files with "path: message". The name in messages is the path. */
+bool lsn_load(const char *path, lsn_lesson *out);
+
+/* Frees what lsn_parse or lsn_load filled and leaves *l empty. NULL and an
+ * empty lesson are fine. */
+void lsn_free(lsn_lesson *l);
+
+/* The placeholders narration may use, e.g. {cpu_seq_ms}; NULL-terminated,
+ * for the app to fill with live measurements and for checks. */
+extern const char *const lsn_placeholders[];
+
+/* Checks a narration's placeholders: every {name} must be in
+ * lsn_placeholders, braces balanced ({{ and }} stand for literal braces).
+ * `line` and `column` are where text's first character sits in the file.
+ * by_lines true: text keeps the file's line breaks (a block scalar, | or >),
+ * each '\n' moves to the next line, back to `column`; false: text is one
+ * run (a plain or quoted scalar) and offsets add to `column`. False with
+ * "name:line:column: ..." pointing as close as possible to the bad
+ * placeholder. lsn_parse calls it for each say. */
+bool lsn_check_placeholders(const char *name, const char *text, int line, int column, bool by_lines);
+
+#endif
