@@ -6,6 +6,7 @@
 
 #include "core/err.h"
 #include "platform/platform.h"
+#include "player.h"
 
 #define SHIFT PLAT_MOD_SHIFT
 
@@ -21,6 +22,8 @@ static void a_fullscreen(scene *s) { s->fullscreen_toggle = true; }
 static void a_screenshot(scene *s) { s->screenshot_request = true; }
 static void a_quit(scene *s) { s->quit = true; }
 static void a_pin(scene *s) { scene_pin(s); }
+static void a_lesson_next(scene *s) { app_player_next(s); }
+static void a_lesson_prev(scene *s) { app_player_prev(s); }
 static void a_edit(scene *s) { scene_begin_edit(s, 0); }
 
 #define FILTER(n)                                                                              \
@@ -67,6 +70,9 @@ static const app_action actions[] = {
     {"pan-up", NULL, NULL, a_up, {{PLAT_KEY_UP, SHIFT}}},
     {"pan-down", NULL, NULL, a_down, {{PLAT_KEY_DOWN, SHIFT}}},
     {"pin", "click", "pin the output under the mouse (click again to unpin)", a_pin, {{0, 0}}},
+    {"lesson-next", "\xE2\x86\x92  PageDown", "in a lesson: the next step (when it does not wait for you)",
+     a_lesson_next, {{0, 0}}},
+    {"lesson-prev", "\xE2\x86\x90  PageUp", "in a lesson: the step before", a_lesson_prev, {{0, 0}}},
     {"help", "F1  ?", "this help", scene_toggle_help, {{PLAT_KEY_F1, 0}, {'?', 0}, {'?', SHIFT}}},
     {"blank", "B", "blank the screen (any key brings it back)", scene_toggle_blank, {{'b', 0}}},
     {"text-size", "Z", "text size: 100%, 125%, 150%, 200%", scene_next_text_scale, {{'z', 0}}},
@@ -135,8 +141,10 @@ bool app_run_script(scene *s, const char *script)
         a = app_action_find(word);
         if (!a)
             return err_set("action '%s' is not known; 'convis --help' lists the actions", word);
-        while (times-- > 0)
+        while (times-- > 0) {
             a->run(s);
+            app_player_saw(s, a->name); /* as when the learner does it */
+        }
         /* what the window would do between frames */
         scene_measure(s);
     }

@@ -104,6 +104,10 @@ void app_usage(FILE *f)
             "  convis [IMAGE] [OPTIONS]       open the window (on IMAGE, or the sample image)\n"
             "  convis apply IN -k FILTER -o OUT.png|OUT.pfm [OPTIONS]\n"
             "                                 convolve an image file from the command line\n"
+            "  convis lesson FILE [OPTIONS]   play a lesson (lessons/en/, lessons/zh/) in the window\n"
+            "  convis lesson --check FILE...  check lesson files without opening a window\n"
+            "  convis lesson --render-steps DIR FILE\n"
+            "                                 save one screenshot per step of a lesson in DIR\n"
             "  convis kernels                 list the preset filters and their values\n"
             "  convis engines                 list the engines and whether they run here\n"
             "  convis --help | --version\n"
@@ -132,6 +136,7 @@ void app_usage(FILE *f)
             "Options of the window:\n"
             "  --screenshot FILE     render one frame, save it as FILE (.png) and exit\n"
             "  --window WxH          window size in pixels (default 1280x720)\n"
+            "  --lang en|zh          the language of lessons and their fonts (default: from the locale)\n"
             "\n"
             "Exit status: 0 done, 1 wrong usage, 2 an input that cannot be used,\n"
             "3 the asked engine is unavailable or fails (out of device memory, say).\n",

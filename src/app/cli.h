@@ -55,5 +55,6 @@ int app_kernels_main(void);
 int app_engines_main(void);
 int app_apply_main(int argc, char **argv);
 int app_window_main(int argc, char **argv);
+int app_lesson_main(int argc, char **argv);
 
 #endif

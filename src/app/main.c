@@ -17,6 +17,8 @@ int main(int argc, char **argv)
             printf("convis %s\n", CONVIS_VERSION);
             return APP_EXIT_OK;
         }
+        if (strcmp(cmd, "lesson") == 0)
+            return app_lesson_main(argc - 2, argv + 2);
         if (strcmp(cmd, "apply") == 0)
             return app_apply_main(argc - 2, argv + 2);
         if (strcmp(cmd, "kernels") == 0)

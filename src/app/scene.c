@@ -40,6 +40,19 @@ void scene_init(scene *s, const app_options *opt)
     s->view_cells = SCENE_DEFAULT_CELLS;
     s->edit_tap = -1;
     s->text_scale = 100;
+    {
+        /* the language from the locale, as the C library reads it */
+        const char *vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+        snprintf(s->lang, sizeof s->lang, "en");
+        for (int i = 0; i < 3; ++i) {
+            const char *v = getenv(vars[i]);
+            if (v && *v) {
+                if (strncmp(v, "zh", 2) == 0)
+                    snprintf(s->lang, sizeof s->lang, "zh");
+                break;
+            }
+        }
+    }
     open_engine(&s->seq, "cpu-seq");
     open_engine(&s->par, "cpu-par");
     /* the best GPU engine here: CUDA, else OpenGL compute */
@@ -64,6 +77,7 @@ void scene_init(scene *s, const app_options *opt)
 
 void scene_free(scene *s)
 {
+    app_player_stop(s);
     if (s->gpu_buffer) { /* the GL context is still current here */
         eng_forget_buffer(s->gpu.engine, s->gpu_buffer);
         rnd_buffer_free(&s->gpu_buffer);

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "compute/engine.h"
 #include "core/stepper.h"
+#include "player.h"
 
 #define SCENE_MIN_CELLS 4
 #define SCENE_MAX_CELLS 64
@@ -77,6 +78,12 @@ typedef struct scene {
     unsigned long gpu_runs;     /* counts the GPU's measured runs: a new result to show */
     eng_device_info gpu_device; /* read after each GPU run */
     bool gpu_device_known;
+
+    /* the language of text and lessons: "en" or "zh" */
+    char lang[8];
+
+    /* the lesson being played, if any */
+    app_player player;
 
     /* measurements */
     scene_engine seq, par, gpu;

@@ -73,6 +73,7 @@ struct view {
     sized_font fonts[MAX_FONTS];
     int nfonts;
     unsigned long frame;            /* frames drawn (and layouts made) */
+    char lang[8];                   /* the fonts cover this language */
     rnd_font *font, *small, *big;
     layout L;
     /* thumbnails */
@@ -122,7 +123,7 @@ static rnd_font *font_px(view *v, int px)
     f = &v->fonts[v->nfonts];
     f->px = px;
     f->used = v->frame;
-    f->pf = plat_font_open("en", px);
+    f->pf = plat_font_open(v->lang, px);
     if (!f->pf)
         return v->nfonts ? v->fonts[0].rf : NULL;
     f->rf = rnd_font_create(plat_font_height(f->pf), rasterize, f->pf);
@@ -139,6 +140,7 @@ view *view_create(void)
     view *v = calloc(1, sizeof *v);
     if (!v)
         return NULL;
+    snprintf(v->lang, sizeof v->lang, "en");
     v->font = font_px(v, 18);
     if (!v->font) {
         free(v);
@@ -317,6 +319,14 @@ static void compute_layout(view *v, const scene *s, int W, int H)
     int base = (int)(17.0f * (u < 0.75f ? 0.75f : u) * ts + 0.5f);
 
     ++v->frame;
+    if (strcmp(v->lang, s->lang) != 0) { /* another language: fonts that cover it */
+        for (int i = 0; i < v->nfonts; ++i) {
+            plat_font_close(v->fonts[i].pf);
+            rnd_font_destroy(v->fonts[i].rf);
+        }
+        v->nfonts = 0;
+        snprintf(v->lang, sizeof v->lang, "%s", s->lang);
+    }
     v->font = font_px(v, base);
     v->small = font_px(v, base * 82 / 100);
     v->big = font_px(v, base * 135 / 100);
@@ -364,7 +374,7 @@ static void compute_layout(view *v, const scene *s, int W, int H)
     }
     top = L->chips.y + L->chips.h + lh(v->small) + 0.6f * L->pad + 3;
     /* below the grids: a status line, five small lines, the buttons */
-    bottom_h = L->line + 6 * lh(v->small) + 2.2f * L->pad;
+    bottom_h = L->line + (s->player.active ? 8 : 6) * lh(v->small) + 2.2f * L->pad;
     grid = L->H - top - bottom_h - L->pad;
     if (grid > (L->W - 4 * L->pad) * 0.36f)
         grid = (L->W - 4 * L->pad) * 0.36f;
@@ -405,8 +415,8 @@ static void compute_layout(view *v, const scene *s, int W, int H)
     {
         float bw = text_w(v->small, "G  launch on the GPU") + L->pad * 1.5f;
         float pw = text_w(v->small, "Space  pause") + L->pad * 1.5f;
-        L->play_button = (rect){L->pad, L->status.y + L->line + 5 * lh(v->small) + 0.6f * L->pad, pw,
-                                lh(v->small) + 0.6f * L->pad};
+        L->play_button = (rect){L->pad, L->status.y + L->line + (s->player.active ? 7 : 5) * lh(v->small) + 0.6f * L->pad,
+                                pw, lh(v->small) + 0.6f * L->pad};
         L->gpu_button = (rect){L->pad * 2 + pw, L->play_button.y, bw, L->play_button.h};
     }
 }
@@ -895,6 +905,41 @@ static const char *result_label(const scene *s)
     }
 }
 
+/* A lesson's panel, in place of the engine lines: the step, the narration
+ * with this machine's numbers in it, and what the learner is to do. It sits
+ * below the grids and never covers them. */
+static void draw_lesson(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    const app_player *p = &s->player;
+    float x = L->status.x, y = L->status.y, bottom = L->play_button.y - 0.3f * L->pad;
+    char head[512], text[4096], hint[256];
+
+    snprintf(head, sizeof head, "%d / %d \xC2\xB7 %s", p->step + 1, p->lesson.step_count, p->lesson.title);
+    text_fit(v->font, head, x, y, L->status.w, WINDOW);
+    y += L->line;
+    app_player_narration(s, text, sizeof text);
+    app_player_hint(s, hint, sizeof hint);
+    if (!hint[0])
+        snprintf(hint, sizeof hint, "%s",
+                 p->step + 1 < p->lesson.step_count
+                     ? "\xE2\x86\x92 or PageDown: next \xC2\xB7 \xE2\x86\x90 or PageUp: back"
+                     : "The end of this lesson. \xE2\x86\x90 or PageUp: back");
+    {
+        /* the narration in the small font, smaller still if it would not fit */
+        rnd_font *f = v->small;
+        float room = bottom - y - lh(f);
+        for (int px = rnd_font_line_height(v->small) * 8 / 10; px > 8 &&
+                                                            rnd_text_wrapped(f, text, 0, 0, L->status.w, TEXT, false) > room;
+             px -= 1) {
+            f = font_px(v, px);
+            room = bottom - y - lh(f);
+        }
+        y += rnd_text_wrapped(f, text, x, y, L->status.w, TEXT, true);
+    }
+    text_fit(v->small, hint, x, fmaxf(y, bottom - lh(v->small)), L->status.w, p->waiting ? WINDOW : DIM);
+}
+
 static void draw_status(view *v, const scene *s)
 {
     const layout *L = &v->L;
@@ -946,12 +991,16 @@ static void draw_status(view *v, const scene *s)
         text_fit(v->small, buf, x, y, L->status.w, FAINT);
     }
 
+    (void)ms_text;
+}
+
+static void draw_buttons(view *v, const scene *s)
+{
+    const layout *L = &v->L;
     chip(v, L->play_button, s->playing ? "Space  pause" : "Space  play", s->playing, WINDOW);
     chip(v, L->gpu_button, "G  launch on the GPU", s->phase == SCENE_PHASE_GPU, GREEN);
-    snprintf(buf, sizeof buf, "F1 or ?  every key");
-    rnd_text(v->small, buf, L->gpu_button.x + L->gpu_button.w + L->pad,
+    rnd_text(v->small, "F1 or ?  every key", L->gpu_button.x + L->gpu_button.w + L->pad,
              L->gpu_button.y + (L->gpu_button.h - lh(v->small)) / 2, DIM);
-    (void)ms_text;
 }
 
 /* Length of a bar for t ms on a scale to `max` (log from `lo` when log). */
@@ -1149,7 +1198,11 @@ void view_draw(view *v, scene *s, int w, int h, double now_ms)
         draw_kernel(v, s);
         draw_arithmetic(v, s);
         draw_thumbs(v, s);
-        draw_status(v, s);
+        if (s->player.active)
+            draw_lesson(v, s);
+        else
+            draw_status(v, s);
+        draw_buttons(v, s);
         draw_chart(v, s);
     }
     draw_top(v, s);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "actions.h"
@@ -15,6 +16,7 @@
 #include "core/err.h"
 #include "core/timing.h"
 #include "data.h"
+#include "player.h"
 #include "platform/platform.h"
 #include "render/render.h"
 #include "scene.h"
@@ -24,7 +26,7 @@
 #define REPORT_SPEED 256.0 /* outputs a second while --report-frames plays */
 
 typedef struct window_args {
-    const char *image, *screenshot, *script;
+    const char *image, *screenshot, *script, *lesson, *render_steps, *lang;
     int width, height;
     bool display_given, print_state;
     int report_frames;
@@ -47,6 +49,19 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
             continue;
         if (strcmp(arg, "--screenshot") == 0) {
             if (!(a->screenshot = app_option_value(argc, argv, &i)))
+                return APP_EXIT_USAGE;
+        } else if (strcmp(arg, "--lang") == 0) {
+            if (!(a->lang = app_option_value(argc, argv, &i)))
+                return APP_EXIT_USAGE;
+            if (strcmp(a->lang, "en") != 0 && strcmp(a->lang, "zh") != 0) {
+                app_error("option '--lang' takes en or zh, not '%s'", a->lang);
+                return APP_EXIT_USAGE;
+            }
+        } else if (strcmp(arg, "--lesson") == 0) {
+            if (!(a->lesson = app_option_value(argc, argv, &i)))
+                return APP_EXIT_USAGE;
+        } else if (strcmp(arg, "--render-steps") == 0) {
+            if (!(a->render_steps = app_option_value(argc, argv, &i)))
                 return APP_EXIT_USAGE;
         } else if (strcmp(arg, "--do") == 0) {
             if (!(a->script = app_option_value(argc, argv, &i)))
@@ -113,6 +128,9 @@ static void print_state(const scene *s, const view *v)
         printf("gpu_device=%s\ngpu_present_path=%s\n", s->gpu_device.name,
                eng_present_path_name(s->gpu_device.present));
     printf("cpu_seq_measured=%d\ncpu_par_measured=%d\n", s->seq.measured, s->par.measured);
+    if (s->player.active)
+        printf("lesson=%s\nlesson_step=%d\nlesson_steps=%d\nlesson_waiting=%d\n", s->player.path, s->player.step + 1,
+               s->player.lesson.step_count, s->player.waiting);
     printf("help=%d\nblank=%d\ntext_scale=%d\nedit_tap=%d\n", s->help, s->blank, s->text_scale, s->edit_tap);
     printf("banner=%s\nnotice=%s\n", s->banner, s->notice);
     n = v ? view_live_regions(v, s, live, 4) : 0;
@@ -182,9 +200,21 @@ static void key(scene *s, int code, unsigned mods)
         s->blank = false;
         return;
     }
+    if (s->player.active && !(mods & PLAT_MOD_SHIFT)) { /* a lesson: arrows and clickers turn its pages */
+        if (code == PLAT_KEY_RIGHT || code == PLAT_KEY_PAGE_DOWN) {
+            app_player_next(s);
+            return;
+        }
+        if (code == PLAT_KEY_LEFT || code == PLAT_KEY_PAGE_UP) {
+            app_player_prev(s);
+            return;
+        }
+    }
     a = app_action_for_key(code, mods);
-    if (a)
+    if (a) {
         a->run(s);
+        app_player_saw(s, a->name);
+    }
 }
 
 static void mouse_down(scene *s, view *v, input *in, const plat_event *ev)
@@ -198,9 +228,13 @@ static void mouse_down(scene *s, view *v, input *in, const plat_event *ev)
     if (ev->button != 1)
         return;
     switch (hit.kind) {
-    case VIEW_HIT_PRESET:
+    case VIEW_HIT_PRESET: {
+        char name[16];
         scene_select_preset(s, hit.index);
+        snprintf(name, sizeof name, "filter-%d", hit.index + 1);
+        app_player_saw(s, name);
         break;
+    }
     case VIEW_HIT_BORDER:
         scene_next_border(s);
         break;
@@ -212,9 +246,11 @@ static void mouse_down(scene *s, view *v, input *in, const plat_event *ev)
         break;
     case VIEW_HIT_GPU_BUTTON:
         scene_launch_gpu(s);
+        app_player_saw(s, "gpu");
         break;
     case VIEW_HIT_PLAY_BUTTON:
         scene_play(s);
+        app_player_saw(s, "play");
         break;
     case VIEW_HIT_KERNEL_CELL:
         scene_begin_edit(s, hit.index);
@@ -356,6 +392,52 @@ static int report_frames(scene *s, view *v, plat_window *win, int frames, double
     return APP_EXIT_OK;
 }
 
+/* One screenshot per lesson step, DIR/step-01.png and on: each step as the
+ * learner sees it once its measurements are done (waits are passed over). */
+static int render_steps(scene *s, view *v, plat_window *win, const char *dir)
+{
+    int w, h;
+    char path[4096];
+    /* the folder and its parents, as mkdir -p makes them */
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; ++p)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0777);
+            *p = '/';
+        }
+    mkdir(path, 0777);
+    for (int i = 0; i < s->player.lesson.step_count; ++i) {
+        const char *gl_err;
+        scene_measure(s);
+        s->gpu_shown_at -= 1e6; /* past the GPU's pulse */
+        plat_drawable_size(win, &w, &h);
+        view_draw(v, s, w, h, tim_now_ms());
+        gl_err = rnd_gl_error();
+        snprintf(path, sizeof path, "%s/step-%02d.png", dir, i + 1);
+        if (!save_frame(w, h, path)) {
+            app_error("cannot save step %d: %s", i + 1, err_msg());
+            return APP_EXIT_INPUT;
+        }
+        printf("%s: step %d of %d%s\n", path, i + 1, s->player.lesson.step_count,
+               gl_err ? ", with an OpenGL error" : "");
+        if (gl_err) {
+            app_error("an OpenGL error (%s) while drawing step %d", gl_err, i + 1);
+            return APP_EXIT_INPUT;
+        }
+        if (s->player.waiting) { /* do what the learner is asked to do */
+            const app_action *a = app_action_find(s->player.lesson.steps[i].wait);
+            if (a) {
+                a->run(s);
+                app_player_saw(s, a->name);
+            }
+            s->player.waiting = false;
+        }
+        app_player_next(s);
+    }
+    return APP_EXIT_OK;
+}
+
 static int run_loop(scene *s, view *v, plat_window *win)
 {
     input in = {0};
@@ -446,6 +528,13 @@ int app_window_main(int argc, char **argv)
             snprintf(s.banner, sizeof s.banner, "%s; showing the sample image", banner);
     }
     loaded = tim_now_ms();
+    if (a.lang)
+        snprintf(s.lang, sizeof s.lang, "%s", a.lang);
+    if (a.lesson && !app_player_start(&s, a.lesson)) {
+        app_error("%s", err_msg());
+        rc = APP_EXIT_INPUT;
+        goto free_scene;
+    }
     if (a.script && !app_run_script(&s, a.script)) {
         app_error("--do: %s", err_msg());
         rc = APP_EXIT_USAGE;
@@ -466,6 +555,13 @@ int app_window_main(int argc, char **argv)
         }
         printf("saved %s (%dx%d)\n", a.screenshot, w, h);
         rc = APP_EXIT_OK;
+    } else if (a.render_steps) {
+        if (!s.player.active) {
+            app_error("--render-steps needs a lesson: convis lesson --render-steps DIR FILE");
+            rc = APP_EXIT_USAGE;
+        } else {
+            rc = render_steps(&s, v, win, a.render_steps);
+        }
     } else if (a.report_frames) {
         rc = report_frames(&s, v, win, a.report_frames, load_start, loaded);
     } else {

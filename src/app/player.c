@@ -1,0 +1,365 @@
+#define _POSIX_C_SOURCE 200809L
+#include "player.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "actions.h"
+#include "cli.h"
+#include "core/err.h"
+#include "data.h"
+#include "scene.h"
+
+/* The action named at the start of `text` ("step*3" names "step"). */
+static void action_name(const char *text, char *name, size_t size)
+{
+    size_t n = strcspn(text, "*");
+    if (n >= size)
+        n = size - 1;
+    memcpy(name, text, n);
+    name[n] = '\0';
+}
+
+bool app_lesson_load(const char *path, lsn_lesson *out)
+{
+    char name[64];
+    if (!lsn_load(path, out))
+        return false;
+    for (int i = 0; i < out->step_count; ++i) {
+        const lsn_step *st = &out->steps[i];
+        for (int k = 0; k < st->action_count; ++k) {
+            const lsn_action *a = &st->actions[k];
+            action_name(a->text, name, sizeof name);
+            if (!app_action_find(name)) {
+                err_set("%s:%d:%d: unknown action '%s'; the actions are those of the window's help (F1), such "
+                        "as step, gpu, threads, filter-3", path, a->line, a->column, name);
+                goto fail;
+            }
+            if (strchr(a->text, '*')) {
+                char *end;
+                long n = strtol(strchr(a->text, '*') + 1, &end, 10);
+                if (*end || n < 1 || n > 10000000) {
+                    err_set("%s:%d:%d: bad count in '%s'; write name*N with N from 1 to 10000000", path, a->line,
+                            a->column, a->text);
+                    goto fail;
+                }
+            }
+        }
+        if (st->wait && !app_action_find(st->wait)) {
+            err_set("%s:%d:%d: wait names no action: '%s'; name one of the window's actions, such as gpu or play",
+                    path, st->wait_line, st->wait_column, st->wait);
+            goto fail;
+        }
+    }
+    return true;
+fail:
+    lsn_free(out);
+    return false;
+}
+
+/* Runs the actions of step i. */
+static void enter(scene *s, int i)
+{
+    app_player *p = &s->player;
+    const lsn_step *st = &p->lesson.steps[i];
+    p->step = i;
+    p->waiting = false;
+    for (int k = 0; k < st->action_count; ++k)
+        if (!app_run_script(s, st->actions[k].text))
+            snprintf(s->banner, sizeof s->banner, "%s:%d:%d: %s", p->path, st->actions[k].line,
+                     st->actions[k].column, err_msg());
+    p->waiting = st->wait != NULL; /* the step's own actions do not count as the learner's */
+}
+
+/* The lesson's image: beside the lesson file, else among the assets. */
+static void image_path(const app_player *p, char *buf, size_t size)
+{
+    struct stat st;
+    const char *slash = strrchr(p->path, '/');
+    if (p->lesson.image[0] == '/') {
+        snprintf(buf, size, "%s", p->lesson.image);
+        return;
+    }
+    snprintf(buf, size, "%.*s%s", slash ? (int)(slash - p->path + 1) : 0, p->path, p->lesson.image);
+    if (stat(buf, &st) != 0)
+        snprintf(buf, size, "%s/assets/%s", app_data_dir(), p->lesson.image);
+}
+
+bool app_player_start(scene *s, const char *path)
+{
+    lsn_lesson l;
+    app_player *p = &s->player;
+    if (!app_lesson_load(path, &l)) {
+        snprintf(s->banner, sizeof s->banner, "%s", err_msg());
+        return false;
+    }
+    app_player_stop(s);
+    p->lesson = l;
+    /* a lesson in lessons/zh/ is in Chinese: the text needs a font that has it */
+    if (strstr(path, "/zh/") || strncmp(path, "zh/", 3) == 0)
+        snprintf(s->lang, sizeof s->lang, "zh");
+    else if (strstr(path, "/en/") || strncmp(path, "en/", 3) == 0)
+        snprintf(s->lang, sizeof s->lang, "en");
+    snprintf(p->path, sizeof p->path, "%s", path);
+    p->active = true;
+    if (l.image) {
+        char img[4096];
+        image_path(p, img, sizeof img);
+        scene_open_image(s, img);
+    }
+    enter(s, 0);
+    return true;
+}
+
+void app_player_stop(scene *s)
+{
+    if (s->player.active)
+        lsn_free(&s->player.lesson);
+    memset(&s->player, 0, sizeof s->player);
+}
+
+void app_player_next(scene *s)
+{
+    app_player *p = &s->player;
+    if (!p->active || p->waiting || p->step + 1 >= p->lesson.step_count)
+        return;
+    enter(s, p->step + 1);
+}
+
+void app_player_prev(scene *s)
+{
+    app_player *p = &s->player;
+    if (!p->active || p->step == 0)
+        return;
+    enter(s, p->step - 1);
+}
+
+void app_player_restart(scene *s)
+{
+    if (s->player.active)
+        enter(s, 0);
+}
+
+void app_player_saw(scene *s, const char *action)
+{
+    app_player *p = &s->player;
+    if (p->active && p->waiting && strcmp(p->lesson.steps[p->step].wait, action) == 0)
+        p->waiting = false;
+}
+
+/* ---- narration ------------------------------------------------------------ */
+
+static void ms_value(const scene_engine *e, char *buf, size_t size)
+{
+    double ms;
+    if (!e->measured) {
+        snprintf(buf, size, "(not measured yet)");
+        return;
+    }
+    ms = eng_total_ms(&e->timing);
+    if (ms >= 1000)
+        snprintf(buf, size, "%.2f s", ms / 1000);
+    else if (ms >= 0.1)
+        snprintf(buf, size, "%.2f ms", ms);
+    else
+        snprintf(buf, size, "%.1f \xC2\xB5s", ms * 1000);
+}
+
+static void ratio_value(const scene_engine *slow, const scene_engine *fast, char *buf, size_t size)
+{
+    double a, b;
+    if (!slow->measured || !fast->measured) {
+        snprintf(buf, size, "(not measured yet)");
+        return;
+    }
+    a = eng_total_ms(&slow->timing);
+    b = eng_total_ms(&fast->timing);
+    /* one decimal from 1x up; below 1x, two significant digits (0.017x) */
+    if (b > 0 && a / b < 1)
+        snprintf(buf, size, "%.2g\xC3\x97", a / b);
+    else
+        snprintf(buf, size, "%.1f\xC3\x97", b > 0 ? a / b : 0.0);
+}
+
+static void with_commas(long long n, char *buf, size_t size)
+{
+    char raw[32];
+    int len, out = 0;
+    snprintf(raw, sizeof raw, "%lld", n);
+    len = (int)strlen(raw);
+    for (int i = 0; i < len && out + 2 < (int)size; ++i) {
+        buf[out++] = raw[i];
+        if ((len - i - 1) % 3 == 0 && i < len - 1)
+            buf[out++] = ',';
+    }
+    buf[out] = '\0';
+}
+
+/* The value of placeholder `name`, measured now. */
+static void placeholder(const scene *s, const char *name, char *buf, size_t size)
+{
+    int bx, by, w = s->img.luma.w, h = s->img.luma.h;
+    long long gx, gy;
+    char t[32];
+    scene_block_size(s, &bx, &by);
+    gx = (w + bx - 1) / bx;
+    gy = (h + by - 1) / by;
+    if (strcmp(name, "cpu_seq_ms") == 0)
+        ms_value(&s->seq, buf, size);
+    else if (strcmp(name, "cpu_par_ms") == 0)
+        ms_value(&s->par, buf, size);
+    else if (strcmp(name, "gpu_ms") == 0)
+        ms_value(&s->gpu, buf, size);
+    else if (strcmp(name, "gpu_engine") == 0)
+        snprintf(buf, size, "%s", s->gpu.engine ? eng_description(s->gpu.engine) : "no GPU engine here");
+    else if (strcmp(name, "gpu_device") == 0)
+        snprintf(buf, size, "%s", s->gpu_device_known ? s->gpu_device.name : "(launch the GPU phase first)");
+    else if (strcmp(name, "ratio_par_seq") == 0)
+        ratio_value(&s->seq, &s->par, buf, size);
+    else if (strcmp(name, "ratio_gpu_par") == 0)
+        ratio_value(&s->par, &s->gpu, buf, size);
+    else if (strcmp(name, "image_size") == 0)
+        snprintf(buf, size, "%d\xC3\x97%d", w, h);
+    else if (strcmp(name, "outputs") == 0)
+        with_commas((long long)w * h, buf, size);
+    else if (strcmp(name, "threads") == 0)
+        with_commas(gx * gy * bx * by, buf, size);
+    else if (strcmp(name, "blocks") == 0)
+        snprintf(buf, size, "%lld\xC3\x97%lld", gx, gy);
+    else if (strcmp(name, "block_size") == 0)
+        snprintf(buf, size, "%d\xC3\x97%d", bx, by);
+    else if (strcmp(name, "cpu_threads") == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        with_commas(n > 0 ? n : 1, t, sizeof t);
+        snprintf(buf, size, "%s", t);
+    } else
+        snprintf(buf, size, "{%s}", name);
+}
+
+void app_player_narration(const scene *s, char *buf, size_t size)
+{
+    const char *say;
+    size_t out = 0;
+    if (!s->player.active || size == 0) {
+        if (size)
+            buf[0] = '\0';
+        return;
+    }
+    say = s->player.lesson.steps[s->player.step].say;
+    while (*say && out + 1 < size) {
+        if ((say[0] == '{' && say[1] == '{') || (say[0] == '}' && say[1] == '}')) {
+            buf[out++] = say[0];
+            say += 2;
+        } else if (say[0] == '{' && strchr(say, '}')) {
+            char name[64], value[256];
+            size_t n = (size_t)(strchr(say, '}') - say - 1);
+            if (n >= sizeof name)
+                n = sizeof name - 1;
+            memcpy(name, say + 1, n);
+            name[n] = '\0';
+            placeholder(s, name, value, sizeof value);
+            out += (size_t)snprintf(buf + out, size - out, "%s", value);
+            if (out >= size)
+                out = size - 1;
+            say = strchr(say, '}') + 1;
+        } else if (say[0] == '\n' && say[1] && say[1] != '\n' && out > 0 && buf[out - 1] != '\n') {
+            /* a line break inside a paragraph joins the lines, the panel
+             * wraps them at its own width: with a space, or with nothing
+             * between two CJK characters (both sides outside ASCII) */
+            if (!((unsigned char)buf[out - 1] >= 0x80 && (unsigned char)say[1] >= 0x80))
+                buf[out++] = ' ';
+            ++say;
+        } else if (say[0] == '\n' && say[1] == '\0') {
+            ++say; /* the block's last line break */
+        } else {
+            buf[out++] = *say++;
+        }
+    }
+    buf[out] = '\0';
+}
+
+void app_player_hint(const scene *s, char *buf, size_t size)
+{
+    const app_player *p = &s->player;
+    const app_action *a;
+    if (!p->active || !p->waiting) {
+        buf[0] = '\0';
+        return;
+    }
+    a = app_action_find(p->lesson.steps[p->step].wait);
+    snprintf(buf, size, "Your turn: press %s (%s) to go on", a && a->keys ? a->keys : p->lesson.steps[p->step].wait,
+             a && a->help ? a->help : p->lesson.steps[p->step].wait);
+}
+
+/* ---- the command line: convis lesson ... ---------------------------------- */
+
+static int check_files(int argc, char **argv)
+{
+    int bad = 0;
+    if (argc == 0) {
+        app_error("lesson --check: no file; usage: convis lesson --check FILE...");
+        return APP_EXIT_USAGE;
+    }
+    for (int i = 0; i < argc; ++i) {
+        lsn_lesson l;
+        if (!app_lesson_load(argv[i], &l)) {
+            fprintf(stderr, "%s\n", err_msg());
+            ++bad;
+            continue;
+        }
+        printf("%s: ok, \"%s\", %d step%s\n", argv[i], l.title, l.step_count, l.step_count == 1 ? "" : "s");
+        lsn_free(&l);
+    }
+    return bad ? APP_EXIT_INPUT : APP_EXIT_OK;
+}
+
+/* Whether window option `opt` takes a value (the next argument). */
+static bool takes_value(const char *opt)
+{
+    static const char *const with_value[] = {"--render-steps", "--window", "--screenshot", "--do", "--report-frames",
+                                             "-k", "--kernel", "--border", "--display", "--max-side",
+                                             "--max-pixels", "--lang", NULL};
+    for (int i = 0; with_value[i]; ++i)
+        if (strcmp(opt, with_value[i]) == 0)
+            return true;
+    return false;
+}
+
+int app_lesson_main(int argc, char **argv)
+{
+    char **args;
+    int n = 0, file = -1, rc;
+
+    if (argc >= 1 && strcmp(argv[0], "--check") == 0)
+        return check_files(argc - 1, argv + 1);
+    for (int i = 0; i < argc; ++i) {
+        if (argv[i][0] == '-' && argv[i][1]) {
+            if (takes_value(argv[i]))
+                ++i;
+            continue;
+        }
+        file = i;
+        break;
+    }
+    if (file < 0) {
+        app_error("lesson: no lesson file; usage: convis lesson FILE [OPTIONS], or convis lesson --check FILE...");
+        return APP_EXIT_USAGE;
+    }
+    /* the window, with --lesson FILE in place of FILE */
+    args = malloc(sizeof *args * (size_t)(argc + 2));
+    if (!args) {
+        app_error("out of memory");
+        return APP_EXIT_INPUT;
+    }
+    args[n++] = "--lesson";
+    args[n++] = argv[file];
+    for (int i = 0; i < argc; ++i)
+        if (i != file)
+            args[n++] = argv[i];
+    rc = app_window_main(n, args);
+    free(args);
+    return rc;
+}

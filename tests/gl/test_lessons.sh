@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Every lesson, in every language, checked and played from its first step to
+# its last under a display (Xvfb when there is none): a screenshot per step,
+# no OpenGL error, no message. Then the player's rules: a step that waits
+# for the learner does not move on until the learner acts, and a mistake in a
+# lesson file is one file:line:column sentence.
+# Usage: test_lessons.sh CONVIS LESSONS_DIR
+set -u
+convis=$1 lessons=$2
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+bad() { echo "not ok - $1"; failed=$((failed + 1)); }
+run() { timeout 120 "$here/with_display.sh" "$@"; }
+
+shopt -s nullglob
+files=("$lessons"/*/*.yaml)
+[ ${#files[@]} -gt 0 ] && ok "${#files[@]} lesson files found" || bad "no lesson files in $lessons"
+
+for f in "${files[@]}"; do
+  name=${f#"$lessons"/}
+  if out=$(timeout 30 "$convis" lesson --check "$f" 2>&1); then
+    ok "check $name: $out"
+  else
+    bad "check $name: $out"
+    continue
+  fi
+  steps=$(sed -n 's/.*, \([0-9]*\) steps\{0,1\}$/\1/p' <<<"$out")
+  dir=$tmp/${name%.yaml}
+  if run "$convis" lesson --render-steps "$dir" "$f" >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
+    shots=("$dir"/step-*.png)
+    if [ "${#shots[@]}" -eq "$steps" ]; then
+      ok "play $name: $steps steps, one screenshot each, nothing on stderr"
+    else
+      bad "play $name: ${#shots[@]} screenshots for $steps steps"
+    fi
+  else
+    bad "play $name: $(cat "$tmp/err")"
+  fi
+done
+
+# waits: lesson 2's first step waits for G; next does nothing until then
+en2=$lessons/en/02-all-at-once.yaml
+state() { run "$convis" lesson "$en2" --do "$1" --print-state --screenshot "$tmp/s$RANDOM.png" 2>/dev/null; }
+st=$(state "lesson-next,lesson-next")
+if grep -q '^lesson_step=1$' <<<"$st" && grep -q '^lesson_waiting=1$' <<<"$st"; then
+  ok "a waiting step does not move on"
+else
+  bad "a waiting step moved on: $(grep lesson <<<"$st" | tr '\n' ' ')"
+fi
+st=$(state "lesson-next,gpu,lesson-next,lesson-next,lesson-prev")
+if grep -q '^lesson_step=2$' <<<"$st" && grep -q '^phase=gpu$' <<<"$st"; then
+  ok "after G the lesson goes on; back goes back"
+else
+  bad "after G: $(grep -E 'lesson|phase' <<<"$st" | tr '\n' ' ')"
+fi
+
+# mistakes: one sentence with the file, line and column; exit 2
+printf 'title: Broken\nsteps:\n  - say: hello\n    do: [step, nosuchaction]\n' >"$tmp/bad.yaml"
+msg=$(timeout 30 "$convis" lesson --check "$tmp/bad.yaml" 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && grep -q "bad.yaml:4:16: unknown action 'nosuchaction'" <<<"$msg" && [ "$(wc -l <<<"$msg")" -eq 1 ]; then
+  ok "an unknown action: exit 2, $msg"
+else
+  bad "an unknown action: exit $rc: $msg"
+fi
+run "$convis" lesson "$tmp/bad.yaml" --screenshot "$tmp/bad.png" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "bad.yaml:4:16" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+  ok "the window refuses a broken lesson with the same sentence"
+else
+  bad "the window with a broken lesson: exit $rc: $(cat "$tmp/err")"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
