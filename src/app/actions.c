@@ -70,6 +70,7 @@ static const app_action actions[] = {
     {"pan-up", NULL, NULL, a_up, {{PLAT_KEY_UP, SHIFT}}},
     {"pan-down", NULL, NULL, a_down, {{PLAT_KEY_DOWN, SHIFT}}},
     {"pin", "click", "pin the output under the mouse (click again to unpin)", a_pin, {{0, 0}}},
+    {"lessons", "L", "the lessons: pick one with its number or a click (Esc closes)", scene_toggle_menu, {{'l', 0}}},
     {"lesson-next", "\xE2\x86\x92  PageDown", "in a lesson: the next step (when it does not wait for you)",
      a_lesson_next, {{0, 0}}},
     {"lesson-prev", "\xE2\x86\x90  PageUp", "in a lesson: the step before", a_lesson_prev, {{0, 0}}},

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,6 +59,39 @@ bool app_lesson_load(const char *path, lsn_lesson *out)
 fail:
     lsn_free(out);
     return false;
+}
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(((const app_lesson_entry *)a)->path, ((const app_lesson_entry *)b)->path);
+}
+
+int app_lesson_list(const char *lang, app_lesson_entry *out, int max)
+{
+    char dir[4096];
+    DIR *d;
+    struct dirent *e;
+    int n = 0;
+
+    snprintf(dir, sizeof dir, "%s/lessons/%s", app_data_dir(), lang);
+    d = opendir(dir);
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) && n < max) {
+        size_t len = strlen(e->d_name);
+        lsn_lesson l;
+        if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0)
+            continue;
+        snprintf(out[n].path, sizeof out[n].path, "%s/%s", dir, e->d_name);
+        if (!lsn_load(out[n].path, &l))
+            continue; /* a broken file is not offered; --check says why */
+        snprintf(out[n].title, sizeof out[n].title, "%s", l.title);
+        lsn_free(&l);
+        ++n;
+    }
+    closedir(d);
+    qsort(out, (size_t)n, sizeof *out, by_path);
+    return n;
 }
 
 /* Runs the actions of step i. */

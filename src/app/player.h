@@ -20,6 +20,15 @@ typedef struct app_player {
     bool waiting;       /* the step's wait action has not been done yet */
 } app_player;
 
+/* The lessons the window offers: every .yaml file in lessons/LANG/ under the data
+ * folder, in file-name order, with their titles. */
+#define APP_MAX_LESSONS 32
+typedef struct app_lesson_entry {
+    char path[4096];
+    char title[128];
+} app_lesson_entry;
+int app_lesson_list(const char *lang, app_lesson_entry *out, int max);
+
 /* Loads and checks a lesson file: its structure (lsn_load), and that every
  * action and wait names an action of the window. False with
  * "file:line:column: message" in err_msg(). */

@@ -533,6 +533,23 @@ void scene_toggle_help(scene *s)
     s->help = !s->help;
 }
 
+void scene_toggle_menu(scene *s)
+{
+    s->menu = !s->menu;
+    if (s->menu) {
+        s->lesson_count = app_lesson_list(s->lang, s->lessons, APP_MAX_LESSONS);
+        s->help = false;
+    }
+}
+
+void scene_pick_lesson(scene *s, int i)
+{
+    if (i < 0 || i >= s->lesson_count)
+        return;
+    s->menu = false;
+    app_player_start(s, s->lessons[i].path);
+}
+
 void scene_toggle_blank(scene *s)
 {
     s->blank = !s->blank;
@@ -605,6 +622,8 @@ void scene_escape(scene *s)
         s->edit_tap = -1;
     else if (s->help)
         s->help = false;
+    else if (s->menu)
+        s->menu = false;
     else if (s->blank)
         s->blank = false;
     else if (s->pinned)

@@ -82,8 +82,11 @@ typedef struct scene {
     /* the language of text and lessons: "en" or "zh" */
     char lang[8];
 
-    /* the lesson being played, if any */
+    /* the lesson being played, if any, and the menu of lessons */
     app_player player;
+    bool menu;
+    app_lesson_entry lessons[APP_MAX_LESSONS];
+    int lesson_count;
 
     /* measurements */
     scene_engine seq, par, gpu;
@@ -133,6 +136,8 @@ void scene_zoom(scene *s, int step);    /* + closer (fewer cells), - farther */
 void scene_pan(scene *s, int dx, int dy);
 void scene_center_on(scene *s, int x, int y);
 void scene_toggle_help(scene *s);
+void scene_toggle_menu(scene *s);           /* the lessons in the current language */
+void scene_pick_lesson(scene *s, int i);    /* starts lesson i of the menu */
 void scene_toggle_blank(scene *s);
 void scene_next_text_scale(scene *s);
 void scene_hover(scene *s, bool over, int x, int y);

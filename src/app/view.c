@@ -66,6 +66,8 @@ typedef struct layout {
     float W, H, u, pad, line;
     rect title, banner, chips, input, output, middle, kernel, arith, thumb_in, thumb_out, status, chart;
     rect preset[9], border, flip, display, gpu_button, play_button;
+    rect lesson_row[APP_MAX_LESSONS];
+    int lesson_rows;    /* rows of the lesson menu drawn (0: no menu) */
     float cell;         /* grid cell size in pixels */
 } layout;
 
@@ -1146,6 +1148,30 @@ static void draw_top(view *v, const scene *s)
     }
 }
 
+/* The menu of lessons, over everything, one row each. */
+static void draw_menu(view *v, const scene *s)
+{
+    layout *L = &v->L;
+    float x = 2 * L->pad, y = L->pad;
+    rnd_rect(0, 0, L->W, L->H, (rnd_color){0.05f, 0.05f, 0.07f, 0.97f});
+    rnd_text(v->big, strcmp(s->lang, "zh") == 0 ? "\xE8\xAF\xBE\xE7\xA8\x8B (L / Esc)" : "Lessons (L or Esc closes this)",
+             x, y, TEXT);
+    y += lh(v->big) + L->pad;
+    if (s->lesson_count == 0)
+        rnd_text(v->font, "No lessons found in the lessons folder for this language.", x, y, DIM);
+    for (int i = 0; i < s->lesson_count; ++i) {
+        char num[8];
+        L->lesson_row[i] = (rect){x - 0.5f * L->pad, y - 0.2f * L->pad, L->W - 3 * L->pad, L->line * 1.4f};
+        if (s->player.active && strcmp(s->player.path, s->lessons[i].path) == 0)
+            rnd_rect(L->lesson_row[i].x, L->lesson_row[i].y, L->lesson_row[i].w, L->lesson_row[i].h, PANEL);
+        snprintf(num, sizeof num, "%d", i + 1);
+        rnd_text(v->font, num, x, y, WINDOW);
+        text_fit(v->font, s->lessons[i].title, x + 3 * L->pad, y, L->W - 6 * L->pad, TEXT);
+        y += L->line * 1.4f;
+    }
+    L->lesson_rows = s->lesson_count;
+}
+
 static void draw_help(view *v)
 {
     const layout *L = &v->L;
@@ -1212,7 +1238,10 @@ void view_draw(view *v, scene *s, int w, int h, double now_ms)
         rnd_rect(x, y, tw, v->L.line + v->L.pad, (rnd_color){0.20f, 0.22f, 0.28f, 0.95f});
         rnd_text(v->font, s->notice, x + v->L.pad, y + 0.5f * v->L.pad, TEXT);
     }
-    if (s->help)
+    v->L.lesson_rows = 0;
+    if (s->menu)
+        draw_menu(v, s);
+    else if (s->help)
         draw_help(v);
     rnd_end();
 }
@@ -1223,6 +1252,12 @@ view_hit view_hit_test(view *v, const scene *s, int px, int py)
     view_hit hit = {VIEW_HIT_NONE, 0, 0, 0};
     float x = (float)px, y = (float)py;
 
+    if (s->menu) {
+        for (int i = 0; i < L->lesson_rows; ++i)
+            if (inside(L->lesson_row[i], x, y))
+                return (view_hit){VIEW_HIT_LESSON, 0, 0, i};
+        return hit;
+    }
     if (s->help || s->blank || !s->img.luma.px)
         return hit;
     /* the layout of the scene as it is now (a zoom may have come since the

@@ -22,6 +22,7 @@ typedef enum view_hit_kind {
     VIEW_HIT_THUMB,         /* x, y: image pixel under the thumbnail point */
     VIEW_HIT_GPU_BUTTON,
     VIEW_HIT_PLAY_BUTTON,
+    VIEW_HIT_LESSON,        /* index: a lesson of the menu */
 } view_hit_kind;
 
 typedef struct view_hit {

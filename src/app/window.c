@@ -128,6 +128,7 @@ static void print_state(const scene *s, const view *v)
         printf("gpu_device=%s\ngpu_present_path=%s\n", s->gpu_device.name,
                eng_present_path_name(s->gpu_device.present));
     printf("cpu_seq_measured=%d\ncpu_par_measured=%d\n", s->seq.measured, s->par.measured);
+    printf("menu=%d\nlessons_found=%d\nlang=%s\n", s->menu, s->lesson_count, s->lang);
     if (s->player.active)
         printf("lesson=%s\nlesson_step=%d\nlesson_steps=%d\nlesson_waiting=%d\n", s->player.path, s->player.step + 1,
                s->player.lesson.step_count, s->player.waiting);
@@ -200,6 +201,10 @@ static void key(scene *s, int code, unsigned mods)
         s->blank = false;
         return;
     }
+    if (s->menu && code >= '1' && code <= '9') { /* the menu of lessons: a number picks one */
+        scene_pick_lesson(s, code - '1');
+        return;
+    }
     if (s->player.active && !(mods & PLAT_MOD_SHIFT)) { /* a lesson: arrows and clickers turn its pages */
         if (code == PLAT_KEY_RIGHT || code == PLAT_KEY_PAGE_DOWN) {
             app_player_next(s);
@@ -228,6 +233,9 @@ static void mouse_down(scene *s, view *v, input *in, const plat_event *ev)
     if (ev->button != 1)
         return;
     switch (hit.kind) {
+    case VIEW_HIT_LESSON:
+        scene_pick_lesson(s, hit.index);
+        break;
     case VIEW_HIT_PRESET: {
         char name[16];
         scene_select_preset(s, hit.index);

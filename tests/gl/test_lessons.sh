@@ -57,6 +57,17 @@ else
   bad "after G: $(grep -E 'lesson|phase' <<<"$st" | tr '\n' ' ')"
 fi
 
+# the menu (L) lists the lessons of the language
+for lang in en zh; do
+  count=$(ls "$lessons/$lang"/*.yaml 2>/dev/null | wc -l)
+  st=$(run "$convis" --lang $lang --do lessons --print-state --screenshot "$tmp/menu-$lang.png" 2>/dev/null)
+  if grep -q '^menu=1$' <<<"$st" && grep -q "^lessons_found=$count\$" <<<"$st"; then
+    ok "the $lang menu lists the $count lessons"
+  else
+    bad "the $lang menu: $(grep -E 'menu|lessons_found' <<<"$st" | tr '\n' ' ') (want $count)"
+  fi
+done
+
 # mistakes: one sentence with the file, line and column; exit 2
 printf 'title: Broken\nsteps:\n  - say: hello\n    do: [step, nosuchaction]\n' >"$tmp/bad.yaml"
 msg=$(timeout 30 "$convis" lesson --check "$tmp/bad.yaml" 2>&1)
