@@ -186,11 +186,29 @@ void app_player_saw(scene *s, const char *action)
 
 /* ---- narration ------------------------------------------------------------ */
 
-static void ms_value(const scene_engine *e, char *buf, size_t size)
+/* The words a placeholder's value may contain, in the lesson's language. */
+static const char *words(const scene *s, const char *en)
+{
+    static const char *const zh[][2] = {
+        {"(not measured yet)", "（尚未测量）"},
+        {"(launch the GPU phase first)", "（请先在 GPU 上运行）"},
+        {"straight into the picture, no copy", "直接写进屏幕上的图像，不复制"},
+        {"one bulk copy back", "一次整体复制取回"},
+        {"one copy per pixel", "每个像素复制一次"},
+        {"no GPU engine here", "这台机器上没有 GPU 引擎"},
+    };
+    if (strcmp(s->lang, "zh") == 0)
+        for (size_t i = 0; i < sizeof zh / sizeof zh[0]; ++i)
+            if (strcmp(en, zh[i][0]) == 0)
+                return zh[i][1];
+    return en;
+}
+
+static void ms_value(const scene *s, const scene_engine *e, char *buf, size_t size)
 {
     double ms;
     if (!e->measured) {
-        snprintf(buf, size, "(not measured yet)");
+        snprintf(buf, size, "%s", words(s, "(not measured yet)"));
         return;
     }
     ms = eng_total_ms(&e->timing);
@@ -202,11 +220,11 @@ static void ms_value(const scene_engine *e, char *buf, size_t size)
         snprintf(buf, size, "%.1f \xC2\xB5s", ms * 1000);
 }
 
-static void ratio_value(const scene_engine *slow, const scene_engine *fast, char *buf, size_t size)
+static void ratio_value(const scene *s, const scene_engine *slow, const scene_engine *fast, char *buf, size_t size)
 {
     double a, b;
     if (!slow->measured || !fast->measured) {
-        snprintf(buf, size, "(not measured yet)");
+        snprintf(buf, size, "%s", words(s, "(not measured yet)"));
         return;
     }
     a = eng_total_ms(&slow->timing);
@@ -242,19 +260,19 @@ static void placeholder(const scene *s, const char *name, char *buf, size_t size
     gx = (w + bx - 1) / bx;
     gy = (h + by - 1) / by;
     if (strcmp(name, "cpu_seq_ms") == 0)
-        ms_value(&s->seq, buf, size);
+        ms_value(s, &s->seq, buf, size);
     else if (strcmp(name, "cpu_par_ms") == 0)
-        ms_value(&s->par, buf, size);
+        ms_value(s, &s->par, buf, size);
     else if (strcmp(name, "gpu_ms") == 0)
-        ms_value(&s->gpu, buf, size);
+        ms_value(s, &s->gpu, buf, size);
     else if (strcmp(name, "gpu_engine") == 0)
-        snprintf(buf, size, "%s", s->gpu.engine ? eng_description(s->gpu.engine) : "no GPU engine here");
+        snprintf(buf, size, "%s", s->gpu.engine ? eng_description(s->gpu.engine) : words(s, "no GPU engine here"));
     else if (strcmp(name, "gpu_device") == 0)
-        snprintf(buf, size, "%s", s->gpu_device_known ? s->gpu_device.name : "(launch the GPU phase first)");
+        snprintf(buf, size, "%s", s->gpu_device_known ? s->gpu_device.name : words(s, "(launch the GPU phase first)"));
     else if (strcmp(name, "ratio_par_seq") == 0)
-        ratio_value(&s->seq, &s->par, buf, size);
+        ratio_value(s, &s->seq, &s->par, buf, size);
     else if (strcmp(name, "ratio_gpu_par") == 0)
-        ratio_value(&s->par, &s->gpu, buf, size);
+        ratio_value(s, &s->par, &s->gpu, buf, size);
     else if (strcmp(name, "image_size") == 0)
         snprintf(buf, size, "%d\xC3\x97%d", w, h);
     else if (strcmp(name, "outputs") == 0)
@@ -265,7 +283,31 @@ static void placeholder(const scene *s, const char *name, char *buf, size_t size
         snprintf(buf, size, "%lld\xC3\x97%lld", gx, gy);
     else if (strcmp(name, "block_size") == 0)
         snprintf(buf, size, "%d\xC3\x97%d", bx, by);
-    else if (strcmp(name, "cpu_threads") == 0) {
+    else if (strcmp(name, "gpu_result") == 0) {
+        if (!s->gpu.measured)
+            snprintf(buf, size, "%s", words(s, "(launch the GPU phase first)"));
+        else if (s->gpu.timing.result == ENG_RESULT_PER_PIXEL && s->gpu.timing.extrapolated) {
+            char m[32], n[32];
+            with_commas(s->gpu.timing.measured_px, m, sizeof m);
+            with_commas(s->gpu.timing.total_px, n, sizeof n);
+            snprintf(buf, size,
+                     strcmp(s->lang, "zh") == 0 ? "每个像素复制一次（测量了 %s 次中的 %s 次，其余按比例推算）"
+                                                : "one copy per pixel (%2$s of the %1$s copies measured, the rest extrapolated)",
+                     n, m);
+        } else if (s->gpu.timing.result == ENG_RESULT_PER_PIXEL)
+            snprintf(buf, size, "%s", words(s, "one copy per pixel"));
+        else if (s->gpu_presented)
+            snprintf(buf, size, "%s", words(s, "straight into the picture, no copy"));
+        else
+            snprintf(buf, size, "%s", words(s, "one bulk copy back"));
+    } else if (strcmp(name, "gpu_copy_ms") == 0) {
+        if (!s->gpu.measured)
+            snprintf(buf, size, "%s", words(s, "(not measured yet)"));
+        else {
+            double ms = s->gpu.timing.has[ENG_DOWNLOAD] ? s->gpu.timing.ms[ENG_DOWNLOAD] : 0.0;
+            snprintf(buf, size, ms >= 0.1 ? "%.2f ms" : "%.1f \xC2\xB5s", ms >= 0.1 ? ms : ms * 1000);
+        }
+    } else if (strcmp(name, "cpu_threads") == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         with_commas(n > 0 ? n : 1, t, sizeof t);
         snprintf(buf, size, "%s", t);
@@ -324,8 +366,14 @@ void app_player_hint(const scene *s, char *buf, size_t size)
         return;
     }
     a = app_action_find(p->lesson.steps[p->step].wait);
-    snprintf(buf, size, "Your turn: press %s (%s) to go on", a && a->keys ? a->keys : p->lesson.steps[p->step].wait,
-             a && a->help ? a->help : p->lesson.steps[p->step].wait);
+    const char *form = strcmp(s->lang, "zh") == 0 ? "\xE8\xBD\xAE\xE5\x88\xB0\xE4\xBD\xA0\xE4\xBA\x86\xEF\xBC\x9A\xE6\x8C\x89 %s \xE7\xBB\xA7\xE7\xBB\xAD"
+                                                  : "Your turn: press %s to go on";
+    if (a && a->keys)
+        snprintf(buf, size, form, a->keys);
+    else if (a && strncmp(a->name, "filter-", 7) == 0) /* filter-N: the key is N */
+        snprintf(buf, size, form, a->name + 7);
+    else
+        snprintf(buf, size, "Your turn: do '%s' to go on", p->lesson.steps[p->step].wait);
 }
 
 /* ---- the command line: convis lesson ... ---------------------------------- */

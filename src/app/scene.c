@@ -416,12 +416,14 @@ void scene_next_gpu_result(scene *s)
      * what this engine cannot do */
     for (int i = 0; i < ENG_RESULT_COUNT; ++i) {
         r = r == ENG_RESULT_INTEROP ? ENG_RESULT_BULK : r == ENG_RESULT_BULK ? ENG_RESULT_PER_PIXEL : ENG_RESULT_INTEROP;
-        if ((r == ENG_RESULT_PER_PIXEL && !options) || (r == ENG_RESULT_INTEROP && !present))
+        if (r == ENG_RESULT_PER_PIXEL && !options) {
+            scene_notice(s, "one copy per pixel is a path of the CUDA engine; this GPU engine has the other two");
+            continue;
+        }
+        if (r == ENG_RESULT_INTEROP && !present)
             continue;
         break;
     }
-    if (!options)
-        scene_notice(s, "one copy per pixel is a path of the CUDA engine; this GPU engine has the other two");
     s->gpu_result = r;
     if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
         s->gpu_stale = true;

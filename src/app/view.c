@@ -923,10 +923,14 @@ static void draw_lesson(view *v, const scene *s)
     app_player_narration(s, text, sizeof text);
     app_player_hint(s, hint, sizeof hint);
     if (!hint[0])
+    {
+        bool zh = strcmp(s->lang, "zh") == 0, last = p->step + 1 >= p->lesson.step_count;
         snprintf(hint, sizeof hint, "%s",
-                 p->step + 1 < p->lesson.step_count
-                     ? "\xE2\x86\x92 or PageDown: next \xC2\xB7 \xE2\x86\x90 or PageUp: back"
-                     : "The end of this lesson. \xE2\x86\x90 or PageUp: back");
+                 zh ? (last ? "\xE6\x9C\xAC\xE8\xAF\xBE\xE5\xAE\x8C\xE3\x80\x82\xE2\x86\x90 \xE6\x88\x96 PageUp\xEF\xBC\x9A\xE4\xB8\x8A\xE4\xB8\x80\xE6\xAD\xA5"
+                            : "\xE2\x86\x92 \xE6\x88\x96 PageDown\xEF\xBC\x9A\xE4\xB8\x8B\xE4\xB8\x80\xE6\xAD\xA5 \xC2\xB7 \xE2\x86\x90 \xE6\x88\x96 PageUp\xEF\xBC\x9A\xE4\xB8\x8A\xE4\xB8\x80\xE6\xAD\xA5")
+                    : (last ? "The end of this lesson. \xE2\x86\x90 or PageUp: back"
+                            : "\xE2\x86\x92 or PageDown: next \xC2\xB7 \xE2\x86\x90 or PageUp: back"));
+    }
     {
         /* the narration in the small font, smaller still if it would not fit */
         rnd_font *f = v->small;
