@@ -169,8 +169,9 @@ static void test_valid(void)
         snprintf(t + k, sizeof t - (size_t)k, "\"\n");
         CHECK(lsn_parse("m.yaml", t, strlen(t), &l), "%s", err_msg());
         lsn_free(&l);
-        CHECK(lsn_placeholders[12] && !strcmp(lsn_placeholders[12], "cpu_threads") && !lsn_placeholders[13],
-              "13 placeholders");
+        CHECK(lsn_placeholders[12] && !strcmp(lsn_placeholders[12], "cpu_threads") && lsn_placeholders[14] &&
+                  !strcmp(lsn_placeholders[14], "gpu_copy_ms") && !lsn_placeholders[15],
+              "15 placeholders");
     }
 }
 
