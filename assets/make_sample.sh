@@ -408,3 +408,9 @@ mkdir -p "$(dirname "$OUT")"
 "$CONVERT" "$TMP/sample.ppm" -strip -depth 8 -type TrueColor \
     -define png:color-type=2 -define png:bit-depth=8 "PNG24:$OUT"
 echo "wrote $OUT"
+
+# tiny.png: the sample's top-left 16x16 pixels, for the lesson where the
+# image is too small for the GPU to pay off.
+TINY="$(dirname "$OUT")/tiny.png"
+"$CONVERT" "$OUT" -crop 16x16+40+40 +repage -strip -define png:color-type=2 "PNG24:$TINY"
+echo "wrote $TINY"

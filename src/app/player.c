@@ -94,6 +94,20 @@ int app_lesson_list(const char *lang, app_lesson_entry *out, int max)
     return n;
 }
 
+/* A lesson's image file: beside the lesson file, else among the assets. */
+static void image_path(const app_player *p, const char *image, char *buf, size_t size)
+{
+    struct stat st;
+    const char *slash = strrchr(p->path, '/');
+    if (image[0] == '/') {
+        snprintf(buf, size, "%s", image);
+        return;
+    }
+    snprintf(buf, size, "%.*s%s", slash ? (int)(slash - p->path + 1) : 0, p->path, image);
+    if (stat(buf, &st) != 0)
+        snprintf(buf, size, "%s/assets/%s", app_data_dir(), image);
+}
+
 /* Runs the actions of step i. */
 static void enter(scene *s, int i)
 {
@@ -101,6 +115,11 @@ static void enter(scene *s, int i)
     const lsn_step *st = &p->lesson.steps[i];
     p->step = i;
     p->waiting = false;
+    if (st->image) {
+        char img[4096];
+        image_path(p, st->image, img, sizeof img);
+        scene_open_image(s, img);
+    }
     for (int k = 0; k < st->action_count; ++k)
         if (!app_run_script(s, st->actions[k].text))
             snprintf(s->banner, sizeof s->banner, "%s:%d:%d: %s", p->path, st->actions[k].line,
@@ -108,19 +127,6 @@ static void enter(scene *s, int i)
     p->waiting = st->wait != NULL; /* the step's own actions do not count as the learner's */
 }
 
-/* The lesson's image: beside the lesson file, else among the assets. */
-static void image_path(const app_player *p, char *buf, size_t size)
-{
-    struct stat st;
-    const char *slash = strrchr(p->path, '/');
-    if (p->lesson.image[0] == '/') {
-        snprintf(buf, size, "%s", p->lesson.image);
-        return;
-    }
-    snprintf(buf, size, "%.*s%s", slash ? (int)(slash - p->path + 1) : 0, p->path, p->lesson.image);
-    if (stat(buf, &st) != 0)
-        snprintf(buf, size, "%s/assets/%s", app_data_dir(), p->lesson.image);
-}
 
 bool app_player_start(scene *s, const char *path)
 {
@@ -141,7 +147,7 @@ bool app_player_start(scene *s, const char *path)
     p->active = true;
     if (l.image) {
         char img[4096];
-        image_path(p, img, sizeof img);
+        image_path(p, l.image, img, sizeof img);
         scene_open_image(s, img);
     }
     enter(s, 0);

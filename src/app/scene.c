@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/err.h"
 #include "core/timing.h"
@@ -657,6 +658,16 @@ void scene_focus(const scene *s, int *x, int *y, bool *from_stepper)
         *y = s->view_y;
         *from_stepper = false;
     }
+}
+
+int scene_cpu_threads(const scene *s)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN), total = (long)s->img.luma.w * s->img.luma.h;
+    if (n < 1)
+        n = 1;
+    if (n > 256) /* cpu-par's limit */
+        n = 256;
+    return (int)(n < total ? n : (total > 0 ? total : 1));
 }
 
 void scene_block_size(const scene *s, int *bx, int *by)

@@ -154,6 +154,9 @@ void scene_focus(const scene *s, int *x, int *y, bool *from_stepper);
 /* Outputs of the CPU phase done so far. */
 long scene_cpu_done(const scene *s);
 
+/* How many threads cpu-par runs on this image (one band of outputs each). */
+int scene_cpu_threads(const scene *s);
+
 /* The GPU engine's block size (16x16 when none ran yet). */
 void scene_block_size(const scene *s, int *bx, int *by);
 

@@ -507,6 +507,19 @@ static void draw_window(view *v, const scene *s, int ox, int oy, int taps_done, 
     }
 }
 
+/* Thread view: which worker computes output (x, y). In the CPU phase, the
+ * cpu-par thread whose band of outputs (in raster order) holds it; in the
+ * GPU phase, the block of GPU threads. Returns its colour. */
+static rnd_color owner_color(const scene *s, int x, int y, int bx, int by)
+{
+    if (s->phase == SCENE_PHASE_CPU) {
+        long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)y * s->img.luma.w + x;
+        int n = scene_cpu_threads(s);
+        return BLOCK_COLOR[(int)(idx * n / total) % 8];
+    }
+    return BLOCK_COLOR[(x / bx + 3 * (y / by)) % 8];
+}
+
 static void draw_output_grid(view *v, const scene *s, double now_ms)
 {
     const layout *L = &v->L;
@@ -531,12 +544,12 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
             if (!gpu && idx >= done) { /* not computed yet */
                 rnd_rect(r.x, r.y, r.w - 1, r.h - 1, (rnd_color){0.07f, 0.08f, 0.09f, 1});
                 if (s->thread_view)
-                    rnd_rect(r.x, r.y, r.w - 1, r.h - 1, alpha(BLOCK_COLOR[(x / bx + 3 * (y / by)) % 8], 0.25f));
+                    rnd_rect(r.x, r.y, r.w - 1, r.h - 1, alpha(owner_color(s, x, y, bx, by), 0.25f));
                 continue;
             }
             val = gpu ? s->gpu_out.px[idx] : s->cpu_out.px[idx];
             if (s->thread_view)
-                c = mix(BLOCK_COLOR[(x / bx + 3 * (y / by)) % 8], BLACK,
+                c = mix(owner_color(s, x, y, bx, by), BLACK,
                         0.55f * (1.0f - img_display_byte(val, s->opt.display) / 255.0f));
             else
                 c = cell_color(img_display_byte(val, s->opt.display), GREEN);
@@ -548,7 +561,7 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
                 text_center(cf, buf, r, alpha(ink_for(c), 0.9f));
             }
         }
-    if (s->thread_view) { /* block borders */
+    if (s->thread_view && gpu) { /* block borders */
         float t = fmaxf(2.0f, L->cell * 0.08f);
         for (int x = s->view_x; x <= s->view_x + n && x <= s->img.luma.w; ++x)
             if (x % bx == 0)
@@ -670,7 +683,16 @@ static void draw_arithmetic(view *v, const scene *s)
                  s->pinned ? ", pinned" : s->hovering ? ", under the mouse" : "");
     text_fit(f, line, L->arith.x, y, L->arith.w, s->pinned || s->hovering ? HOVER : WINDOW);
     y += lh(f);
-    if (s->thread_view) {
+    if (s->thread_view && s->phase == SCENE_PHASE_CPU) {
+        long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)fy * s->img.luma.w + fx;
+        int n = scene_cpu_threads(s);
+        snprintf(line, sizeof line, "CPU thread %ld of %d: outputs %ld\xE2\x80\xA6%ld", idx * n / total + 1, n,
+                 total * (idx * n / total) / n, total * (idx * n / total + 1) / n - 1);
+        text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
+        y += lh(f);
+        text_fit(f, "one band of rows each, in raster order", L->arith.x, y, L->arith.w, DIM);
+        y += lh(f);
+    } else if (s->thread_view) {
         long tid;
         scene_block_size(s, &bx, &by);
         tid = (long)(fy % by) * bx + fx % bx;
@@ -810,6 +832,29 @@ static rect thumb_fit(const scene *s, rect box)
     return r;
 }
 
+/* Thread view over the whole output: the CPU threads' bands, or the GPU's
+ * blocks, as translucent colours over the thumbnail rectangle r. */
+static void draw_owners(const scene *s, rect r)
+{
+    int w = s->img.luma.w, h = s->img.luma.h, bx, by;
+    float kx = r.w / (float)w, ky = r.h / (float)h;
+    scene_block_size(s, &bx, &by);
+    if (s->phase == SCENE_PHASE_CPU) {
+        long total = (long)w * h;
+        int n = scene_cpu_threads(s);
+        for (int t = 0; t < n; ++t) { /* band t: outputs [total*t/n, total*(t+1)/n), whole rows drawn */
+            long i0 = total * t / n, i1 = total * (t + 1) / n;
+            float y0 = (float)(i0 / w), y1 = (float)((i1 + w - 1) / w);
+            rnd_rect(r.x, r.y + y0 * ky, r.w, (y1 - y0) * ky, alpha(BLOCK_COLOR[t % 8], 0.45f));
+        }
+    } else if ((long)((w + bx - 1) / bx) * ((h + by - 1) / by) <= 20000) {
+        for (int y = 0; y < h; y += by)
+            for (int x = 0; x < w; x += bx)
+                rnd_rect(r.x + (float)x * kx, r.y + (float)y * ky, fminf((float)bx, (float)(w - x)) * kx,
+                         fminf((float)by, (float)(h - y)) * ky, alpha(BLOCK_COLOR[(x / bx + 3 * (y / by)) % 8], 0.45f));
+    }
+}
+
 static void draw_thumbs(view *v, const scene *s)
 {
     const layout *L = &v->L;
@@ -838,9 +883,15 @@ static void draw_thumbs(view *v, const scene *s)
             rnd_image(tex[i], r.x, r.y, r.w, r.h, WHITE, true);
         }
         rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, 1, hue[i]);
+        if (i == 1 && s->thread_view)
+            draw_owners(s, r);
         /* where the grids are */
-        rnd_frame(r.x + (float)s->view_x * k - 1, r.y + (float)s->view_y * k - 1,
-                  fmaxf(3, (float)s->view_cells * k) + 2, fmaxf(3, (float)s->view_cells * k) + 2, 2, WINDOW);
+        {
+            int cw = s->view_cells < s->img.luma.w - s->view_x ? s->view_cells : s->img.luma.w - s->view_x;
+            int ch = s->view_cells < s->img.luma.h - s->view_y ? s->view_cells : s->img.luma.h - s->view_y;
+            rnd_frame(r.x + (float)s->view_x * k - 1, r.y + (float)s->view_y * k - 1, fmaxf(3, (float)cw * k) + 2,
+                      fmaxf(3, (float)ch * k) + 2, 2, WINDOW);
+        }
     }
 }
 

@@ -741,7 +741,7 @@ static bool wait_value(const parse *ps, const node *v, int step_no, lsn_step *st
 
 static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st)
 {
-    static const char *const keys[] = {"say", "do", "wait", NULL};
+    static const char *const keys[] = {"say", "do", "wait", "image", NULL};
     static const char say_fix[] = "write the narration after 'say:', or after 'say: |' on the lines below it";
     char what[48];
     const node *say, *v;
@@ -751,7 +751,7 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
         return fail_at(ps->name, m->line, m->column,
                        "step %d is %s; a step is a mapping such as '- say: ...' with optional do: and wait:",
                        step_no, node_what(m));
-    if (!check_keys(ps, m, keys, "in a step", "a step has say, do and wait"))
+    if (!check_keys(ps, m, keys, "in a step", "a step has say, do, wait and image"))
         return false;
     say = map_get(m, "say");
     if (!say)
@@ -772,6 +772,14 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
         return false;
     if ((v = map_get(m, "wait")) && !wait_value(ps, v, step_no, st))
         return false;
+    if ((v = map_get(m, "image"))) { /* an image to open when the step begins */
+        if (!text_value(ps, v, "image", "write a file name such as 'image: tiny.png', or leave image out"))
+            return false;
+        if (!(st->image = dup_n(v->value, v->length)))
+            return fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
+        st->image_line = v->line;
+        st->image_column = v->column;
+    }
     return true;
 }
 
@@ -913,6 +921,7 @@ void lsn_free(lsn_lesson *l)
         free(st->actions);
         free(st->say);
         free(st->wait);
+        free(st->image);
     }
     free(l->steps);
     free(l->title);

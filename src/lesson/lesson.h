@@ -33,6 +33,7 @@ typedef struct lsn_step {
     char *say; int say_line, say_column;      /* the narration; its value's position */
     lsn_action *actions; int action_count;    /* actions NULL when count is 0 */
     char *wait; int wait_line, wait_column;   /* wait NULL when absent */
+    char *image; int image_line, image_column; /* an image the step opens; NULL when absent */
     int line;                                 /* where the step's mapping starts */
 } lsn_step;
 

@@ -179,7 +179,7 @@ static void test_structure(void)
 {
     /* unknown keys */
     file_fails(__LINE__, "unknown_key.yaml", ":5:5: ",
-               "unknown key 'sya' in a step (did you mean 'say'?); a step has say, do and wait");
+               "unknown key 'sya' in a step (did you mean 'say'?); a step has say, do, wait and image");
     FAILS("title: T\ntitel: U\nsteps:\n  - say: a\n", "t.yaml:2:1: ",
           "unknown key 'titel' in the lesson (did you mean 'title'?); a lesson has title, image and steps");
     FAILS("title: T\nsteps:\n  - say: a\n    then: gpu\n", "t.yaml:4:5: ", "unknown key 'then' in a step; a step has");
@@ -240,6 +240,19 @@ static void test_structure(void)
         deep[200] = '\0';
         FAILS(deep, "t.yaml:1:33: ", "nested more than 32 deep");
     }
+}
+
+/* A step may open an image of its own when it begins. */
+static void test_step_image(void)
+{
+    lsn_lesson l;
+    const char *ok = "title: T\nsteps:\n  - say: a\n  - say: b\n    image: tiny.png\n";
+    CHECK(lsn_parse("t.yaml", ok, strlen(ok), &l), "%s", err_msg());
+    CHECK(l.step_count == 2 && !l.steps[0].image && l.steps[1].image && !strcmp(l.steps[1].image, "tiny.png") &&
+              l.steps[1].image_line == 5 && l.steps[1].image_column == 12,
+          "step image and its position");
+    lsn_free(&l);
+    FAILS("title: T\nsteps:\n  - say: a\n    image: [a, b]\n", "t.yaml:4:12: ", "image");
 }
 
 static void test_placeholders(void)
@@ -451,6 +464,7 @@ int main(int argc, char **argv)
         dir = argv[1];
     test_valid();
     test_structure();
+    test_step_image();
     test_placeholders();
     test_syntax();
     test_limits_and_bytes();
