@@ -22,6 +22,13 @@ static void a_fullscreen(scene *s) { s->fullscreen_toggle = true; }
 static void a_screenshot(scene *s) { s->screenshot_request = true; }
 static void a_quit(scene *s) { s->quit = true; }
 static void a_pin(scene *s) { scene_pin(s); }
+static void a_sweep(scene *s)
+{
+    if (s->sweep.shown)
+        s->sweep.shown = false;
+    else
+        scene_sweep(s);
+}
 static void a_lesson_next(scene *s) { app_player_next(s); }
 static void a_lesson_prev(scene *s) { app_player_prev(s); }
 static void a_edit(scene *s) { scene_begin_edit(s, 0); }
@@ -41,6 +48,8 @@ static const app_action actions[] = {
     {"finish", "Enter  End", "finish the CPU walk now", scene_finish, {{'\r', 0}, {PLAT_KEY_END, 0}}},
     {"restart", "R  Home", "start the CPU walk again", scene_restart, {{'r', 0}, {PLAT_KEY_HOME, 0}}},
     {"gpu", "G", "launch on the GPU: every output at once", scene_launch_gpu, {{'g', 0}}},
+    {"sweep", "W", "size sweep: every engine on 4\xC3\x97" "4 to 4096\xC3\x97" "4096 (W again hides it)", a_sweep,
+     {{'w', 0}}},
     {"threads", "V", "thread view: the block and thread of each output", scene_toggle_threads,
      {{'v', 0}}},
     {"gpu-kernel", "N", "the GPU's kernel: tiled (shared memory) or naive (CUDA)", scene_next_gpu_kernel, {{'n', 0}}},

@@ -313,6 +313,15 @@ static void placeholder(const scene *s, const char *name, char *buf, size_t size
             double ms = s->gpu.timing.has[ENG_DOWNLOAD] ? s->gpu.timing.ms[ENG_DOWNLOAD] : 0.0;
             snprintf(buf, size, ms >= 0.1 ? "%.2f ms" : "%.1f \xC2\xB5s", ms >= 0.1 ? ms : ms * 1000);
         }
+    } else if (strcmp(name, "crossover") == 0) {
+        int c = scene_sweep_crossover(s), last = s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0;
+        bool zh = strcmp(s->lang, "zh") == 0;
+        if (!s->sweep.count)
+            snprintf(buf, size, "%s", zh ? "（请先按 W 测量）" : "(press W to measure first)");
+        else if (c)
+            snprintf(buf, size, zh ? "从 %d\xC3\x97%d 起" : "from %d\xC3\x97%d up", c, c);
+        else
+            snprintf(buf, size, zh ? "在 %d\xC3\x97%d 以内的任何尺寸都没有" : "at no size up to %d\xC3\x97%d", last, last);
     } else if (strcmp(name, "cpu_threads") == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         with_commas(n > 0 ? n : 1, t, sizeof t);

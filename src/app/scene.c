@@ -553,6 +553,68 @@ void scene_pick_lesson(scene *s, int i)
     app_player_start(s, s->lessons[i].path);
 }
 
+/* The current image scaled to n x n (nearest pixel), as a plane. */
+static bool scaled_square(const scene *s, int n, img_plane *out)
+{
+    int w = s->img.luma.w, h = s->img.luma.h;
+    if (!img_plane_alloc(out, n, n))
+        return false;
+    for (int y = 0; y < n; ++y)
+        for (int x = 0; x < n; ++x)
+            out->px[(long)y * n + x] = s->img.luma.px[(long)(y * (long)h / n) * w + (long)x * w / n];
+    return true;
+}
+
+void scene_sweep(scene *s)
+{
+    scene_engine *e[3] = {&s->seq, &s->par, &s->gpu};
+    int n = 4;
+    if (!s->img.luma.px)
+        return;
+    s->playing = false;
+    if (s->gpu.engine)
+        gpu_options(s, ENG_RESULT_BULK); /* the sweep's GPU times include copying the result back */
+    s->sweep.count = 0;
+    for (int i = 0; i < SCENE_SWEEP_SIZES; ++i, n *= 4) {
+        img_plane in, out;
+        eng_job job;
+        s->sweep.size[i] = n;
+        for (int k = 0; k < 3; ++k)
+            s->sweep.ms[k][i] = -1;
+        if (!scaled_square(s, n, &in))
+            break;
+        if (!img_plane_alloc(&out, n, n)) {
+            img_plane_free(&in);
+            break;
+        }
+        job = (eng_job){&in, &out, params_of(s)};
+        for (int k = 0; k < 3; ++k) {
+            scene_engine probe = *e[k]; /* the engines' own figures stay for the image shown */
+            measure_engine(&probe, &job, 0);
+            if (probe.measured)
+                s->sweep.ms[k][i] = eng_total_ms(&probe.timing);
+        }
+        img_plane_free(&in);
+        img_plane_free(&out);
+        s->sweep.count = i + 1;
+    }
+    s->sweep.shown = true;
+    if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
+        s->gpu_stale = true; /* the GPU's switches went back to bulk: measure what is shown again */
+}
+
+int scene_sweep_crossover(const scene *s)
+{
+    /* the smallest size from which the GPU is faster at every size measured */
+    int from = 0;
+    for (int i = s->sweep.count - 1; i >= 0; --i) {
+        if (!(s->sweep.ms[2][i] >= 0 && s->sweep.ms[1][i] >= 0 && s->sweep.ms[2][i] < s->sweep.ms[1][i]))
+            break;
+        from = s->sweep.size[i];
+    }
+    return from;
+}
+
 void scene_toggle_blank(scene *s)
 {
     s->blank = !s->blank;

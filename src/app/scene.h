@@ -17,6 +17,7 @@
 #define SCENE_DEFAULT_CELLS 20
 #define SCENE_MIN_SPEED 1.0       /* outputs a second */
 #define SCENE_MAX_SPEED 8192.0
+#define SCENE_SWEEP_SIZES 6         /* 4x4, 16x16, ... 4096x4096 */
 
 typedef enum scene_phase {
     SCENE_PHASE_CPU = 0,    /* the CPU walks one output at a time */
@@ -82,6 +83,14 @@ typedef struct scene {
     /* the language of text and lessons: "en" or "zh" */
     char lang[8];
 
+    /* the size sweep: the same filter on square images of growing size */
+    struct {
+        bool shown;                 /* the sweep chart replaces the timing chart */
+        int count;                  /* sizes measured */
+        int size[SCENE_SWEEP_SIZES];
+        double ms[3][SCENE_SWEEP_SIZES]; /* cpu-seq, cpu-par, gpu; < 0: not measured */
+    } sweep;
+
     /* the lesson being played, if any, and the menu of lessons */
     app_player player;
     bool menu;
@@ -136,6 +145,11 @@ void scene_zoom(scene *s, int step);    /* + closer (fewer cells), - farther */
 void scene_pan(scene *s, int dx, int dy);
 void scene_center_on(scene *s, int x, int y);
 void scene_toggle_help(scene *s);
+void scene_sweep(scene *s);                 /* measures every engine on 4x4 ... 4096x4096 */
+
+/* The smallest swept size from which on the GPU beat cpu-par at every
+ * larger size too, or 0 when it did not. */
+int scene_sweep_crossover(const scene *s);
 void scene_toggle_menu(scene *s);           /* the lessons in the current language */
 void scene_pick_lesson(scene *s, int i);    /* starts lesson i of the menu */
 void scene_toggle_blank(scene *s);

@@ -1072,8 +1072,107 @@ static float bar_len(double t, double lo, double max, bool log_scale, float widt
     return (float)(log10(t / lo) / log10(max / lo)) * width;
 }
 
+/* The size sweep: time against image size, both on log scales, one line per
+ * engine with its own marker shape (square, diamond, circle-ish cross), and
+ * the size from which the GPU beat cpu-par marked. */
+static void draw_sweep(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    const char *names[3] = {"cpu-seq", "cpu-par", s->gpu.name};
+    rnd_color colors[3] = {PHASE_COLOR[ENG_COMPUTE], PHASE_COLOR[ENG_UPLOAD], PHASE_COLOR[ENG_PRESENT]};
+    double lo = 1e30, hi = 0;
+    float x0, x1, y0, y1, legend_x;
+    int cross = scene_sweep_crossover(s);
+    char buf[160];
+
+    rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; i < s->sweep.count; ++i)
+            if (s->sweep.ms[k][i] > 0) {
+                lo = fmin(lo, s->sweep.ms[k][i]);
+                hi = fmax(hi, s->sweep.ms[k][i]);
+            }
+    if (cross)
+        snprintf(buf, sizeof buf, "Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up", s->gpu.name, cross,
+                 cross);
+    else
+        snprintf(buf, sizeof buf, "Size sweep (W hides it): %s does not stay ahead of cpu-par up to %d\xC3\x97%d",
+                 s->gpu.name, s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
+                 s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0);
+    text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, L->chart.y + 0.3f * L->pad, L->chart.w - L->pad, TEXT);
+    if (hi <= 0 || s->sweep.count < 2)
+        return;
+    lo = pow(10, floor(log10(lo)));
+    hi = pow(10, ceil(log10(hi)));
+    legend_x = L->chart.x + L->chart.w - text_w(v->small, "cpu-seq ") - 2 * L->pad;
+    x0 = L->chart.x + text_w(v->small, "1000 ms ") + L->pad;
+    x1 = legend_x - L->pad;
+    y0 = L->chart.y + lh(v->small) * 1.4f;
+    y1 = L->chart.y + L->chart.h - lh(v->small) * 1.3f;
+    /* axes: a line per power of ten, the sizes below */
+    {
+        float last_label = 1e9f;
+        for (double t = lo; t <= hi * 1.0001; t *= 10) {
+            float y = y1 - (float)(log10(t / lo) / log10(hi / lo)) * (y1 - y0);
+            char label[32];
+            rnd_rect(x0, y, x1 - x0, 1, (rnd_color){0.3f, 0.32f, 0.36f, 1});
+            if (last_label - y < lh(v->small)) /* crowded: every other power of ten */
+                continue;
+            if (t >= 1000)
+                snprintf(label, sizeof label, "%g s", t / 1000);
+            else if (t >= 1)
+                snprintf(label, sizeof label, "%g ms", t);
+            else
+                snprintf(label, sizeof label, "%g \xC2\xB5s", t * 1000);
+            rnd_text(v->small, label, L->chart.x + 0.5f * L->pad, y - lh(v->small) / 2, DIM);
+            last_label = y;
+        }
+    }
+    for (int i = 0; i < s->sweep.count; ++i) {
+        float x = x0 + (float)i / (float)(s->sweep.count - 1) * (x1 - x0);
+        snprintf(buf, sizeof buf, "%d\xC2\xB2", s->sweep.size[i]);
+        rnd_text(v->small, buf, x - text_w(v->small, buf) / 2, y1 + 0.2f * L->pad, DIM);
+        if (s->sweep.size[i] == cross) /* the crossover */
+            rnd_rect(x - 1, y0, 2, y1 - y0, WHITE);
+    }
+    for (int k = 0; k < 3; ++k) {
+        float px = 0, py = 0;
+        bool have = false;
+        for (int i = 0; i < s->sweep.count; ++i) {
+            float x, y, m = 0.35f * lh(v->small);
+            if (s->sweep.ms[k][i] <= 0)
+                continue;
+            x = x0 + (float)i / (float)(s->sweep.count - 1) * (x1 - x0);
+            y = y1 - (float)(log10(s->sweep.ms[k][i] / lo) / log10(hi / lo)) * (y1 - y0);
+            if (have) { /* a line of small squares from the last point */
+                int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
+                for (int j = 0; j <= steps; ++j)
+                    rnd_rect(px + (x - px) * (float)j / (float)steps - 1, py + (y - py) * (float)j / (float)steps - 1,
+                             2, 2, colors[k]);
+            }
+            /* markers differ in shape as well as colour */
+            if (k == 0)
+                rnd_rect(x - m, y - m, 2 * m, 2 * m, colors[k]);
+            else if (k == 1)
+                rnd_frame(x - m, y - m, 2 * m, 2 * m, 2, colors[k]);
+            else {
+                rnd_rect(x - m, y - 1, 2 * m, 3, colors[k]);
+                rnd_rect(x - 1, y - m, 3, 2 * m, colors[k]);
+            }
+            px = x, py = y, have = true;
+        }
+        rnd_rect(legend_x, y0 + (float)k * lh(v->small) * 1.2f + 0.3f * lh(v->small), 0.6f * lh(v->small),
+                 0.6f * lh(v->small), colors[k]);
+        rnd_text(v->small, names[k], legend_x + 0.9f * lh(v->small), y0 + (float)k * lh(v->small) * 1.2f, TEXT);
+    }
+}
+
 static void draw_chart(view *v, const scene *s)
 {
+    if (s->sweep.shown) {
+        draw_sweep(v, s);
+        return;
+    }
     const layout *L = &v->L;
     const scene_engine *e[3] = {&s->seq, &s->par, &s->gpu};
     const char *label[3] = {"cpu-seq", "cpu-par", s->gpu.name};

@@ -170,8 +170,9 @@ static void test_valid(void)
         CHECK(lsn_parse("m.yaml", t, strlen(t), &l), "%s", err_msg());
         lsn_free(&l);
         CHECK(lsn_placeholders[12] && !strcmp(lsn_placeholders[12], "cpu_threads") && lsn_placeholders[14] &&
-                  !strcmp(lsn_placeholders[14], "gpu_copy_ms") && !lsn_placeholders[15],
-              "15 placeholders");
+                  !strcmp(lsn_placeholders[14], "gpu_copy_ms") && lsn_placeholders[15] &&
+                  !strcmp(lsn_placeholders[15], "crossover") && !lsn_placeholders[16],
+              "16 placeholders");
     }
 }
 
