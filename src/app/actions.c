@@ -50,6 +50,8 @@ static const app_action actions[] = {
     {"gpu", "G", "launch on the GPU: every output at once", scene_launch_gpu, {{'g', 0}}},
     {"sweep", "W", "size sweep: every engine on 4\xC3\x97" "4 to 4096\xC3\x97" "4096 (W again hides it)", a_sweep,
      {{'w', 0}}},
+    {"apply-again", "A", "apply the filter again: the whole output becomes the input", scene_apply_again, {{'a', 0}}},
+    {"chain", "X", "time 1000 dependent passes on a 4\xC3\x97" "4 image, CPU and GPU", scene_chain, {{'x', 0}}},
     {"threads", "V", "thread view: the block and thread of each output", scene_toggle_threads,
      {{'v', 0}}},
     {"gpu-kernel", "N", "the GPU's kernel: tiled (shared memory) or naive (CUDA)", scene_next_gpu_kernel, {{'n', 0}}},

@@ -313,6 +313,18 @@ static void placeholder(const scene *s, const char *name, char *buf, size_t size
             double ms = s->gpu.timing.has[ENG_DOWNLOAD] ? s->gpu.timing.ms[ENG_DOWNLOAD] : 0.0;
             snprintf(buf, size, ms >= 0.1 ? "%.2f ms" : "%.1f \xC2\xB5s", ms >= 0.1 ? ms : ms * 1000);
         }
+    } else if (strcmp(name, "passes") == 0) {
+        snprintf(buf, size, "%d", s->passes);
+    } else if (strcmp(name, "chain_length") == 0) {
+        with_commas(SCENE_CHAIN_LENGTH, buf, size);
+    } else if (strcmp(name, "chain_cpu_ms") == 0 || strcmp(name, "chain_gpu_ms") == 0) {
+        double ms = s->chain_ms[name[6] == 'g'];
+        if (ms < 0)
+            snprintf(buf, size, "%s", strcmp(s->lang, "zh") == 0 ? "（请先按 X 测量）" : "(press X to measure first)");
+        else if (ms >= 1000)
+            snprintf(buf, size, "%.2f s", ms / 1000);
+        else
+            snprintf(buf, size, "%.2f ms", ms);
     } else if (strcmp(name, "crossover") == 0) {
         int c = scene_sweep_crossover(s), last = s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0;
         bool zh = strcmp(s->lang, "zh") == 0;

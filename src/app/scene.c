@@ -41,6 +41,7 @@ void scene_init(scene *s, const app_options *opt)
     s->view_cells = SCENE_DEFAULT_CELLS;
     s->edit_tap = -1;
     s->text_scale = 100;
+    s->chain_ms[0] = s->chain_ms[1] = -1;
     {
         /* the language from the locale, as the C library reads it */
         const char *vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
@@ -146,6 +147,7 @@ bool scene_open_image(scene *s, const char *path)
     s->playing = false;
     s->pinned = s->hovering = false;
     s->view_x = s->view_y = 0; /* where the walk starts */
+    s->passes = 0;
     settings_changed(s);
     return true;
 fail:
@@ -601,6 +603,90 @@ void scene_sweep(scene *s)
     s->sweep.shown = true;
     if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
         s->gpu_stale = true; /* the GPU's switches went back to bulk: measure what is shown again */
+}
+
+void scene_apply_again(scene *s)
+{
+    img_plane out;
+    img_image next;
+    eng_job job;
+    eng_timing t;
+    char name[256];
+    if (!s->img.luma.px || !s->par.engine)
+        return;
+    if (!img_plane_alloc(&out, s->img.luma.w, s->img.luma.h))
+        return;
+    job = (eng_job){&s->img.luma, &out, params_of(s)};
+    if (!eng_run(s->par.engine, &job, &t) || !img_from_plane(&out, &next)) {
+        snprintf(s->banner, sizeof s->banner, "cannot apply the filter again: %s", err_msg());
+        img_plane_free(&out);
+        return;
+    }
+    img_plane_free(&out);
+    /* the new input replaces the old, as an image the scene owns */
+    snprintf(name, sizeof name, "%s", s->image_name);
+    img_free(&s->img);
+    s->img = next;
+    ++s->image_generation;
+    ++s->passes;
+    {
+        char *after = strstr(name, " after ");
+        if (after)
+            *after = '\0';
+        snprintf(s->image_name, sizeof s->image_name, "%s after %d pass%s", name, s->passes, s->passes == 1 ? "" : "es");
+    }
+    s->phase = SCENE_PHASE_CPU;
+    settings_changed(s);
+}
+
+/* Times `n` passes of engine e on a tiny image, each pass reading the one
+ * before; the host starts every pass and gets its result back, as a program
+ * that loops over the steps does. */
+static double chain_time(scene_engine *e, const img_plane *start, const conv_params *p, int n)
+{
+    img_plane a, b;
+    eng_job job;
+    eng_timing t;
+    double t0, ms = -1;
+    if (!e->engine || !img_plane_alloc(&a, start->w, start->h))
+        return -1;
+    if (!img_plane_alloc(&b, start->w, start->h)) {
+        img_plane_free(&a);
+        return -1;
+    }
+    memcpy(a.px, start->px, sizeof(float) * (size_t)start->w * start->h);
+    job = (eng_job){&a, &b, *p};
+    if (!eng_run(e->engine, &job, &t)) /* warm-up */
+        goto done;
+    t0 = tim_now_ms();
+    for (int i = 0; i < n; ++i) {
+        job.in = i % 2 ? &b : &a;
+        job.out = i % 2 ? &a : &b;
+        if (!eng_run(e->engine, &job, &t))
+            goto done;
+    }
+    ms = tim_now_ms() - t0;
+done:
+    img_plane_free(&a);
+    img_plane_free(&b);
+    return ms;
+}
+
+void scene_chain(scene *s)
+{
+    img_plane tiny;
+    conv_params p;
+    if (!s->img.luma.px || !scaled_square(s, 4, &tiny))
+        return;
+    p = params_of(s);
+    if (s->gpu.engine)
+        gpu_options(s, ENG_RESULT_BULK);
+    s->chain_length = SCENE_CHAIN_LENGTH;
+    s->chain_ms[0] = chain_time(&s->seq, &tiny, &p, SCENE_CHAIN_LENGTH);
+    s->chain_ms[1] = chain_time(&s->gpu, &tiny, &p, SCENE_CHAIN_LENGTH);
+    img_plane_free(&tiny);
+    if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
+        s->gpu_stale = true;
 }
 
 int scene_sweep_crossover(const scene *s)

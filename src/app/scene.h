@@ -18,6 +18,7 @@
 #define SCENE_MIN_SPEED 1.0       /* outputs a second */
 #define SCENE_MAX_SPEED 8192.0
 #define SCENE_SWEEP_SIZES 6         /* 4x4, 16x16, ... 4096x4096 */
+#define SCENE_CHAIN_LENGTH 1000
 
 typedef enum scene_phase {
     SCENE_PHASE_CPU = 0,    /* the CPU walks one output at a time */
@@ -91,6 +92,11 @@ typedef struct scene {
         double ms[3][SCENE_SWEEP_SIZES]; /* cpu-seq, cpu-par, gpu; < 0: not measured */
     } sweep;
 
+    /* repeated passes: the output fed back as the input */
+    int passes;                 /* filter passes applied to the image shown (0: the file) */
+    double chain_ms[2];         /* a chain of dependent passes on a 4x4 image: cpu-seq, GPU; < 0 not run */
+    int chain_length;
+
     /* the lesson being played, if any, and the menu of lessons */
     app_player player;
     bool menu;
@@ -146,6 +152,8 @@ void scene_pan(scene *s, int dx, int dy);
 void scene_center_on(scene *s, int x, int y);
 void scene_toggle_help(scene *s);
 void scene_sweep(scene *s);                 /* measures every engine on 4x4 ... 4096x4096 */
+void scene_apply_again(scene *s);           /* the whole output becomes the input: one more pass */
+void scene_chain(scene *s);                 /* times 1000 dependent passes on a 4x4 image, CPU and GPU */
 
 /* The smallest swept size from which on the GPU beat cpu-par at every
  * larger size too, or 0 when it did not. */

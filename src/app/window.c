@@ -128,6 +128,7 @@ static void print_state(const scene *s, const view *v)
         printf("gpu_device=%s\ngpu_present_path=%s\n", s->gpu_device.name,
                eng_present_path_name(s->gpu_device.present));
     printf("cpu_seq_measured=%d\ncpu_par_measured=%d\n", s->seq.measured, s->par.measured);
+    printf("passes=%d\nchain_cpu_ms=%.3f\nchain_gpu_ms=%.3f\n", s->passes, s->chain_ms[0], s->chain_ms[1]);
     printf("sweep_shown=%d\nsweep_sizes=%d\nsweep_crossover=%d\n", s->sweep.shown, s->sweep.count,
            scene_sweep_crossover(s));
     printf("menu=%d\nlessons_found=%d\nlang=%s\n", s->menu, s->lesson_count, s->lang);

@@ -68,6 +68,15 @@ for lang in en zh; do
   fi
 done
 
+# the chain of dependent passes is measured on the CPU (and on the GPU where there is one)
+st=$(run "$convis" --do chain --print-state --screenshot "$tmp/chain.png" 2>/dev/null)
+cpu=$(sed -n 's/^chain_cpu_ms=//p' <<<"$st")
+if [ -n "$cpu" ] && awk -v v="$cpu" 'BEGIN { exit !(v > 0) }'; then
+  ok "chain: 1000 dependent passes took $cpu ms on one CPU core, $(sed -n 's/^chain_gpu_ms=//p' <<<"$st") ms on the GPU"
+else
+  bad "chain: $(grep chain <<<"$st" | tr '\n' ' ')"
+fi
+
 # mistakes: one sentence with the file, line and column; exit 2
 printf 'title: Broken\nsteps:\n  - say: hello\n    do: [step, nosuchaction]\n' >"$tmp/bad.yaml"
 msg=$(timeout 30 "$convis" lesson --check "$tmp/bad.yaml" 2>&1)

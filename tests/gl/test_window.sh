@@ -217,6 +217,9 @@ state "pan-right*100,pan-down*100,zoom-out*20" view_cells=64 view_x=$((512 - 64)
 # bulk copy back to the host; the chart follows
 state "gpu" phase=gpu gpu_result=interop gpu_presented=1 gpu_measured=1
 state "gpu,gpu-result" phase=gpu gpu_result=bulk gpu_presented=0 gpu_measured=1
+# passes fed back, the chain of dependent passes, the size sweep
+state "apply-again*2" passes=2 "image=sample.png after 2 passes" output=0 done=0
+state "sweep" sweep_shown=1 sweep_sizes=6
 state "edit-kernel" edit_tap=0
 state "edit-kernel,escape" edit_tap=-1 help=0
 state "help,blank,escape" help=0 blank=1
