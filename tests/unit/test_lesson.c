@@ -171,9 +171,9 @@ static void test_valid(void)
         lsn_free(&l);
         CHECK(lsn_placeholders[12] && !strcmp(lsn_placeholders[12], "cpu_threads") && lsn_placeholders[14] &&
                   !strcmp(lsn_placeholders[14], "gpu_copy_ms") && lsn_placeholders[15] &&
-                  !strcmp(lsn_placeholders[15], "crossover") && lsn_placeholders[18] &&
-                  !strcmp(lsn_placeholders[18], "chain_length") && !lsn_placeholders[19],
-              "19 placeholders");
+                  !strcmp(lsn_placeholders[15], "crossover") && lsn_placeholders[19] &&
+                  !strcmp(lsn_placeholders[19], "chain_length") && !lsn_placeholders[20],
+              "20 placeholders");
     }
 }
 
