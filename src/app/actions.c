@@ -52,6 +52,8 @@ static const app_action actions[] = {
      {{'w', 0}}},
     {"apply-again", "A", "apply the filter again: the whole output becomes the input", scene_apply_again, {{'a', 0}}},
     {"chain", "X", "time 1000 dependent passes on a 4\xC3\x97" "4 image, CPU and GPU", scene_chain, {{'x', 0}}},
+    {"too-big", "Y", "open a test image just larger than the GPU can hold, to see what happens", scene_too_big,
+     {{'y', 0}}},
     {"threads", "V", "thread view: the block and thread of each output", scene_toggle_threads,
      {{'v', 0}}},
     {"gpu-kernel", "N", "the GPU's kernel: tiled (shared memory) or naive (CUDA)", scene_next_gpu_kernel, {{'n', 0}}},

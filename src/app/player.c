@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "player.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +243,14 @@ static void ratio_value(const scene *s, const scene_engine *slow, const scene_en
         snprintf(buf, size, "%.1f\xC3\x97", b > 0 ? a / b : 0.0);
 }
 
+static void mib_text(long long bytes, char *buf, size_t size)
+{
+    if (bytes >= (1LL << 30))
+        snprintf(buf, size, "%.1f GiB", (double)bytes / (double)(1LL << 30));
+    else
+        snprintf(buf, size, "%.1f MiB", (double)bytes / (double)(1LL << 20));
+}
+
 static void with_commas(long long n, char *buf, size_t size)
 {
     char raw[32];
@@ -312,6 +321,38 @@ static void placeholder(const scene *s, const char *name, char *buf, size_t size
         else {
             double ms = s->gpu.timing.has[ENG_DOWNLOAD] ? s->gpu.timing.ms[ENG_DOWNLOAD] : 0.0;
             snprintf(buf, size, ms >= 0.1 ? "%.2f ms" : "%.1f \xC2\xB5s", ms >= 0.1 ? ms : ms * 1000);
+        }
+    } else if (strcmp(name, "image_bytes") == 0) {
+        mib_text((long long)w * h * 8, buf, size);
+    } else if (strcmp(name, "device_memory") == 0) {
+        const eng_device_info *d = &s->gpu_device;
+        char a[32], b[32];
+        if (!s->gpu_device_known)
+            snprintf(buf, size, "%s", words(s, "(launch the GPU phase first)"));
+        else if (d->memory_total > 0 && d->memory_free >= 0) {
+            mib_text(d->memory_free, a, sizeof a);
+            mib_text(d->memory_total, b, sizeof b);
+            snprintf(buf, size, strcmp(s->lang, "zh") == 0 ? "%2$s 中空闲 %1$s" : "%s free of %s", a, b);
+        } else if (d->max_buffer > 0) {
+            mib_text(d->max_buffer, a, sizeof a);
+            snprintf(buf, size,
+                     strcmp(s->lang, "zh") == 0 ? "驱动不报告总量；一个缓冲区最多 %s" : "not reported by the driver; one buffer may hold %s",
+                     a);
+        } else
+            snprintf(buf, size, "%s", strcmp(s->lang, "zh") == 0 ? "驱动不报告" : "not reported by the driver");
+    } else if (strcmp(name, "largest_image") == 0) {
+        long long most = scene_gpu_max_pixels(s), side = 1;
+        char px[32], sd[32];
+        if (most < 0) {
+            snprintf(buf, size, "%s", words(s, "(launch the GPU phase first)"));
+        } else {
+            side = (long long)sqrt((double)most); /* the largest square that fits */
+            while (side > 1 && side * side > most)
+                --side;
+            with_commas(most, px, sizeof px);
+            with_commas(side, sd, sizeof sd);
+            snprintf(buf, size, strcmp(s->lang, "zh") == 0 ? "约 %s 个像素（大约 %s×%s）" : "about %s pixels (about %s×%s)",
+                     px, sd, sd);
         }
     } else if (strcmp(name, "passes") == 0) {
         snprintf(buf, size, "%d", s->passes);

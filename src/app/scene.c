@@ -689,6 +689,75 @@ void scene_chain(scene *s)
         s->gpu_stale = true;
 }
 
+long long scene_gpu_max_pixels(const scene *s)
+{
+    const eng_device_info *d = &s->gpu_device;
+    long long most = -1;
+    if (!s->gpu_device_known)
+        return -1;
+    if (d->memory_free > 0) /* what convis holds now is free again for a new image */
+        most = (d->memory_free + d->memory_engine) / 8;
+    if (d->max_buffer > 0 && (most < 0 || d->max_buffer / 4 < most))
+        most = d->max_buffer / 4; /* one float buffer must hold the image */
+    return most;
+}
+
+void scene_too_big(scene *s)
+{
+    long long most = scene_gpu_max_pixels(s), limit = s->opt.limits.max_pixels;
+    int side;
+    img_plane big;
+    img_image img;
+    char msg[256];
+    if (!s->img.luma.px)
+        return;
+    if (most < 0) {
+        scene_notice(s, "launch the GPU phase first (G): how much it can hold is read from it");
+        return;
+    }
+    side = 1;
+    while ((long long)side * side <= most)
+        side *= 2; /* the first power of two over it */
+    if ((long long)side * side > limit || side > s->opt.limits.max_side) {
+        snprintf(msg, sizeof msg, "an image too large for this GPU (%d\xC3\x97%d) is over convis's own limit of "
+                 "%lld pixels: every image convis opens fits here", side, side, limit);
+        scene_notice(s, msg);
+        return;
+    }
+    if (!scaled_square(s, side, &big)) {
+        snprintf(s->banner, sizeof s->banner, "%s", err_msg());
+        return;
+    }
+    if (!img_from_plane(&big, &img)) {
+        img_plane_free(&big);
+        snprintf(s->banner, sizeof s->banner, "%s", err_msg());
+        return;
+    }
+    img_plane_free(&big);
+    {
+        /* the scene takes it as if it were a file the user opened */
+        img_plane cpu, gpu;
+        if (!img_plane_alloc(&cpu, side, side) || !img_plane_alloc(&gpu, side, side)) {
+            img_plane_free(&cpu);
+            img_free(&img);
+            snprintf(s->banner, sizeof s->banner, "%s", err_msg());
+            return;
+        }
+        img_free(&s->img);
+        img_plane_free(&s->cpu_out);
+        img_plane_free(&s->gpu_out);
+        s->img = img;
+        s->cpu_out = cpu;
+        s->gpu_out = gpu;
+        ++s->image_generation;
+        snprintf(s->image_name, sizeof s->image_name, "a %d\xC3\x97%d test image", side, side);
+        s->phase = SCENE_PHASE_CPU;
+        s->view_x = s->view_y = 0;
+        s->passes = 0;
+        settings_changed(s);
+    }
+}
+
 int scene_sweep_crossover(const scene *s)
 {
     /* the smallest size from which the GPU is faster at every size measured */

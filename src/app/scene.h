@@ -153,7 +153,13 @@ void scene_center_on(scene *s, int x, int y);
 void scene_toggle_help(scene *s);
 void scene_sweep(scene *s);                 /* measures every engine on 4x4 ... 4096x4096 */
 void scene_apply_again(scene *s);           /* the whole output becomes the input: one more pass */
-void scene_chain(scene *s);                 /* times 1000 dependent passes on a 4x4 image, CPU and GPU */
+void scene_chain(scene *s);
+void scene_too_big(scene *s);               /* opens an image just larger than the GPU can hold */
+
+/* The most pixels the GPU engine can convolve (8 bytes each on the device:
+ * a float in, a float out), from its free memory and buffer limit; -1 when
+ * neither is known. Read after a GPU run. */
+long long scene_gpu_max_pixels(const scene *s);                 /* times 1000 dependent passes on a 4x4 image, CPU and GPU */
 
 /* The smallest swept size from which on the GPU beat cpu-par at every
  * larger size too, or 0 when it did not. */

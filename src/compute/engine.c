@@ -256,7 +256,7 @@ bool eng_result_parse(const char *text, eng_result *r)
 bool eng_device(eng_engine *e, eng_device_info *info)
 {
     memset(info, 0, sizeof *info);
-    info->memory_total = info->memory_free = -1;
+    info->memory_total = info->memory_free = info->max_buffer = -1;
     if (!e->cls->device)
         return err_set("engine '%s' computes on the CPU and has no device to describe", e->cls->name);
     return e->cls->device(e->state, info);

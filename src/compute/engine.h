@@ -161,6 +161,7 @@ typedef struct eng_device_info {
     long long memory_total;         /* bytes of device memory; -1 = not known */
     long long memory_free;          /* bytes free on the device now; -1 = not known */
     long long memory_engine;        /* bytes this engine holds on the device */
+    long long max_buffer;           /* bytes one device buffer may hold (a driver limit); -1 = none known */
     eng_present_path present;       /* how eng_present delivers ... */
     char present_why[256];          /* ... and why, as one sentence for the overlay */
 } eng_device_info;

@@ -602,6 +602,7 @@ static bool gl_device(void *state, eng_device_info *info)
 
     snprintf(info->name, sizeof info->name, "%s", s->renderer);
     info->memory_engine = 2 * (long long)s->capacity;
+    info->max_buffer = (long long)s->max_block_bytes;
     if (GLEW_NVX_gpu_memory_info) {
         take_errors();
         glGetIntegerv(GL_GPU_MEMORY_INFO_DEDICATED_VIDMEM_NVX, &kib_total);

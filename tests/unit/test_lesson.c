@@ -172,8 +172,9 @@ static void test_valid(void)
         CHECK(lsn_placeholders[12] && !strcmp(lsn_placeholders[12], "cpu_threads") && lsn_placeholders[14] &&
                   !strcmp(lsn_placeholders[14], "gpu_copy_ms") && lsn_placeholders[15] &&
                   !strcmp(lsn_placeholders[15], "crossover") && lsn_placeholders[19] &&
-                  !strcmp(lsn_placeholders[19], "chain_length") && !lsn_placeholders[20],
-              "20 placeholders");
+                  !strcmp(lsn_placeholders[19], "chain_length") && lsn_placeholders[22] &&
+                  !strcmp(lsn_placeholders[22], "largest_image") && !lsn_placeholders[23],
+              "23 placeholders");
     }
 }
 
