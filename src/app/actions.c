@@ -31,6 +31,7 @@ static void a_sweep(scene *s)
 }
 static void a_lesson_next(scene *s) { app_player_next(s); }
 static void a_lesson_prev(scene *s) { app_player_prev(s); }
+static void a_lesson_restart(scene *s) { app_player_restart(s); }
 static void a_edit(scene *s) { scene_begin_edit(s, 0); }
 
 #define FILTER(n)                                                                              \
@@ -57,6 +58,8 @@ static const app_action actions[] = {
     {"threads", "V", "thread view: the block and thread of each output", scene_toggle_threads,
      {{'v', 0}}},
     {"gpu-kernel", "N", "the GPU's kernel: tiled (shared memory) or naive (CUDA)", scene_next_gpu_kernel, {{'n', 0}}},
+    {"gpu-engine", "U", "the GPU engine: CUDA or OpenGL compute, where both run", scene_next_gpu_engine,
+     {{'u', 0}}},
     {"gpu-result", "C", "the GPU's result: interop (no copy), one bulk copy, one copy per pixel",
      scene_next_gpu_result, {{'c', 0}}},
     {"next-filter", "K", "next filter", a_next, {{'k', 0}}},
@@ -87,6 +90,7 @@ static const app_action actions[] = {
     {"lesson-next", "\xE2\x86\x92  PageDown", "in a lesson: the next step (when it does not wait for you)",
      a_lesson_next, {{0, 0}}},
     {"lesson-prev", "\xE2\x86\x90  PageUp", "in a lesson: the step before", a_lesson_prev, {{0, 0}}},
+    {"lesson-restart", "Home", "in a lesson: back to its first step", a_lesson_restart, {{0, 0}}},
     {"help", "F1  ?", "this help", scene_toggle_help, {{PLAT_KEY_F1, 0}, {'?', 0}, {'?', SHIFT}}},
     {"blank", "B", "blank the screen (any key brings it back)", scene_toggle_blank, {{'b', 0}}},
     {"text-size", "Z", "text size: 100%, 125%, 150%, 200%", scene_next_text_scale, {{'z', 0}}},

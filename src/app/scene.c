@@ -758,6 +758,36 @@ void scene_too_big(scene *s)
     }
 }
 
+void scene_next_gpu_engine(scene *s)
+{
+    const char *other = strcmp(s->gpu.name, "cuda") == 0 ? "gl" : "cuda";
+    scene_engine next;
+    char msg[400];
+    memset(&next, 0, sizeof next);
+    open_engine(&next, other);
+    if (!next.engine) {
+        snprintf(msg, sizeof msg, "the %s engine cannot run here: %s", other, next.why);
+        scene_notice(s, msg);
+        return;
+    }
+    if (s->gpu.engine) {
+        if (s->gpu_buffer) /* the old engine lets go of the GL buffer first */
+            eng_forget_buffer(s->gpu.engine, s->gpu_buffer);
+        eng_close(s->gpu.engine);
+    }
+    s->gpu = next;
+    s->gpu_device_known = false;
+    s->gpu_presented = false;
+    if (s->gpu_result == ENG_RESULT_INTEROP && !eng_can_present(s->gpu.engine))
+        s->gpu_result = ENG_RESULT_BULK;
+    if (s->gpu_result == ENG_RESULT_PER_PIXEL && !eng_has_options(eng_class_of(s->gpu.engine)))
+        s->gpu_result = ENG_RESULT_BULK;
+    if (s->phase == SCENE_PHASE_GPU)
+        s->gpu_stale = true;
+    snprintf(msg, sizeof msg, "the GPU phase now runs on %s", eng_description(s->gpu.engine));
+    scene_notice(s, msg);
+}
+
 int scene_sweep_crossover(const scene *s)
 {
     /* the smallest size from which the GPU is faster at every size measured */

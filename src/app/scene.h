@@ -141,6 +141,7 @@ void scene_launch_gpu(scene *s);        /* the GPU phase: every output at once *
 void scene_toggle_threads(scene *s);
 void scene_next_gpu_kernel(scene *s);   /* tiled <-> naive */
 void scene_next_gpu_result(scene *s);   /* interop -> bulk copy -> copy per pixel */
+void scene_next_gpu_engine(scene *s);   /* cuda <-> gl, where both run */
 void scene_select_preset(scene *s, int index);
 void scene_next_filter(scene *s, int step);
 void scene_set_weight(scene *s, int tap, float value);

@@ -217,6 +217,10 @@ static void key(scene *s, int code, unsigned mods)
             app_player_prev(s);
             return;
         }
+        if (code == PLAT_KEY_HOME) { /* the lesson from its first step */
+            app_player_restart(s);
+            return;
+        }
     }
     a = app_action_for_key(code, mods);
     if (a) {
