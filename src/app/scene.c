@@ -116,33 +116,29 @@ static void settings_changed(scene *s)
     s->gpu.measured = false;
 }
 
-bool scene_open_image(scene *s, const char *path)
+/* Makes `img` the image shown, titled `name`, with fresh output planes: the
+ * walk starts again at its top-left corner. On failure the image shown stays,
+ * `img` is freed, and err_msg() says why. */
+static bool adopt_image(scene *s, img_image *img, const char *name)
 {
-    img_image img;
     img_plane cpu, gpu;
-    const char *slash;
-
-    if (!img_load(path, &s->opt.limits, &img))
-        goto fail;
-    if (!img_plane_alloc(&cpu, img.luma.w, img.luma.h)) {
-        img_free(&img);
-        goto fail;
+    if (!img_plane_alloc(&cpu, img->luma.w, img->luma.h)) {
+        img_free(img);
+        return false;
     }
-    if (!img_plane_alloc(&gpu, img.luma.w, img.luma.h)) {
+    if (!img_plane_alloc(&gpu, img->luma.w, img->luma.h)) {
         img_plane_free(&cpu);
-        img_free(&img);
-        goto fail;
+        img_free(img);
+        return false;
     }
     img_free(&s->img);
     img_plane_free(&s->cpu_out);
     img_plane_free(&s->gpu_out);
-    s->img = img;
+    s->img = *img;
     s->cpu_out = cpu;
     s->gpu_out = gpu;
     ++s->image_generation;
-    slash = strrchr(path, '/');
-    snprintf(s->image_name, sizeof s->image_name, "%s", slash ? slash + 1 : path);
-    s->banner[0] = '\0';
+    snprintf(s->image_name, sizeof s->image_name, "%s", name);
     s->phase = SCENE_PHASE_CPU;
     s->playing = false;
     s->pinned = s->hovering = false;
@@ -150,10 +146,20 @@ bool scene_open_image(scene *s, const char *path)
     s->passes = 0;
     settings_changed(s);
     return true;
-fail:
-    snprintf(s->banner, sizeof s->banner, "%s", err_msg());
-    fprintf(stderr, "convis: %s\n", err_msg());
-    return false;
+}
+
+bool scene_open_image(scene *s, const char *path)
+{
+    img_image img;
+    const char *slash = strrchr(path, '/');
+
+    if (!img_load(path, &s->opt.limits, &img) || !adopt_image(s, &img, slash ? slash + 1 : path)) {
+        snprintf(s->banner, sizeof s->banner, "%s", err_msg());
+        fprintf(stderr, "convis: %s\n", err_msg());
+        return false;
+    }
+    s->banner[0] = '\0';
+    return true;
 }
 
 /* Times an engine on the whole image: as many runs as fit in the budget
@@ -611,7 +617,7 @@ void scene_apply_again(scene *s)
     img_image next;
     eng_job job;
     eng_timing t;
-    char name[256];
+    char name[256], title[300];
     if (!s->img.luma.px || !s->par.engine)
         return;
     if (!img_plane_alloc(&out, s->img.luma.w, s->img.luma.h))
@@ -623,20 +629,20 @@ void scene_apply_again(scene *s)
         return;
     }
     img_plane_free(&out);
-    /* the new input replaces the old, as an image the scene owns */
-    snprintf(name, sizeof name, "%s", s->image_name);
-    img_free(&s->img);
-    s->img = next;
-    ++s->image_generation;
-    ++s->passes;
     {
-        char *after = strstr(name, " after ");
-        if (after)
+        /* the new input replaces the old; the title counts the passes */
+        int passes = s->passes + 1;
+        char *after;
+        snprintf(name, sizeof name, "%s", s->image_name);
+        if ((after = strstr(name, " after ")))
             *after = '\0';
-        snprintf(s->image_name, sizeof s->image_name, "%s after %d pass%s", name, s->passes, s->passes == 1 ? "" : "es");
+        snprintf(title, sizeof title, "%s after %d pass%s", name, passes, passes == 1 ? "" : "es");
+        if (!adopt_image(s, &next, title)) {
+            snprintf(s->banner, sizeof s->banner, "cannot apply the filter again: %s", err_msg());
+            return;
+        }
+        s->passes = passes;
     }
-    s->phase = SCENE_PHASE_CPU;
-    settings_changed(s);
 }
 
 /* Times `n` passes of engine e on a tiny image, each pass reading the one
@@ -734,28 +740,9 @@ void scene_too_big(scene *s)
         return;
     }
     img_plane_free(&big);
-    {
-        /* the scene takes it as if it were a file the user opened */
-        img_plane cpu, gpu;
-        if (!img_plane_alloc(&cpu, side, side) || !img_plane_alloc(&gpu, side, side)) {
-            img_plane_free(&cpu);
-            img_free(&img);
-            snprintf(s->banner, sizeof s->banner, "%s", err_msg());
-            return;
-        }
-        img_free(&s->img);
-        img_plane_free(&s->cpu_out);
-        img_plane_free(&s->gpu_out);
-        s->img = img;
-        s->cpu_out = cpu;
-        s->gpu_out = gpu;
-        ++s->image_generation;
-        snprintf(s->image_name, sizeof s->image_name, "a %d\xC3\x97%d test image", side, side);
-        s->phase = SCENE_PHASE_CPU;
-        s->view_x = s->view_y = 0;
-        s->passes = 0;
-        settings_changed(s);
-    }
+    snprintf(msg, sizeof msg, "a %d\xC3\x97%d test image", side, side);
+    if (!adopt_image(s, &img, msg))
+        snprintf(s->banner, sizeof s->banner, "%s", err_msg());
 }
 
 void scene_next_gpu_engine(scene *s)
