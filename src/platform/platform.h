@@ -92,15 +92,8 @@ plat_font *plat_font_open(const char *lang, int px);
 void plat_font_close(plat_font *font);
 int plat_font_height(const plat_font *font);
 
-/* Rasterises one line of UTF-8 text, white with alpha coverage, into `out`
- * (allocated; free with free(out->px)). */
-bool plat_text_render(plat_font *font, const char *utf8, img_rgba *out);
-
 /* One glyph, as the render layer's atlas wants it (render/text.h): white
  * with alpha, full line height, and the pen's advance. */
 bool plat_glyph_render(plat_font *font, uint32_t codepoint, img_rgba *out, int *advance);
-
-/* The same, wrapped at spaces into lines at most `max_width` pixels wide. */
-bool plat_text_render_wrapped(plat_font *font, const char *utf8, int max_width, img_rgba *out);
 
 #endif

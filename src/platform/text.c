@@ -113,12 +113,6 @@ static bool surface_to_rgba(SDL_Surface *s, img_rgba *out)
     return true;
 }
 
-bool plat_text_render(plat_font *font, const char *utf8, img_rgba *out)
-{
-    SDL_Color white = {255, 255, 255, 255};
-    return surface_to_rgba(TTF_RenderUTF8_Blended(font->ttf, utf8[0] ? utf8 : " ", white), out);
-}
-
 bool plat_glyph_render(plat_font *font, uint32_t codepoint, img_rgba *out, int *advance)
 {
     SDL_Color white = {255, 255, 255, 255};
@@ -155,9 +149,3 @@ bool plat_glyph_render(plat_font *font, uint32_t codepoint, img_rgba *out, int *
     return true;
 }
 
-bool plat_text_render_wrapped(plat_font *font, const char *utf8, int max_width, img_rgba *out)
-{
-    SDL_Color white = {255, 255, 255, 255};
-    return surface_to_rgba(
-        TTF_RenderUTF8_Blended_Wrapped(font->ttf, utf8[0] ? utf8 : " ", white, (Uint32)max_width), out);
-}
