@@ -306,6 +306,37 @@ static void ms_text(double ms, char *buf, size_t size)
         snprintf(buf, size, "%.1f \xC2\xB5s", ms * 1000);
 }
 
+/* The window's own words in the scene's language: English as written, or
+ * Simplified Chinese from this table. Not inlined: GCC would otherwise warn
+ * that most of the comparisons with a constant string are false. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static const char *T(const scene *s, const char *en)
+{
+    static const char *const zh[][2] = {
+        {"every output at once on the GPU", "\xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE5\x90\x8C\xE6\x97\xB6\xE8\xAE\xA1\xE7\xAE\x97\xE6\x89\x80\xE6\x9C\x89\xE8\xBE\x93\xE5\x87\xBA"},
+        {"one output at a time on the CPU", "\xE5\x9C\xA8 CPU \xE4\xB8\x8A\xE4\xB8\x80\xE6\xAC\xA1\xE7\xAE\x97\xE4\xB8\x80\xE4\xB8\xAA\xE8\xBE\x93\xE5\x87\xBA"},
+        {"Whole image", "\xE6\x95\xB4\xE5\xB9\x85\xE5\x9B\xBE\xE5\x83\x8F"},
+        {"Input: pixels", "\xE8\xBE\x93\xE5\x85\xA5\xEF\xBC\x9A\xE5\x83\x8F\xE7\xB4\xA0"},
+        {"Output", "\xE8\xBE\x93\xE5\x87\xBA"},
+        {"all at once, on the GPU", "\xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE5\x90\x8C\xE6\x97\xB6"},
+        {"one at a time, on the CPU", "\xE5\x9C\xA8 CPU \xE4\xB8\x8A\xE9\x80\x90\xE4\xB8\xAA"},
+        {": thread view", "\xEF\xBC\x9A\xE7\xBA\xBF\xE7\xA8\x8B\xE8\xA7\x86\xE5\x9B\xBE"},
+        {"Kernel", "\xE5\x8D\xB7\xE7\xA7\xAF\xE6\xA0\xB8"},
+        {"Space  pause", "\xE7\xA9\xBA\xE6\xA0\xBC  \xE6\x9A\x82\xE5\x81\x9C"},
+        {"Space  play", "\xE7\xA9\xBA\xE6\xA0\xBC  \xE6\x92\xAD\xE6\x94\xBE"},
+        {"G  launch on the GPU", "G  \xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE8\xBF\x90\xE8\xA1\x8C"},
+        {"F1 or ?  every key", "F1 \xE6\x88\x96 ?  \xE6\x89\x80\xE6\x9C\x89\xE6\x8C\x89\xE9\x94\xAE"},
+        {"Time for the whole", "\xE6\x95\xB4\xE5\xB9\x85\xE5\x9B\xBE\xE5\x83\x8F\xE7\x9A\x84\xE6\x97\xB6\xE9\x97\xB4"},
+    };
+    if (strcmp(s->lang, "zh") == 0)
+        for (size_t i = 0; i < sizeof zh / sizeof zh[0]; ++i)
+            if (strcmp(en, zh[i][0]) == 0)
+                return zh[i][1];
+    return en;
+}
+
 /* ---- layout ---------------------------------------------------------------- */
 
 static void banner_text(const scene *s, char *buf, size_t size)
@@ -415,8 +446,8 @@ static void compute_layout(view *v, const scene *s, int W, int H)
     L->status = (rect){L->pad, top + grid + L->pad, L->W * 0.48f, bottom_h};
     L->chart = (rect){L->W * 0.50f, top + grid + L->pad, L->W * 0.50f - L->pad, bottom_h - L->pad};
     {
-        float bw = text_w(v->small, "G  launch on the GPU") + L->pad * 1.5f;
-        float pw = text_w(v->small, "Space  pause") + L->pad * 1.5f;
+        float bw = text_w(v->small, T(s, "G  launch on the GPU")) + L->pad * 1.5f;
+        float pw = text_w(v->small, T(s, "Space  pause")) + L->pad * 1.5f;
         L->play_button = (rect){L->pad, L->status.y + L->line + (s->player.active ? 7 : 5) * lh(v->small) + 0.6f * L->pad,
                                 pw, lh(v->small) + 0.6f * L->pad};
         L->gpu_button = (rect){L->pad * 2 + pw, L->play_button.y, bw, L->play_button.h};
@@ -582,13 +613,13 @@ static void draw_grids(view *v, const scene *s, double now_ms)
     int fx, fy;
     bool from_stepper;
 
-    snprintf(buf, sizeof buf, "Input: pixels (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)", s->view_x,
+    snprintf(buf, sizeof buf, "%s (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)", T(s, "Input: pixels"), s->view_x,
              (s->view_x + s->view_cells < s->img.luma.w ? s->view_x + s->view_cells : s->img.luma.w) - 1, s->view_y,
              (s->view_y + s->view_cells < s->img.luma.h ? s->view_y + s->view_cells : s->img.luma.h) - 1);
     text_fit(v->small, buf, L->input.x, L->input.y - lh(v->small) - 0.4f * L->pad - 3, L->input.w, BLUE);
-    snprintf(buf, sizeof buf, "Output (%s)%s",
-             s->phase == SCENE_PHASE_GPU ? "all at once, on the GPU" : "one at a time, on the CPU",
-             s->thread_view ? ": thread view" : "");
+    snprintf(buf, sizeof buf, "%s (%s)%s", T(s, "Output"),
+             T(s, s->phase == SCENE_PHASE_GPU ? "all at once, on the GPU" : "one at a time, on the CPU"),
+             s->thread_view ? T(s, ": thread view") : "");
     text_fit(v->small, buf, L->output.x, L->output.y - lh(v->small) - 0.4f * L->pad - 3, L->output.w, GREEN);
 
     draw_input_grid(v, s);
@@ -630,7 +661,7 @@ static void draw_kernel(view *v, const scene *s)
     rnd_font *kf = font_px(v, (int)(kc * 0.36f));
     char buf[96], div[32];
 
-    snprintf(buf, sizeof buf, "Kernel: %s%s", s->opt.kernel.title, s->opt.flip ? " (flipped)" : "");
+    snprintf(buf, sizeof buf, "%s: %s%s", T(s, "Kernel"), s->opt.kernel.title, s->opt.flip ? " (flipped)" : "");
     rnd_text(v->small, buf, L->middle.x + (L->middle.w - text_w(v->small, buf)) / 2, L->middle.y, TEXT);
     for (int t = 0; t < 9; ++t) {
         rect r = {L->kernel.x + (float)(t % 3) * kc, L->kernel.y + (float)(t / 3) * kc, kc - 2, kc - 2};
@@ -866,7 +897,7 @@ static void draw_thumbs(view *v, const scene *s)
     if (L->thumb_in.h <= 0)
         return;
     refresh_thumbs(v, s);
-    rnd_text(v->small, "Whole image", L->thumb_in.x, L->thumb_in.y - lh(v->small), DIM);
+    rnd_text(v->small, T(s, "Whole image"), L->thumb_in.x, L->thumb_in.y - lh(v->small), DIM);
     for (int i = 0; i < 2; ++i) {
         rect r = thumb_fit(s, boxes[i]);
         float k = r.w / (float)s->img.luma.w;
@@ -1054,9 +1085,9 @@ static void draw_status(view *v, const scene *s)
 static void draw_buttons(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    chip(v, L->play_button, s->playing ? "Space  pause" : "Space  play", s->playing, WINDOW);
-    chip(v, L->gpu_button, "G  launch on the GPU", s->phase == SCENE_PHASE_GPU, GREEN);
-    rnd_text(v->small, "F1 or ?  every key", L->gpu_button.x + L->gpu_button.w + L->pad,
+    chip(v, L->play_button, T(s, s->playing ? "Space  pause" : "Space  play"), s->playing, WINDOW);
+    chip(v, L->gpu_button, T(s, "G  launch on the GPU"), s->phase == SCENE_PHASE_GPU, GREEN);
+    rnd_text(v->small, T(s, "F1 or ?  every key"), L->gpu_button.x + L->gpu_button.w + L->pad,
              L->gpu_button.y + (L->gpu_button.h - lh(v->small)) / 2, DIM);
 }
 
@@ -1193,7 +1224,7 @@ static void draw_chart(view *v, const scene *s)
     log_scale = hi > 0 && hi / lo > 30;
     if (log_scale)
         lo = pow(10, floor(log10(lo)) - 0.3);
-    snprintf(buf, sizeof buf, "Time for the whole %d\xC3\x97%d image%s", s->img.luma.w, s->img.luma.h,
+    snprintf(buf, sizeof buf, "%s %d\xC3\x97%d%s", T(s, "Time for the whole"), s->img.luma.w, s->img.luma.h,
              log_scale ? " (log scale)" : "");
     rnd_text(v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, TEXT);
     y += lh(v->small) + 0.5f * L->pad;
@@ -1276,7 +1307,7 @@ static void draw_top(view *v, const scene *s)
     static const char *display_label[] = {"display: clamp", "display: |value|", "display: signed (0 = grey)"};
 
     snprintf(buf, sizeof buf, "convis \xC2\xB7 %s",
-             s->phase == SCENE_PHASE_GPU ? "every output at once on the GPU" : "one output at a time on the CPU");
+             T(s, s->phase == SCENE_PHASE_GPU ? "every output at once on the GPU" : "one output at a time on the CPU"));
     {
         char right[320];
         float rw;
