@@ -22,7 +22,7 @@ __global__ void conv3x3_naive(const float *in, float *out, int w, int h, conv_pa
 
 __global__ void conv3x3_tiled(const float *__restrict__ in, float *__restrict__ out, int w, int h)
 {
-    extern __shared__ float tile[]; // (blockDim.x + 2) x (blockDim.y + 2), see the launcher
+    extern __shared__ float tile[]; // conv3x3_tile_words(blockDim.x, blockDim.y), see the launcher
     conv3x3_tile_load_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y,
                            in, w, h, c_params.border, tile);
     __syncthreads(); // every slot loaded before any thread reads its neighbours'
@@ -35,9 +35,20 @@ __global__ void conv3x3_copy(const float *__restrict__ in, float *__restrict__ o
     conv3x3_copy_body(blockIdx.x, threadIdx.x, blockDim.x, in, out, n);
 }
 
+// Blocks of at least one thread, none more than a CUDA block can have on a
+// side, and a grid of at most 2^31 - 1 blocks across and 65535 down: the
+// checks that come before any division by the block's size.
+static bool shape_ok(int w, int h, int block_x, int block_y)
+{
+    return w >= 1 && h >= 1 && block_x >= 1 && block_y >= 1 && block_x <= 1024 && block_y <= 1024 &&
+           conv3x3_blocks(h, block_y) <= 65535;
+}
+
 extern "C" int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h,
                                     const conv_params *p, int block_x, int block_y, void *stream)
 {
+    if (!shape_ok(w, h, block_x, block_y))
+        return (int)cudaErrorInvalidConfiguration;
     dim3 block(block_x, block_y);
     dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
     conv3x3_naive<<<grid, block, 0, (cudaStream_t)stream>>>(d_in, d_out, w, h, *p);
@@ -46,28 +57,42 @@ extern "C" int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int 
 
 extern "C" size_t conv3x3_tiled_shared_bytes(int block_x, int block_y)
 {
-    return sizeof(float) * (size_t)conv3x3_tile_slots(block_x, block_y);
+    if (block_x < 1 || block_y < 1)
+        return 0;
+    return sizeof(float) * (size_t)conv3x3_tile_words(block_x, block_y);
 }
 
-extern "C" int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h,
-                                    const conv_params *p, int block_x, int block_y, void *stream)
+extern "C" int conv3x3_set_filter(const conv_params *p, void *stream)
 {
+    return (int)cudaMemcpyToSymbolAsync(c_params, p, sizeof *p, 0, cudaMemcpyHostToDevice, (cudaStream_t)stream);
+}
+
+extern "C" int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int block_x, int block_y,
+                                    void *stream)
+{
+    if (!shape_ok(w, h, block_x, block_y))
+        return (int)cudaErrorInvalidConfiguration;
     dim3 block(block_x, block_y);
     dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
-    // Stream-ordered: this launch sees these weights, an earlier one its own.
-    cudaError_t e = cudaMemcpyToSymbolAsync(c_params, p, sizeof *p, 0, cudaMemcpyHostToDevice,
-                                            (cudaStream_t)stream);
-    if (e != cudaSuccess)
-        return (int)e;
     conv3x3_tiled<<<grid, block, conv3x3_tiled_shared_bytes(block_x, block_y), (cudaStream_t)stream>>>(
         d_in, d_out, w, h);
     return (int)cudaGetLastError();
 }
 
+extern "C" int conv3x3_max_block_threads(int tiled, int *threads)
+{
+    cudaFuncAttributes a;
+    cudaError_t e = tiled ? cudaFuncGetAttributes(&a, conv3x3_tiled) : cudaFuncGetAttributes(&a, conv3x3_naive);
+    *threads = e == cudaSuccess ? a.maxThreadsPerBlock : 0;
+    return (int)e;
+}
+
 extern "C" int conv3x3_launch_copy(const float *d_in, float *d_out, size_t n, int block, void *stream)
 {
+    if (block < 1 || block > 1024)
+        return (int)cudaErrorInvalidConfiguration;
     size_t blocks = (n + (size_t)block - 1) / (size_t)block;
-    if (block < 1 || blocks > (size_t)INT_MAX)
+    if (blocks > (size_t)INT_MAX)
         return (int)cudaErrorInvalidConfiguration;
     if (n == 0)
         return (int)cudaSuccess;

@@ -5,7 +5,10 @@
  * default stream) and returns at once; the kernel runs asynchronously. The
  * return value is a cudaError_t as an int (0 = cudaSuccess): the error of the
  * launch itself, read with cudaGetLastError right after it. d_in and d_out
- * are device pointers to w*h floats (row-major) that do not overlap. */
+ * are device pointers to w*h floats (row-major) that do not overlap. A
+ * block with fewer than one or more than 1024 threads on a side, or an image
+ * of no pixels, is cudaErrorInvalidConfiguration before anything is
+ * launched or divided. */
 #ifndef CONVIS_CONV3X3_H
 #define CONVIS_CONV3X3_H
 
@@ -24,15 +27,26 @@ int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const co
 
 /* The tiled kernel: each block loads a (block_x + 2) x (block_y + 2) tile
  * of the input (its outputs' inputs and their halo) into shared memory, then
- * computes from it. The filter goes to __constant__ memory first, by a
- * cudaMemcpyToSymbolAsync on the same stream; the constant is one per
- * program, so two tiled launches with different filters must not run at the
- * same time on different streams (convis runs one at a time). */
-int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, const conv_params *p,
-                         int block_x, int block_y, void *stream);
+ * computes from it, with the filter (weights, divisor, border) that
+ * conv3x3_set_filter last put in __constant__ memory on the same stream. */
+int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int block_x, int block_y, void *stream);
 
-/* Shared memory one block of the tiled kernel uses, in bytes. */
+/* Makes `p` the filter of the tiled launches that follow on `stream`: a
+ * cudaMemcpyToSymbolAsync into __constant__ memory, ordered in the stream
+ * (two launches queued back to back with a set_filter between them each see
+ * their own filter). The constant is one per program: launches on other
+ * streams must not overlap a change (convis uses one stream). Call it when
+ * the filter changed, not before every launch: it is a host-to-device copy. */
+int conv3x3_set_filter(const conv_params *p, void *stream);
+
+/* Shared memory one block of the tiled kernel uses, in bytes (0 for a block
+ * with no threads). */
 size_t conv3x3_tiled_shared_bytes(int block_x, int block_y);
+
+/* The most threads a block of the tiled (tiled != 0) or naive kernel can
+ * have on the current device, as its registers allow
+ * (cudaFuncGetAttributes); may be less than the device's own limit. */
+int conv3x3_max_block_threads(int tiled, int *threads);
 
 /* The copy kernel: d_out[i] = d_in[i] for n floats, blocks of `block`
  * threads on a one-dimensional grid. The yardstick of the benchmark. */

@@ -48,51 +48,71 @@ CONVIS_HD static inline void conv3x3_naive_body(int bx, int by, int tx, int ty, 
  * outputs and a one-pixel halo around them. It runs in two steps with a
  * barrier (__syncthreads) between them:
  *
- *   1. load: the block's threads fill the tile's slots in turn. Slot k, at
- *      column k % (bdx + 2) and row k / (bdx + 2) of the tile, holds the input
- *      at (bx*bdx + column - 1, by*bdy + row - 1), mapped into the image by
- *      the border rule (conv_border_index), or 0 where the rule reads zero.
- *      Thread (tx, ty) loads slots l, l + bdx*bdy, l + 2*bdx*bdy, ... with
- *      l = ty*bdx + tx, so neighbouring threads read neighbouring inputs.
- *   2. compute: thread (tx, ty) takes the nine tile values around slot
- *      (tx + 1, ty + 1) and combines them (conv_combine).
+ *   1. load: thread (tx, ty) fills the tile cells (col, row) with
+ *      col = tx, tx + bdx, ... < bdx + 2 and row = ty, ty + bdy, ... < bdy + 2,
+ *      row by row: first the cell under its own output's top-left
+ *      neighbour, then (for the threads at the block's right and bottom
+ *      edges) the halo's far columns and rows. Cell (col, row) holds the
+ *      input at (bx*bdx + col - 1, by*bdy + row - 1), mapped into the image
+ *      by the border rule (conv_border_index), or 0 where the rule reads
+ *      zero. Neighbouring threads read neighbouring inputs (coalesced), and
+ *      no index is divided.
+ *   2. compute: thread (tx, ty) takes the nine cells around (tx + 1, ty + 1)
+ *      and combines them (conv_combine).
  *
- * Tap t of output (x, y) then reads the slot at column tx + 1 + dx, row
+ * Tap t of output (x, y) then reads the cell at column tx + 1 + dx, row
  * ty + 1 + dy, whose input is (x + dx, y + dy) through the border rule:
  * exactly what conv_fetch reads, so both kernels equal the reference bit for
  * bit. Threads past the image's edge load too (every thread must reach the
- * barrier) and compute nothing. */
+ * barrier) and compute nothing.
+ *
+ * Shared memory is 32 banks of 4-byte words; a warp's read takes as many
+ * passes (wavefronts) as the most distinct words it asks of one bank. A
+ * warp is 32 consecutive threads (ty*bdx + tx), so with bdx = 16 it spans
+ * two rows of the block. With rows bdx + 2 = 18 words apart, lanes 30 and 31
+ * would meet lanes 0 and 1 in their banks: two passes for each of the nine
+ * reads. Rows are therefore laid out `stride` words apart, an odd multiple
+ * of bdx when bdx is a power of two below 32 (16 -> 48, 8 -> 24, 2 -> 6):
+ * the rows a warp spans then start in distinct groups of bdx banks, and
+ * every read and every load of the default blocks takes one pass
+ * (tests/unit/test_kernel_index.c counts them). Other widths keep bdx + 2. */
 
-/* Columns of the tile, and its slots. */
+/* Columns and rows of the tile that hold inputs. */
 CONVIS_HD static inline int conv3x3_tile_w(int bdx)
 {
     return bdx + 2;
 }
 
-CONVIS_HD static inline int conv3x3_tile_slots(int bdx, int bdy)
+CONVIS_HD static inline int conv3x3_tile_h(int bdy)
 {
-    return (bdx + 2) * (bdy + 2);
+    return bdy + 2;
 }
 
-/* The first slot thread (tx, ty) loads, and the step to its next. */
-CONVIS_HD static inline int conv3x3_tile_first_slot(int tx, int ty, int bdx)
+/* Words from one row of the tile to the next in shared memory. */
+CONVIS_HD static inline int conv3x3_tile_stride(int bdx)
 {
-    return ty * bdx + tx;
+    return bdx >= 1 && bdx < 32 && (bdx & (bdx - 1)) == 0 ? 3 * bdx : bdx + 2;
 }
 
-CONVIS_HD static inline int conv3x3_tile_slot_step(int bdx, int bdy)
+/* Words of shared memory the tile takes. */
+CONVIS_HD static inline int conv3x3_tile_words(int bdx, int bdy)
 {
-    return bdx * bdy;
+    return conv3x3_tile_stride(bdx) * conv3x3_tile_h(bdy);
 }
 
-/* The input element that tile slot k of block (bx, by) holds: its index in
- * the w x h image, or -1 where the border rule reads zero. */
-CONVIS_HD static inline long conv3x3_tile_source(int bx, int by, int k, int bdx, int bdy, int w, int h,
+/* The word that holds cell (col, row). */
+CONVIS_HD static inline int conv3x3_tile_index(int col, int row, int bdx)
+{
+    return row * conv3x3_tile_stride(bdx) + col;
+}
+
+/* The input element that cell (col, row) of block (bx, by)'s tile holds: its
+ * index in the w x h image, or -1 where the border rule reads zero. */
+CONVIS_HD static inline long conv3x3_tile_source(int bx, int by, int col, int row, int bdx, int bdy, int w, int h,
                                                  int border)
 {
-    int tw = conv3x3_tile_w(bdx);
-    int sx = conv_border_index(bx * bdx + k % tw - 1, w, border);
-    int sy = conv_border_index(by * bdy + k / tw - 1, h, border);
+    int sx = conv_border_index(bx * bdx + col - 1, w, border);
+    int sy = conv_border_index(by * bdy + row - 1, h, border);
     return sx < 0 || sy < 0 ? -1 : (long)sy * w + sx;
 }
 
@@ -101,11 +121,11 @@ CONVIS_HD static inline void conv3x3_tile_load_body(int bx, int by, int tx, int 
                                                     const float *in, int w, int h, int border,
                                                     float *tile)
 {
-    int slots = conv3x3_tile_slots(bdx, bdy), step = conv3x3_tile_slot_step(bdx, bdy);
-    for (int k = conv3x3_tile_first_slot(tx, ty, bdx); k < slots; k += step) {
-        long src = conv3x3_tile_source(bx, by, k, bdx, bdy, w, h, border);
-        tile[k] = src < 0 ? 0.0f : in[src];
-    }
+    for (int row = ty; row < conv3x3_tile_h(bdy); row += bdy)
+        for (int col = tx; col < conv3x3_tile_w(bdx); col += bdx) {
+            long src = conv3x3_tile_source(bx, by, col, row, bdx, bdy, w, h, border);
+            tile[conv3x3_tile_index(col, row, bdx)] = src < 0 ? 0.0f : in[src];
+        }
 }
 
 /* Step 2, once the whole tile is loaded: thread (tx, ty) of block (bx, by)
@@ -114,12 +134,12 @@ CONVIS_HD static inline void conv3x3_tile_compute_body(int bx, int by, int tx, i
                                                        const float *tile, float *out, int w, int h,
                                                        const float weight[9], float divisor)
 {
-    int x, y, tw = conv3x3_tile_w(bdx);
+    int x, y;
     float value[9];
     if (!conv3x3_output_of(bx, by, tx, ty, bdx, bdy, w, h, &x, &y))
         return;
     for (int t = 0; t < 9; ++t)
-        value[t] = tile[(ty + 1 + conv_tap_dy(t)) * tw + (tx + 1 + conv_tap_dx(t))];
+        value[t] = tile[conv3x3_tile_index(tx + 1 + conv_tap_dx(t), ty + 1 + conv_tap_dy(t), bdx)];
     out[(long)y * w + x] = conv_combine(value, weight, divisor);
 }
 

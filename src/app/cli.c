@@ -176,6 +176,8 @@ int app_engines_main(void)
         printf("%-8s  %-11s  %s: %s\n", cls->name, "available", eng_description(e), cls->summary);
         eng_close(e);
     }
+    if (app_engine_host_offscreen())
+        printf("\nNo display: the OpenGL engines ran in an offscreen context (EGL, SDL's offscreen video driver).\n");
     app_engine_host_close();
     return APP_EXIT_OK;
 }

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/err.h"
 #include "data.h"
@@ -22,28 +23,12 @@ static void set_shader_dir(void)
     eng_set_shader_dir(dir);
 }
 
-/* Whether a display server is there to open a window on: X11's $DISPLAY or
- * Wayland's $WAYLAND_DISPLAY on Linux and the BSDs. Without either, nothing
- * is tried: SDL would go through its other video drivers, print their
- * complaints on stderr, and end on one that cannot draw. */
-static bool has_display(void)
-{
-#if defined(_WIN32) || defined(__APPLE__)
-    return true;
-#else
-    const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
-    return (x11 && x11[0]) || (wayland && wayland[0]);
-#endif
-}
-
 /* Opens the hidden window, trying once; on failure `why` says why. */
 static bool open_hidden_context(char *why, size_t size)
 {
     if (!hidden_tried) {
         hidden_tried = true;
-        if (!has_display())
-            snprintf(hidden_why, sizeof hidden_why, "no display to create an OpenGL context on (run under xvfb-run)");
-        else if (!(hidden = plat_open("convis", 64, 64, PLAT_WINDOW_HIDDEN)))
+        if (!(hidden = plat_open("convis", 64, 64, PLAT_WINDOW_HIDDEN | PLAT_WINDOW_OFFSCREEN)))
             snprintf(hidden_why, sizeof hidden_why, "cannot create an OpenGL context: %s", err_msg());
     }
     if (!hidden)
@@ -69,6 +54,11 @@ eng_engine *app_engine_open(const eng_class *cls)
         return NULL;
     }
     return eng_open(cls);
+}
+
+bool app_engine_host_offscreen(void)
+{
+    return hidden && strcmp(plat_video_driver(), "offscreen") == 0;
 }
 
 void app_engine_host_close(void)

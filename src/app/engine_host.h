@@ -4,8 +4,9 @@
  *
  * The window has a context of its own. The command line (`convis engines`,
  * `convis apply`) has none, so for such an engine, and only for it, a hidden
- * window is opened on first need and kept until app_engine_host_close().
- * CPU engines never open a window: they run with no display at all. */
+ * window is opened on first need and kept until app_engine_host_close():
+ * on the display, or offscreen through EGL where there is none (a headless
+ * server's GPU). CPU engines never open a window. */
 #ifndef CONVIS_ENGINE_HOST_H
 #define CONVIS_ENGINE_HOST_H
 
@@ -15,13 +16,15 @@
 #include "compute/engine.h"
 
 /* eng_probe, after providing what `cls` needs. On false `why` holds the
- * reason, e.g. "no display to create an OpenGL context on (run under
- * xvfb-run)". */
+ * reason, e.g. "cannot create an OpenGL context: ...". */
 bool app_engine_probe(const eng_class *cls, char *why, size_t size);
 
 /* eng_open, after providing what `cls` needs; NULL with err_msg() reading
  * "engine 'x' is unavailable: <reason>". */
 eng_engine *app_engine_open(const eng_class *cls);
+
+/* Whether the hidden window's context is offscreen (no display: EGL). */
+bool app_engine_host_offscreen(void);
 
 /* Closes the hidden window, if one was opened. Close the engines first: their
  * GL objects live in its context. */

@@ -513,11 +513,19 @@ int app_window_main(int argc, char **argv)
     if (!a.display_given)
         opt.display = IMG_DISPLAY_ABS; /* edges are negative on one side */
 
-    win = plat_open("convis", a.width, a.height, 0);
+    /* A run that ends by itself (a screenshot, frames to report, a lesson's
+     * steps to render) may draw offscreen where there is no display; the
+     * interactive window needs one, or it would run unseen. */
+    win = plat_open("convis", a.width, a.height,
+                    a.screenshot || a.render_steps || a.report_frames ? PLAT_WINDOW_OFFSCREEN : 0);
     if (!win) {
-        app_error("%s", err_msg());
+        app_error("%s%s", err_msg(),
+                  plat_has_display() ? "" : " (or render a picture offscreen with --screenshot FILE)");
         return APP_EXIT_INPUT;
     }
+    if (!plat_has_display())
+        fprintf(stderr, "convis: no display: drawing offscreen through EGL (SDL's %s video driver)\n",
+                plat_video_driver());
     rc = APP_EXIT_INPUT;
     snprintf(path, sizeof path, "%s/shaders", app_data_dir());
     if (!rnd_init(path)) {

@@ -23,17 +23,25 @@
  * display on another GPU: hybrid laptops, remote desktops, WSL2; or a
  * software renderer), when no context is current, or when registering a
  * buffer fails, it takes the copy path instead (device -> host -> GL
- * buffer) and eng_device says which path runs and why. Each GL buffer is
- * registered once (cudaGraphicsGLRegisterBuffer, write-discard) on its first
- * present and kept until eng_forget_buffer or close; each present maps it,
- * launches the kernel into it and unmaps it; no GL call touches it while
- * it is mapped.
+ * buffer) and eng_device says which path runs and why. A GL buffer with
+ * immutable storage (glBufferStorage, as the window's are) is registered
+ * once (cudaGraphicsGLRegisterBuffer, write-discard) on its first present
+ * and kept until eng_forget_buffer or close; one with mutable storage is
+ * registered at every present (see link_for). Each present maps it, launches
+ * the kernel into it and unmaps it; no GL call touches it while it is
+ * mapped.
+ *
+ * The tiled kernel's filter goes to __constant__ memory in the upload
+ * phase, and only when it differs from the one already there.
  *
  * Every CUDA runtime call goes through CUDA_CHECK, every launch is followed
  * by cudaGetLastError (in the launchers), except in clean-up, where a failure
  * has nobody to tell and must not replace the reason being returned. Device
  * buffers are kept between runs and grown when a larger image comes; a
- * failed allocation returns false with the sizes and the free memory.
+ * failed allocation returns false with the sizes and the free memory. A
+ * fault that breaks the CUDA context (an illegal address, a failed launch)
+ * makes the engine reset the device and reopen itself, and the failed run's
+ * reason says so (mend_if_broken); later runs start afresh.
  *
  * Environment, for tests and for trying the fallbacks on a machine where
  * everything works:
@@ -62,11 +70,42 @@
 /* Leaves "CALL failed at FILE:LINE: reason" and returns false on error. */
 #define CUDA_CHECK(call) cuda_check((call), #call, __FILE__, __LINE__)
 
+/* The error that broke the CUDA context, seen by cuda_check since the
+ * engine last mended it (cudaSuccess: none). One per process, as the
+ * context is: the engine reads and clears it after each failed run. */
+static cudaError_t context_broken;
+
+/* Errors after which the context is unusable: every later call returns the
+ * same error until the device is reset (the CUDA runtime API's "sticky"
+ * errors: a kernel's illegal access, a launch that failed or timed out, a
+ * hardware fault). */
+static bool breaks_context(cudaError_t e)
+{
+    switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorContextIsDestroyed:
+        return true;
+    default:
+        return false;
+    }
+}
+
 static bool cuda_check(cudaError_t e, const char *text, const char *file, int line)
 {
     if (e == cudaSuccess)
         return true;
     cudaGetLastError(); /* clear a non-sticky error so the next call starts clean */
+    if (breaks_context(e) && context_broken == cudaSuccess)
+        context_broken = e;
     return err_set("%s failed at %s:%d: %s", text, file, line, cudaGetErrorString(e));
 }
 
@@ -79,6 +118,8 @@ enum { EV_START, EV_UPLOADED, EV_COMPUTED, EV_DOWNLOADED, EV_END, EV_COUNT };
 typedef struct gl_link {
     unsigned id;                        /* 0 = unused slot */
     long long bytes;                    /* its size when registered */
+    bool immutable;                     /* glBufferStorage: its storage cannot change */
+    unsigned long long used;            /* the engine's present count when last used */
     struct cudaGraphicsResource *res;
 } gl_link;
 
@@ -92,9 +133,13 @@ typedef struct cuda_state {
     float *staging;                     /* host memory of the copy path when job->out is NULL */
     size_t staging_capacity;            /* pixels it holds */
     eng_options opt;
+    conv_params filter;                 /* the tiled kernel's filter on the device */
+    bool filter_on_device;              /* whether `filter` is there (false after a reset) */
     eng_present_path present;           /* INTEROP or COPY */
     char present_why[256];
     gl_link links[MAX_GL_BUFFERS];
+    unsigned long long presents;        /* link_for calls: the clock of least-recent use */
+    char broken[512];                   /* why CUDA cannot be used any more ("" while it can) */
 } cuda_state;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -199,11 +244,13 @@ static GLenum gl_take_errors(void)
     return first;
 }
 
-/* The size in bytes of GL buffer `id` (bound for a moment to
- * GL_COPY_WRITE_BUFFER, which is then restored). */
-static bool gl_buffer_bytes(unsigned id, long long *bytes)
+/* The size in bytes of GL buffer `id`, and whether its storage is
+ * immutable (glBufferStorage, OpenGL 4.4: it can never be given new storage;
+ * false on older contexts). The buffer is bound for a moment to
+ * GL_COPY_WRITE_BUFFER, which is then restored. */
+static bool gl_buffer_info(unsigned id, long long *bytes, bool *immutable)
 {
-    GLint saved = 0;
+    GLint saved = 0, fixed = GL_FALSE;
     GLint64 size = -1;
     GLenum e;
 
@@ -211,11 +258,17 @@ static bool gl_buffer_bytes(unsigned id, long long *bytes)
     glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &saved);
     glBindBuffer(GL_COPY_WRITE_BUFFER, id);
     glGetBufferParameteri64v(GL_COPY_WRITE_BUFFER, GL_BUFFER_SIZE, &size);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)saved);
     e = gl_take_errors();
+    if (e == GL_NO_ERROR && id != 0) {
+        glGetBufferParameteriv(GL_COPY_WRITE_BUFFER, GL_BUFFER_IMMUTABLE_STORAGE, &fixed);
+        if (gl_take_errors() != GL_NO_ERROR) /* a context older than 4.4 */
+            fixed = GL_FALSE;
+    }
+    glBindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)saved);
     if (e != GL_NO_ERROR || id == 0)
         return err_set("%u is not a GL buffer of the current context (GL error 0x%04x)", id, (unsigned)e);
     *bytes = (long long)size;
+    *immutable = fixed == GL_TRUE;
     return true;
 }
 
@@ -295,24 +348,47 @@ static void unregister(gl_link *l)
     memset(l, 0, sizeof *l);
 }
 
-static void cuda_close(void *state)
+/* Lets go of everything the engine holds on the device: registrations,
+ * buffers, events, the stream. Clean-up: errors are ignored (after a fault
+ * every call fails), there is nobody left to tell. */
+static void release_device_objects(cuda_state *s)
 {
-    cuda_state *s = state;
-    if (!s)
-        return;
-    /* Clean-up: errors are ignored, there is nobody left to tell. */
     if (s->stream)
         cudaStreamSynchronize(s->stream);
     for (int i = 0; i < MAX_GL_BUFFERS; ++i)
         unregister(&s->links[i]);
     cudaFree(s->d_in);
     cudaFree(s->d_out);
+    s->d_in = s->d_out = NULL;
+    s->capacity = 0;
     for (int i = 0; i < EV_COUNT; ++i)
         if (s->ev[i])
             cudaEventDestroy(s->ev[i]);
+    memset(s->ev, 0, sizeof s->ev);
     if (s->stream)
         cudaStreamDestroy(s->stream);
+    s->stream = NULL;
+    s->filter_on_device = false;
     cudaGetLastError();
+}
+
+/* The stream and the events of the runs, on the current device. */
+static bool acquire_device_objects(cuda_state *s)
+{
+    if (!CUDA_CHECK(cudaStreamCreate(&s->stream)))
+        return false;
+    for (int i = 0; i < EV_COUNT; ++i)
+        if (!CUDA_CHECK(cudaEventCreate(&s->ev[i])))
+            return false;
+    return true;
+}
+
+static void cuda_close(void *state)
+{
+    cuda_state *s = state;
+    if (!s)
+        return;
+    release_device_objects(s);
     free(s->staging);
     free(s);
 }
@@ -328,11 +404,8 @@ static void *cuda_open(void)
     if (!choose_device(s) ||
         !CUDA_CHECK(cudaGetDevice(&s->device)) ||
         !CUDA_CHECK(cudaGetDeviceProperties(&s->prop, s->device)) ||
-        !CUDA_CHECK(cudaStreamCreate(&s->stream)))
+        !acquire_device_objects(s))
         goto fail;
-    for (int i = 0; i < EV_COUNT; ++i)
-        if (!CUDA_CHECK(cudaEventCreate(&s->ev[i])))
-            goto fail;
     if (s->present == ENG_PRESENT_INTEROP)
         snprintf(s->present_why, sizeof s->present_why,
                  "CUDA and OpenGL share %s: the kernel writes the GL buffer, mapped, with no copy", s->prop.name);
@@ -340,6 +413,55 @@ static void *cuda_open(void)
 fail:
     cuda_close(s);
     return NULL;
+}
+
+/* After a failed run or present: when the failure broke the CUDA context
+ * (a kernel's illegal access, a launch failure; see breaks_context), every
+ * later call would fail with the same error. Reset the device, make the
+ * engine's stream and events again (buffers and registrations come back on
+ * the next run), and add to the reason being returned what happened, once.
+ * When the reset does not mend it, the engine says so from now on. */
+static void mend_if_broken(cuda_state *s)
+{
+    char reason[400];
+    cudaError_t fault = context_broken, reset;
+
+    if (fault == cudaSuccess)
+        return;
+    snprintf(reason, sizeof reason, "%s", err_msg());
+    release_device_objects(s);
+    reset = cudaDeviceReset();
+    cudaGetLastError();
+    context_broken = cudaSuccess;
+    if (reset == cudaSuccess && CUDA_CHECK(cudaSetDevice(s->device)) && acquire_device_objects(s) &&
+        context_broken == cudaSuccess) {
+        err_set("%s; that fault broke the CUDA context on %s, so convis reset the device and reopened the CUDA "
+                "engine: the next run starts afresh", reason, s->prop.name);
+        return;
+    }
+    release_device_objects(s);
+    context_broken = cudaSuccess;
+    snprintf(s->broken, sizeof s->broken,
+             "the CUDA context on %s broke (%s) and resetting the device did not mend it%s%s: restart convis to use "
+             "CUDA again", s->prop.name, cudaGetErrorString(fault), reset == cudaSuccess ? "" : ": ",
+             reset == cudaSuccess ? "" : cudaGetErrorString(reset));
+    err_set("%s; %s", reason, s->broken);
+}
+
+/* Whether `kernel` can run blocks of `threads` threads on this device: its
+ * own limit (cudaFuncGetAttributes), which its registers may set below the
+ * device's. */
+static bool kernel_takes(cuda_state *s, eng_kernel kernel, int threads)
+{
+    int most = 0;
+    if (!cuda_check((cudaError_t)conv3x3_max_block_threads(kernel == ENG_KERNEL_TILED, &most),
+                    "conv3x3_max_block_threads", __FILE__, __LINE__))
+        return false;
+    if (threads > most)
+        return err_set("a block of %d threads is more than the %s kernel can run on %s: at most %d threads a "
+                       "block, as its registers and the device allow", threads, eng_kernel_name(kernel),
+                       s->prop.name, most);
+    return true;
 }
 
 /* Checks that this device can launch blocks of the asked size (and, for the
@@ -354,6 +476,8 @@ static bool cuda_configure(void *state, const eng_options *o)
         return err_set("a block of %dx%d threads does not fit %s: at most %d threads a block, %dx%d on a side",
                        o->block_x, o->block_y, s->prop.name, s->prop.maxThreadsPerBlock, s->prop.maxThreadsDim[0],
                        s->prop.maxThreadsDim[1]);
+    if (!kernel_takes(s, o->kernel, threads))
+        return false;
     if (o->kernel == ENG_KERNEL_TILED &&
         conv3x3_tiled_shared_bytes(o->block_x, o->block_y) > s->prop.sharedMemPerBlock)
         return err_set("the tiled kernel's tile for %dx%d blocks needs %zu bytes of shared memory; %s gives a block "
@@ -464,13 +588,26 @@ static bool fits_grid(const cuda_state *s, int w, int h)
 
 /* ---- the steps of a run -------------------------------------------------- */
 
-/* EV_START, the input to the device, EV_UPLOADED. */
+/* EV_START, the input to the device and, for the tiled kernel, its filter
+ * when it changed (to __constant__ memory: host-to-device work, so timed
+ * here, not in compute, where the naive kernel pays nothing like it),
+ * EV_UPLOADED. */
 static bool upload(cuda_state *s, const eng_job *job)
 {
     size_t bytes = (size_t)job->in->w * (size_t)job->in->h * sizeof(float);
-    return record(s, EV_START) &&
-           CUDA_CHECK(cudaMemcpyAsync(s->d_in, job->in->px, bytes, cudaMemcpyHostToDevice, s->stream)) &&
-           record(s, EV_UPLOADED);
+    if (!record(s, EV_START) ||
+        !CUDA_CHECK(cudaMemcpyAsync(s->d_in, job->in->px, bytes, cudaMemcpyHostToDevice, s->stream)))
+        return false;
+    if (s->opt.kernel == ENG_KERNEL_TILED &&
+        (!s->filter_on_device || memcmp(&s->filter, &job->params, sizeof s->filter) != 0)) {
+        s->filter = job->params;
+        s->filter_on_device = false;
+        if (!cuda_check((cudaError_t)conv3x3_set_filter(&s->filter, s->stream), "conv3x3_set_filter", __FILE__,
+                        __LINE__))
+            return false;
+        s->filter_on_device = true;
+    }
+    return record(s, EV_UPLOADED);
 }
 
 /* Launches the kernel the options name from d_in into `d_dst` (w*h floats
@@ -480,7 +617,7 @@ static bool launch(cuda_state *s, const eng_job *job, float *d_dst, eng_launch *
     int w = job->in->w, h = job->in->h, bx = s->opt.block_x, by = s->opt.block_y;
     bool naive = s->opt.kernel == ENG_KERNEL_NAIVE;
     int e = naive ? conv3x3_launch_naive(s->d_in, d_dst, w, h, &job->params, bx, by, s->stream)
-                  : conv3x3_launch_tiled(s->d_in, d_dst, w, h, &job->params, bx, by, s->stream);
+                  : conv3x3_launch_tiled(s->d_in, d_dst, w, h, bx, by, s->stream);
     if (!cuda_check((cudaError_t)e, naive ? "conv3x3_launch_naive" : "conv3x3_launch_tiled", __FILE__, __LINE__))
         return false;
     *l = (eng_launch){conv3x3_blocks(w, bx), conv3x3_blocks(h, by), bx, by};
@@ -489,16 +626,20 @@ static bool launch(cuda_state *s, const eng_job *job, float *d_dst, eng_launch *
 
 /* The trap: one device -> host copy per output pixel, with cudaMemcpy, the
  * call a first port writes in a loop. Each returns only when its 4 bytes
- * have arrived. (cudaMemcpy runs on the legacy default stream, which waits
- * for the engine's stream, created blocking, and the events recorded on it
- * after wait for the copies.) Runs for at most per_pixel_max pixels or
+ * have arrived. cudaMemcpy runs on the default stream, not the engine's, so
+ * the engine's stream is synchronised first: the kernel has written every
+ * output before the first copy, whatever the default stream's semantics
+ * (legacy or per-thread). Runs for at most per_pixel_max pixels or
  * per_pixel_budget_ms of the host clock, whichever ends first; *done says
  * how many it copied. */
 static bool copy_per_pixel(cuda_state *s, float *dst, long long n, long long *done)
 {
     long long cap = n < s->opt.per_pixel_max ? n : s->opt.per_pixel_max, i = 0;
-    double t0 = tim_now_ms();
+    double t0;
 
+    if (!CUDA_CHECK(cudaStreamSynchronize(s->stream)))
+        return false;
+    t0 = tim_now_ms();
     while (i < cap) {
         if (!CUDA_CHECK(cudaMemcpy(dst + i, s->d_out + i, sizeof(float), cudaMemcpyDeviceToHost)))
             return false;
@@ -580,9 +721,8 @@ static bool prepare(cuda_state *s, const eng_job *job)
     return fits_grid(s, job->in->w, job->in->h) && ensure_capacity(s, job->in->w, job->in->h);
 }
 
-static bool cuda_run(void *state, const eng_job *job, eng_timing *timing)
+static bool run_once(cuda_state *s, const eng_job *job, eng_timing *timing)
 {
-    cuda_state *s = state;
     eng_result path = s->opt.result == ENG_RESULT_PER_PIXEL ? ENG_RESULT_PER_PIXEL : ENG_RESULT_BULK;
     double t0;
 
@@ -594,27 +734,50 @@ static bool cuda_run(void *state, const eng_job *job, eng_timing *timing)
     return finish_timing(s, tim_now_ms() - t0, 0.0, CLOCK_EVENTS, timing);
 }
 
+static bool cuda_run(void *state, const eng_job *job, eng_timing *timing)
+{
+    cuda_state *s = state;
+    if (s->broken[0])
+        return err_set("%s", s->broken);
+    if (run_once(s, job, timing))
+        return true;
+    mend_if_broken(s);
+    return false;
+}
+
 /* ---- present ------------------------------------------------------------- */
 
-/* The registration of GL buffer `id` (of `bytes` now), made on first use and
- * again when the buffer's size changed. NULL when registering fails: the
- * engine then takes the copy path from now on and says why. */
-static gl_link *link_for(cuda_state *s, unsigned id, long long bytes)
+/* The registration of GL buffer `id` (of `bytes` now). A buffer with
+ * immutable storage (glBufferStorage) is registered on first use and kept:
+ * its storage cannot change under the registration. One with mutable
+ * storage (glBufferData) is registered again at every present, since
+ * glBufferData may have given it new storage since, of any size, which a
+ * kept registration would not see. When all MAX_GL_BUFFERS slots are taken,
+ * the least recently used registration goes. NULL when registering fails:
+ * the engine then takes the copy path from now on and says why. */
+static gl_link *link_for(cuda_state *s, unsigned id, long long bytes, bool immutable)
 {
     gl_link *slot = NULL;
     cudaError_t e;
 
+    ++s->presents;
     for (int i = 0; i < MAX_GL_BUFFERS; ++i) {
-        if (s->links[i].id == id) {
-            if (s->links[i].bytes == bytes)
-                return &s->links[i];
-            unregister(&s->links[i]); /* new storage: register it again */
+        gl_link *l = &s->links[i];
+        if (l->id == id) {
+            if (l->immutable && immutable && l->bytes == bytes) {
+                l->used = s->presents;
+                return l;
+            }
+            unregister(l); /* storage that may be new: register it again */
         }
-        if (!slot && s->links[i].id == 0)
-            slot = &s->links[i];
+        if (!slot && l->id == 0)
+            slot = l;
     }
-    if (!slot) { /* all taken: the oldest goes */
+    if (!slot) { /* all taken: the least recently used goes */
         slot = &s->links[0];
+        for (int i = 1; i < MAX_GL_BUFFERS; ++i)
+            if (s->links[i].used < slot->used)
+                slot = &s->links[i];
         unregister(slot);
     }
     e = cudaGraphicsGLRegisterBuffer(&slot->res, id, cudaGraphicsRegisterFlagsWriteDiscard);
@@ -629,6 +792,8 @@ static gl_link *link_for(cuda_state *s, unsigned id, long long bytes)
     }
     slot->id = id;
     slot->bytes = bytes;
+    slot->immutable = immutable;
+    slot->used = s->presents;
     return slot;
 }
 
@@ -690,16 +855,16 @@ static bool present_copy(cuda_state *s, const eng_job *job, unsigned gl_buffer, 
     return finish_timing(s, tim_now_ms() - t0, gl_ms, CLOCK_COPY_PATH, timing);
 }
 
-static bool cuda_present(void *state, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
+static bool present_once(cuda_state *s, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
 {
-    cuda_state *s = state;
     long long bytes = (long long)job->in->w * job->in->h * (long long)sizeof(float), have = 0;
+    bool immutable = false;
     gl_link *l;
 
     if (!eng_gl_context_current())
         return err_set("presenting into GL buffer %u needs its OpenGL context current on this thread; none is",
                        gl_buffer);
-    if (!gl_load() || !gl_buffer_bytes(gl_buffer, &have))
+    if (!gl_load() || !gl_buffer_info(gl_buffer, &have, &immutable))
         return false;
     if (have < bytes)
         return err_set("GL buffer %u cannot take a %dx%d result: it holds %lld bytes, %lld are needed", gl_buffer,
@@ -707,13 +872,24 @@ static bool cuda_present(void *state, const eng_job *job, unsigned gl_buffer, en
     if (!prepare(s, job))
         return false;
     if (s->opt.result == ENG_RESULT_INTEROP && s->present == ENG_PRESENT_INTEROP) {
-        l = link_for(s, gl_buffer, have);
+        l = link_for(s, gl_buffer, have, immutable);
         if (l)
             return present_interop(s, job, l, timing);
         /* registration failed: link_for switched the engine to the copy path */
     }
     return present_copy(s, job, gl_buffer, s->opt.result == ENG_RESULT_PER_PIXEL ? ENG_RESULT_PER_PIXEL
                                                                                  : ENG_RESULT_BULK, timing);
+}
+
+static bool cuda_present(void *state, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
+{
+    cuda_state *s = state;
+    if (s->broken[0])
+        return err_set("%s", s->broken);
+    if (present_once(s, job, gl_buffer, timing))
+        return true;
+    mend_if_broken(s);
+    return false;
 }
 
 static void cuda_forget_buffer(void *state, unsigned gl_buffer)

@@ -2,6 +2,7 @@
 
 #include <SDL.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
@@ -28,15 +29,48 @@ static SDL_GLContext create_context(SDL_Window *window, int major, int minor)
     return SDL_GL_CreateContext(window);
 }
 
+bool plat_has_display(void)
+{
+#if defined(_WIN32) || defined(__APPLE__)
+    return true;
+#else
+    const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
+    return (x11 && x11[0]) || (wayland && wayland[0]);
+#endif
+}
+
+const char *plat_video_driver(void)
+{
+    const char *d = sdl_users > 0 ? SDL_GetCurrentVideoDriver() : NULL;
+    return d ? d : "none";
+}
+
+/* Starts SDL's video for the first window. Without a display, SDL would
+ * try its other drivers one after another, print their complaints, and may
+ * end on its offscreen one, drawing a window nobody sees: so that happens
+ * only when asked for (PLAT_WINDOW_OFFSCREEN, or SDL_VIDEODRIVER set). */
+static bool start_video(unsigned flags)
+{
+    const char *asked = getenv("SDL_VIDEODRIVER");
+    if (!plat_has_display() && !(asked && asked[0])) {
+        if (!(flags & PLAT_WINDOW_OFFSCREEN))
+            return err_set("no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set): run it on "
+                           "a desktop or under xvfb-run");
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    }
+    if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0)
+        return err_set("cannot open a window: %s%s", SDL_GetError(),
+                       plat_has_display() ? "" : " (no display: the offscreen driver needs EGL)");
+    return true;
+}
+
 plat_window *plat_open(const char *title, int w, int h, unsigned flags)
 {
     Uint32 window_flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI;
     plat_window *win;
 
-    if (sdl_users++ == 0 && SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0) {
+    if (sdl_users++ == 0 && !start_video(flags)) {
         sdl_users = 0;
-        err_set("cannot open a window: %s (is a display running? under no display, use xvfb-run)",
-                SDL_GetError());
         return NULL;
     }
     win = calloc(1, sizeof *win);

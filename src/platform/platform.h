@@ -63,12 +63,27 @@ void plat_set_vsync(plat_window *win, bool on);
 
 enum {
     PLAT_WINDOW_HIDDEN = 1 << 0,    /* never shown: a GL context for computing */
+    PLAT_WINDOW_OFFSCREEN = 1 << 1, /* where there is no display, render offscreen instead of failing */
 };
+
+/* Whether a display server is there to open a window on: X11's $DISPLAY or
+ * Wayland's $WAYLAND_DISPLAY (always true on Windows and macOS). */
+bool plat_has_display(void);
 
 /* Opens a resizable window with an OpenGL core context current on this
  * thread: 4.3 (compute shaders) where the driver has it, else 3.3. NULL with
- * err_msg() on failure (no display, no GL 3.3...). */
+ * err_msg() on failure (no display, no GL 3.3...).
+ *
+ * Without a display, a window is refused with a sentence, unless `flags`
+ * has PLAT_WINDOW_OFFSCREEN or SDL_VIDEODRIVER names a driver: then the
+ * window is drawn offscreen, on an EGL pbuffer of the first EGL device (SDL's
+ * "offscreen" video driver: a GPU's own driver where one is installed, no X
+ * server needed). plat_video_driver says which driver was used. */
 plat_window *plat_open(const char *title, int w, int h, unsigned flags);
+
+/* The video driver the windows use ("x11", "wayland", "offscreen", ...),
+ * or "none" before the first window. */
+const char *plat_video_driver(void);
 void plat_close(plat_window *win);
 
 /* The drawable size in pixels. */

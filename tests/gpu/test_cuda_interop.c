@@ -11,9 +11,9 @@
  * buffer (registered once), a buffer given new storage (registered again),
  * a buffer too small (refused), the caller's bindings kept.
  *
- * Exits 77 (skipped) without a CUDA device, or without a display to open a
- * GL context on; tests/gpu/device_check.sh runs it under Xvfb with the
- * NVIDIA GLX library. */
+ * Exits 77 (skipped) without a CUDA device, or when no GL context can be
+ * made (on the display, or offscreen through EGL where there is none:
+ * tests/gpu/device_check.sh runs it so on a headless GPU server). */
 #define _POSIX_C_SOURCE 200809L
 #include <GL/glew.h>
 #include <stdlib.h>
@@ -25,16 +25,13 @@
 #include "core/conv.h"
 #include "core/err.h"
 #include "platform/platform.h"
+#ifdef CONVIS_CUDA_MOCK
+#include "../mock/cuda_mock.h"
+#endif
 
 #define TOL 1e-5f
 
 static const int sizes[][2] = {{1, 1}, {33, 17}, {17, 33}, {1, 4097}, {1000, 777}};
-
-static bool has_display(void)
-{
-    const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
-    return (x11 && x11[0]) || (wayland && wayland[0]);
-}
 
 static GLuint make_buffer(size_t bytes)
 {
@@ -42,6 +39,18 @@ static GLuint make_buffer(size_t bytes)
     glGenBuffers(1, &b);
     glBindBuffer(GL_ARRAY_BUFFER, b);
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    return b;
+}
+
+/* A buffer whose storage can never change (glBufferStorage), as the
+ * window's: the engine registers it once. */
+static GLuint make_immutable_buffer(size_t bytes)
+{
+    GLuint b = 0;
+    glGenBuffers(1, &b);
+    glBindBuffer(GL_ARRAY_BUFFER, b);
+    glBufferStorage(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_STORAGE_BIT);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     return b;
 }
@@ -141,7 +150,7 @@ static void check_buffer_changes(eng_engine *e)
     int w = 64, h = 48;
     size_t n = (size_t)w * h;
     img_plane in, ref, back;
-    GLuint buf = make_buffer(n * sizeof(float)), small = make_buffer(16);
+    GLuint buf = make_buffer(n * sizeof(float)), small = make_buffer(16), fixed = 0;
     GLint bound = -1, copy_bound = -1;
     eng_timing t;
     eng_job job;
@@ -164,6 +173,17 @@ static void check_buffer_changes(eng_engine *e)
     CHECK(eng_present(e, &job, buf, &t), "present after glBufferData (larger): %s", err_msg());
     read_buffer(buf, back.px, n);
     CHECK(count_off(back.px, ref.px, (long)n) == 0, "the resized buffer holds the frame");
+    /* new storage of the same size, the engine not told, and another filter:
+     * a registration kept from before would send the frame to the old
+     * storage, and the new one would read back as zeros */
+    job.params = conv_params_make(filt_preset(4), CONV_BORDER_CLAMP, false);
+    conv_reference(&in, &job.params, &ref);
+    glBindBuffer(GL_ARRAY_BUFFER, buf);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(2 * n * sizeof(float)), NULL, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    CHECK(eng_present(e, &job, buf, &t), "present after glBufferData (same size): %s", err_msg());
+    read_buffer(buf, back.px, n);
+    CHECK(count_off(back.px, ref.px, (long)n) == 0, "new storage of the same size holds the frame");
     /* new storage of the same size, the engine told first */
     eng_forget_buffer(e, buf);
     glBindBuffer(GL_ARRAY_BUFFER, buf);
@@ -172,6 +192,19 @@ static void check_buffer_changes(eng_engine *e)
     CHECK(eng_present(e, &job, buf, &t), "present after eng_forget_buffer and glBufferData: %s", err_msg());
     read_buffer(buf, back.px, n);
     CHECK(count_off(back.px, ref.px, (long)n) == 0, "the re-registered buffer holds the frame");
+
+    /* immutable storage: frames into it, read back */
+    glDeleteBuffers(1, &fixed);
+    fixed = make_immutable_buffer(n * sizeof(float));
+    for (int frame = 0; frame < 3; ++frame) {
+        job.params = conv_params_make(filt_preset((size_t)frame), CONV_BORDER_MIRROR, frame == 1);
+        conv_reference(&in, &job.params, &ref);
+        CHECK(eng_present(e, &job, fixed, &t), "present into immutable storage: %s", err_msg());
+        read_buffer(fixed, back.px, n);
+        CHECK(count_off(back.px, ref.px, (long)n) == 0, "immutable storage, frame %d, holds the frame", frame);
+    }
+    eng_forget_buffer(e, fixed);
+    glDeleteBuffers(1, &fixed);
 
     CHECK(!eng_present(e, &job, small, &t) && strstr(err_msg(), "cannot take"),
           "present into a 16-byte buffer is refused: '%s'", err_msg());
@@ -238,6 +271,69 @@ static void check_mock_fallbacks(const eng_class *cls)
     }
     unsetenv("CONVIS_MOCK_CUDA_GL");
 }
+
+/* Registrations, counted by the stand-in: a buffer with immutable storage
+ * is registered once however many frames go into it; one with mutable
+ * storage at every frame (glBufferData may have replaced its storage); with
+ * more buffers than the engine keeps, the least recently used registration
+ * goes, not a busy one. */
+static void check_registrations(const eng_class *cls)
+{
+    enum { KEEP = 8 }; /* cuda.c's MAX_GL_BUFFERS */
+    int w = 16, h = 8;
+    size_t n = (size_t)w * h;
+    float px[16 * 8];
+    img_plane in = {w, h, px};
+    eng_job job = {&in, NULL, conv_params_make(filt_preset(1), CONV_BORDER_CLAMP, false)};
+    GLuint fixed[KEEP + 1], loose = make_buffer(n * sizeof(float));
+    eng_timing t;
+    long before;
+    eng_options o;
+    eng_engine *e = eng_open(cls);
+
+    CHECK(e != NULL, "open: %s", err_msg());
+    if (!e)
+        return;
+    o = eng_options_of(e);
+    o.result = ENG_RESULT_INTEROP;
+    CHECK(eng_set_options(e, &o), "options: %s", err_msg());
+    ind_fill(px, n, 5);
+    for (int i = 0; i <= KEEP; ++i)
+        fixed[i] = make_immutable_buffer(n * sizeof(float));
+
+    before = cuda_mock_count(CUDA_MOCK_REGISTRATIONS);
+    for (int frame = 0; frame < 5; ++frame)
+        CHECK(eng_present(e, &job, fixed[0], &t), "present: %s", err_msg());
+    CHECK(cuda_mock_count(CUDA_MOCK_REGISTRATIONS) - before == 1, "5 frames into immutable storage: %ld registrations",
+          cuda_mock_count(CUDA_MOCK_REGISTRATIONS) - before);
+
+    before = cuda_mock_count(CUDA_MOCK_REGISTRATIONS);
+    for (int frame = 0; frame < 3; ++frame)
+        CHECK(eng_present(e, &job, loose, &t), "present: %s", err_msg());
+    CHECK(cuda_mock_count(CUDA_MOCK_REGISTRATIONS) - before == 3, "3 frames into mutable storage: %ld registrations",
+          cuda_mock_count(CUDA_MOCK_REGISTRATIONS) - before);
+    eng_forget_buffer(e, loose);
+
+    /* fill the slots with 0..7, use 0 again, then bring 8: 1 is the least
+     * recently used and goes; 0 stays registered */
+    for (int i = 0; i < KEEP; ++i)
+        eng_present(e, &job, fixed[i], &t);
+    eng_present(e, &job, fixed[0], &t);
+    before = cuda_mock_count(CUDA_MOCK_REGISTRATIONS);
+    eng_present(e, &job, fixed[KEEP], &t);
+    eng_present(e, &job, fixed[0], &t);
+    CHECK(cuda_mock_count(CUDA_MOCK_REGISTRATIONS) - before == 1,
+          "a ninth buffer evicts the least recently used, not the busy one: %ld registrations for 2 frames",
+          cuda_mock_count(CUDA_MOCK_REGISTRATIONS) - before);
+    eng_present(e, &job, fixed[1], &t);
+    CHECK(cuda_mock_count(CUDA_MOCK_REGISTRATIONS) - before == 2, "the evicted buffer is registered again on use");
+
+    for (int i = 0; i <= KEEP; ++i)
+        eng_forget_buffer(e, fixed[i]);
+    eng_close(e);
+    glDeleteBuffers(KEEP + 1, fixed);
+    glDeleteBuffers(1, &loose);
+}
 #endif
 
 int main(void)
@@ -254,11 +350,9 @@ int main(void)
         printf("skipped: cuda unavailable: %s\n", why);
         return 77;
     }
-    if (!has_display()) {
-        printf("skipped: no display to open an OpenGL context on (set DISPLAY, e.g. under Xvfb)\n");
-        return 77;
-    }
-    win = plat_open("test_cuda_interop", 64, 64, PLAT_WINDOW_HIDDEN);
+    /* on the display, or offscreen through EGL where there is none (a
+     * headless GPU server) */
+    win = plat_open("test_cuda_interop", 64, 64, PLAT_WINDOW_HIDDEN | PLAT_WINDOW_OFFSCREEN);
     if (!win) {
         printf("skipped: cannot open a hidden window with an OpenGL context: %s\n", err_msg());
         return 77;
@@ -268,7 +362,8 @@ int main(void)
     CHECK(glew == GLEW_OK || glew == GLEW_ERROR_NO_GLX_DISPLAY, "glewInit: %s", glewGetErrorString(glew));
     glGetError();
     vendor = (const char *)glGetString(GL_VENDOR);
-    printf("OpenGL %s on %s (%s)\n", glGetString(GL_VERSION), glGetString(GL_RENDERER), vendor ? vendor : "?");
+    printf("OpenGL %s on %s (%s), through SDL's %s video driver\n", glGetString(GL_VERSION), glGetString(GL_RENDERER),
+           vendor ? vendor : "?", plat_video_driver());
 
     e = eng_open(cls);
     CHECK(e != NULL, "open: %s", err_msg());
@@ -302,6 +397,7 @@ int main(void)
     unsetenv("CONVIS_CUDA_INTEROP");
 #ifdef CONVIS_CUDA_MOCK
     check_mock_fallbacks(cls);
+    check_registrations(cls);
 #endif
     plat_close(win);
     return CHECK_SUMMARY();

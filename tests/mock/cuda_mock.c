@@ -19,10 +19,30 @@
  *   CONVIS_MOCK_CUDA_MEMORY=BYTES       device memory (default 1 GiB)
  *   CONVIS_MOCK_CUDA_GL=shared|other|none  which device cudaGLGetDevices
  *                                       names: 0 (default), 1 (of two), none
- *   CONVIS_MOCK_CUDA_REGISTER=fail      cudaGraphicsGLRegisterBuffer fails */
+ *   CONVIS_MOCK_CUDA_REGISTER=fail      cudaGraphicsGLRegisterBuffer fails
+ *   CONVIS_MOCK_CUDA_ASYNC=1            streams run their work only when
+ *                                       synchronised (a stream, an event, the
+ *                                       device), as a GPU runs it later; the
+ *                                       default stream (cudaMemcpy) does not
+ *                                       wait for them, as with per-thread
+ *                                       default streams or non-blocking
+ *                                       streams. Host code that forgets a
+ *                                       synchronisation reads stale memory.
+ *   CONVIS_MOCK_CUDA_FAULT=launch|stuck every kernel launched while it is set
+ *                                       faults when it runs: the launch
+ *                                       itself succeeds, the fault
+ *                                       (cudaErrorLaunchFailure) surfaces at
+ *                                       the next call and every call after,
+ *                                       as a GPU's sticky errors do, until
+ *                                       cudaDeviceReset; "stuck": the reset
+ *                                       does not mend it either.
+ *   CONVIS_MOCK_CUDA_KERNEL_THREADS=N   what cudaFuncGetAttributes says the
+ *                                       kernels' limit is (default 1024)
+ * and counters for tests (cuda_mock.h). */
 #include <GL/glew.h>
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,14 +50,32 @@
 #include "../../kernels/conv3x3.h"
 #include "../../kernels/conv3x3_body.h"
 #include "core/timing.h"
+#include "cuda_mock.h"
+
+/* Work queued on a stream in async mode, run in order when synchronised. */
+typedef enum { OP_NONE, OP_COPY, OP_EVENT, OP_FILTER, OP_NAIVE, OP_TILED, OP_COPY_KERNEL } op_kind;
+
+typedef struct mock_op {
+    op_kind kind;
+    void *dst;
+    void *src;              /* OP_COPY: a snapshot of the source, owned */
+    const float *in;
+    size_t bytes;
+    cudaEvent_t ev;
+    int w, h, bx, by;
+    conv_params p;
+} mock_op;
 
 struct CUstream_st {
-    int unused;
+    mock_op *ops;
+    size_t count, cap;
+    struct CUstream_st *next; /* every live stream, for cudaDeviceSynchronize */
 };
 
 struct CUevent_st {
     double t;
-    int recorded;
+    int recorded;           /* 1: done; 0: never recorded or still queued */
+    cudaStream_t pending;   /* the stream it is queued on, until it runs */
 };
 
 struct cudaGraphicsResource {
@@ -47,20 +85,32 @@ struct cudaGraphicsResource {
     int mapped;
 };
 
-/* A device allocation: a header before the memory, to know its size. */
+/* A device allocation: a header before the memory, to know its size and to
+ * free every allocation on cudaDeviceReset. */
 typedef struct block_header {
     size_t bytes;
+    struct block_header *prev, *next;
     double align; /* keeps the memory after it aligned */
 } block_header;
 
 static cudaError_t last_error = cudaSuccess;
+static cudaError_t sticky = cudaSuccess;   /* a fault that broke the "context" */
 static size_t used_bytes;
+static block_header *blocks;
 static int current_device;
+static struct CUstream_st *streams;
+static conv_params constant_params;        /* the tiled kernel's __constant__ */
+static long counters[CUDA_MOCK_COUNTER_COUNT];
 
 static const char *knob(const char *name, const char *fallback)
 {
     const char *v = getenv(name);
     return v && v[0] ? v : fallback;
+}
+
+static bool knob_is(const char *name, const char *value)
+{
+    return strcmp(knob(name, ""), value) == 0;
 }
 
 static cudaError_t fail(cudaError_t e)
@@ -69,14 +119,134 @@ static cudaError_t fail(cudaError_t e)
     return e;
 }
 
+/* Every call that touches the context starts with this: after a fault,
+ * the fault is all it returns. */
+#define STICKY()                                                                                                   \
+    do {                                                                                                           \
+        if (sticky != cudaSuccess)                                                                                 \
+            return fail(sticky);                                                                                   \
+    } while (0)
+
+long cuda_mock_count(cuda_mock_counter c)
+{
+    return (unsigned)c < CUDA_MOCK_COUNTER_COUNT ? counters[c] : 0;
+}
+
 static int device_count(void)
 {
-    return strcmp(knob("CONVIS_MOCK_CUDA_GL", "shared"), "other") == 0 ? 2 : 1;
+    return knob_is("CONVIS_MOCK_CUDA_GL", "other") ? 2 : 1;
 }
 
 static size_t memory_total(void)
 {
     return (size_t)strtoull(knob("CONVIS_MOCK_CUDA_MEMORY", "1073741824"), NULL, 10);
+}
+
+static bool async_mode(void)
+{
+    return knob_is("CONVIS_MOCK_CUDA_ASYNC", "1");
+}
+
+/* ---- the kernels, run on the CPU ------------------------------------------------- */
+
+static void run_naive(const float *in, float *out, int w, int h, const conv_params *p, int block_x, int block_y)
+{
+    for (int by = 0; by < conv3x3_blocks(h, block_y); ++by)
+        for (int bx = 0; bx < conv3x3_blocks(w, block_x); ++bx)
+            for (int ty = 0; ty < block_y; ++ty)
+                for (int tx = 0; tx < block_x; ++tx)
+                    conv3x3_naive_body(bx, by, tx, ty, block_x, block_y, in, out, w, h, p);
+}
+
+static void run_tiled(const float *in, float *out, int w, int h, const conv_params *c, int block_x, int block_y)
+{
+    float *tile = malloc(conv3x3_tiled_shared_bytes(block_x, block_y));
+    if (!tile) {
+        sticky = cudaErrorLaunchOutOfResources;
+        return;
+    }
+    for (int by = 0; by < conv3x3_blocks(h, block_y); ++by)
+        for (int bx = 0; bx < conv3x3_blocks(w, block_x); ++bx) {
+            for (int ty = 0; ty < block_y; ++ty)
+                for (int tx = 0; tx < block_x; ++tx)
+                    conv3x3_tile_load_body(bx, by, tx, ty, block_x, block_y, in, w, h, c->border, tile);
+            /* __syncthreads() */
+            for (int ty = 0; ty < block_y; ++ty)
+                for (int tx = 0; tx < block_x; ++tx)
+                    conv3x3_tile_compute_body(bx, by, tx, ty, block_x, block_y, tile, out, w, h, c->weight,
+                                              c->divisor);
+        }
+    free(tile);
+}
+
+/* One piece of stream work, now. A kernel launched while
+ * CONVIS_MOCK_CUDA_FAULT is set faults here instead of running. */
+static void run_op(mock_op *op)
+{
+    switch (op->kind) {
+    case OP_NONE:
+        break;
+    case OP_COPY:
+        memcpy(op->dst, op->src, op->bytes);
+        free(op->src);
+        break;
+    case OP_EVENT:
+        op->ev->t = tim_now_ms();
+        op->ev->recorded = 1;
+        op->ev->pending = NULL;
+        break;
+    case OP_FILTER:
+        constant_params = op->p;
+        break;
+    case OP_NAIVE:
+    case OP_TILED:
+    case OP_COPY_KERNEL:
+        if (sticky != cudaSuccess)
+            break;
+        if (knob_is("CONVIS_MOCK_CUDA_FAULT", "launch") || knob_is("CONVIS_MOCK_CUDA_FAULT", "stuck")) {
+            sticky = cudaErrorLaunchFailure;
+            break;
+        }
+        if (op->kind == OP_NAIVE)
+            run_naive(op->in, op->dst, op->w, op->h, &op->p, op->bx, op->by);
+        else if (op->kind == OP_TILED)
+            run_tiled(op->in, op->dst, op->w, op->h, &constant_params, op->bx, op->by);
+        else
+            memcpy(op->dst, op->in, op->bytes);
+        break;
+    }
+}
+
+/* Queues `op` on `stream` in async mode; runs it at once otherwise, or on
+ * the default stream. */
+static cudaError_t submit(cudaStream_t stream, mock_op op)
+{
+    if (!stream || !async_mode()) {
+        run_op(&op);
+        return cudaSuccess;
+    }
+    if (stream->count == stream->cap) {
+        size_t cap = stream->cap ? 2 * stream->cap : 16;
+        mock_op *ops = realloc(stream->ops, cap * sizeof *ops);
+        if (!ops) {
+            if (op.kind == OP_COPY)
+                free(op.src);
+            return fail(cudaErrorMemoryAllocation);
+        }
+        stream->ops = ops;
+        stream->cap = cap;
+    }
+    stream->ops[stream->count++] = op;
+    return cudaSuccess;
+}
+
+static void drain(cudaStream_t stream)
+{
+    if (!stream)
+        return;
+    for (size_t i = 0; i < stream->count; ++i)
+        run_op(&stream->ops[i]);
+    stream->count = 0;
 }
 
 /* ---- devices --------------------------------------------------------------- */
@@ -108,12 +278,14 @@ cudaError_t cudaRuntimeGetVersion(int *v)
 
 cudaError_t cudaGetDevice(int *device)
 {
+    STICKY();
     *device = current_device;
     return cudaSuccess;
 }
 
 cudaError_t cudaSetDevice(int device)
 {
+    STICKY();
     if (device < 0 || device >= device_count())
         return fail(cudaErrorInvalidDevice);
     current_device = device;
@@ -138,9 +310,38 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     return cudaSuccess;
 }
 
+/* The context is gone and made anew: every allocation freed, the fault
+ * forgotten (unless CONVIS_MOCK_CUDA_FAULT=stuck). */
+cudaError_t cudaDeviceReset(void)
+{
+    ++counters[CUDA_MOCK_RESETS];
+    for (struct CUstream_st *st = streams; st; st = st->next)
+        st->count = 0; /* the queued work is lost with the context */
+    while (blocks) {
+        block_header *b = blocks;
+        blocks = b->next;
+        free(b);
+    }
+    used_bytes = 0;
+    memset(&constant_params, 0, sizeof constant_params);
+    if (!knob_is("CONVIS_MOCK_CUDA_FAULT", "stuck"))
+        sticky = cudaSuccess;
+    last_error = cudaSuccess;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    STICKY();
+    for (struct CUstream_st *st = streams; st; st = st->next)
+        drain(st);
+    STICKY();
+    return cudaSuccess;
+}
+
 cudaError_t cudaGetLastError(void)
 {
-    cudaError_t e = last_error;
+    cudaError_t e = sticky != cudaSuccess ? sticky : last_error;
     last_error = cudaSuccess;
     return e;
 }
@@ -159,6 +360,8 @@ const char *cudaGetErrorString(cudaError_t e)
     case cudaErrorNotMapped: return "resource not mapped";
     case cudaErrorAlreadyMapped: return "resource already mapped";
     case cudaErrorNotReady: return "device not ready";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     default: return "unknown error";
     }
 }
@@ -169,12 +372,18 @@ cudaError_t cudaMalloc(void **p, size_t bytes)
 {
     block_header *b;
     *p = NULL;
+    STICKY();
     if (bytes > memory_total() - used_bytes)
         return fail(cudaErrorMemoryAllocation);
     b = malloc(sizeof *b + bytes);
     if (!b)
         return fail(cudaErrorMemoryAllocation);
     b->bytes = bytes;
+    b->prev = NULL;
+    b->next = blocks;
+    if (blocks)
+        blocks->prev = b;
+    blocks = b;
     used_bytes += bytes;
     *p = b + 1;
     return cudaSuccess;
@@ -183,9 +392,16 @@ cudaError_t cudaMalloc(void **p, size_t bytes)
 cudaError_t cudaFree(void *p)
 {
     block_header *b;
+    STICKY();
     if (!p)
         return cudaSuccess;
     b = (block_header *)p - 1;
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        blocks = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
     used_bytes -= b->bytes;
     free(b);
     return cudaSuccess;
@@ -193,72 +409,123 @@ cudaError_t cudaFree(void *p)
 
 cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total_b)
 {
+    STICKY();
     *total_b = memory_total();
     *free_b = *total_b - used_bytes;
     return cudaSuccess;
 }
 
+/* The default stream's copy: now, without waiting for other streams (see
+ * CONVIS_MOCK_CUDA_ASYNC). */
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
 {
     (void)kind;
+    STICKY();
     memmove(dst, src, bytes);
     return cudaSuccess;
 }
 
+/* Host to device: the source is taken now (staged, as CUDA stages pageable
+ * memory) and lands when the stream runs. Device to host: the stream runs
+ * first, then the copy (CUDA returns from a copy into pageable memory when
+ * it is done). */
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
                             cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpy(dst, src, bytes, kind);
+    mock_op op = {.kind = OP_COPY, .dst = dst, .bytes = bytes};
+    STICKY();
+    if (kind == cudaMemcpyDeviceToHost) {
+        drain(stream);
+        STICKY();
+        memmove(dst, src, bytes);
+        return cudaSuccess;
+    }
+    op.src = malloc(bytes ? bytes : 1);
+    if (!op.src)
+        return fail(cudaErrorMemoryAllocation);
+    memcpy(op.src, src, bytes);
+    return submit(stream, op);
 }
 
 /* ---- streams and events ---------------------------------------------------------- */
 
 cudaError_t cudaStreamCreate(cudaStream_t *s)
 {
+    STICKY();
     *s = calloc(1, sizeof **s);
-    return *s ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+    if (!*s)
+        return fail(cudaErrorMemoryAllocation);
+    (*s)->next = streams;
+    streams = *s;
+    return cudaSuccess;
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
+    struct CUstream_st **at = &streams;
+    if (!s)
+        return cudaSuccess;
+    while (*at && *at != s)
+        at = &(*at)->next;
+    if (*at)
+        *at = s->next;
+    for (size_t i = 0; i < s->count; ++i)
+        if (s->ops[i].kind == OP_COPY)
+            free(s->ops[i].src);
+    free(s->ops);
     free(s);
+    STICKY();
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
-    (void)s;
+    STICKY();
+    drain(s);
+    STICKY();
     return cudaSuccess;
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t *e)
 {
+    STICKY();
     *e = calloc(1, sizeof **e);
     return *e ? cudaSuccess : fail(cudaErrorMemoryAllocation);
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t e)
 {
+    for (struct CUstream_st *st = streams; st; st = st->next)
+        for (size_t i = 0; i < st->count; ++i)
+            if (st->ops[i].kind == OP_EVENT && st->ops[i].ev == e)
+                st->ops[i].kind = OP_NONE; /* its record is forgotten */
     free(e);
+    STICKY();
     return cudaSuccess;
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 {
-    (void)s;
-    e->t = tim_now_ms();
-    e->recorded = 1;
-    return cudaSuccess;
+    STICKY();
+    e->recorded = 0;
+    e->pending = s && async_mode() ? s : NULL;
+    return submit(s, (mock_op){.kind = OP_EVENT, .ev = e});
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t e)
 {
+    STICKY();
+    if (e->pending)
+        drain(e->pending);
+    STICKY();
     return e->recorded ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
 {
+    STICKY();
+    if (a->pending || b->pending)
+        return fail(cudaErrorNotReady);
     if (!a->recorded || !b->recorded)
         return fail(cudaErrorInvalidResourceHandle);
     *ms = (float)(b->t - a->t);
@@ -272,6 +539,7 @@ cudaError_t cudaGLGetDevices(unsigned *count, int *devices, unsigned size, enum 
     const char *gl = knob("CONVIS_MOCK_CUDA_GL", "shared");
     (void)list;
     *count = 0;
+    STICKY();
     if (strcmp(gl, "none") == 0)
         return fail(cudaErrorNoDevice);
     if (size > 0)
@@ -295,7 +563,8 @@ cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **res, GLui
 {
     (void)flags;
     *res = NULL;
-    if (strcmp(knob("CONVIS_MOCK_CUDA_REGISTER", ""), "fail") == 0)
+    STICKY();
+    if (knob_is("CONVIS_MOCK_CUDA_REGISTER", "fail"))
         return fail(cudaErrorUnknown);
     if (!glIsBuffer(id))
         return fail(cudaErrorInvalidValue);
@@ -303,6 +572,7 @@ cudaError_t cudaGraphicsGLRegisterBuffer(struct cudaGraphicsResource **res, GLui
     if (!*res)
         return fail(cudaErrorMemoryAllocation);
     (*res)->id = id;
+    ++counters[CUDA_MOCK_REGISTRATIONS];
     return cudaSuccess;
 }
 
@@ -310,13 +580,19 @@ cudaError_t cudaGraphicsUnregisterResource(struct cudaGraphicsResource *res)
 {
     if (res && res->mapped)
         return fail(cudaErrorAlreadyMapped);
+    if (res)
+        free(res->shadow);
     free(res);
+    STICKY();
     return cudaSuccess;
 }
 
+/* Mapping waits for the stream's earlier work; the mapped memory is a host
+ * copy of the buffer's size, its old contents discarded (write-discard). */
 cudaError_t cudaGraphicsMapResources(int count, struct cudaGraphicsResource **res, cudaStream_t s)
 {
-    (void)s;
+    STICKY();
+    drain(s);
     for (int i = 0; i < count; ++i) {
         GLint64 size = gl_size(res[i]->id);
         if (res[i]->mapped)
@@ -324,7 +600,7 @@ cudaError_t cudaGraphicsMapResources(int count, struct cudaGraphicsResource **re
         if (size < 0)
             return fail(cudaErrorInvalidResourceHandle);
         res[i]->bytes = (size_t)size;
-        res[i]->shadow = calloc(1, res[i]->bytes ? res[i]->bytes : 1); /* write-discard: old contents gone */
+        res[i]->shadow = calloc(1, res[i]->bytes ? res[i]->bytes : 1);
         if (!res[i]->shadow)
             return fail(cudaErrorMemoryAllocation);
         res[i]->mapped = 1;
@@ -334,6 +610,7 @@ cudaError_t cudaGraphicsMapResources(int count, struct cudaGraphicsResource **re
 
 cudaError_t cudaGraphicsResourceGetMappedPointer(void **p, size_t *bytes, struct cudaGraphicsResource *res)
 {
+    STICKY();
     if (!res->mapped)
         return fail(cudaErrorNotMapped);
     *p = res->shadow;
@@ -341,9 +618,13 @@ cudaError_t cudaGraphicsResourceGetMappedPointer(void **p, size_t *bytes, struct
     return cudaSuccess;
 }
 
+/* Unmapping waits for the stream's work into the buffer, then hands the
+ * memory back to GL (written into the buffer). */
 cudaError_t cudaGraphicsUnmapResources(int count, struct cudaGraphicsResource **res, cudaStream_t s)
 {
-    (void)s;
+    STICKY();
+    drain(s);
+    STICKY();
     for (int i = 0; i < count; ++i) {
         GLint saved = 0;
         if (!res[i]->mapped)
@@ -361,9 +642,12 @@ cudaError_t cudaGraphicsUnmapResources(int count, struct cudaGraphicsResource **
 
 /* ---- the launchers of kernels/conv3x3.cu ---------------------------------------------- */
 
+/* The launchers' own checks (conv3x3.cu's shape_ok), then the device's. */
 static cudaError_t check_grid(int w, int h, int bx, int by)
 {
-    if (bx < 1 || by < 1 || bx * by > 1024 || conv3x3_blocks(h, by) > 65535 || w < 1 || h < 1)
+    if (w < 1 || h < 1 || bx < 1 || by < 1 || bx > 1024 || by > 1024 || conv3x3_blocks(h, by) > 65535)
+        return fail(cudaErrorInvalidConfiguration);
+    if (bx * by > 1024)
         return fail(cudaErrorInvalidConfiguration);
     return cudaSuccess;
 }
@@ -372,56 +656,56 @@ int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const co
                          int block_y, void *stream)
 {
     cudaError_t e = check_grid(w, h, block_x, block_y);
-    (void)stream;
     if (e != cudaSuccess)
         return (int)e;
-    for (int by = 0; by < conv3x3_blocks(h, block_y); ++by)
-        for (int bx = 0; bx < conv3x3_blocks(w, block_x); ++bx)
-            for (int ty = 0; ty < block_y; ++ty)
-                for (int tx = 0; tx < block_x; ++tx)
-                    conv3x3_naive_body(bx, by, tx, ty, block_x, block_y, d_in, d_out, w, h, p);
-    return (int)cudaSuccess;
+    STICKY();
+    ++counters[CUDA_MOCK_LAUNCHES];
+    return (int)submit(stream, (mock_op){.kind = OP_NAIVE, .in = d_in, .dst = d_out, .w = w, .h = h,
+                                         .bx = block_x, .by = block_y, .p = *p});
 }
 
 size_t conv3x3_tiled_shared_bytes(int block_x, int block_y)
 {
-    return sizeof(float) * (size_t)conv3x3_tile_slots(block_x, block_y);
+    if (block_x < 1 || block_y < 1)
+        return 0;
+    return sizeof(float) * (size_t)conv3x3_tile_words(block_x, block_y);
 }
 
-int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, const conv_params *p, int block_x,
-                         int block_y, void *stream)
+int conv3x3_set_filter(const conv_params *p, void *stream)
+{
+    STICKY();
+    ++counters[CUDA_MOCK_FILTER_UPLOADS];
+    return (int)submit(stream, (mock_op){.kind = OP_FILTER, .p = *p});
+}
+
+int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int block_x, int block_y, void *stream)
 {
     cudaError_t e = check_grid(w, h, block_x, block_y);
-    conv_params c = *p; /* the __constant__ copy */
-    float *tile;
-    (void)stream;
     if (e != cudaSuccess)
         return (int)e;
     if (conv3x3_tiled_shared_bytes(block_x, block_y) > 48 * 1024)
         return (int)fail(cudaErrorInvalidConfiguration);
-    tile = malloc(conv3x3_tiled_shared_bytes(block_x, block_y));
-    if (!tile)
-        return (int)fail(cudaErrorMemoryAllocation);
-    for (int by = 0; by < conv3x3_blocks(h, block_y); ++by)
-        for (int bx = 0; bx < conv3x3_blocks(w, block_x); ++bx) {
-            for (int ty = 0; ty < block_y; ++ty)
-                for (int tx = 0; tx < block_x; ++tx)
-                    conv3x3_tile_load_body(bx, by, tx, ty, block_x, block_y, d_in, w, h, c.border, tile);
-            /* __syncthreads() */
-            for (int ty = 0; ty < block_y; ++ty)
-                for (int tx = 0; tx < block_x; ++tx)
-                    conv3x3_tile_compute_body(bx, by, tx, ty, block_x, block_y, tile, d_out, w, h, c.weight,
-                                              c.divisor);
-        }
-    free(tile);
-    return (int)cudaSuccess;
+    STICKY();
+    ++counters[CUDA_MOCK_LAUNCHES];
+    return (int)submit(stream, (mock_op){.kind = OP_TILED, .in = d_in, .dst = d_out, .w = w, .h = h,
+                                         .bx = block_x, .by = block_y});
+}
+
+int conv3x3_max_block_threads(int tiled, int *threads)
+{
+    (void)tiled;
+    *threads = 0;
+    STICKY();
+    *threads = atoi(knob("CONVIS_MOCK_CUDA_KERNEL_THREADS", "1024"));
+    return cudaSuccess;
 }
 
 int conv3x3_launch_copy(const float *d_in, float *d_out, size_t n, int block, void *stream)
 {
-    (void)stream;
-    if (block < 1)
+    if (block < 1 || block > 1024)
         return (int)fail(cudaErrorInvalidConfiguration);
-    memcpy(d_out, d_in, n * sizeof(float));
-    return (int)cudaSuccess;
+    STICKY();
+    ++counters[CUDA_MOCK_LAUNCHES];
+    return (int)submit(stream, (mock_op){.kind = OP_COPY_KERNEL, .in = d_in, .dst = d_out,
+                                         .bytes = n * sizeof(float)});
 }

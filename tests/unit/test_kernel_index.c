@@ -6,17 +6,20 @@
  *   naive  every output written exactly once, every tap's read inside the
  *          image or zero by the border rule, the result equal to
  *          conv_reference bit for bit;
- *   tiled  per block, every tile slot loaded by exactly one thread and
+ *   tiled  per block, every tile cell loaded by exactly one thread and
  *          holding what the border rule says (checked against the
  *          independent rule of independent.h wherever a 3x3 reaches), no
  *          read outside the image; then every output written once from the
  *          tile, equal to conv_reference bit for bit and to the independent
  *          convolution within 1e-5;
- *   copy   every element copied once.
+ *   copy   every element copied once;
+ *   banks  how many passes (wavefronts) a warp's shared-memory reads and
+ *          stores take in the tile's layout: one for the default blocks.
  *
  * Odd sizes, multiples and non-multiples of the block, every border mode,
  * flipped and not, several block shapes; and 4097x4097 walks of the output
  * and tile coverage alone (no arithmetic), which stay cheap. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,28 +130,35 @@ typedef struct tile_report {
 } tile_report;
 
 /* Loads the tile of block (bx, by) as the block's threads would, one thread
- * after another; counts how often each slot is loaded and checks what it
- * holds. */
+ * after another; counts how often each word is written and checks what each
+ * cell holds. Words between the rows' cells (the padding of the stride) are
+ * never written. */
 static void load_tile(const float *in, int w, int h, int bx, int by, int bdx, int bdy, int border, float *tile,
                       float *scratch, int *loads, tile_report *r)
 {
-    int slots = conv3x3_tile_slots(bdx, bdy), tw = conv3x3_tile_w(bdx);
+    int words = conv3x3_tile_words(bdx, bdy);
 
-    memset(loads, 0, sizeof *loads * (size_t)slots);
-    fill_sentinel(tile, (size_t)slots);
+    memset(loads, 0, sizeof *loads * (size_t)words);
+    fill_sentinel(tile, (size_t)words);
     for (int ty = 0; ty < bdy; ++ty)
         for (int tx = 0; tx < bdx; ++tx) {
-            fill_sentinel(scratch, (size_t)slots);
+            fill_sentinel(scratch, (size_t)words);
             conv3x3_tile_load_body(bx, by, tx, ty, bdx, bdy, in, w, h, border, scratch);
-            for (int k = 0; k < slots; ++k)
+            for (int k = 0; k < words; ++k)
                 if (!is_sentinel(scratch[k])) {
                     ++loads[k];
                     tile[k] = scratch[k];
                 }
         }
-    for (int k = 0; k < slots; ++k) {
-        int cx = bx * bdx + k % tw - 1, cy = by * bdy + k / tw - 1;
-        long src = conv3x3_tile_source(bx, by, k, bdx, bdy, w, h, border);
+    for (int k = 0; k < words; ++k) {
+        int col = k % conv3x3_tile_stride(bdx), row = k / conv3x3_tile_stride(bdx);
+        int cx = bx * bdx + col - 1, cy = by * bdy + row - 1;
+        long src;
+        if (col >= conv3x3_tile_w(bdx)) { /* padding */
+            r->slots_not_once += loads[k] != 0;
+            continue;
+        }
+        src = conv3x3_tile_source(bx, by, col, row, bdx, bdy, w, h, border);
         r->slots_not_once += loads[k] != 1;
         if (src >= (long)w * h || (src < 0 && border != CONV_BORDER_ZERO)) {
             ++r->reads_outside;
@@ -168,7 +178,7 @@ static void load_tile(const float *in, int w, int h, int bx, int by, int bdx, in
 static void walk_tiled(const float *in, const float *ref, const float *indep, int w, int h, int bdx, int bdy,
                        const conv_params *p, const char *what)
 {
-    int gx = conv3x3_blocks(w, bdx), gy = conv3x3_blocks(h, bdy), slots = conv3x3_tile_slots(bdx, bdy);
+    int gx = conv3x3_blocks(w, bdx), gy = conv3x3_blocks(h, bdy), slots = conv3x3_tile_words(bdx, bdy);
     long n = (long)w * h, once = 0;
     unsigned char *count = calloc((size_t)n, 1);
     float *out = malloc(sizeof *out * (size_t)n);
@@ -252,8 +262,7 @@ static void test_coverage_4097(void)
 
     for (size_t bi = 0; bi < sizeof big_blocks / sizeof big_blocks[0]; ++bi) {
         int bdx = big_blocks[bi][0], bdy = big_blocks[bi][1];
-        int gx = conv3x3_blocks(w, bdx), gy = conv3x3_blocks(h, bdy), slots = conv3x3_tile_slots(bdx, bdy);
-        int step = conv3x3_tile_slot_step(bdx, bdy);
+        int gx = conv3x3_blocks(w, bdx), gy = conv3x3_blocks(h, bdy), slots = conv3x3_tile_words(bdx, bdy);
         int *loads = malloc(sizeof *loads * (size_t)slots);
         long once = 0, slot_bad = 0, outside = 0;
 
@@ -268,15 +277,18 @@ static void test_coverage_4097(void)
                         int x, y;
                         if (conv3x3_output_of(bx, by, tx, ty, bdx, bdy, w, h, &x, &y))
                             ++count[(long)y * w + x];
-                        for (int k = conv3x3_tile_first_slot(tx, ty, bdx); k < slots; k += step)
-                            ++loads[k];
+                        /* the cells conv3x3_tile_load_body visits, as it visits them */
+                        for (int row = ty; row < conv3x3_tile_h(bdy); row += bdy)
+                            for (int col = tx; col < conv3x3_tile_w(bdx); col += bdx)
+                                ++loads[conv3x3_tile_index(col, row, bdx)];
                     }
-                for (int k = 0; k < slots; ++k) {
-                    long src = conv3x3_tile_source(bx, by, k, bdx, bdy, w, h, CONV_BORDER_MIRROR);
-                    long src0 = conv3x3_tile_source(bx, by, k, bdx, bdy, w, h, CONV_BORDER_ZERO);
-                    slot_bad += loads[k] != 1;
-                    outside += src < 0 || src >= n || src0 < -1 || src0 >= n;
-                }
+                for (int row = 0; row < conv3x3_tile_h(bdy); ++row)
+                    for (int col = 0; col < conv3x3_tile_w(bdx); ++col) {
+                        long src = conv3x3_tile_source(bx, by, col, row, bdx, bdy, w, h, CONV_BORDER_MIRROR);
+                        long src0 = conv3x3_tile_source(bx, by, col, row, bdx, bdy, w, h, CONV_BORDER_ZERO);
+                        slot_bad += loads[conv3x3_tile_index(col, row, bdx)] != 1;
+                        outside += src < 0 || src >= n || src0 < -1 || src0 >= n;
+                    }
             }
         for (long i = 0; i < n; ++i)
             once += count[i] == 1;
@@ -315,22 +327,114 @@ static void test_copy(void)
 
 static void test_tile_geometry(void)
 {
-    /* The tile the launcher sizes (conv3x3_tiled_shared_bytes) is the one
-     * the bodies index: (bdx + 2) x (bdy + 2), and each slot's first loader
-     * is a real thread. */
-    for (size_t bi = 0; bi < NBLOCKS; ++bi) {
-        int bdx = blocks[bi][0], bdy = blocks[bi][1];
-        CHECK(conv3x3_tile_slots(bdx, bdy) == (bdx + 2) * (bdy + 2) && conv3x3_tile_w(bdx) == bdx + 2,
-              "tile of %dx%d", bdx, bdy);
-        CHECK(conv3x3_tile_first_slot(bdx - 1, bdy - 1, bdx) == bdx * bdy - 1 &&
-                  conv3x3_tile_slot_step(bdx, bdy) == bdx * bdy,
-              "slot walk of %dx%d", bdx, bdy);
+    /* The tile holds (bdx + 2) x (bdy + 2) cells in rows `stride` words
+     * apart, stride >= bdx + 2; the last cell is inside the words the
+     * launcher sizes (conv3x3_tile_words). */
+    static const int more[][2] = {{1, 1024}, {1024, 1}, {32, 32}, {64, 16}, {2, 8}, {4, 4}};
+    for (size_t bi = 0; bi < NBLOCKS + sizeof more / sizeof more[0]; ++bi) {
+        int bdx = bi < NBLOCKS ? blocks[bi][0] : more[bi - NBLOCKS][0];
+        int bdy = bi < NBLOCKS ? blocks[bi][1] : more[bi - NBLOCKS][1];
+        int stride = conv3x3_tile_stride(bdx);
+        CHECK(conv3x3_tile_w(bdx) == bdx + 2 && conv3x3_tile_h(bdy) == bdy + 2 && stride >= bdx + 2 &&
+                  conv3x3_tile_words(bdx, bdy) == stride * (bdy + 2) &&
+                  conv3x3_tile_index(bdx + 1, bdy + 1, bdx) == conv3x3_tile_words(bdx, bdy) - stride + bdx + 1,
+              "tile of %dx%d: stride %d, %d words", bdx, bdy, stride, conv3x3_tile_words(bdx, bdy));
+        CHECK(4L * conv3x3_tile_words(bdx, bdy) <= 48 * 1024, "%dx%d: the tile fits 48 KiB of shared memory",
+              bdx, bdy);
     }
+}
+
+/* ---- shared-memory banks ------------------------------------------------------ */
+
+#define BANKS 32
+#define WARP 32
+
+/* Passes (wavefronts) one warp's access to these words takes: the most
+ * distinct words any of the 32 four-byte banks is asked for (lanes asking the
+ * same word share it). active[i] false: lane i takes no part. */
+static int wavefronts(const int word[WARP], const bool active[WARP])
+{
+    int most = 0;
+    for (int b = 0; b < BANKS; ++b) {
+        int distinct = 0;
+        for (int i = 0; i < WARP; ++i) {
+            bool seen = false;
+            if (!active[i] || word[i] % BANKS != b)
+                continue;
+            for (int j = 0; j < i; ++j)
+                seen = seen || (active[j] && word[j] == word[i]);
+            distinct += !seen;
+        }
+        most = distinct > most ? distinct : most;
+    }
+    return most;
+}
+
+/* The worst warp's passes for the compute step's nine reads and for the
+ * load step's stores, counted from the kernel's own index functions (lane i
+ * of warp k is thread k*32 + i = ty*bdx + tx). `stride_override` > 0 lays
+ * the rows out that far apart instead, to count another layout. */
+static void count_block(int bdx, int bdy, int stride_override, int *read_passes, int *store_passes)
+{
+    int threads = bdx * bdy, warps = (threads + WARP - 1) / WARP;
+    int stride = stride_override > 0 ? stride_override : conv3x3_tile_stride(bdx);
+    *read_passes = *store_passes = 0;
+    for (int k = 0; k < warps; ++k) {
+        int word[WARP];
+        bool active[WARP];
+        for (int t = 0; t < 9; ++t) {
+            for (int i = 0; i < WARP; ++i) {
+                int l = k * WARP + i, tx = l % bdx, ty = l / bdx;
+                active[i] = l < threads;
+                word[i] = (ty + 1 + conv_tap_dy(t)) * stride + tx + 1 + conv_tap_dx(t);
+            }
+            int p = wavefronts(word, active);
+            *read_passes = p > *read_passes ? p : *read_passes;
+        }
+        /* the load loop's passes: iteration (ri, ci) stores cell
+         * (tx + ci*bdx, ty + ri*bdy) where that is inside the tile */
+        for (int ri = 0; ri * bdy < bdy + 2; ++ri)
+            for (int ci = 0; ci * bdx < bdx + 2; ++ci) {
+                for (int i = 0; i < WARP; ++i) {
+                    int l = k * WARP + i, tx = l % bdx, ty = l / bdx;
+                    int col = tx + ci * bdx, row = ty + ri * bdy;
+                    active[i] = l < threads && col < conv3x3_tile_w(bdx) && row < conv3x3_tile_h(bdy);
+                    word[i] = row * stride + col;
+                }
+                int p = wavefronts(word, active);
+                *store_passes = p > *store_passes ? p : *store_passes;
+            }
+    }
+}
+
+static void test_banks(void)
+{
+    /* Every block shape whose width is a power of two takes one pass for
+     * each of the nine reads and for each store; with rows bdx + 2 words
+     * apart, 16x16 took two for the reads (lanes 30 and 31 on the banks of
+     * lanes 0 and 1). */
+    static const int shapes[][2] = {{16, 16}, {32, 8}, {8, 32}, {32, 32}, {64, 16}, {4, 64},
+                                    {2, 128}, {1, 1024}, {1024, 1}, {16, 8}, {8, 8}};
+    int reads, stores, old_reads, old_stores;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+        int bdx = shapes[i][0], bdy = shapes[i][1];
+        count_block(bdx, bdy, 0, &reads, &stores);
+        CHECK(reads == 1 && stores == 1, "%dx%d blocks: %d passes a shared read, %d a store (1 each wanted)", bdx,
+              bdy, reads, stores);
+    }
+    count_block(16, 16, 0, &reads, &stores);
+    count_block(16, 16, 18, &old_reads, &old_stores);
+    CHECK(old_reads == 2, "the layout with rows 18 words apart takes 2 passes a read (counted %d)", old_reads);
+    printf("16x16 blocks: rows %d words apart, %d pass a shared read and %d a store (18 apart: %d and %d)\n",
+           conv3x3_tile_stride(16), reads, stores, old_reads, old_stores);
+    count_block(7, 5, 0, &reads, &stores);
+    printf("7x5 blocks (width not a power of two): %d passes a read, %d a store\n", reads, stores);
 }
 
 int main(void)
 {
     test_tile_geometry();
+    test_banks();
     test_small_grids();
     test_coverage_4097();
     test_copy();

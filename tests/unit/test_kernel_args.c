@@ -1,0 +1,39 @@
+/* The launchers of kernels/conv3x3.cu refuse a block or an image with no
+ * threads or pixels, and a block over CUDA's 1024 threads on a side, with
+ * cudaErrorInvalidConfiguration, before they divide by the block's size
+ * (which would end the program on SIGFPE) and before any CUDA call: so this
+ * runs, linked with the real launchers, on a machine without a GPU. */
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+#include "../../kernels/conv3x3.h"
+#include "check.h"
+
+int main(void)
+{
+    static const int bad[][4] = {
+        /* w, h, block_x, block_y */
+        {16, 16, 0, 16}, {16, 16, 16, 0}, {16, 16, 0, 0}, {16, 16, -4, 8}, {16, 16, 8, -1},
+        {0, 16, 16, 16}, {16, 0, 16, 16}, {-3, 5, 16, 16}, {16, 16, 2048, 1}, {16, 16, 1, 1025},
+        {1, 65536 * 2, 1, 1},
+    };
+    const int invalid = (int)cudaErrorInvalidConfiguration;
+    conv_params p = {{0, 0, 0, 0, 1, 0, 0, 0, 0}, 1.0f, 0};
+    float dummy[4];
+
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        int w = bad[i][0], h = bad[i][1], bx = bad[i][2], by = bad[i][3];
+        int naive = conv3x3_launch_naive(dummy, dummy, w, h, &p, bx, by, NULL);
+        int tiled = conv3x3_launch_tiled(dummy, dummy, w, h, bx, by, NULL);
+        CHECK(naive == invalid && tiled == invalid, "%dx%d image, %dx%d blocks: naive %d, tiled %d, %d expected", w,
+              h, bx, by, naive, tiled, invalid);
+    }
+    CHECK(conv3x3_launch_copy(dummy, dummy, 4, 0, NULL) == invalid, "copy kernel, blocks of 0");
+    CHECK(conv3x3_launch_copy(dummy, dummy, 4, -1, NULL) == invalid, "copy kernel, blocks of -1");
+    CHECK(conv3x3_launch_copy(dummy, dummy, 4, 1025, NULL) == invalid, "copy kernel, blocks of 1025");
+    CHECK(conv3x3_tiled_shared_bytes(0, 16) == 0 && conv3x3_tiled_shared_bytes(16, -1) == 0,
+          "no shared memory for a block of no threads");
+    CHECK(conv3x3_tiled_shared_bytes(16, 16) == sizeof(float) * 48 * 18,
+          "16x16 blocks: a tile of 18 rows 48 words apart, %zu bytes", conv3x3_tiled_shared_bytes(16, 16));
+    return CHECK_SUMMARY();
+}
