@@ -243,11 +243,13 @@ bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing);
 bool eng_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, eng_timing *timing);
 
 /* Lets the engine forget GL buffer `gl_buffer`: call it before deleting the
- * buffer or giving it new storage (glBufferData) after it went to
- * eng_present, with its GL context current. The CUDA engine registers each
- * buffer once, on its first eng_present, and keeps the registration until
- * then (or until eng_close; it also registers again by itself when the
- * buffer's size changed). Harmless for a buffer the engine never saw. */
+ * buffer after it went to eng_present, with its GL context current (a new
+ * buffer may get the same id). The CUDA engine registers a buffer with
+ * immutable storage (glBufferStorage) once, on its first eng_present, and
+ * keeps the registration until then or eng_close; a buffer with mutable
+ * storage (glBufferData) it registers at every eng_present, since its
+ * storage may have been replaced. Harmless for a buffer the engine never
+ * saw. */
 void eng_forget_buffer(eng_engine *e, unsigned gl_buffer);
 
 /* Sets the engine's teaching switches (eng_options; zero fields mean their

@@ -1,6 +1,7 @@
 #include "platform.h"
 
 #include <SDL.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,15 +53,17 @@ const char *plat_video_driver(void)
 static bool start_video(unsigned flags)
 {
     const char *asked = getenv("SDL_VIDEODRIVER");
+    bool offscreen = false;
     if (!plat_has_display() && !(asked && asked[0])) {
         if (!(flags & PLAT_WINDOW_OFFSCREEN))
             return err_set("no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set): run it on "
                            "a desktop or under xvfb-run");
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+        offscreen = true;
     }
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0)
         return err_set("cannot open a window: %s%s", SDL_GetError(),
-                       plat_has_display() ? "" : " (no display: the offscreen driver needs EGL)");
+                       offscreen ? " (there is no display, and drawing offscreen needs EGL)" : "");
     return true;
 }
 

@@ -365,7 +365,13 @@ bool rnd_buffer_ensure(unsigned *buffer, size_t bytes)
     }
     glGenBuffers(1, buffer);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, *buffer);
-    glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+    /* Immutable storage where the driver has it (OpenGL 4.4): CUDA can keep
+     * its registration of the buffer, since the storage never changes.
+     * Dynamic, so the copy path can glBufferSubData into it. */
+    if (glBufferStorage)
+        glBufferStorage(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_STORAGE_BIT);
+    else
+        glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     if (glGetError() != GL_NO_ERROR) {
         rnd_buffer_free(buffer);

@@ -52,7 +52,9 @@ void rnd_quad(const rnd_texture *t, float x, float y, float w, float h, float u0
 void rnd_plane_image(const rnd_texture *t, float x, float y, float w, float h, int display, bool smooth);
 
 /* A GL buffer object of exactly `bytes` (made, or made again when its size
- * differs: the id then changes), for an engine to compute into. */
+ * differs: the id then changes), for an engine to compute into. Its storage
+ * is immutable where the driver has OpenGL 4.4 (glBufferStorage), so the
+ * CUDA engine registers it once. */
 bool rnd_buffer_ensure(unsigned *buffer, size_t bytes);
 void rnd_buffer_free(unsigned *buffer);
 

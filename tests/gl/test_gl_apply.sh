@@ -2,9 +2,10 @@
 # The gl engine from the command line. On the display (run this under
 # with_display.sh): `convis engines` lists it available, and
 # `convis apply --engine gl` writes the PFM that `--engine cpu-seq` writes
-# (byte-equal, or within 1e-5 relative). Without a display: `engines` says
-# gl is unavailable and why, `apply --engine gl` exits 3 with one sentence,
-# and the CPU engines work as before.
+# (byte-equal, or within 1e-5 relative). Without a display, the same in an
+# offscreen context (EGL), and `engines` says so. Where no context can be
+# made at all: `engines` says gl is unavailable and why, `apply --engine gl`
+# exits 3 with one sentence, and the CPU engines work as before.
 # Usage: test_gl_apply.sh CONVIS PFM_EQUAL SOURCE_DIR
 set -u
 convis=$1 pfm_equal=$2 src=$3
@@ -14,7 +15,6 @@ passed=0 failed=0
 ok() { echo "ok - $1"; passed=$((passed + 1)); }
 bad() { echo "not ok - $1"; failed=$((failed + 1)); }
 no_display() { env -u DISPLAY -u WAYLAND_DISPLAY timeout 60 "$@"; }
-reason="no display to create an OpenGL context on (run under xvfb-run)"
 
 # ---- on the display ------------------------------------------------------------
 if timeout 60 "$convis" engines >"$tmp/out" 2>"$tmp/err" && grep -Eq '^gl +available +OpenGL compute on ' "$tmp/out"; then
@@ -46,24 +46,46 @@ for b in zero clamp mirror wrap; do
 done
 compare sample-box-mirror "$src/assets/sample.png" -k box --border mirror
 
-# ---- without a display -----------------------------------------------------------
+# ---- without a display: offscreen through EGL --------------------------------------
 no_display "$convis" engines >"$tmp/out" 2>"$tmp/err"
 rc=$?
-if [ $rc -eq 0 ] && grep -Fq "unavailable  $reason" "$tmp/out" && grep -Eq '^gl +unavailable' "$tmp/out" &&
+if [ $rc -eq 0 ] && grep -Eq '^gl +available +OpenGL compute on ' "$tmp/out" &&
+  grep -Fq "No display: the OpenGL engines ran in an offscreen context" "$tmp/out" &&
   grep -Eq '^cpu-par +available' "$tmp/out" && [ ! -s "$tmp/err" ]; then
-  ok "engines without a display: gl unavailable with the reason, exit 0, nothing on stderr"
+  ok "engines without a display: gl available offscreen, and says so; exit 0, nothing on stderr"
 else
   bad "engines without a display (exit $rc): $(cat "$tmp/out" "$tmp/err")"
 fi
 
-no_display "$convis" apply "$src/tests/data/ramp.pgm" -k sobel-x --engine gl -o "$tmp/nodisp.pfm" >"$tmp/out" 2>"$tmp/err"
+no_display "$convis" apply "$src/tests/data/ramp.pgm" -k gaussian --border clamp --engine gl --reps 1 \
+  -o "$tmp/nodisp-gl.pfm" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-if [ $rc -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-  [ "$(cat "$tmp/err")" = "convis: engine 'gl' is unavailable: $reason" ] && [ ! -s "$tmp/out" ] &&
-  [ ! -e "$tmp/nodisp.pfm" ]; then
-  ok "apply --engine gl without a display: exit 3, one sentence, no output"
+if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] &&
+  verdict=$("$pfm_equal" "$tmp/nodisp-gl.pfm" "$tmp/ramp-gaussian-clamp-seq.pfm" 1e-5); then
+  ok "apply --engine gl without a display: offscreen, equal to cpu-seq: $verdict"
 else
   bad "apply --engine gl without a display (exit $rc): $(cat "$tmp/err")"
+fi
+
+# ---- no OpenGL context at all (a video driver that does not exist) ---------------------
+no_gl() { env -u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=no-such-driver timeout 60 "$@"; }
+no_gl "$convis" engines >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -Eq '^gl +unavailable +cannot create an OpenGL context: ' "$tmp/out" &&
+  grep -Eq '^cpu-par +available' "$tmp/out" && [ ! -s "$tmp/err" ]; then
+  ok "engines with no GL context possible: gl unavailable with the reason, exit 0, nothing on stderr"
+else
+  bad "engines with no GL context possible (exit $rc): $(cat "$tmp/out" "$tmp/err")"
+fi
+
+no_gl "$convis" apply "$src/tests/data/ramp.pgm" -k sobel-x --engine gl -o "$tmp/nodisp.pfm" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+  grep -q "^convis: engine 'gl' is unavailable: cannot create an OpenGL context: " "$tmp/err" && [ ! -s "$tmp/out" ] &&
+  [ ! -e "$tmp/nodisp.pfm" ]; then
+  ok "apply --engine gl with no GL context possible: exit 3, one sentence, no output"
+else
+  bad "apply --engine gl with no GL context possible (exit $rc): $(cat "$tmp/err")"
 fi
 
 no_display "$convis" apply "$src/tests/data/ramp.pgm" -k gaussian --border mirror --engine cpu-par -o "$tmp/nodisp-par.pfm" \

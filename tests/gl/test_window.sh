@@ -5,6 +5,8 @@
 #   1. four screens against golden screenshots (tests/golden, see screens.sh),
 #      what is measured live masked;
 #   2. a bad image: one sentence on stderr, a banner, the sample image instead;
+#      no display: the window refuses in one sentence, --screenshot draws
+#      offscreen;
 #   3. --screenshot never overwrites a file;
 #   4. the scene's state (--print-state) after scripted actions (--do): every
 #      action does what its name says, counts add up, limits hold;
@@ -119,6 +121,24 @@ else
   bad "a bad image: $(grep '^image=' "$tmp/bad.state")"
 fi
 if [ -s "$tmp/bad_image.png" ]; then ok "a bad image: the screen was saved"; else bad "a bad image: no screenshot"; fi
+
+# ---- 2b. no display: the window refuses, a screenshot is drawn offscreen ----------
+env -u DISPLAY -u WAYLAND_DISPLAY timeout 20 "$convis" >"$tmp/nodisplay.out" 2>"$tmp/nodisplay.err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/nodisplay.err")" -eq 1 ] &&
+  grep -q "no display to open a window on" "$tmp/nodisplay.err" && grep -q -- "--screenshot" "$tmp/nodisplay.err"; then
+  ok "no display: the interactive window refuses at once, in one sentence (exit 2)"
+else
+  bad "no display, interactive: exit $rc: $(cat "$tmp/nodisplay.err")"
+fi
+env -u DISPLAY -u WAYLAND_DISPLAY timeout 60 "$convis" --do gpu --screenshot "$tmp/offscreen.png" \
+  >"$tmp/offscreen.out" 2>"$tmp/offscreen.err"
+rc=$?
+if [ $rc -eq 0 ] && [ -s "$tmp/offscreen.png" ] && grep -q "drawing offscreen through EGL" "$tmp/offscreen.err"; then
+  ok "no display: --screenshot draws offscreen through EGL and says so"
+else
+  bad "no display, --screenshot: exit $rc: $(cat "$tmp/offscreen.err")"
+fi
 
 # ---- 3. a screenshot never overwrites -------------------------------------------
 mkdir "$tmp/keep"

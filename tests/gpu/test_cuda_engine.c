@@ -250,6 +250,12 @@ static void check_per_pixel(eng_engine *e)
         job = (eng_job){&in, &bulk, conv_params_make(filt_preset(3), CONV_BORDER_CLAMP, false)};
         set_options(e, ENG_KERNEL_TILED, ENG_RESULT_BULK, 0, 0);
         CHECK(eng_run(e, &job, &tb), "bulk: %s", err_msg());
+        /* another filter first, so the device's output buffer holds other
+         * values: a copy that ran before the kernel would read those */
+        job.params = conv_params_make(filt_preset(0), CONV_BORDER_ZERO, false);
+        job.out = &pp;
+        CHECK(eng_run(e, &job, &tp), "bulk, another filter: %s", err_msg());
+        job.params = conv_params_make(filt_preset(3), CONV_BORDER_CLAMP, false);
         set_options(e, ENG_KERNEL_TILED, ENG_RESULT_PER_PIXEL, 0, 0);
         CHECK(strstr(eng_description(e), "one copy per pixel") != NULL, "description '%s' says per pixel",
               eng_description(e));
