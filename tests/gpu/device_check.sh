@@ -1,220 +1,356 @@
 #!/usr/bin/env bash
 # device_check.sh - the one check to run on a machine with a CUDA GPU
-# (DESIGN.md section 6). Finishes well inside five minutes:
+# (DESIGN.md section 6), made for a bare, headless server lent for minutes:
+# one call, no X server, nothing fetched, under nine minutes.
 #
-#   1. what the machine has: the GPU, the driver, nvcc, cmake;
-#   2. unpacks carried libraries, if any: .gl/*.deb (the GL loaders, as the
-#      device machine's notes say) into /, and .deps/*.deb (build and display
-#      packages the machine lacks) into / without replacing any file there;
-#   3. builds convis for this GPU only (its compute capability, or "native"),
-#      with warnings as errors, nvcc too;
-#   4. starts a virtual display (Xvfb, GLX through NVIDIA's vendor library:
-#      __GLX_VENDOR_LIBRARY_NAME=nvidia), so the interop test and the window
-#      have an OpenGL context on the GPU;
-#   5. runs the `gpu` tests (ctest -L gpu);
-#   6. runs the window for a few frames with the GPU phase and the thread view
-#      and saves a screenshot ($OUT/window.png);
-#   7. runs the GPU benchmark (bench_cuda: the tiled kernel's bandwidth against
-#      a copy kernel's, naive against tiled, the interop tax, the per-pixel
-#      trap);
-#   8. prints one summary table (also in $OUT/summary.txt).
+#   machine    the GPU, driver, compute capability, OS, tools found
+#   packages   .gl/*.deb (the GL loaders) unpacked into /; .deps/*.deb (SDL2,
+#              SDL2_ttf, fontconfig, GLEW, libyaml, stb, pkgconf, a font)
+#              added to / without replacing any file (lib, lib64, bin, sbin
+#              folded into usr/ first where / is merged-usr)
+#   gl-env     OpenGL through EGL on the GPU: no DISPLAY, so convis and the
+#              tests draw offscreen (SDL's offscreen video driver); glvnd
+#              pointed at NVIDIA's EGL vendor file and library folder when
+#              they are not in the standard places
+#   build      for this GPU only (nvidia-smi's compute capability, "90-real"),
+#              Ninja where there is one, warnings as errors; if that fails
+#              only for -Werror, again without it (a warning, not the end)
+#   ptxas      registers, shared memory, stack and spills of each kernel
+#              (-Xptxas -v): local memory must be 0; SASS op counts
+#              (cuobjdump -sass) in the logs
+#   engines    `convis engines`: cuda available, gl on which renderer
+#   gpu-tests  ctest -L gpu: a skipped test is a failure here
+#   bit-exact  every run of test_cuda_engine equal to the reference bit for
+#              bit, fewer is a failure
+#   interop    test_cuda_interop's context on the NVIDIA GPU and its present
+#              path interop; the copy path is a failure here
+#   window     one frame of the window's GPU phase in thread view, offscreen
+#              ($OUT/window.png), presented by interop
+#   benchmark  bench_cuda: bandwidth against a copy kernel, naive against
+#              tiled, the interop tax, the per-pixel trap
+#   san-*      compute-sanitizer memcheck (both kernels), racecheck and
+#              synccheck (the tiled kernel) on one small `convis apply`
 #
-# A step that fails says why and the script goes on with what it can; the
-# exit status is 0 only when no step failed.
+# Every step has a time limit (machine 20 s, packages 40, build 160 with its
+# retry, ptxas 25, engines 15, gpu tests 90, window 25, benchmark 45 and the
+# engine's phases 20, sanitizers 4 x 12: 488 s in all), each also cut to
+# what is left of BUDGET_S; no step starts with less than 30 s left, so the
+# summary always prints. It leaves
+# three files in $OUT: summary.txt (the table, the exactness lines, ptxas's
+# figures, the benchmark's table), window.png and logs.tar.gz (every log).
+# Exit status: 0 every step passed on a GPU; 1 a step failed; 77 no CUDA GPU
+# here (the GPU steps say "skip: no GPU"; a dry run of the script itself).
 #
-# Usage, from the repository root:   bash tests/gpu/device_check.sh
-#   OUT        where logs, the screenshot and the summary go (default
-#              /tmp/convis-device-check)
-#   BUILD_DIR  the build folder (default /tmp/convis-build-device)
-#
-# On a bare machine that lacks the build packages (SDL2, SDL2_ttf, fontconfig,
-# GLEW, stb, pkg-config) or Xvfb, carry them as .deb files in .deps/,
-# downloaded once on a Debian or Ubuntu machine of the same architecture:
-#   mkdir -p .deps && (cd .deps && apt-get download libsdl2-dev libsdl2-2.0-0 \
-#     libsdl2-ttf-dev libsdl2-ttf-2.0-0 libfontconfig-dev libfreetype-dev libglew-dev \
-#     libglew2.2 libstb-dev libstb0 pkgconf xvfb xkb-data x11-xkb-utils xauth ...)
-# and the GL loaders in .gl/ as the device machine's notes describe.
+# Usage, from anywhere:   bash tests/gpu/device_check.sh
+#   OUT                 where the three files go (default /tmp/convis-device-check)
+#   BUILD_DIR           the build folder (default /tmp/convis-build-device)
+#   DEVICE_CHECK_ROOT   where carried packages are unpacked (default /; a
+#                       scratch folder for a dry run on a machine that has
+#                       them installed)
+#   BUDGET_S            seconds the whole check may take (default 530)
+# The carried packages: tests/gpu/fetch_packages.sh fills .gl/ and .deps/
+# (tests/gpu/README.md).
 set -u
 
+T0=$(date +%s)
+DEADLINE=$((T0 + ${BUDGET_S:-530}))
 cd "$(dirname "$0")/../.." || { echo "device_check.sh: cannot find the repository root" >&2; exit 2; }
 ROOT=$PWD
 OUT=${OUT:-/tmp/convis-device-check}
-BUILD_DIR=${BUILD_DIR:-/tmp/convis-build-device}
+B=${BUILD_DIR:-/tmp/convis-build-device}
+PKG_ROOT=${DEVICE_CHECK_ROOT:-/}
+L=$(mktemp -d "${TMPDIR:-/tmp}/convis-device-logs.XXXXXX")
 mkdir -p "$OUT" || { echo "device_check.sh: cannot create $OUT" >&2; exit 2; }
-T0=$(date +%s)
-XVFB_PID=
+rm -f "$OUT/summary.txt" "$OUT/window.png" "$OUT/logs.tar.gz"
+export PATH="$PATH:/usr/local/cuda/bin"
+unset DISPLAY WAYLAND_DISPLAY
 
-names=() states=() notes=()
-step() { # NAME STATE NOTE
-  names+=("$1")
-  states+=("$2")
-  notes+=("$3")
-  printf '== %-12s %-7s %s\n' "$1" "$2" "$3"
+rows=() failed=0 gpu=no
+row() { # NAME STATE NOTE: one line of the table; FAIL counts
+  local line
+  line=$(printf '%-10s %-7s %s' "$1" "$2" "$(printf '%s' "$3" | tr '\n' ' ' | cut -c1-150)")
+  rows+=("$line")
+  echo "== $line"
+  [ "$2" = FAIL ] && failed=$((failed + 1))
 }
-elapsed() { echo $(($(date +%s) - T0)); }
-last_line() { grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 1 | cut -c1-150; }
-cleanup() { [ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null; }
-trap cleanup EXIT
+left() { echo $((DEADLINE - $(date +%s))); }
+# lim WANT: WANT seconds, or what is left before the deadline less a margin
+lim() { local l=$(($(left) - 20)); [ "$l" -lt 5 ] && l=5; [ "$l" -lt "$1" ] && echo "$l" || echo "$1"; }
+late() { [ "$(left)" -lt 30 ]; } # too late to start a step
+first_line() { grep -m1 -E "$1" "$2" 2>/dev/null | cut -c1-140; }
 
-# ---- 1. the machine -----------------------------------------------------------------
-gpu_name=$(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null | head -n 1)
-if [ -n "$gpu_name" ]; then
-  step machine ok "$gpu_name; nvcc $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' | cut -d' ' -f2); cmake $(cmake --version 2>/dev/null | head -n 1 | grep -o '[0-9][0-9.]*')"
+finish() {
+  local status=0
+  [ "$failed" -gt 0 ] && status=1
+  [ "$failed" -eq 0 ] && [ "$gpu" = no ] && status=77
+  {
+    echo "convis device check, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(($(date +%s) - T0)) s"
+    printf '%-10s %-7s %s\n' STEP RESULT NOTE
+    printf '%s\n' "${rows[@]}"
+    for f in exact.txt ptxas.txt sass-counts.txt timing.txt; do
+      [ -s "$L/$f" ] && { echo; echo "--- $f"; cat "$L/$f"; }
+    done
+    [ -s "$L/bench.log" ] && { echo; sed -n '/^bench_cuda on/,$p' "$L/bench.log"; }
+    echo
+    case $status in
+      0) echo "verdict: every step passed on the GPU" ;;
+      77) echo "verdict: no CUDA GPU here: the GPU steps were skipped (a dry run)" ;;
+      *) echo "verdict: $failed step(s) failed" ;;
+    esac
+  } >"$OUT/summary.txt" 2>&1
+  tar -C "$L" -czf "$OUT/logs.tar.gz" . 2>/dev/null
+  cat "$OUT/summary.txt"
+  rm -rf "$L"
+  exit $status
+}
+trap finish EXIT
+trap 'exit 1' INT TERM
+
+# ---- machine --------------------------------------------------------------------------
+{
+  echo "## os"; head -4 /etc/os-release 2>/dev/null; uname -a
+  echo "## gpu"; timeout 10 nvidia-smi 2>&1 | head -20
+  echo "## tools"
+  for t in nvcc gcc cmake ninja make pkg-config cuobjdump compute-sanitizer; do
+    printf '%-18s %s\n' "$t" "$(command -v "$t" || echo MISSING)"
+  done
+  nvcc --version 2>&1 | tail -2; gcc --version 2>&1 | head -1; cmake --version 2>&1 | head -1
+  echo "## merged /usr"; ls -ld /lib /bin /sbin 2>&1
+  echo "## loader"; ldconfig -p 2>/dev/null | grep -E 'libcuda\.so|libEGL|libGLX|libGL\.so|libOpenGL|libGLdispatch|libSDL2'
+  echo "## nvidia folders"; ls /usr/local/nvidia /usr/local/nvidia/lib64 2>&1 | grep -E ':|EGL|GLX|glcore|libcuda\.so'
+  ls -R /usr/local/nvidia/share/glvnd 2>&1 | head -10
+  echo "## glvnd vendor files"; ls /usr/share/glvnd/egl_vendor.d /etc/glvnd/egl_vendor.d 2>&1
+} >"$L/machine.txt" 2>&1
+gpu_line=$(timeout 10 nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>/dev/null | head -n 1)
+cap=$(echo "$gpu_line" | cut -d, -f3 | tr -d ' .')
+os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-?}")
+if [ -n "$gpu_line" ]; then
+  gpu=yes
+  row machine ok "$gpu_line; $os; nvcc $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' | cut -d' ' -f2); gcc $(gcc -dumpfullversion 2>/dev/null)"
 else
-  step machine FAIL "nvidia-smi names no GPU: the gpu tests will skip"
+  row machine skip "no GPU: nvidia-smi names none; $os"
 fi
-cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
 case "$cap" in
-  [0-9][0-9] | [0-9][0-9][0-9]) ARCH="${cap}-real" ;;
-  *) ARCH=native ;;
+  [0-9][0-9] | [0-9][0-9][0-9]) ARCH="$cap-real" ;;
+  *) ARCH="75-real" ;; # no GPU: the oldest the toolkit builds, to check the build itself
 esac
 
-# ---- 2. carried libraries --------------------------------------------------------------
+# ---- packages ---------------------------------------------------------------------------
 shopt -s nullglob
-gl_debs=(.gl/*.deb)
-if [ ${#gl_debs[@]} -gt 0 ]; then
-  for f in "${gl_debs[@]}"; do dpkg -x "$f" / 2>>"$OUT/unpack.log"; done
-  ldconfig 2>>"$OUT/unpack.log"
-  step gl-libs ok "${#gl_debs[@]} .deb from .gl/ unpacked into /"
-else
-  step gl-libs none "no .gl/ folder: using the system's GL libraries"
-fi
-dep_debs=(.deps/*.deb)
-if [ ${#dep_debs[@]} -gt 0 ]; then
-  stage=$(mktemp -d)
-  for f in "${dep_debs[@]}"; do dpkg -x "$f" "$stage" 2>>"$OUT/unpack.log"; done
-  cp -rn "$stage"/. / 2>>"$OUT/unpack.log" # never replaces a file the machine has
-  rm -rf "$stage"
-  ldconfig 2>>"$OUT/unpack.log"
-  step deps ok "${#dep_debs[@]} .deb from .deps/ added (no file replaced)"
-fi
+gl_debs=(.gl/*.deb) dep_debs=(.deps/*.deb)
 shopt -u nullglob
+mkdir -p "$PKG_ROOT"
+unpack_end=$(($(date +%s) + 40))
+unpack() { # DEB FOLDER, inside the step's 40 s
+  local l=$((unpack_end - $(date +%s)))
+  [ "$l" -ge 1 ] && timeout "$l" dpkg -x "$1" "$2" 2>>"$L/unpack.log"
+}
+for f in "${gl_debs[@]}"; do unpack "$f" "$PKG_ROOT"; done
+if [ ${#dep_debs[@]} -gt 0 ]; then
+  stage=$(mktemp -d "${TMPDIR:-/tmp}/convis-deps.XXXXXX")
+  for f in "${dep_debs[@]}"; do unpack "$f" "$stage"; done
+  # On a merged-/usr root, /lib is a link to usr/lib and "cp -rn stage/. /"
+  # cannot put stage/lib over it ("cannot overwrite non-directory"): what a
+  # package ships under /lib would be dropped. Fold it into usr/ first.
+  for d in lib lib64 bin sbin; do
+    if [ -L "$PKG_ROOT/$d" ] && [ -d "$stage/$d" ]; then
+      mkdir -p "$stage/usr/$d" && cp -rn "$stage/$d/." "$stage/usr/$d/" && rm -rf "${stage:?}/$d"
+    fi
+  done
+  cp -rn "$stage/." "$PKG_ROOT/" 2>>"$L/unpack.log" # never replaces a file that is there
+  rm -rf "$stage"
+fi
+[ "$PKG_ROOT" = / ] && ldconfig 2>>"$L/unpack.log"
+missing=$(for m in sdl2 SDL2_ttf fontconfig yaml-0.1 glew; do pkg-config --exists "$m" 2>/dev/null || echo "$m"; done | tr '\n' ' ')
+note="${#gl_debs[@]} .deb from .gl/ and ${#dep_debs[@]} from .deps/ into $PKG_ROOT; pkg-config misses: ${missing:-nothing}"
+if [ -z "$missing" ]; then row packages ok "$note"; else row packages FAIL "$note"; fi
 
-# ---- 3. build ------------------------------------------------------------------------------
+# ---- OpenGL through EGL on the GPU ------------------------------------------------------------
+if ! ls /usr/share/glvnd/egl_vendor.d/*nvidia* /etc/glvnd/egl_vendor.d/*nvidia* >/dev/null 2>&1 &&
+  [ -f /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ]; then
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+fi
+if ! ldconfig -p 2>/dev/null | grep -q 'libEGL_nvidia\.so\.0'; then
+  for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib; do
+    [ -e "$d/libEGL_nvidia.so.0" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  done
+fi
+row gl-env set "no DISPLAY (offscreen through EGL); EGL vendor file: ${__EGL_VENDOR_LIBRARY_FILENAMES:-the standard ones}; LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-unset}"
+
+# ---- build ---------------------------------------------------------------------------------
+gen=()
+command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
+build_end=$(($(date +%s) + 160)) # configure and build, the retry without -Werror included
+build_lim() { local l=$((build_end - $(date +%s))); [ "$l" -lt 1 ] && l=1; lim "$l"; }
+configure() { # WERROR
+  timeout "$(build_lim)" cmake -S "$ROOT" -B "$B" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DCONVIS_CUDA_ARCHITECTURES="$ARCH" -DCONVIS_WERROR="$1" >>"$L/configure.log" 2>&1
+}
 built=no
-if timeout 60 cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DCONVIS_WERROR=ON \
-  -DCONVIS_CUDA_ARCHITECTURES="$ARCH" >"$OUT/configure.log" 2>&1; then
-  if ! grep -q 'CUDA engine ON' "$OUT/configure.log"; then
-    step build FAIL "cmake found no CUDA compiler: $(grep 'CUDA engine' "$OUT/configure.log")"
-  elif timeout 240 cmake --build "$BUILD_DIR" -j"$(nproc)" >"$OUT/build.log" 2>&1; then
-    built=yes
-    step build ok "architectures $ARCH, warnings as errors, at ${SECONDS}s"
-  else
-    step build FAIL "see build.log: $(grep -m1 -E 'error|Error' "$OUT/build.log" | cut -c1-140)"
-  fi
+if [ -f "$B/CMakeCache.txt" ] && ! grep -q "^CMAKE_GENERATOR:INTERNAL=${gen[1]:-Unix Makefiles}$" "$B/CMakeCache.txt"; then
+  rm -rf "$B" # another generator's folder
+fi
+if ! configure ON; then
+  row build FAIL "configure: $(grep -m3 -E "CMake Error|No package|Could NOT|not found" "$L/configure.log" | tr '\n' ' ')"
+elif ! grep -q 'CUDA engine ON' "$L/configure.log"; then
+  row build FAIL "cmake found no CUDA compiler: $(first_line 'CUDA engine' "$L/configure.log")"
+elif timeout "$(build_lim)" cmake --build "$B" --parallel "$(nproc)" >"$L/build.log" 2>&1; then
+  built=yes
+  row build ok "$ARCH, warnings as errors, ${gen[1]:-make}, at $(($(date +%s) - T0)) s"
+elif configure OFF && timeout "$(build_lim)" cmake --build "$B" --parallel "$(nproc)" >"$L/build-no-werror.log" 2>&1; then
+  built=yes
+  row build WARN "only without -Werror (this compiler warns): $(first_line 'error' "$L/build.log")"
 else
-  missing=$(grep -oE "No package '[^']+' found|Could NOT find [A-Za-z0-9_]+" "$OUT/configure.log" | sort -u | tr '\n' ';')
-  first=$(grep -m1 -A1 'CMake Error' "$OUT/configure.log" | tail -n 1 | sed 's/^ *//' | cut -c1-110)
-  step build FAIL "cmake configure failed (see configure.log): ${missing:-$first}"
+  row build FAIL "$(first_line 'error|Error' "$L/build.log")"
 fi
 
-# ---- 4. display -------------------------------------------------------------------------------
-if command -v Xvfb >/dev/null 2>&1; then
-  display=:97
-  Xvfb "$display" -screen 0 1920x1080x24 +extension GLX -nolisten tcp >"$OUT/xvfb.log" 2>&1 &
-  XVFB_PID=$!
-  for _ in $(seq 50); do
-    [ -S /tmp/.X11-unix/X${display#:} ] && break
-    kill -0 "$XVFB_PID" 2>/dev/null || break
-    sleep 0.2
-  done
-  if kill -0 "$XVFB_PID" 2>/dev/null && [ -S /tmp/.X11-unix/X${display#:} ]; then
-    export DISPLAY=$display __GLX_VENDOR_LIBRARY_NAME=nvidia
-    step display ok "Xvfb $display, __GLX_VENDOR_LIBRARY_NAME=nvidia (the engines row names the GL renderer)"
+# ---- what ptxas made of the kernels -------------------------------------------------------------
+if ! late; then
+  if timeout "$(lim 25)" nvcc -arch="sm_${ARCH%-real}" --fmad=false -Xptxas -v -c "$ROOT/kernels/conv3x3.cu" \
+    -o "$L/conv3x3.o" >"$L/ptxas.log" 2>&1; then
+    # "Compiling entry function '_Z13conv3x3_tiled...'" then "N bytes stack frame, N bytes spill stores,
+    # N bytes spill loads" then "Used N registers, ..."
+    awk '/Compiling entry function/ {f = $0; sub(/.*function .?_Z[0-9]+/, "", f); sub(/[^a-z0-9_].*/, "", f)}
+         /stack frame/ {frame = $0} /Used [0-9]+ registers/ {reg = $0; sub(/.*: /, "", reg); sub(/^ */, "", frame)
+           printf "%-14s %s; %s\n", f, reg, frame}' "$L/ptxas.log" >"$L/ptxas.txt"
+    local_bytes=$(grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' "$L/ptxas.txt" | awk '{s += $1} END {print s + 0}')
+    if command -v cuobjdump >/dev/null 2>&1; then
+      cuobjdump -sass "$L/conv3x3.o" >"$L/sass.txt" 2>&1
+      awk '/Function :/ {f = $3}
+           f && /^ +\/\*[0-9a-f]+\*\// {for (i = 1; i <= NF; i++) if ($i ~ /^[A-Z][A-Z0-9_.]+$/ && $i !~ /^P[0-9]/) {
+             op = $i; sub(/\..*/, "", op); c[f " " op]++; break}}
+           END {for (k in c) print k, c[k]}' "$L/sass.txt" | sort |
+        grep -E ' (LDL|STL|LDS|STS|LDG|STG|LDC|BAR|FMUL|FADD|FFMA|MUFU|IMAD|I2F|F2I) ' >"$L/sass-counts.txt"
+      sass="SASS op counts in sass-counts (LDL/STL lines: $(grep -cE ' (LDL|STL) ' "$L/sass-counts.txt"))"
+    else
+      sass="no cuobjdump: no SASS counts"
+    fi
+    if [ "$local_bytes" -eq 0 ] && [ -s "$L/ptxas.txt" ]; then
+      row ptxas ok "local memory 0 bytes in every kernel; $sass"
+    else
+      row ptxas FAIL "local memory (stack + spills) $local_bytes bytes; see ptxas.txt; $sass"
+    fi
   else
-    XVFB_PID=
-    step display FAIL "Xvfb did not start: $(last_line "$OUT/xvfb.log")"
-  fi
-else
-  step display FAIL "no Xvfb here (carry it in .deps/): the interop test and the window will be skipped"
-fi
-
-# ---- engines ----------------------------------------------------------------------------------
-if [ "$built" = yes ]; then
-  timeout 60 "$BUILD_DIR/convis" engines >"$OUT/engines.txt" 2>&1
-  cuda_line=$(grep '^cuda ' "$OUT/engines.txt" | tr -s ' ' | cut -c1-110)
-  gl_line=$(grep '^gl ' "$OUT/engines.txt" | tr -s ' ' | cut -c1-110)
-  if grep -Eq '^cuda +available' "$OUT/engines.txt"; then
-    step engines ok "$cuda_line | $gl_line"
-  else
-    step engines FAIL "$cuda_line | $gl_line"
+    row ptxas FAIL "nvcc -Xptxas -v failed: $(first_line 'error' "$L/ptxas.log")"
   fi
 fi
 
-# ---- 5. gpu tests -----------------------------------------------------------------------------
-if [ "$built" = yes ]; then
-  timeout 200 ctest --test-dir "$BUILD_DIR" -L gpu --output-on-failure --timeout 150 >"$OUT/ctest-gpu.log" 2>&1
+# ---- engines --------------------------------------------------------------------------------
+if [ "$built" = yes ] && ! late; then
+  timeout "$(lim 15)" "$B/convis" engines >"$L/engines.txt" 2>&1
+  lines="$(grep -E '^(cuda|gl) ' "$L/engines.txt" | tr -s ' ' | cut -c1-70 | tr '\n' '|')"
+  if grep -Eq '^cuda +available' "$L/engines.txt"; then
+    row engines ok "$lines"
+  elif [ "$gpu" = no ]; then
+    row engines skip "no GPU: $lines"
+  else
+    row engines FAIL "$lines"
+  fi
+fi
+
+# ---- the gpu tests ---------------------------------------------------------------------------
+if [ "$built" = yes ] && ! late; then
+  timeout "$(lim 90)" ctest --test-dir "$B" -L gpu --output-on-failure --timeout 80 >"$L/ctest-gpu.log" 2>&1
   rc=$?
-  summary=$(grep -E 'tests passed' "$OUT/ctest-gpu.log" | tail -n 1)
-  skipped_tests=$(grep -E 'Skipped' "$OUT/ctest-gpu.log" | grep -oE 'test_[a-z_]+' | sort -u | tr '\n' ' ')
-  skipped=$(echo "$skipped_tests" | wc -w)
-  failed_tests=$(sed -n '/The following tests FAILED/,$p' "$OUT/ctest-gpu.log" | grep -oE 'test_[a-z_]+' | sort -u | tr '\n' ' ')
-  if [ $rc -eq 0 ] && [ "$skipped" -eq 0 ]; then
-    step gpu-tests ok "$summary"
-  elif [ $rc -eq 0 ]; then
-    step gpu-tests partial "$summary; $skipped skipped: $skipped_tests"
+  cp "$B/Testing/Temporary/LastTest.log" "$L/ctest-gpu-full.log" 2>/dev/null
+  summary=$(grep -E 'tests passed' "$L/ctest-gpu.log" | tail -n 1)
+  skipped=$(grep -E '\*\*\*Skipped|Not Run' "$L/ctest-gpu.log" | grep -oE 'test_[a-z_]+' | sort -u | tr '\n' ' ')
+  if [ "$gpu" = no ]; then
+    row gpu-tests skip "no GPU: ${summary:-ctest exit $rc}; skipped: ${skipped:-none}"
+  elif [ $rc -eq 0 ] && [ -z "$skipped" ]; then
+    row gpu-tests ok "$summary"
   else
-    step gpu-tests FAIL "${summary:-ctest exit $rc}; failed: $failed_tests(see ctest-gpu.log)"
+    row gpu-tests FAIL "${summary:-ctest exit $rc}; skipped: ${skipped:-none}; failed: $(sed -n '/tests FAILED/,$p' "$L/ctest-gpu.log" | grep -oE 'test_[a-z_]+' | sort -u | tr '\n' ' ')"
   fi
-  # which present path the interop test found, from the full test log
-  path_line=$(grep -m1 'present path:' "$BUILD_DIR/Testing/Temporary/LastTest.log" 2>/dev/null |
-    sed 's/.*present path: //' | cut -c1-140)
-  if [ -n "$path_line" ]; then
-    case "$path_line" in
-      interop*) step interop ok "$path_line" ;;
-      *) step interop copy "$path_line" ;;
+
+  # exactness, from test_cuda_engine's own counts
+  grep -h -E 'runs within|block shapes:|present path:|OpenGL .* on ' "$L/ctest-gpu-full.log" >"$L/exact.txt" 2>/dev/null
+  exact_bad=$(awk '/runs within/ {runs += $1; exact += $(NF - 6)} /block shapes:/ {runs += $3; exact += $5}
+                   END {if (runs == 0) print "none"; else if (exact < runs) print exact " of " runs; else print ""}' "$L/exact.txt")
+  counts=$(grep -E 'runs within|block shapes:' "$L/exact.txt" | tr '\n' ' ')
+  if [ "$gpu" = no ]; then
+    row bit-exact skip "no GPU"
+  elif [ -z "$exact_bad" ]; then
+    row bit-exact ok "$counts"
+  else
+    row bit-exact FAIL "equal bit for bit: $exact_bad; $counts"
+  fi
+
+  # interop: the test's context on the NVIDIA GPU, and the path it found
+  renderer=$(grep -m1 -E '^OpenGL .* on ' "$L/exact.txt")
+  path=$(grep -m1 'present path:' "$L/exact.txt" | sed 's/.*present path: //')
+  if [ "$gpu" = no ]; then
+    row interop skip "no GPU${path:+: $path}"
+  elif [[ "$path" == interop* ]] && [[ "$renderer" == *NVIDIA* ]]; then
+    row interop ok "$renderer; $path"
+  else
+    row interop FAIL "${renderer:-no GL context}; ${path:-no present path reported}"
+  fi
+fi
+
+# ---- the window, one frame of the GPU phase ---------------------------------------------------
+if [ "$built" = yes ] && ! late; then
+  timeout "$(lim 25)" "$B/convis" --do "gpu,threads" --screenshot "$OUT/window.png" --print-state \
+    >"$L/window.log" 2>&1
+  rc=$?
+  state() { grep -m1 "^$1=" "$L/window.log" | cut -d= -f2-; }
+  note="exit $rc; $(state gpu_engine), result $(state gpu_result), path $(state gpu_present_path); $(state gpu_description)"
+  if [ $rc -ne 0 ] || [ ! -s "$OUT/window.png" ]; then
+    row window FAIL "$note; $(grep -v '^[a-z_]*=' "$L/window.log" | tail -n 1)"
+  elif [ "$gpu" = no ]; then
+    row window skip "no GPU (a frame of the gl engine was drawn): $note"
+  elif [ "$(state gpu_engine)" = cuda ] && [ "$(state gpu_presented)" = 1 ] && [ "$(state gpu_present_path)" = interop ]; then
+    row window ok "window.png; $note"
+  else
+    row window FAIL "not presented by CUDA-GL interop: $note"
+  fi
+fi
+
+# ---- the benchmark ---------------------------------------------------------------------------
+if [ "$built" = yes ] && ! late; then
+  if [ -x "$B/tests/bench_cuda" ]; then
+    timeout "$(lim 45)" "$B/tests/bench_cuda" --reps 15 >"$L/bench.log" 2>&1
+    rc=$?
+    case $rc in
+      0) row benchmark ok "the table below" ;;
+      77) row benchmark skip "no GPU: $(tail -n 1 "$L/bench.log")" ;;
+      124) row benchmark FAIL "ran out of its time" ;;
+      *) row benchmark FAIL "exit $rc: $(tail -n 1 "$L/bench.log")" ;;
     esac
-  fi
-else
-  step gpu-tests skip "no build"
-fi
-
-# ---- 6. the window ----------------------------------------------------------------------------
-if [ "$built" = yes ] && [ -n "${DISPLAY:-}" ]; then
-  rm -f "$OUT/window.png"
-  timeout 90 "$BUILD_DIR/convis" --do "gpu,threads" --screenshot "$OUT/window.png" --print-state \
-    >"$OUT/window.log" 2>&1
-  rc=$?
-  gpu_desc=$(grep -m1 '^gpu_description=' "$OUT/window.log" | cut -d= -f2- | cut -c1-100)
-  if [ $rc -eq 0 ] && [ -s "$OUT/window.png" ]; then
-    step window ok "window.png; GPU phase on: ${gpu_desc:-?}"
   else
-    step window FAIL "exit $rc: $(last_line "$OUT/window.log")"
+    row benchmark FAIL "no bench_cuda in the build"
   fi
-else
-  step window skip "$([ "$built" = yes ] && echo 'no display' || echo 'no build')"
-fi
-
-# ---- 7. benchmark -----------------------------------------------------------------------------
-if [ "$built" = yes ] && [ -x "$BUILD_DIR/tests/bench_cuda" ]; then
-  timeout 150 "$BUILD_DIR/tests/bench_cuda" >"$OUT/bench.log" 2>&1
-  rc=$?
-  if [ $rc -eq 0 ]; then
-    step benchmark ok "the table below"
-  elif [ $rc -eq 77 ]; then
-    step benchmark skip "$(last_line "$OUT/bench.log")"
-  else
-    step benchmark FAIL "exit $rc: $(last_line "$OUT/bench.log")"
-  fi
-else
-  step benchmark skip "no build"
-fi
-
-# ---- 8. summary -------------------------------------------------------------------------------
-{
-  echo
-  echo "convis device check, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(elapsed) s"
-  printf '%-12s %-7s %s\n' STEP RESULT NOTE
-  for i in "${!names[@]}"; do
-    printf '%-12s %-7s %s\n' "${names[$i]}" "${states[$i]}" "${notes[$i]}"
+  # the engine's own phases, tiled and naive, on the sample image
+  for k in tiled naive; do
+    timeout "$(lim 10)" "$B/convis" apply assets/sample.png -k gaussian --engine cuda --gpu-kernel "$k" --reps 30 \
+      -o "$L/timing-$k.pfm" 2>&1 | grep -E 'time|engine' | sed "s/^/$k: /" >>"$L/timing.txt"
   done
-  if [ -s "$OUT/bench.log" ]; then
-    echo
-    sed -n '/^bench_cuda on/,$p' "$OUT/bench.log"
-  fi
-} | tee "$OUT/summary.txt"
+  rm -f "$L"/timing-*.pfm
+fi
 
-for s in "${states[@]}"; do
-  [ "$s" = FAIL ] && exit 1
-done
-exit 0
+# ---- compute-sanitizer ---------------------------------------------------------------------------
+if [ "$built" = yes ]; then
+  if [ "$gpu" = no ]; then
+    row sanitizer skip "no GPU"
+  elif ! command -v compute-sanitizer >/dev/null 2>&1; then
+    row sanitizer FAIL "no compute-sanitizer on the PATH"
+  else
+    for run in "memcheck tiled" "memcheck naive" "racecheck tiled" "synccheck tiled"; do
+      set -- $run
+      late && break
+      log="$L/sanitizer-$1-$2.log"
+      timeout "$(lim 12)" compute-sanitizer --tool "$1" --error-exitcode 9 "$B/convis" apply tests/data/tiny.png \
+        -k emboss --border mirror --engine cuda --gpu-kernel "$2" --reps 1 -o "$L/san.pfm" >"$log" 2>&1
+      rc=$?
+      verdict=$(first_line 'ERROR SUMMARY|RACECHECK SUMMARY|Device not supported|error' "$log")
+      if grep -q 'Device not supported' "$log"; then
+        row "san-$1" n/a "$2: this machine's runtime does not let compute-sanitizer use the GPU: $verdict"
+      elif [ $rc -eq 0 ]; then
+        row "san-$1" ok "$2: $verdict"
+      else
+        row "san-$1" FAIL "$2: exit $rc: $verdict"
+      fi
+    done
+  fi
+fi
+exit 0 # finish() sets the status

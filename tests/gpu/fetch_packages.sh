@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# fetch_packages.sh - downloads, once, on a Debian 12 (or Ubuntu) machine of
+# the GPU server's architecture, the .deb files that tests/gpu/device_check.sh
+# unpacks on a bare headless GPU server that lacks them:
+#   .gl/    the GL loaders (glvnd: libEGL, libGL, libOpenGL ...), which the
+#           NVIDIA driver's EGL and GLX vendor libraries plug into;
+#   .deps/  what building and running convis needs beyond nvcc, gcc and
+#           cmake: pkg-config, SDL2 and SDL2_ttf with the -dev packages their
+#           .pc files require, fontconfig, GLEW, libyaml, stb, libSDL2's
+#           runtime closure, and a font.
+# Both folders are git-ignored; carry them beside the tree (about 25 MB).
+# Usage, from the repository root: bash tests/gpu/fetch_packages.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+gl=(libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+deps=(
+  pkgconf pkgconf-bin libpkgconf3
+  libsdl2-dev libsdl2-ttf-dev libfontconfig-dev libfreetype-dev libharfbuzz-dev libglib2.0-dev
+  libgraphite2-dev libpcre2-dev libpng-dev libbrotli-dev zlib1g-dev libexpat1-dev libyaml-dev
+  libglew-dev libstb-dev libgl-dev libglx-dev libopengl-dev libglu1-mesa-dev libegl-dev libgles-dev
+  libsdl2-2.0-0 libsdl2-ttf-2.0-0 libglew2.2 libyaml-0-2 libfontconfig1 libfreetype6 libharfbuzz0b
+  libgraphite2-3 libglib2.0-0 libpcre2-8-0 libpng16-16 libbrotli1 libexpat1 zlib1g libstb0
+  libasound2 libasound2-data libpulse0 libasyncns0 libdbus-1-3 libsndfile1 libflac12 libmp3lame0
+  libmpg123-0 libogg0 libopus0 libvorbis0a libvorbisenc2 libsamplerate0 libsystemd0 libcap2
+  libgcrypt20 libgpg-error0 liblz4-1 liblzma5 libzstd1 libffi8 libbsd0 libmd0
+  libx11-6 libx11-data libx11-xcb1 libxau6 libxcb1 libxdmcp6 libxext6 libxcursor1 libxfixes3
+  libxi6 libxrandr2 libxrender1 libxss1 libxkbcommon0 libdrm2 libdrm-common libgbm1
+  libwayland-client0 libwayland-cursor0 libwayland-egl1 libwayland-server0 libdecor-0-0
+  fonts-dejavu-core fontconfig-config
+)
+
+# A list of the packages' indexes of its own, so the machine's apt state is
+# left as it was; amd64 whatever this machine is.
+lists=$(mktemp -d)
+trap 'rm -rf "$lists"' EXIT
+mkdir -p "$lists/partial" .gl .deps
+apt_opts=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 "-oDir::State::Lists=$lists")
+apt-get "${apt_opts[@]}" update -qq
+(cd .gl && apt-get "${apt_opts[@]}" download "${gl[@]}")
+(cd .deps && apt-get "${apt_opts[@]}" download "${deps[@]}")
+echo "fetch_packages.sh: .gl/ $(du -sh .gl | cut -f1), .deps/ $(du -sh .deps | cut -f1)"
