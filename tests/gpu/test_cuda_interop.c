@@ -33,26 +33,29 @@
 
 static const int sizes[][2] = {{1, 1}, {33, 17}, {17, 33}, {1, 4097}, {1000, 777}};
 
-static GLuint make_buffer(size_t bytes)
+/* A GL buffer of `bytes`: mutable storage (glBufferData), or immutable
+ * (glBufferStorage) as the window's, which the engine registers once. */
+static GLuint make_buffer_of(size_t bytes, bool immutable)
 {
     GLuint b = 0;
     glGenBuffers(1, &b);
     glBindBuffer(GL_ARRAY_BUFFER, b);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_DRAW);
+    if (immutable)
+        glBufferStorage(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_STORAGE_BIT);
+    else
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_DRAW);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     return b;
 }
 
-/* A buffer whose storage can never change (glBufferStorage), as the
- * window's: the engine registers it once. */
+static GLuint make_buffer(size_t bytes)
+{
+    return make_buffer_of(bytes, false);
+}
+
 static GLuint make_immutable_buffer(size_t bytes)
 {
-    GLuint b = 0;
-    glGenBuffers(1, &b);
-    glBindBuffer(GL_ARRAY_BUFFER, b);
-    glBufferStorage(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_STORAGE_BIT);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
-    return b;
+    return make_buffer_of(bytes, true);
 }
 
 static void read_buffer(GLuint b, float *px, size_t n)
