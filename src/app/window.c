@@ -523,7 +523,7 @@ int app_window_main(int argc, char **argv)
                   plat_has_display() ? "" : " (or render a picture offscreen with --screenshot FILE)");
         return APP_EXIT_INPUT;
     }
-    if (!plat_has_display())
+    if (strcmp(plat_video_driver(), "offscreen") == 0)
         fprintf(stderr, "convis: no display: drawing offscreen through EGL (SDL's %s video driver)\n",
                 plat_video_driver());
     rc = APP_EXIT_INPUT;

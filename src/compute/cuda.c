@@ -75,6 +75,13 @@
  * context is: the engine reads and clears it after each failed run. */
 static cudaError_t context_broken;
 
+/* What every engine of the process shares through the one CUDA context,
+ * counted so that each engine can tell when another changed it: the tiled
+ * kernel's __constant__ filter (uploads), and the context itself (resets,
+ * after which every engine's stream, events, buffers and registrations are
+ * gone). */
+static unsigned long filter_uploads, device_resets;
+
 /* Errors after which the context is unusable: every later call returns the
  * same error until the device is reset (the CUDA runtime API's "sticky"
  * errors: a kernel's illegal access, a launch that failed or timed out, a
@@ -133,8 +140,10 @@ typedef struct cuda_state {
     float *staging;                     /* host memory of the copy path when job->out is NULL */
     size_t staging_capacity;            /* pixels it holds */
     eng_options opt;
-    conv_params filter;                 /* the tiled kernel's filter on the device */
-    bool filter_on_device;              /* whether `filter` is there (false after a reset) */
+    conv_params filter;                 /* the tiled kernel's filter this engine last uploaded */
+    unsigned long filter_upload;        /* filter_uploads after that upload: still there while equal */
+    bool filter_on_device;              /* whether it uploaded one since its objects were made */
+    unsigned long resets_seen;          /* device_resets when its objects were made */
     eng_present_path present;           /* INTEROP or COPY */
     char present_why[256];
     gl_link links[MAX_GL_BUFFERS];
@@ -348,11 +357,25 @@ static void unregister(gl_link *l)
     memset(l, 0, sizeof *l);
 }
 
+/* Drops the handles of the engine's objects on the device without
+ * releasing them: they went with a context that another engine reset. */
+static void forget_device_objects(cuda_state *s)
+{
+    memset(s->links, 0, sizeof s->links);
+    memset(s->ev, 0, sizeof s->ev);
+    s->stream = NULL;
+    s->d_in = s->d_out = NULL;
+    s->capacity = 0;
+    s->filter_on_device = false;
+}
+
 /* Lets go of everything the engine holds on the device: registrations,
  * buffers, events, the stream. Clean-up: errors are ignored (after a fault
  * every call fails), there is nobody left to tell. */
 static void release_device_objects(cuda_state *s)
 {
+    if (s->resets_seen != device_resets)
+        forget_device_objects(s);
     if (s->stream)
         cudaStreamSynchronize(s->stream);
     for (int i = 0; i < MAX_GL_BUFFERS; ++i)
@@ -375,6 +398,7 @@ static void release_device_objects(cuda_state *s)
 /* The stream and the events of the runs, on the current device. */
 static bool acquire_device_objects(cuda_state *s)
 {
+    s->resets_seen = device_resets;
     if (!CUDA_CHECK(cudaStreamCreate(&s->stream)))
         return false;
     for (int i = 0; i < EV_COUNT; ++i)
@@ -431,6 +455,7 @@ static void mend_if_broken(cuda_state *s)
     snprintf(reason, sizeof reason, "%s", err_msg());
     release_device_objects(s);
     reset = cudaDeviceReset();
+    ++device_resets;
     cudaGetLastError();
     context_broken = cudaSuccess;
     if (reset == cudaSuccess && CUDA_CHECK(cudaSetDevice(s->device)) && acquire_device_objects(s) &&
@@ -599,13 +624,16 @@ static bool upload(cuda_state *s, const eng_job *job)
         !CUDA_CHECK(cudaMemcpyAsync(s->d_in, job->in->px, bytes, cudaMemcpyHostToDevice, s->stream)))
         return false;
     if (s->opt.kernel == ENG_KERNEL_TILED &&
-        (!s->filter_on_device || memcmp(&s->filter, &job->params, sizeof s->filter) != 0)) {
+        (!s->filter_on_device || s->filter_upload != filter_uploads ||
+         memcmp(&s->filter, &job->params, sizeof s->filter) != 0)) {
         s->filter = job->params;
         s->filter_on_device = false;
+        ++filter_uploads;
         if (!cuda_check((cudaError_t)conv3x3_set_filter(&s->filter, s->stream), "conv3x3_set_filter", __FILE__,
                         __LINE__))
             return false;
         s->filter_on_device = true;
+        s->filter_upload = filter_uploads;
     }
     return record(s, EV_UPLOADED);
 }
@@ -734,11 +762,24 @@ static bool run_once(cuda_state *s, const eng_job *job, eng_timing *timing)
     return finish_timing(s, tim_now_ms() - t0, 0.0, CLOCK_EVENTS, timing);
 }
 
+/* Whether the engine can run: not broken for good, and its objects made
+ * again when another engine reset the device since (they went with the old
+ * context: forgotten, not freed). */
+static bool ready(cuda_state *s)
+{
+    if (s->broken[0])
+        return err_set("%s", s->broken);
+    if (s->resets_seen == device_resets)
+        return true;
+    forget_device_objects(s);
+    return CUDA_CHECK(cudaSetDevice(s->device)) && acquire_device_objects(s);
+}
+
 static bool cuda_run(void *state, const eng_job *job, eng_timing *timing)
 {
     cuda_state *s = state;
-    if (s->broken[0])
-        return err_set("%s", s->broken);
+    if (!ready(s))
+        return false;
     if (run_once(s, job, timing))
         return true;
     mend_if_broken(s);
@@ -884,8 +925,8 @@ static bool present_once(cuda_state *s, const eng_job *job, unsigned gl_buffer, 
 static bool cuda_present(void *state, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
 {
     cuda_state *s = state;
-    if (s->broken[0])
-        return err_set("%s", s->broken);
+    if (!ready(s))
+        return false;
     if (present_once(s, job, gl_buffer, timing))
         return true;
     mend_if_broken(s);
@@ -895,6 +936,8 @@ static bool cuda_present(void *state, const eng_job *job, unsigned gl_buffer, en
 static void cuda_forget_buffer(void *state, unsigned gl_buffer)
 {
     cuda_state *s = state;
+    if (s->resets_seen != device_resets)
+        return; /* its registrations went with the old context */
     for (int i = 0; i < MAX_GL_BUFFERS; ++i)
         if (s->links[i].id == gl_buffer && gl_buffer != 0)
             unregister(&s->links[i]);

@@ -58,7 +58,11 @@ static bool start_video(unsigned flags)
         if (!(flags & PLAT_WINDOW_OFFSCREEN))
             return err_set("no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set): run it on "
                            "a desktop or under xvfb-run");
+#ifdef SDL_HINT_VIDEODRIVER
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+#else
+        setenv("SDL_VIDEODRIVER", "offscreen", 1); /* SDL before 2.0.22: no hint, the variable */
+#endif
         offscreen = true;
     }
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0)

@@ -368,7 +368,7 @@ bool rnd_buffer_ensure(unsigned *buffer, size_t bytes)
     /* Immutable storage where the driver has it (OpenGL 4.4): CUDA can keep
      * its registration of the buffer, since the storage never changes.
      * Dynamic, so the copy path can glBufferSubData into it. */
-    if (glBufferStorage)
+    if (GLEW_VERSION_4_4 || GLEW_ARB_buffer_storage)
         glBufferStorage(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_STORAGE_BIT);
     else
         glBufferData(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);

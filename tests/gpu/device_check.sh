@@ -15,7 +15,7 @@
 #   build      for this GPU only (nvidia-smi's compute capability, "90-real"),
 #              Ninja where there is one, warnings as errors; if that fails
 #              only for -Werror, again without it (a warning, not the end)
-#   ptxas      registers, shared memory, stack and spills of each kernel
+#   ptxas      registers, barriers, stack and spills of each kernel
 #              (-Xptxas -v): local memory must be 0; SASS op counts
 #              (cuobjdump -sass) in the logs
 #   engines    `convis engines`: cuda available, gl on which renderer
@@ -65,22 +65,36 @@ rm -f "$OUT/summary.txt" "$OUT/window.png" "$OUT/logs.tar.gz"
 export PATH="$PATH:/usr/local/cuda/bin"
 unset DISPLAY WAYLAND_DISPLAY
 
-rows=() failed=0 gpu=no
+rows=() failed=0 warned=0 gpu=no interrupted=no
 row() { # NAME STATE NOTE: one line of the table; FAIL counts
   local line
   line=$(printf '%-10s %-7s %s' "$1" "$2" "$(printf '%s' "$3" | tr '\n' ' ' | cut -c1-150)")
   rows+=("$line")
   echo "== $line"
-  [ "$2" = FAIL ] && failed=$((failed + 1))
+  case "$2" in
+    FAIL) failed=$((failed + 1)) ;;
+    WARN | n/a) warned=$((warned + 1)) ;;
+  esac
 }
 left() { echo $((DEADLINE - $(date +%s))); }
 # lim WANT: WANT seconds, or what is left before the deadline less a margin
 lim() { local l=$(($(left) - 20)); [ "$l" -lt 5 ] && l=5; [ "$l" -lt "$1" ] && echo "$l" || echo "$1"; }
 late() { [ "$(left)" -lt 30 ]; } # too late to start a step
+# can_start NAME...: whether the steps NAME... can start: the build is there
+# and 30 s are left. When only time is missing, each gets a FAIL row: a step
+# that did not run never passes.
+can_start() {
+  [ "$built" = yes ] || return 1
+  if late; then
+    for n in "$@"; do row "$n" FAIL "not run: less than 30 s of the budget left"; done
+    return 1
+  fi
+}
 first_line() { grep -m1 -E "$1" "$2" 2>/dev/null | cut -c1-140; }
 
 finish() {
   local status=0
+  [ "$interrupted" = yes ] && row interrupt FAIL "the check was interrupted by a signal"
   [ "$failed" -gt 0 ] && status=1
   [ "$failed" -eq 0 ] && [ "$gpu" = no ] && status=77
   {
@@ -93,7 +107,8 @@ finish() {
     [ -s "$L/bench.log" ] && { echo; sed -n '/^bench_cuda on/,$p' "$L/bench.log"; }
     echo
     case $status in
-      0) echo "verdict: every step passed on the GPU" ;;
+      0) if [ "$warned" -eq 0 ]; then echo "verdict: every step passed on the GPU"
+         else echo "verdict: no step failed; $warned step(s) passed with a warning or could not run here (WARN, n/a)"; fi ;;
       77) echo "verdict: no CUDA GPU here: the GPU steps were skipped (a dry run)" ;;
       *) echo "verdict: $failed step(s) failed" ;;
     esac
@@ -104,12 +119,12 @@ finish() {
   exit $status
 }
 trap finish EXIT
-trap 'exit 1' INT TERM
+trap 'interrupted=yes; exit 1' INT TERM
 
 # ---- machine --------------------------------------------------------------------------
 {
   echo "## os"; head -4 /etc/os-release 2>/dev/null; uname -a
-  echo "## gpu"; timeout 10 nvidia-smi 2>&1 | head -20
+  echo "## gpu"; timeout -k 5 10 nvidia-smi 2>&1 | head -20
   echo "## tools"
   for t in nvcc gcc cmake ninja make pkg-config cuobjdump compute-sanitizer; do
     printf '%-18s %s\n' "$t" "$(command -v "$t" || echo MISSING)"
@@ -121,7 +136,7 @@ trap 'exit 1' INT TERM
   ls -R /usr/local/nvidia/share/glvnd 2>&1 | head -10
   echo "## glvnd vendor files"; ls /usr/share/glvnd/egl_vendor.d /etc/glvnd/egl_vendor.d 2>&1
 } >"$L/machine.txt" 2>&1
-gpu_line=$(timeout 10 nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>/dev/null | head -n 1)
+gpu_line=$(timeout -k 5 10 nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>/dev/null | head -n 1)
 cap=$(echo "$gpu_line" | cut -d, -f3 | tr -d ' .')
 os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-?}")
 if [ -n "$gpu_line" ]; then
@@ -143,7 +158,7 @@ mkdir -p "$PKG_ROOT"
 unpack_end=$(($(date +%s) + 40))
 unpack() { # DEB FOLDER, inside the step's 40 s
   local l=$((unpack_end - $(date +%s)))
-  [ "$l" -ge 1 ] && timeout "$l" dpkg -x "$1" "$2" 2>>"$L/unpack.log"
+  [ "$l" -ge 1 ] && timeout -k 5 "$l" dpkg -x "$1" "$2" 2>>"$L/unpack.log"
 }
 for f in "${gl_debs[@]}"; do unpack "$f" "$PKG_ROOT"; done
 if [ ${#dep_debs[@]} -gt 0 ]; then
@@ -183,21 +198,22 @@ command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
 build_end=$(($(date +%s) + 160)) # configure and build, the retry without -Werror included
 build_lim() { local l=$((build_end - $(date +%s))); [ "$l" -lt 1 ] && l=1; lim "$l"; }
 configure() { # WERROR
-  timeout "$(build_lim)" cmake -S "$ROOT" -B "$B" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+  timeout -k 5 "$(build_lim)" cmake -S "$ROOT" -B "$B" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DCONVIS_CUDA_ARCHITECTURES="$ARCH" -DCONVIS_WERROR="$1" >>"$L/configure.log" 2>&1
 }
 built=no
-if [ -f "$B/CMakeCache.txt" ] && ! grep -q "^CMAKE_GENERATOR:INTERNAL=${gen[1]:-Unix Makefiles}$" "$B/CMakeCache.txt"; then
-  rm -rf "$B" # another generator's folder
+if [ -f "$B/CMakeCache.txt" ] && { ! grep -q "^CMAKE_GENERATOR:INTERNAL=${gen[1]:-Unix Makefiles}$" "$B/CMakeCache.txt" ||
+  ! grep -q "^CMAKE_HOME_DIRECTORY:INTERNAL=$ROOT$" "$B/CMakeCache.txt"; }; then
+  rm -rf "$B" # a folder of another generator or another source tree
 fi
 if ! configure ON; then
   row build FAIL "configure: $(grep -m3 -E "CMake Error|No package|Could NOT|not found" "$L/configure.log" | tr '\n' ' ')"
 elif ! grep -q 'CUDA engine ON' "$L/configure.log"; then
   row build FAIL "cmake found no CUDA compiler: $(first_line 'CUDA engine' "$L/configure.log")"
-elif timeout "$(build_lim)" cmake --build "$B" --parallel "$(nproc)" >"$L/build.log" 2>&1; then
+elif timeout -k 5 "$(build_lim)" cmake --build "$B" --parallel "$(nproc)" >"$L/build.log" 2>&1; then
   built=yes
   row build ok "$ARCH, warnings as errors, ${gen[1]:-make}, at $(($(date +%s) - T0)) s"
-elif configure OFF && timeout "$(build_lim)" cmake --build "$B" --parallel "$(nproc)" >"$L/build-no-werror.log" 2>&1; then
+elif configure OFF && timeout -k 5 "$(build_lim)" cmake --build "$B" --parallel "$(nproc)" >"$L/build-no-werror.log" 2>&1; then
   built=yes
   row build WARN "only without -Werror (this compiler warns): $(first_line 'error' "$L/build.log")"
 else
@@ -205,8 +221,10 @@ else
 fi
 
 # ---- what ptxas made of the kernels -------------------------------------------------------------
-if ! late; then
-  if timeout "$(lim 25)" nvcc -arch="sm_${ARCH%-real}" --fmad=false -Xptxas -v -c "$ROOT/kernels/conv3x3.cu" \
+if late; then
+  row ptxas FAIL "not run: less than 30 s of the budget left"
+else
+  if timeout -k 5 "$(lim 25)" nvcc -arch="sm_${ARCH%-real}" --fmad=false -Xptxas -v -c "$ROOT/kernels/conv3x3.cu" \
     -o "$L/conv3x3.o" >"$L/ptxas.log" 2>&1; then
     # "Compiling entry function '_Z13conv3x3_tiled...'" then "N bytes stack frame, N bytes spill stores,
     # N bytes spill loads" then "Used N registers, ..."
@@ -236,8 +254,8 @@ if ! late; then
 fi
 
 # ---- engines --------------------------------------------------------------------------------
-if [ "$built" = yes ] && ! late; then
-  timeout "$(lim 15)" "$B/convis" engines >"$L/engines.txt" 2>&1
+if can_start engines; then
+  timeout -k 5 "$(lim 15)" "$B/convis" engines >"$L/engines.txt" 2>&1
   lines="$(grep -E '^(cuda|gl) ' "$L/engines.txt" | tr -s ' ' | cut -c1-70 | tr '\n' '|')"
   if grep -Eq '^cuda +available' "$L/engines.txt"; then
     row engines ok "$lines"
@@ -249,8 +267,8 @@ if [ "$built" = yes ] && ! late; then
 fi
 
 # ---- the gpu tests ---------------------------------------------------------------------------
-if [ "$built" = yes ] && ! late; then
-  timeout "$(lim 90)" ctest --test-dir "$B" -L gpu --output-on-failure --timeout 80 >"$L/ctest-gpu.log" 2>&1
+if can_start gpu-tests bit-exact interop; then
+  timeout -k 5 "$(lim 90)" ctest --test-dir "$B" -L gpu --output-on-failure --timeout 80 >"$L/ctest-gpu.log" 2>&1
   rc=$?
   cp "$B/Testing/Temporary/LastTest.log" "$L/ctest-gpu-full.log" 2>/dev/null
   summary=$(grep -E 'tests passed' "$L/ctest-gpu.log" | tail -n 1)
@@ -289,8 +307,8 @@ if [ "$built" = yes ] && ! late; then
 fi
 
 # ---- the window, one frame of the GPU phase ---------------------------------------------------
-if [ "$built" = yes ] && ! late; then
-  timeout "$(lim 25)" "$B/convis" --do "gpu,threads" --screenshot "$OUT/window.png" --print-state \
+if can_start window; then
+  timeout -k 5 "$(lim 25)" "$B/convis" --do "gpu,threads" --screenshot "$OUT/window.png" --print-state \
     >"$L/window.log" 2>&1
   rc=$?
   state() { grep -m1 "^$1=" "$L/window.log" | cut -d= -f2-; }
@@ -307,13 +325,14 @@ if [ "$built" = yes ] && ! late; then
 fi
 
 # ---- the benchmark ---------------------------------------------------------------------------
-if [ "$built" = yes ] && ! late; then
+if can_start benchmark; then
   if [ -x "$B/tests/bench_cuda" ]; then
-    timeout "$(lim 45)" "$B/tests/bench_cuda" --reps 15 >"$L/bench.log" 2>&1
+    timeout -k 5 "$(lim 45)" "$B/tests/bench_cuda" --reps 15 >"$L/bench.log" 2>&1
     rc=$?
     case $rc in
       0) row benchmark ok "the table below" ;;
-      77) row benchmark skip "no GPU: $(tail -n 1 "$L/bench.log")" ;;
+      77) if [ "$gpu" = no ]; then row benchmark skip "no GPU: $(tail -n 1 "$L/bench.log")"
+          else row benchmark FAIL "skipped on a GPU machine: $(tail -n 1 "$L/bench.log")"; fi ;;
       124) row benchmark FAIL "ran out of its time" ;;
       *) row benchmark FAIL "exit $rc: $(tail -n 1 "$L/bench.log")" ;;
     esac
@@ -322,7 +341,7 @@ if [ "$built" = yes ] && ! late; then
   fi
   # the engine's own phases, tiled and naive, on the sample image
   for k in tiled naive; do
-    timeout "$(lim 10)" "$B/convis" apply assets/sample.png -k gaussian --engine cuda --gpu-kernel "$k" --reps 30 \
+    timeout -k 5 "$(lim 10)" "$B/convis" apply assets/sample.png -k gaussian --engine cuda --gpu-kernel "$k" --reps 30 \
       -o "$L/timing-$k.pfm" 2>&1 | grep -E 'time|engine' | sed "s/^/$k: /" >>"$L/timing.txt"
   done
   rm -f "$L"/timing-*.pfm
@@ -337,9 +356,12 @@ if [ "$built" = yes ]; then
   else
     for run in "memcheck tiled" "memcheck naive" "racecheck tiled" "synccheck tiled"; do
       set -- $run
-      late && break
+      if late; then
+        row "san-$1" FAIL "$2: not run: less than 30 s of the budget left"
+        continue
+      fi
       log="$L/sanitizer-$1-$2.log"
-      timeout "$(lim 12)" compute-sanitizer --tool "$1" --error-exitcode 9 "$B/convis" apply tests/data/tiny.png \
+      timeout -k 5 "$(lim 12)" compute-sanitizer --tool "$1" --error-exitcode 9 "$B/convis" apply tests/data/tiny.png \
         -k emboss --border mirror --engine cuda --gpu-kernel "$2" --reps 1 -o "$L/san.pfm" >"$log" 2>&1
       rc=$?
       verdict=$(first_line 'ERROR SUMMARY|RACECHECK SUMMARY|Device not supported|error' "$log")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# fetch_packages.sh - downloads, once, on a Debian 12 (or Ubuntu) machine of
-# the GPU server's architecture, the .deb files that tests/gpu/device_check.sh
-# unpacks on a bare headless GPU server that lacks them:
+# fetch_packages.sh - downloads, once, on a Debian 12 machine (the package
+# names are Debian 12's), the amd64 .deb files that tests/gpu/device_check.sh
+# unpacks on a bare headless x86-64 GPU server that lacks them:
 #   .gl/    the GL loaders (glvnd: libEGL, libGL, libOpenGL ...), which the
 #           NVIDIA driver's EGL and GLX vendor libraries plug into;
 #   .deps/  what building and running convis needs beyond nvcc, gcc and
@@ -31,7 +31,7 @@ deps=(
 )
 
 # A list of the packages' indexes of its own, so the machine's apt state is
-# left as it was; amd64 whatever this machine is.
+# left as it was; amd64 packages whatever this machine's architecture.
 lists=$(mktemp -d)
 trap 'rm -rf "$lists"' EXIT
 mkdir -p "$lists/partial" .gl .deps

@@ -290,6 +290,57 @@ static void check_per_pixel(eng_engine *e)
     set_options(e, ENG_KERNEL_TILED, ENG_RESULT_BULK, 0, 0);
 }
 
+/* Two CUDA engines in one program share the CUDA context, and with it the
+ * tiled kernel's __constant__ filter: A with filter X, B with filter Y, A
+ * with X again must upload X again. Each result exact. */
+static void check_two_engines(const eng_class *cls)
+{
+    int w = 37, h = 29;
+    size_t bytes = sizeof(float) * (size_t)w * h;
+    img_plane in, ref_x, ref_y, out;
+    eng_timing t;
+    conv_params x = conv_params_make(filt_preset(1), CONV_BORDER_CLAMP, false);
+    conv_params y = conv_params_make(filt_preset(6), CONV_BORDER_WRAP, true);
+    eng_engine *a = eng_open(cls), *b = eng_open(cls);
+
+    CHECK(a && b, "two engines open: %s", err_msg());
+    if (!a || !b) {
+        eng_close(a);
+        eng_close(b);
+        return;
+    }
+    img_plane_alloc(&in, w, h);
+    img_plane_alloc(&ref_x, w, h);
+    img_plane_alloc(&ref_y, w, h);
+    img_plane_alloc(&out, w, h);
+    ind_fill(in.px, (size_t)w * h, 44);
+    conv_reference(&in, &x, &ref_x);
+    conv_reference(&in, &y, &ref_y);
+    {
+        eng_job jx = {&in, &out, x}, jy = {&in, &out, y};
+        CHECK(eng_run(a, &jx, &t) && memcmp(out.px, ref_x.px, bytes) == 0, "A, filter X: %s", err_msg());
+        CHECK(eng_run(b, &jy, &t) && memcmp(out.px, ref_y.px, bytes) == 0, "B, filter Y: %s", err_msg());
+        CHECK(eng_run(a, &jx, &t) && memcmp(out.px, ref_x.px, bytes) == 0,
+              "A, filter X again, after B changed the device's filter: %s", err_msg());
+#ifdef CONVIS_CUDA_MOCK
+        /* a fault in A resets the device; B's stream, events and buffers went
+         * with the old context, and B makes them again */
+        setenv("CONVIS_MOCK_CUDA_FAULT", "launch", 1);
+        CHECK(!eng_run(a, &jx, &t) && strstr(err_msg(), "reset the device"), "A faults: '%s'", err_msg());
+        unsetenv("CONVIS_MOCK_CUDA_FAULT");
+        CHECK(eng_run(b, &jy, &t) && memcmp(out.px, ref_y.px, bytes) == 0, "B after A reset the device: %s",
+              err_msg());
+        CHECK(eng_run(a, &jx, &t) && memcmp(out.px, ref_x.px, bytes) == 0, "A after its reset: %s", err_msg());
+#endif
+    }
+    eng_close(a);
+    eng_close(b);
+    img_plane_free(&in);
+    img_plane_free(&ref_x);
+    img_plane_free(&ref_y);
+    img_plane_free(&out);
+}
+
 static void check_options_and_device(eng_engine *e)
 {
     eng_options o, before = eng_options_of(e);
@@ -534,6 +585,7 @@ int main(void)
     check_options_and_device(e);
     check_present_without_gl(e);
     eng_close(e);
+    check_two_engines(cls);
     check_alloc_failure(cls);
 #ifdef CONVIS_CUDA_MOCK
     check_mock_only(cls);

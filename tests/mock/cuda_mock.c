@@ -67,12 +67,14 @@ typedef struct mock_op {
 } mock_op;
 
 struct CUstream_st {
+    unsigned long context;  /* the context it was made in (see resets) */
     mock_op *ops;
     size_t count, cap;
     struct CUstream_st *next; /* every live stream, for cudaDeviceSynchronize */
 };
 
 struct CUevent_st {
+    unsigned long context;
     double t;
     int recorded;           /* 1: done; 0: never recorded or still queued */
     cudaStream_t pending;   /* the stream it is queued on, until it runs */
@@ -101,6 +103,7 @@ static int current_device;
 static struct CUstream_st *streams;
 static conv_params constant_params;        /* the tiled kernel's __constant__ */
 static long counters[CUDA_MOCK_COUNTER_COUNT];
+static unsigned long context = 1;          /* made anew by cudaDeviceReset */
 
 static const char *knob(const char *name, const char *fallback)
 {
@@ -125,6 +128,13 @@ static cudaError_t fail(cudaError_t e)
     do {                                                                                                           \
         if (sticky != cudaSuccess)                                                                                 \
             return fail(sticky);                                                                                   \
+    } while (0)
+
+/* A stream or event made before the last reset is gone with its context. */
+#define LIVE(object)                                                                                               \
+    do {                                                                                                           \
+        if ((object) && (object)->context != context)                                                              \
+            return fail(cudaErrorInvalidResourceHandle);                                                           \
     } while (0)
 
 long cuda_mock_count(cuda_mock_counter c)
@@ -315,8 +325,13 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 cudaError_t cudaDeviceReset(void)
 {
     ++counters[CUDA_MOCK_RESETS];
-    for (struct CUstream_st *st = streams; st; st = st->next)
-        st->count = 0; /* the queued work is lost with the context */
+    for (struct CUstream_st *st = streams; st; st = st->next) { /* the queued work is lost with the context */
+        for (size_t i = 0; i < st->count; ++i)
+            if (st->ops[i].kind == OP_COPY)
+                free(st->ops[i].src);
+        st->count = 0;
+    }
+    ++context;
     while (blocks) {
         block_header *b = blocks;
         blocks = b->next;
@@ -434,6 +449,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaM
 {
     mock_op op = {.kind = OP_COPY, .dst = dst, .bytes = bytes};
     STICKY();
+    LIVE(stream);
     if (kind == cudaMemcpyDeviceToHost) {
         drain(stream);
         STICKY();
@@ -455,6 +471,7 @@ cudaError_t cudaStreamCreate(cudaStream_t *s)
     *s = calloc(1, sizeof **s);
     if (!*s)
         return fail(cudaErrorMemoryAllocation);
+    (*s)->context = context;
     (*s)->next = streams;
     streams = *s;
     return cudaSuccess;
@@ -481,6 +498,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t s)
 cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
     STICKY();
+    LIVE(s);
     drain(s);
     STICKY();
     return cudaSuccess;
@@ -490,7 +508,10 @@ cudaError_t cudaEventCreate(cudaEvent_t *e)
 {
     STICKY();
     *e = calloc(1, sizeof **e);
-    return *e ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+    if (!*e)
+        return fail(cudaErrorMemoryAllocation);
+    (*e)->context = context;
+    return cudaSuccess;
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t e)
@@ -507,6 +528,8 @@ cudaError_t cudaEventDestroy(cudaEvent_t e)
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 {
     STICKY();
+    LIVE(e);
+    LIVE(s);
     e->recorded = 0;
     e->pending = s && async_mode() ? s : NULL;
     return submit(s, (mock_op){.kind = OP_EVENT, .ev = e});
@@ -515,6 +538,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
 cudaError_t cudaEventSynchronize(cudaEvent_t e)
 {
     STICKY();
+    LIVE(e);
     if (e->pending)
         drain(e->pending);
     STICKY();
@@ -622,13 +646,18 @@ cudaError_t cudaGraphicsResourceGetMappedPointer(void **p, size_t *bytes, struct
  * memory back to GL (written into the buffer). */
 cudaError_t cudaGraphicsUnmapResources(int count, struct cudaGraphicsResource **res, cudaStream_t s)
 {
-    STICKY();
-    drain(s);
-    STICKY();
+    if (sticky == cudaSuccess)
+        drain(s);
     for (int i = 0; i < count; ++i) {
         GLint saved = 0;
         if (!res[i]->mapped)
             return fail(cudaErrorNotMapped);
+        if (sticky != cudaSuccess) { /* unmapped, its contents lost */
+            free(res[i]->shadow);
+            res[i]->shadow = NULL;
+            res[i]->mapped = 0;
+            continue;
+        }
         glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &saved);
         glBindBuffer(GL_COPY_WRITE_BUFFER, res[i]->id);
         glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)res[i]->bytes, res[i]->shadow);
@@ -637,6 +666,7 @@ cudaError_t cudaGraphicsUnmapResources(int count, struct cudaGraphicsResource **
         res[i]->shadow = NULL;
         res[i]->mapped = 0;
     }
+    STICKY();
     return cudaSuccess;
 }
 
@@ -659,6 +689,7 @@ int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const co
     if (e != cudaSuccess)
         return (int)e;
     STICKY();
+    LIVE((cudaStream_t)stream);
     ++counters[CUDA_MOCK_LAUNCHES];
     return (int)submit(stream, (mock_op){.kind = OP_NAIVE, .in = d_in, .dst = d_out, .w = w, .h = h,
                                          .bx = block_x, .by = block_y, .p = *p});
@@ -674,6 +705,7 @@ size_t conv3x3_tiled_shared_bytes(int block_x, int block_y)
 int conv3x3_set_filter(const conv_params *p, void *stream)
 {
     STICKY();
+    LIVE((cudaStream_t)stream);
     ++counters[CUDA_MOCK_FILTER_UPLOADS];
     return (int)submit(stream, (mock_op){.kind = OP_FILTER, .p = *p});
 }
@@ -686,6 +718,7 @@ int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int bloc
     if (conv3x3_tiled_shared_bytes(block_x, block_y) > 48 * 1024)
         return (int)fail(cudaErrorInvalidConfiguration);
     STICKY();
+    LIVE((cudaStream_t)stream);
     ++counters[CUDA_MOCK_LAUNCHES];
     return (int)submit(stream, (mock_op){.kind = OP_TILED, .in = d_in, .dst = d_out, .w = w, .h = h,
                                          .bx = block_x, .by = block_y});
@@ -705,6 +738,7 @@ int conv3x3_launch_copy(const float *d_in, float *d_out, size_t n, int block, vo
     if (block < 1 || block > 1024)
         return (int)fail(cudaErrorInvalidConfiguration);
     STICKY();
+    LIVE((cudaStream_t)stream);
     ++counters[CUDA_MOCK_LAUNCHES];
     return (int)submit(stream, (mock_op){.kind = OP_COPY_KERNEL, .in = d_in, .dst = d_out,
                                          .bytes = n * sizeof(float)});

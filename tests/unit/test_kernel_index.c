@@ -386,7 +386,8 @@ static void count_block(int bdx, int bdy, int stride_override, int *read_passes,
             for (int i = 0; i < WARP; ++i) {
                 int l = k * WARP + i, tx = l % bdx, ty = l / bdx;
                 active[i] = l < threads;
-                word[i] = (ty + 1 + conv_tap_dy(t)) * stride + tx + 1 + conv_tap_dx(t);
+                int col = tx + 1 + conv_tap_dx(t), row = ty + 1 + conv_tap_dy(t);
+                word[i] = stride_override > 0 ? row * stride + col : conv3x3_tile_index(col, row, bdx);
             }
             int p = wavefronts(word, active);
             *read_passes = p > *read_passes ? p : *read_passes;
@@ -399,7 +400,7 @@ static void count_block(int bdx, int bdy, int stride_override, int *read_passes,
                     int l = k * WARP + i, tx = l % bdx, ty = l / bdx;
                     int col = tx + ci * bdx, row = ty + ri * bdy;
                     active[i] = l < threads && col < conv3x3_tile_w(bdx) && row < conv3x3_tile_h(bdy);
-                    word[i] = row * stride + col;
+                    word[i] = stride_override > 0 ? row * stride + col : conv3x3_tile_index(col, row, bdx);
                 }
                 int p = wavefronts(word, active);
                 *store_passes = p > *store_passes ? p : *store_passes;
