@@ -2,6 +2,7 @@
 #include "image.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,10 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "decode.h"
 #include "err.h"
+#include "sandbox.h"
 #include "stb_config.h"
 
-#define ACCEPTED "PNG, JPEG, BMP, TGA, PNM/PGM or PFM"
 
 img_limits img_default_limits(void)
 {
@@ -94,67 +96,129 @@ uint8_t img_display_byte(float v, img_display d)
     return (uint8_t)(g + 0.5f);
 }
 
-/* ---- loading ------------------------------------------------------------ */
+/* ---- loading ------------------------------------------------------------
+ * The file is opened without blocking (a FIFO or a device would block) and
+ * refused unless it is a regular file of a size convis reads; its first
+ * bytes name its format before the rest is read; then it is decoded in a
+ * sandboxed child (sandbox.h). */
 
-/* Reads a whole regular file into memory, refusing what is not one. */
-static bool read_file(const char *path, unsigned char **data, size_t *size)
+static bool open_error(const char *path, int e)
 {
+    if (e == ENOENT || e == ENOTDIR)
+        return err_set("cannot open '%s': no such file; give the path of a %s image", path, IMG_ACCEPTED);
+    if (e == EACCES)
+        return err_set("cannot open '%s': permission denied; give a %s image you can read", path, IMG_ACCEPTED);
+    if (e == ELOOP)
+        return err_set("cannot open '%s': it is a symbolic link that leads round in a loop", path);
+    return err_set("cannot open '%s': %s", path, strerror(e));
+}
+
+/* Reads up to `n` bytes; the count read, or -1 with errno. */
+static ssize_t read_some(int fd, unsigned char *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(fd, buf + got, n - got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return -1;
+        if (k == 0)
+            break;
+        got += (size_t)k;
+    }
+    return (ssize_t)got;
+}
+
+/* Reads the image file `path` into memory: a regular file, of at most
+ * IMG_MAX_FILE_BYTES, whose first bytes are those of a format convis reads. */
+static bool read_image_file(const char *path, unsigned char **data, size_t *size)
+{
+    unsigned char head[64], *buf;
     struct stat st;
-    FILE *f;
-    unsigned char *buf;
+    ssize_t got, rest;
+    size_t want;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 
-    if (stat(path, &st) != 0) {
-        if (errno == ENOENT || errno == ENOTDIR)
-            return err_set("cannot open '%s': no such file; give the path of a %s image", path, ACCEPTED);
-        if (errno == EACCES)
-            return err_set("cannot open '%s': permission denied; give a %s image you can read", path, ACCEPTED);
-        return err_set("cannot open '%s': %s", path, strerror(errno));
+    if (fd < 0)
+        return open_error(path, errno);
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return open_error(path, e);
     }
-    if (S_ISDIR(st.st_mode))
-        return err_set("'%s' is a directory, not an image file; give a %s image", path, ACCEPTED);
-    if (!S_ISREG(st.st_mode))
-        return err_set("'%s' is not a regular file; give a %s image file", path, ACCEPTED);
-    if (st.st_size == 0)
-        return err_set("'%s' is empty (0 bytes); give a %s image", path, ACCEPTED);
-    if ((long long)st.st_size > IMG_MAX_FILE_BYTES)
-        return err_set("'%s' is %lld bytes, larger than the %lld bytes convis reads", path,
-                       (long long)st.st_size, (long long)IMG_MAX_FILE_BYTES);
-
-    f = fopen(path, "rb");
-    if (!f) {
-        if (errno == EACCES)
-            return err_set("cannot open '%s': permission denied; give a %s image you can read", path, ACCEPTED);
-        return err_set("cannot open '%s': %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
+        close(fd);
+        if (S_ISDIR(st.st_mode))
+            return err_set("'%s' is a directory, not an image file; give a %s image", path, IMG_ACCEPTED);
+        return err_set("'%s' is not a regular file (a pipe, a device or a socket); give a %s image file", path,
+                       IMG_ACCEPTED);
     }
-    buf = malloc((size_t)st.st_size);
+    if (st.st_size == 0) {
+        close(fd);
+        return err_set("'%s' is empty (0 bytes); give a %s image", path, IMG_ACCEPTED);
+    }
+    if ((long long)st.st_size > IMG_MAX_FILE_BYTES) {
+        close(fd);
+        return err_set("'%s' is %lld bytes, larger than the %lld bytes convis reads", path, (long long)st.st_size,
+                       (long long)IMG_MAX_FILE_BYTES);
+    }
+    got = read_some(fd, head, sizeof head);
+    if (got < 0) {
+        int e = errno;
+        close(fd);
+        return err_set("cannot read '%s': %s", path, strerror(e));
+    }
+    if (img_identify(head, (size_t)got) == IMG_FORMAT_UNKNOWN) {
+        close(fd);
+        if (got >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '4')
+            return err_set("'%s' is a text or one-bit PNM (P%c); convis reads binary PGM and PPM (P5, P6): convert "
+                           "it first", path, head[1]);
+        return err_set("'%s' is not an image convis can read: its first bytes are not those of a %s file", path,
+                       IMG_ACCEPTED);
+    }
+    /* the rest, up to the cap: a file that grew since fstat is read no further */
+    want = (size_t)st.st_size;
+    buf = malloc(want + 1);
     if (!buf) {
-        fclose(f);
+        close(fd);
         return err_set("out of memory reading '%s' (%lld bytes)", path, (long long)st.st_size);
     }
-    if (fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-        int e = errno;
+    memcpy(buf, head, (size_t)got);
+    rest = (size_t)got < want ? read_some(fd, buf + got, want + 1 - (size_t)got) : 0;
+    close(fd);
+    if (rest < 0 || (size_t)got + (size_t)rest < want) {
         free(buf);
-        fclose(f);
-        return err_set("cannot read '%s': %s", path, e ? strerror(e) : "the file changed while it was read");
+        return err_set("cannot read '%s': %s", path, rest < 0 ? strerror(errno) : "the file shrank while it was read");
     }
-    fclose(f);
+    if ((size_t)got + (size_t)rest > want && want + 1 > (size_t)IMG_MAX_FILE_BYTES) {
+        free(buf);
+        return err_set("'%s' grew past the %lld bytes convis reads while it was read", path,
+                       (long long)IMG_MAX_FILE_BYTES);
+    }
     *data = buf;
-    *size = (size_t)st.st_size;
+    *size = want; /* what fstat said: a byte the file gained meanwhile is not part of it */
     return true;
 }
 
-static bool check_limits(const char *path, int w, int h, const img_limits *lim)
+bool img_load(const char *path, const img_limits *limits, img_image *out)
 {
-    if (w <= 0 || h <= 0)
-        return err_set("'%s' claims a size of %dx%d pixels, which is not an image", path, w, h);
-    if (w > lim->max_side || h > lim->max_side || (long long)w * h > lim->max_pixels)
-        return err_set("'%s' is %dx%d pixels, over the limit of %d pixels a side and %lld pixels "
-                       "in all (--max-side and --max-pixels raise it)",
-                       path, w, h, lim->max_side, lim->max_pixels);
-    return true;
+    unsigned char *data = NULL;
+    size_t size = 0;
+    img_limits def = img_default_limits();
+    bool ok;
+
+    memset(out, 0, sizeof *out);
+    if (!limits)
+        limits = &def;
+    if (!read_image_file(path, &data, &size))
+        return false;
+    ok = sbx_decode(path, data, size, limits, out);
+    free(data);
+    return ok;
 }
 
-static bool alloc_image(img_image *out, int w, int h)
+bool img_alloc(img_image *out, int w, int h)
 {
     memset(out, 0, sizeof *out);
     if (!img_plane_alloc(&out->luma, w, h))
@@ -169,167 +233,16 @@ static bool alloc_image(img_image *out, int w, int h)
     return true;
 }
 
-static float luma_of(const uint8_t *rgb)
-{
-    if (rgb[0] == rgb[1] && rgb[1] == rgb[2])
-        return (float)rgb[0];
-    return 0.299f * rgb[0] + 0.587f * rgb[1] + 0.114f * rgb[2];
-}
-
-static void color_from_luma(img_image *img)
-{
-    size_t n = (size_t)img->luma.w * (size_t)img->luma.h;
-    for (size_t i = 0; i < n; ++i) {
-        uint8_t g = img_display_byte(img->luma.px[i], IMG_DISPLAY_CLAMP);
-        img->color.px[4 * i + 0] = g;
-        img->color.px[4 * i + 1] = g;
-        img->color.px[4 * i + 2] = g;
-        img->color.px[4 * i + 3] = 255;
-    }
-}
-
-/* Skips whitespace, then reads one token of at most size-1 characters. */
-static const char *pfm_token(const char *p, const char *end, char *tok, size_t size)
-{
-    size_t n = 0;
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
-        ++p;
-    while (p < end && !(*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') && n + 1 < size)
-        tok[n++] = *p++;
-    tok[n] = '\0';
-    return n ? p : NULL;
-}
-
-static bool parse_int(const char *s, int *out)
-{
-    char *end;
-    long v;
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v <= 0 || v > INT_MAX)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
-static float pfm_float(const unsigned char *b, bool little)
-{
-    uint32_t u = little ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24
-                        : (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-/* PFM: "Pf" (grey) or "PF" (RGB), width height, scale (negative: little
- * endian), then rows of floats from the bottom row up. */
-static bool load_pfm(const char *path, const unsigned char *data, size_t size,
-                     const img_limits *lim, img_image *out)
-{
-    const char *p = (const char *)data, *end = p + size;
-    char tok[32];
-    int w, h, channels;
-    double scale;
-    char *scale_end;
-    size_t need;
-
-    channels = data[1] == 'f' ? 1 : 3;
-    p += 2;
-    if (!(p = pfm_token(p, end, tok, sizeof tok)) || !parse_int(tok, &w) ||
-        !(p = pfm_token(p, end, tok, sizeof tok)) || !parse_int(tok, &h))
-        return err_set("'%s' has a broken PFM header (expected \"Pf\" or \"PF\", width, height, scale)", path);
-    if (!check_limits(path, w, h, lim))
-        return false;
-    if (!(p = pfm_token(p, end, tok, sizeof tok)))
-        return err_set("'%s' has a broken PFM header: the scale is missing", path);
-    scale = strtod(tok, &scale_end);
-    if (*scale_end || scale == 0.0 || !isfinite(scale))
-        return err_set("'%s' has a broken PFM header: the scale '%s' is not a non-zero number", path, tok);
-    if (p >= end)
-        return err_set("'%s' is truncated: the PFM header has no pixel data after it", path);
-    ++p; /* the single whitespace character that ends the header */
-    need = (size_t)w * (size_t)h * (size_t)channels * 4;
-    if ((size_t)(end - p) < need)
-        return err_set("'%s' is truncated: a %dx%d PFM needs %zu bytes of pixels, the file has %zu",
-                       path, w, h, need, (size_t)(end - p));
-    if (!alloc_image(out, w, h))
-        return false;
-    for (int y = 0; y < h; ++y) {
-        const unsigned char *row = (const unsigned char *)p + (size_t)(h - 1 - y) * (size_t)w * channels * 4;
-        for (int x = 0; x < w; ++x) {
-            float v;
-            if (channels == 1) {
-                v = pfm_float(row + 4 * (size_t)x, scale < 0);
-            } else {
-                const unsigned char *c = row + 12 * (size_t)x;
-                v = 0.299f * pfm_float(c, scale < 0) + 0.587f * pfm_float(c + 4, scale < 0) +
-                    0.114f * pfm_float(c + 8, scale < 0);
-            }
-            out->luma.px[(size_t)y * w + x] = v;
-        }
-    }
-    color_from_luma(out);
-    return true;
-}
-
-static bool load_stb(const char *path, const unsigned char *data, size_t size,
-                     const img_limits *lim, img_image *out)
-{
-    int w, h, comp;
-    unsigned char *px;
-    size_t n;
-
-    if (size > INT_MAX)
-        return err_set("'%s' is too large for the image decoder", path);
-    if (!stbi_info_from_memory(data, (int)size, &w, &h, &comp))
-        return err_set("'%s' is not an image convis can read (%s); give a %s image", path,
-                       stbi_failure_reason(), ACCEPTED);
-    if (!check_limits(path, w, h, lim))
-        return false;
-    px = stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
-    if (!px)
-        return err_set("'%s' could not be decoded (%s); the file may be truncated or damaged", path,
-                       stbi_failure_reason());
-    /* stb's buffer becomes the colour image as it is (stb allocates with
-     * malloc, so img_free's free() releases it): no copy of a big image */
-    memset(out, 0, sizeof *out);
-    if (!img_plane_alloc(&out->luma, w, h)) {
-        stbi_image_free(px);
-        return false;
-    }
-    out->color = (img_rgba){w, h, px};
-    n = (size_t)w * (size_t)h;
-    for (size_t i = 0; i < n; ++i)
-        out->luma.px[i] = luma_of(px + 4 * i);
-    return true;
-}
-
-bool img_load(const char *path, const img_limits *limits, img_image *out)
-{
-    unsigned char *data = NULL;
-    size_t size = 0;
-    img_limits def = img_default_limits();
-    bool ok;
-
-    memset(out, 0, sizeof *out);
-    if (!limits)
-        limits = &def;
-    if (!read_file(path, &data, &size))
-        return false;
-    if (size >= 2 && data[0] == 'P' && (data[1] == 'f' || data[1] == 'F'))
-        ok = load_pfm(path, data, size, limits, out);
-    else
-        ok = load_stb(path, data, size, limits, out);
-    free(data);
-    return ok;
-}
-
 bool img_from_plane(const img_plane *plane, img_image *out)
 {
-    if (!alloc_image(out, plane->w, plane->h))
+    size_t n = (size_t)plane->w * (size_t)plane->h;
+    if (!img_alloc(out, plane->w, plane->h))
         return false;
-    memcpy(out->luma.px, plane->px, (size_t)plane->w * (size_t)plane->h * sizeof *plane->px);
-    color_from_luma(out);
+    memcpy(out->luma.px, plane->px, n * sizeof *plane->px);
+    for (size_t i = 0; i < n; ++i) {
+        memset(out->color.px + 4 * i, img_display_byte(plane->px[i], IMG_DISPLAY_CLAMP), 3);
+        out->color.px[4 * i + 3] = 255;
+    }
     return true;
 }
 

@@ -52,12 +52,18 @@ typedef enum img_display {
 
 img_limits img_default_limits(void);
 
-/* Loads an image file (PNG, JPEG, BMP, TGA, PNM/PGM, PFM). The header is read
- * first and sizes over `limits` are refused before decoding. On failure
- * returns false with one sentence in err_msg() naming the file and the
- * problem; *out is left empty. */
+/* Loads an image file (PNG, JPEG, BMP, TGA, binary PGM/PPM, PFM), from a
+ * stranger as likely as not: only a regular file of at most
+ * IMG_MAX_FILE_BYTES is read, its first bytes must name a format convis
+ * reads, and it is decoded in a sandboxed child (sandbox.h), which refuses
+ * sizes over `limits` (NULL: the defaults) before decoding pixels. On
+ * failure returns false with one sentence in err_msg() naming the file and
+ * the problem; *out is left empty. */
 bool img_load(const char *path, const img_limits *limits, img_image *out);
 void img_free(img_image *img);
+
+/* An image of w x h, its pixels not set. False with a sentence. */
+bool img_alloc(img_image *out, int w, int h);
 
 /* Builds an image from a plane: luma copied, colour by the clamp display. */
 bool img_from_plane(const img_plane *plane, img_image *out);

@@ -1,0 +1,433 @@
+/* decode.c - the bytes of an image file to an image. See decode.h. */
+#include "decode.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "stb_config.h"
+
+/* ---- stb's allocator: zeroed memory ----------------------------------------
+ * stb_image leaves parts of its buffers unwritten on some damaged files (a
+ * truncated TGA, CVE-2023-45663): with calloc and a zeroing realloc, what it
+ * leaves is zeros, never another allocation's old bytes. */
+
+void *convis_stbi_malloc(size_t n)
+{
+    return calloc(1, n ? n : 1);
+}
+
+void *convis_stbi_realloc_sized(void *p, size_t old_n, size_t n)
+{
+    unsigned char *q = realloc(p, n ? n : 1);
+    if (q && n > old_n)
+        memset(q + old_n, 0, n - old_n);
+    return q;
+}
+
+void convis_stbi_free(void *p)
+{
+    free(p);
+}
+
+/* ---- formats ------------------------------------------------------------------ */
+
+static const char *const format_names[] = {"unknown", "PNG", "JPEG", "BMP", "TGA", "PGM/PPM", "PFM"};
+
+const char *img_format_name(img_format f)
+{
+    return (unsigned)f < sizeof format_names / sizeof format_names[0] ? format_names[f] : "unknown";
+}
+
+/* TGA has no signature: a header whose fields hold what stb_image's TGA
+ * reader accepts (colour map 0 or 1, an image type it decodes, a size,
+ * 8 to 32 bits a pixel). */
+static bool tga_header(const unsigned char *h, size_t n)
+{
+    int cmap = h[1], type = h[2], bits = h[16], w = h[12] | h[13] << 8, rows = h[14] | h[15] << 8;
+    if (n < 18 || cmap > 1 || w == 0 || rows == 0)
+        return false;
+    if (cmap == 1 && type != 1 && type != 9)
+        return false;
+    if (type != 1 && type != 2 && type != 3 && type != 9 && type != 10 && type != 11)
+        return false;
+    if (cmap == 1)
+        bits = h[7]; /* the colour map's entries */
+    return bits == 8 || bits == 15 || bits == 16 || bits == 24 || bits == 32;
+}
+
+img_format img_identify(const unsigned char *h, size_t n)
+{
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (n >= 8 && memcmp(h, png, 8) == 0)
+        return IMG_FORMAT_PNG;
+    if (n >= 3 && h[0] == 0xff && h[1] == 0xd8 && h[2] == 0xff)
+        return IMG_FORMAT_JPEG;
+    if (n >= 2 && h[0] == 'B' && h[1] == 'M')
+        return IMG_FORMAT_BMP;
+    if (n >= 2 && h[0] == 'P' && (h[1] == 'f' || h[1] == 'F'))
+        return IMG_FORMAT_PFM;
+    if (n >= 3 && h[0] == 'P' && (h[1] == '5' || h[1] == '6') &&
+        (h[2] == ' ' || h[2] == '\t' || h[2] == '\n' || h[2] == '\r' || h[2] == '#'))
+        return IMG_FORMAT_PNM;
+    if (n >= 18 && tga_header(h, n))
+        return IMG_FORMAT_TGA;
+    return IMG_FORMAT_UNKNOWN;
+}
+
+/* ---- common -------------------------------------------------------------------- */
+
+bool img_check_limits(const char *name, long long w, long long h, const img_limits *lim)
+{
+    if (w <= 0 || h <= 0)
+        return err_set("'%s' claims a size of %lldx%lld pixels, which is not an image", name, w, h);
+    if (w > lim->max_side || h > lim->max_side || w * h > lim->max_pixels)
+        return err_set("'%s' is %lldx%lld pixels, over the limit of %d pixels a side and %lld pixels "
+                       "in all (--max-side and --max-pixels raise it)",
+                       name, w, h, lim->max_side, lim->max_pixels);
+    return true;
+}
+
+static unsigned long long be32(const unsigned char *p)
+{
+    return (unsigned long long)p[0] << 24 | (unsigned long long)p[1] << 16 | (unsigned long long)p[2] << 8 | p[3];
+}
+
+static unsigned long long le32(const unsigned char *p)
+{
+    return (unsigned long long)p[3] << 24 | (unsigned long long)p[2] << 16 | (unsigned long long)p[1] << 8 | p[0];
+}
+
+/* The size a PNG, BMP or TGA header states, read here so that a size over
+ * the limits is named as such before stb_image sees the file (it calls a
+ * 100000x100000 PNG "not an image"). False when the header is too short
+ * to say; JPEG, whose size comes after other segments, is left to stb. */
+static bool header_size(img_format f, const unsigned char *d, size_t n, long long *w, long long *h)
+{
+    if (f == IMG_FORMAT_PNG && n >= 24 && memcmp(d + 12, "IHDR", 4) == 0) {
+        *w = (long long)be32(d + 16);
+        *h = (long long)be32(d + 20);
+        return true;
+    }
+    if (f == IMG_FORMAT_BMP && n >= 26) {
+        if (le32(d + 14) == 12) { /* OS/2 header: 16-bit sizes */
+            *w = d[18] | d[19] << 8;
+            *h = d[20] | d[21] << 8;
+        } else {
+            *w = (long long)(int32_t)le32(d + 18);
+            *h = llabs((long long)(int32_t)le32(d + 22)); /* negative: rows top down */
+        }
+        return true;
+    }
+    if (f == IMG_FORMAT_TGA && n >= 18) {
+        *w = d[12] | d[13] << 8;
+        *h = d[14] | d[15] << 8;
+        return true;
+    }
+    return false;
+}
+
+static float luma_of(const uint8_t *rgb)
+{
+    if (rgb[0] == rgb[1] && rgb[1] == rgb[2])
+        return (float)rgb[0];
+    return 0.299f * rgb[0] + 0.587f * rgb[1] + 0.114f * rgb[2];
+}
+
+static uint8_t byte_of(float v)
+{
+    return v <= 0.0f ? 0 : v >= 255.0f ? 255 : (uint8_t)(v + 0.5f);
+}
+
+static bool is_space(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+/* ---- PFM ------------------------------------------------------------------------ */
+
+/* Skips whitespace, then reads one token of at most size-1 characters. */
+static const unsigned char *pfm_token(const unsigned char *p, const unsigned char *end, char *tok, size_t size)
+{
+    size_t n = 0;
+    while (p < end && is_space(*p))
+        ++p;
+    while (p < end && !is_space(*p) && n + 1 < size)
+        tok[n++] = (char)*p++;
+    tok[n] = '\0';
+    return n ? p : NULL;
+}
+
+static bool parse_int(const char *s, int *out)
+{
+    char *end;
+    long v;
+    v = strtol(s, &end, 10);
+    if (*end || end == s || v <= 0 || v > INT_MAX)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static float pfm_float(const unsigned char *b, bool little)
+{
+    uint32_t u = little ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24
+                        : (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* PFM: "Pf" (grey) or "PF" (RGB), width height, scale (negative: little
+ * endian), then rows of floats from the bottom row up. */
+static bool load_pfm(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
+                     img_image *out)
+{
+    const unsigned char *p = data + 2, *end = data + size;
+    char tok[32];
+    int w, h, channels = data[1] == 'f' ? 1 : 3;
+    double scale;
+    char *scale_end;
+    size_t need;
+
+    if (!(p = pfm_token(p, end, tok, sizeof tok)) || !parse_int(tok, &w) ||
+        !(p = pfm_token(p, end, tok, sizeof tok)) || !parse_int(tok, &h))
+        return err_set("'%s' has a broken PFM header (expected \"Pf\" or \"PF\", width, height, scale)", name);
+    if (!img_check_limits(name, w, h, lim))
+        return false;
+    if (!(p = pfm_token(p, end, tok, sizeof tok)))
+        return err_set("'%s' has a broken PFM header: the scale is missing", name);
+    scale = strtod(tok, &scale_end);
+    if (*scale_end || scale == 0.0 || !isfinite(scale))
+        return err_set("'%s' has a broken PFM header: the scale '%s' is not a non-zero number", name, tok);
+    if (p >= end)
+        return err_set("'%s' is truncated: the PFM header has no pixel data after it", name);
+    ++p; /* the single whitespace character that ends the header */
+    need = (size_t)w * (size_t)h * (size_t)channels * 4;
+    if ((size_t)(end - p) < need)
+        return err_set("'%s' is truncated: a %dx%d PFM needs %zu bytes of pixels, the file has %zu", name, w, h,
+                       need, (size_t)(end - p));
+    if (!img_alloc(out, w, h))
+        return false;
+    for (int y = 0; y < h; ++y) {
+        const unsigned char *row = p + (size_t)(h - 1 - y) * (size_t)w * (size_t)channels * 4;
+        for (int x = 0; x < w; ++x) {
+            size_t i = (size_t)y * (size_t)w + (size_t)x;
+            float v;
+            if (channels == 1) {
+                v = pfm_float(row + 4 * (size_t)x, scale < 0);
+            } else {
+                const unsigned char *c = row + 12 * (size_t)x;
+                v = 0.299f * pfm_float(c, scale < 0) + 0.587f * pfm_float(c + 4, scale < 0) +
+                    0.114f * pfm_float(c + 8, scale < 0);
+            }
+            out->luma.px[i] = v;
+            memset(out->color.px + 4 * i, img_display_byte(v, IMG_DISPLAY_CLAMP), 3);
+            out->color.px[4 * i + 3] = 255;
+        }
+    }
+    return true;
+}
+
+/* ---- binary PGM/PPM ----------------------------------------------------------------
+ * "P5" (grey) or "P6" (RGB), width, height, maxval (1..65535), each a
+ * decimal after whitespace and "#" comments; one whitespace character; then
+ * the samples, one byte each when maxval < 256, else two, most significant
+ * first. Samples are scaled to 0..255 (kept exact when maxval is 255); a
+ * sample over maxval counts as maxval. */
+
+static const unsigned char *pnm_number(const unsigned char *p, const unsigned char *end, long *v)
+{
+    long x = 0;
+    for (;;) {
+        while (p < end && is_space(*p))
+            ++p;
+        if (p < end && *p == '#') {
+            while (p < end && *p != '\n' && *p != '\r')
+                ++p;
+            continue;
+        }
+        break;
+    }
+    if (p >= end || *p < '0' || *p > '9')
+        return NULL;
+    while (p < end && *p >= '0' && *p <= '9') {
+        x = x * 10 + (*p++ - '0');
+        if (x > INT_MAX)
+            return NULL;
+    }
+    *v = x;
+    return p;
+}
+
+static bool load_pnm(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
+                     img_image *out)
+{
+    const unsigned char *p = data + 2, *end = data + size;
+    int channels = data[1] == '5' ? 1 : 3, wide;
+    long w, h, maxval;
+    size_t need, n;
+    float scale;
+
+    if (!(p = pnm_number(p, end, &w)) || !(p = pnm_number(p, end, &h)) || !(p = pnm_number(p, end, &maxval)))
+        return err_set("'%s' has a broken PGM/PPM header (expected P5 or P6, width, height, maxval)", name);
+    if (maxval < 1 || maxval > 65535)
+        return err_set("'%s' has a maxval of %ld; PGM/PPM allows 1 to 65535", name, maxval);
+    if (!img_check_limits(name, w, h, lim))
+        return false;
+    if (p >= end || !is_space(*p))
+        return err_set("'%s' is truncated: the PGM/PPM header has no pixel data after it", name);
+    ++p;
+    wide = maxval > 255;
+    n = (size_t)w * (size_t)h;
+    need = n * (size_t)channels * (wide ? 2 : 1);
+    if ((size_t)(end - p) < need)
+        return err_set("'%s' is truncated: a %ldx%ld %d-bit %s needs %zu bytes of pixels, the file has %zu", name, w,
+                       h, wide ? 16 : 8, channels == 1 ? "PGM" : "PPM", need, (size_t)(end - p));
+    if (!img_alloc(out, (int)w, (int)h))
+        return false;
+    scale = 255.0f / (float)maxval;
+    for (size_t i = 0; i < n; ++i) {
+        float v[3];
+        uint8_t *c = out->color.px + 4 * i;
+        for (int k = 0; k < channels; ++k) {
+            size_t at = i * (size_t)channels + (size_t)k;
+            long s = wide ? (long)p[2 * at] << 8 | p[2 * at + 1] : p[at];
+            if (s > maxval)
+                s = maxval;
+            v[k] = maxval == 255 ? (float)s : (float)s * scale;
+        }
+        if (channels == 1) {
+            out->luma.px[i] = v[0];
+            c[0] = c[1] = c[2] = byte_of(v[0]);
+        } else {
+            c[0] = byte_of(v[0]);
+            c[1] = byte_of(v[1]);
+            c[2] = byte_of(v[2]);
+            out->luma.px[i] = maxval == 255 ? luma_of(c)
+                              : v[0] == v[1] && v[1] == v[2] ? v[0]
+                                                             : 0.299f * v[0] + 0.587f * v[1] + 0.114f * v[2];
+        }
+        c[3] = 255;
+    }
+    return true;
+}
+
+/* ---- stb_image: PNG, JPEG, BMP, TGA ------------------------------------------------- */
+
+static bool load_stb(img_format f, const char *name, const unsigned char *data, size_t size,
+                     const img_limits *lim, img_image *out)
+{
+    int w, h, comp;
+    long long hw, hh;
+    unsigned char *px;
+    size_t n;
+
+    if (header_size(f, data, size, &hw, &hh) && !img_check_limits(name, hw, hh, lim))
+        return false;
+    if (size > INT_MAX)
+        return err_set("'%s' is too large for the image decoder", name);
+    if (!stbi_info_from_memory(data, (int)size, &w, &h, &comp))
+        return err_set("'%s' is not an image convis can read (%s); give a %s image", name, stbi_failure_reason(),
+                       IMG_ACCEPTED);
+    if (!img_check_limits(name, w, h, lim))
+        return false;
+    px = stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
+    if (!px)
+        return err_set("'%s' could not be decoded (%s); the file may be truncated or damaged", name,
+                       stbi_failure_reason());
+    /* stb's buffer becomes the colour image as it is (its allocator is
+     * calloc, so img_free's free() releases it): no copy of a big image */
+    memset(out, 0, sizeof *out);
+    if (!img_plane_alloc(&out->luma, w, h)) {
+        stbi_image_free(px);
+        return false;
+    }
+    out->color = (img_rgba){w, h, px};
+    n = (size_t)w * (size_t)h;
+    for (size_t i = 0; i < n; ++i)
+        out->luma.px[i] = luma_of(px + 4 * i);
+    return true;
+}
+
+bool img_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out)
+{
+    img_format f = img_identify(data, size < 64 ? size : 64);
+    memset(out, 0, sizeof *out);
+    switch (f) {
+    case IMG_FORMAT_PFM:
+        return load_pfm(name, data, size, lim, out);
+    case IMG_FORMAT_PNM:
+        return load_pnm(name, data, size, lim, out);
+    case IMG_FORMAT_UNKNOWN:
+        return err_set("'%s' is not an image convis can read: its first bytes are not those of a %s file", name,
+                       IMG_ACCEPTED);
+    default:
+        return load_stb(f, name, data, size, lim, out);
+    }
+}
+
+/* A JPEG's size, from its first start-of-frame segment (SOF0..SOF15 but
+ * DHT, JPG and DAC), walking the segments before it. */
+static bool jpeg_size(const unsigned char *d, size_t n, long long *w, long long *h)
+{
+    size_t at = 2;
+    while (at + 4 <= n) {
+        unsigned marker;
+        size_t len;
+        if (d[at] != 0xff)
+            return false;
+        marker = d[at + 1];
+        if (marker == 0xff) { /* fill byte */
+            ++at;
+            continue;
+        }
+        if (marker == 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker == 0x01) { /* no length */
+            at += 2;
+            continue;
+        }
+        len = (size_t)d[at + 2] << 8 | d[at + 3];
+        if (marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc) {
+            if (at + 9 > n || len < 7)
+                return false;
+            *h = d[at + 5] << 8 | d[at + 6];
+            *w = d[at + 7] << 8 | d[at + 8];
+            return true;
+        }
+        if (marker == 0xd9 || marker == 0xda || len < 2) /* the end, or the scan, before any frame */
+            return false;
+        at += 2 + len;
+    }
+    return false;
+}
+
+bool img_header_size(const unsigned char *d, size_t n, long long *w, long long *h)
+{
+    img_format f = img_identify(d, n < 64 ? n : 64);
+    long v[2];
+    int iw, ih;
+    const unsigned char *p, *end = d + n;
+    char tok[32];
+
+    if (f == IMG_FORMAT_JPEG)
+        return jpeg_size(d, n, w, h);
+    if (f == IMG_FORMAT_PNM) {
+        if (!(p = pnm_number(d + 2, end, &v[0])) || !(p = pnm_number(p, end, &v[1])))
+            return false;
+        *w = v[0];
+        *h = v[1];
+        return true;
+    }
+    if (f == IMG_FORMAT_PFM) {
+        if (!(p = pfm_token(d + 2, end, tok, sizeof tok)) || !parse_int(tok, &iw) ||
+            !(p = pfm_token(p, end, tok, sizeof tok)) || !parse_int(tok, &ih))
+            return false;
+        *w = iw;
+        *h = ih;
+        return true;
+    }
+    return header_size(f, d, n, w, h);
+}

@@ -1,0 +1,355 @@
+/* sandbox.c - img_decode in a child process. See sandbox.h. */
+#define _GNU_SOURCE
+#include "sandbox.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "err.h"
+
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#define SBX_SECCOMP 1
+#endif
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SBX_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define SBX_ASAN 1
+#endif
+#endif
+
+#define HEADER_MAGIC 0x636f6e76u /* "conv" */
+
+/* What the child sends first. */
+typedef struct reply {
+    uint32_t magic;
+    int32_t ok;
+    int32_t w, h;
+    char msg[512];
+} reply;
+
+bool sbx_filtered(void)
+{
+#ifdef SBX_SECCOMP
+    return true;
+#else
+    return false;
+#endif
+}
+
+static double seconds_allowed(void)
+{
+    const char *v = getenv("CONVIS_DECODE_SECONDS");
+    double s = v && v[0] ? strtod(v, NULL) : 20.0;
+    return s > 0.0 && s < 3600.0 ? s : 20.0;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ---- the child ------------------------------------------------------------------ */
+
+static bool write_all(int fd, const void *buf, size_t n)
+{
+    const unsigned char *p = buf;
+    while (n > 0) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        p += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+#ifdef SBX_SECCOMP
+#if defined(__x86_64__)
+#define SBX_ARCH AUDIT_ARCH_X86_64
+#else
+#define SBX_ARCH AUDIT_ARCH_AARCH64
+#endif
+#ifndef SECCOMP_RET_KILL_PROCESS
+#define SECCOMP_RET_KILL_PROCESS SECCOMP_RET_KILL
+#endif
+
+/* Allows memory management, exiting, and write() on `fd` alone; anything
+ * else (opening a file, a socket, exec, another write) kills the process. */
+static bool install_filter(int fd)
+{
+#define ALLOW(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+    struct sock_filter f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SBX_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        ALLOW(SYS_mmap),
+        ALLOW(SYS_munmap),
+        ALLOW(SYS_mremap),
+        ALLOW(SYS_brk),
+        ALLOW(SYS_mprotect),
+        ALLOW(SYS_madvise),
+        ALLOW(SYS_futex),
+        ALLOW(SYS_rt_sigreturn),
+        ALLOW(SYS_exit),
+        ALLOW(SYS_exit_group),
+        /* write: on the pipe only */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_write, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)fd, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+    };
+#undef ALLOW
+    struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
+    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
+}
+#endif
+
+/* The address space the process has mapped now, in bytes (0 when unknown). */
+static unsigned long long mapped_bytes(void)
+{
+    unsigned long long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%llu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
+/* Zeroes the stack below the caller's frame, so that what a decoder reads
+ * of its own uninitialised locals (stb_image's BMP palette beyond a short
+ * one) is zeros, not the parent's old data. */
+static void __attribute__((noinline)) scrub_stack(void)
+{
+    volatile unsigned char pad[256 * 1024];
+    memset((void *)pad, 0, sizeof pad);
+}
+
+static void set_limit(int what, unsigned long long v)
+{
+    struct rlimit r = {(rlim_t)v, (rlim_t)v};
+    setrlimit(what, &r);
+}
+
+/* CONVIS_SANDBOX_TEST=crash|syscall|spin|hog: the child misbehaves on
+ * purpose, inside its limits and filter, so that a test can show each of
+ * them holding: a crash (an illegal instruction), a system call decoding
+ * never makes (opening a file), an endless loop, memory without end. */
+static void misbehave(const char *how, reply *r)
+{
+    if (strcmp(how, "crash") == 0)
+        __builtin_trap();
+    if (strcmp(how, "syscall") == 0)
+        fopen("/etc/passwd", "r");
+    if (strcmp(how, "spin") == 0)
+        for (volatile unsigned long i = 0;; ++i)
+            ;
+    if (strcmp(how, "hog") == 0) {
+        size_t total = 0;
+        unsigned char *p;
+        while ((p = malloc(64u << 20)) != NULL) {
+            memset(p, 1, 64u << 20);
+            total += 64u << 20;
+        }
+        snprintf(r->msg, sizeof r->msg, "the image decoder ran out of memory after %zu MiB (its limit)",
+                 total >> 20);
+    }
+}
+
+static void __attribute__((noreturn)) child(int fd, const char *name, const unsigned char *data, size_t size,
+                                            const img_limits *lim, unsigned long long mapped,
+                                            unsigned long long pixels)
+{
+    reply r;
+    img_image img;
+    size_t n;
+    const char *test = getenv("CONVIS_SANDBOX_TEST");
+
+    set_limit(RLIMIT_CORE, 0);
+    set_limit(RLIMIT_FSIZE, 0);
+    set_limit(RLIMIT_CPU, (unsigned long long)seconds_allowed() + 1);
+#ifndef SBX_ASAN
+    /* what it has mapped, the file once more, and 24 bytes a pixel of the
+     * image (the decoder's buffers, 16-bit rows at worst, and the planes) */
+    if (mapped > 0)
+        set_limit(RLIMIT_AS, mapped + 2ULL * size + 24ULL * pixels + (64ULL << 20));
+#else
+    (void)mapped;
+#endif
+    scrub_stack();
+#ifdef SBX_SECCOMP
+    if (!install_filter(fd))
+        _exit(3);
+#endif
+    memset(&r, 0, sizeof r);
+    r.magic = HEADER_MAGIC;
+    if (test && test[0]) {
+        misbehave(test, &r);
+        _exit(write_all(fd, &r, sizeof r) ? 0 : 4);
+    }
+    r.ok = img_decode(name, data, size, lim, &img);
+    if (!r.ok) {
+        snprintf(r.msg, sizeof r.msg, "%s", err_msg());
+        _exit(write_all(fd, &r, sizeof r) ? 0 : 4);
+    }
+    r.w = img.luma.w;
+    r.h = img.luma.h;
+    n = (size_t)r.w * (size_t)r.h;
+    if (!write_all(fd, &r, sizeof r) || !write_all(fd, img.luma.px, n * sizeof(float)) ||
+        !write_all(fd, img.color.px, n * 4))
+        _exit(4);
+    _exit(0);
+}
+
+/* ---- the parent ------------------------------------------------------------------ */
+
+/* Reads n bytes before `deadline`; 1 done, 0 the pipe ended, -1 time ran out. */
+static int read_all(int fd, void *buf, size_t n, double deadline)
+{
+    unsigned char *p = buf;
+    while (n > 0) {
+        struct pollfd pf = {fd, POLLIN, 0};
+        double left = deadline - now_s();
+        int ready;
+        ssize_t k;
+        if (left <= 0)
+            return -1;
+        ready = poll(&pf, 1, (int)(left * 1000.0) + 1);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready == 0)
+            return -1;
+        k = read(fd, p, n);
+        if (k < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (k <= 0)
+            return 0;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 1;
+}
+
+/* The sentence for a child that ended without sending what it owed. */
+static bool child_failed(const char *name, int status, bool timed_out, double seconds)
+{
+    if (timed_out)
+        return err_set("the image decoder took more than %.0f s on '%s' and was stopped; the file is too large to "
+                       "decode here or made to stall decoders", seconds, name);
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        if (sig == SIGSYS)
+            return err_set("the image decoder was stopped on '%s': it tried to do something decoding never needs "
+                           "(the file may be made to attack decoders)", name);
+        if (sig == SIGXCPU)
+            return err_set("the image decoder ran out of CPU time on '%s' and was stopped; the file is too large "
+                           "to decode here or made to stall decoders", name);
+        return err_set("the image decoder failed on '%s': the file is damaged or made to crash decoders "
+                       "(the decoder stopped on signal %d, %s)", name, sig, strsignal(sig));
+    }
+    return err_set("the image decoder failed on '%s': the file is damaged or made to crash decoders (it ended with "
+                   "status %d before sending the image)", name, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+bool sbx_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out)
+{
+    double seconds = seconds_allowed(), deadline;
+    unsigned long long mapped = mapped_bytes(), pixels = (unsigned long long)lim->max_pixels;
+    long long hw, hh;
+    int fds[2], status = 0, got;
+    bool ok = false, timed_out = false;
+    reply r;
+    pid_t pid;
+    size_t n;
+
+    memset(out, 0, sizeof *out);
+    /* the size the header states, read by our own small readers: refused
+     * here when over the limits, and the child's memory sized from it */
+    if (img_header_size(data, size, &hw, &hh)) {
+        if (!img_check_limits(name, hw, hh, lim))
+            return false;
+        pixels = (unsigned long long)hw * (unsigned long long)hh;
+    }
+    if (pipe(fds) != 0)
+        return err_set("cannot start the image decoder for '%s': %s", name, strerror(errno));
+    fflush(NULL); /* nothing buffered is written twice */
+    pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(fds[0]);
+        close(fds[1]);
+        return err_set("cannot start the image decoder for '%s': %s", name, strerror(e));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child(fds[1], name, data, size, lim, mapped, pixels);
+    }
+    close(fds[1]);
+    deadline = now_s() + seconds;
+
+    got = read_all(fds[0], &r, sizeof r, deadline);
+    if (got == 1 && r.magic != HEADER_MAGIC) {
+        got = 0;
+    } else if (got == 1 && !r.ok) {
+        r.msg[sizeof r.msg - 1] = '\0';
+        err_set("%s", r.msg);
+        got = 2; /* a sentence from the decoder: the file's fault, said as it was */
+    } else if (got == 1 && !img_check_limits(name, r.w, r.h, lim)) {
+        got = 2;
+    } else if (got == 1) {
+        if (!img_plane_alloc(&out->luma, r.w, r.h)) {
+            got = 2;
+        } else {
+            n = (size_t)r.w * (size_t)r.h;
+            out->color = (img_rgba){r.w, r.h, malloc(n * 4)};
+            if (!out->color.px) {
+                err_set("out of memory for a %dx%d image", r.w, r.h);
+                got = 2;
+            } else {
+                got = read_all(fds[0], out->luma.px, n * sizeof(float), deadline);
+                if (got == 1)
+                    got = read_all(fds[0], out->color.px, n * 4, deadline);
+                ok = got == 1;
+            }
+        }
+    }
+    if (got == -1) {
+        timed_out = true;
+        kill(pid, SIGKILL);
+    } else if (got != 1) {
+        kill(pid, SIGKILL); /* it has nothing more to say that anyone will read */
+    }
+    close(fds[0]);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (ok && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return true;
+    img_free(out);
+    if (got == 2)
+        return false;
+    return child_failed(name, status, timed_out, seconds);
+}

@@ -1,0 +1,34 @@
+/* sandbox.h - decoding an image file in a child process that can do nothing
+ * but decode (DESIGN.md section 4: images come from strangers).
+ *
+ * sbx_decode forks. The child lowers its limits (no core file, no files
+ * written, CPU seconds, address space for the largest image the limits
+ * allow), installs a seccomp filter that lets it only allocate memory, write
+ * to its end of a pipe and exit (Linux on x86-64 and arm64), then runs
+ * img_decode (decode.h) on the bytes it inherited and sends back the size,
+ * the luma plane and the colour pixels. The parent reads them with a
+ * wall-clock deadline and checks the size against the limits again. A child
+ * that crashes, is stopped by the filter, runs out of memory or time, or
+ * sends less than it said, becomes one sentence; nothing of it reaches the
+ * caller.
+ *
+ * CONVIS_DECODE_SECONDS (default 20) sets the deadline and the CPU limit.
+ * CONVIS_SANDBOX_TEST=crash|syscall|spin|hog makes the child misbehave on
+ * purpose, for the tests that show each containment. */
+#ifndef CONVIS_SANDBOX_H
+#define CONVIS_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "image.h"
+
+/* img_decode in a sandboxed child. False with one sentence naming `name`. */
+bool sbx_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out);
+
+/* Whether this build and system confine the child with a seccomp filter
+ * (false on other systems and architectures: the limits and the deadline
+ * still hold). */
+bool sbx_filtered(void);
+
+#endif

@@ -1,0 +1,212 @@
+/* Loading images from strangers (src/core/image.c, decode.c, sandbox.c):
+ *   - the decoder child misbehaving on purpose (CONVIS_SANDBOX_TEST): a
+ *     crash, a forbidden system call, an endless loop, memory without end;
+ *     each one sentence, within its time bound, and nothing returned;
+ *   - what is refused before decoding: a FIFO (without blocking), a
+ *     directory, a symbolic link loop (named as such), a 1 GiB file that is
+ *     not an image (from its first bytes, without reading it), a header over
+ *     the limits (named as too large), text and one-bit PNM;
+ *   - 16-bit and odd-maxval PGM/PPM read by our own reader, value for value;
+ *   - what the sandbox costs a load, printed: the median of img_load against
+ *     img_decode in-process on the same file.
+ * Usage: test_sandbox SAMPLE.png */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "core/decode.h"
+#include "core/err.h"
+#include "core/image.h"
+#include "core/sandbox.h"
+#include "core/timing.h"
+
+static char dir[] = "/tmp/convis-test_sandbox.XXXXXX";
+
+static const char *path_in(const char *name)
+{
+    static char buf[4][256];
+    static int next;
+    char *p = buf[next++ % 4];
+    snprintf(p, 256, "%s/%s", dir, name);
+    return p;
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(data, 1, n, f) == n, "writing %s", path);
+    if (f)
+        fclose(f);
+}
+
+/* img_load fails within `seconds`, with a sentence holding `want`. */
+static void expect_refused(const char *path, const char *want, double seconds, const char *what)
+{
+    img_image img;
+    double t0 = tim_now_ms(), ms;
+    bool ok = img_load(path, NULL, &img);
+    ms = tim_now_ms() - t0;
+    CHECK(!ok && strstr(err_msg(), want) && !strchr(err_msg(), '\n') && img.luma.px == NULL,
+          "%s: '%s' (wanted '%s')", what, err_msg(), want);
+    CHECK(ms < seconds * 1000.0, "%s: refused in %.0f ms (at most %.0f s)", what, ms, seconds);
+    if (ok)
+        img_free(&img);
+}
+
+static void check_misbehaving_child(const char *sample)
+{
+    static const struct {
+        const char *how, *want;
+        double seconds;
+    } cases[] = {
+        {"crash", "the file is damaged or made to crash decoders", 5},
+        {"syscall", "it tried to do something decoding never needs", 5},
+        {"spin", "took more than 1 s", 5},
+        {"hog", "ran out of memory", 10},
+    };
+    setenv("CONVIS_DECODE_SECONDS", "1", 1);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char what[64];
+        if (!sbx_filtered() && strcmp(cases[i].how, "syscall") == 0)
+            continue;
+        snprintf(what, sizeof what, "a decoder child that does '%s'", cases[i].how);
+        setenv("CONVIS_SANDBOX_TEST", cases[i].how, 1);
+        expect_refused(sample, cases[i].want, cases[i].seconds, what);
+        printf("%s: %s\n", cases[i].how, err_msg());
+    }
+    unsetenv("CONVIS_SANDBOX_TEST");
+    unsetenv("CONVIS_DECODE_SECONDS");
+}
+
+static void check_refused_before_decoding(void)
+{
+    static const unsigned char text[] = "hello, this is not an image\n";
+    /* a PNG header (valid CRC not needed: refused from the size alone) claiming 100000 x 100000 */
+    static const unsigned char huge[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+                                         0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 2, 0, 0, 0, 0, 0, 0, 0};
+    int fd;
+
+    CHECK(mkfifo(path_in("fifo.png"), 0600) == 0, "mkfifo");
+    expect_refused(path_in("fifo.png"), "is not a regular file", 2, "a FIFO, with no writer");
+    expect_refused(dir, "is a directory", 2, "a directory");
+    CHECK(symlink("loop-b.png", path_in("loop-a.png")) == 0 && symlink("loop-a.png", path_in("loop-b.png")) == 0,
+          "symlinks");
+    expect_refused(path_in("loop-a.png"), "loop-a.png': it is a symbolic link that leads round in a loop", 2,
+                   "a symbolic link loop");
+    fd = open(path_in("big.png"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CHECK(fd >= 0 && ftruncate(fd, 1LL << 30) == 0 && pwrite(fd, text, sizeof text - 1, 0) > 0, "a 1 GiB file");
+    if (fd >= 0)
+        close(fd);
+    expect_refused(path_in("big.png"), "its first bytes are not those of a", 1, "1 GiB of text named .png");
+    write_file(path_in("huge.png"), huge, sizeof huge);
+    expect_refused(path_in("huge.png"), "is 100000x100000 pixels, over the limit", 2, "a 100000x100000 PNG header");
+    write_file(path_in("text.pgm"), "P2\n2 1\n255\n0 255\n", 17);
+    expect_refused(path_in("text.pgm"), "is a text or one-bit PNM (P2)", 2, "a text PGM");
+    write_file(path_in("short.pgm"), "P5\n4 4\n255\n\1\2\3", 14);
+    expect_refused(path_in("short.pgm"), "is truncated", 2, "a truncated PGM");
+    write_file(path_in("maxval.pgm"), "P5\n1 1\n70000\n\1\2", 16);
+    expect_refused(path_in("maxval.pgm"), "maxval of 70000", 2, "a PGM with a maxval over 65535");
+}
+
+static void check_pnm(void)
+{
+    /* 16-bit grey: 0, 65535, 32768 (of 65535) -> 0, 255, 127.5019...; and
+     * RGB with maxval 1023 */
+    static const unsigned char pgm16[] = {'P', '5', '\n', '3', ' ', '1', '\n', '6', '5', '5', '3', '5', '\n',
+                                          0x00, 0x00, 0xff, 0xff, 0x80, 0x00};
+    static const unsigned char ppm10[] = {'P', '6', ' ', '#', 'c', '\n', '1', ' ', '1', ' ', '1', '0', '2', '3', '\n',
+                                          0x03, 0xff, 0x00, 0x00, 0x02, 0x00};
+    img_image img;
+
+    write_file(path_in("g16.pgm"), pgm16, sizeof pgm16);
+    CHECK(img_load(path_in("g16.pgm"), NULL, &img), "16-bit PGM: %s", err_msg());
+    if (img.luma.px) {
+        CHECK(img.luma.w == 3 && img.luma.h == 1 && img.luma.px[0] == 0.0f && img.luma.px[1] == 255.0f &&
+                  img.luma.px[2] == 32768.0f * (255.0f / 65535.0f),
+              "16-bit PGM values %g %g %g", img.luma.px[0], img.luma.px[1], img.luma.px[2]);
+        CHECK(img.color.px[4] == 255 && img.color.px[8] == 128 && img.color.px[11] == 255, "16-bit PGM colours");
+        img_free(&img);
+    }
+    write_file(path_in("c10.ppm"), ppm10, sizeof ppm10);
+    CHECK(img_load(path_in("c10.ppm"), NULL, &img), "10-bit PPM: %s", err_msg());
+    if (img.luma.px) {
+        float r = 255.0f, b = 512.0f * (255.0f / 1023.0f);
+        CHECK(img.color.px[0] == 255 && img.color.px[1] == 0 && img.color.px[2] == 128 &&
+                  img.luma.px[0] == 0.299f * r + 0.114f * b,
+              "10-bit PPM: %d %d %d, luma %g", img.color.px[0], img.color.px[1], img.color.px[2], img.luma.px[0]);
+        img_free(&img);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void measure_cost(const char *sample)
+{
+    enum { N = 21 };
+    double with[N], without[N];
+    img_image img;
+    unsigned char *data;
+    long size;
+    FILE *f = fopen(sample, "rb");
+
+    CHECK(f != NULL, "open %s", sample);
+    if (!f)
+        return;
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    rewind(f);
+    data = malloc((size_t)size);
+    CHECK(data && fread(data, 1, (size_t)size, f) == (size_t)size, "read %s", sample);
+    fclose(f);
+    for (int i = 0; i < N; ++i) {
+        img_limits lim = img_default_limits();
+        double t0 = tim_now_ms();
+        bool ok = img_load(sample, NULL, &img);
+        with[i] = tim_now_ms() - t0;
+        if (ok)
+            img_free(&img);
+        t0 = tim_now_ms();
+        ok = img_decode(sample, data, (size_t)size, &lim, &img);
+        without[i] = tim_now_ms() - t0;
+        CHECK(ok, "in-process decode: %s", err_msg());
+        if (ok)
+            img_free(&img);
+    }
+    qsort(with, N, sizeof with[0], cmp_double);
+    qsort(without, N, sizeof without[0], cmp_double);
+    printf("loading %s: %.2f ms through the sandbox, %.2f ms decoded in-process: the sandbox costs %.2f ms a load "
+           "(medians of %d)\n", sample, with[N / 2], without[N / 2], with[N / 2] - without[N / 2], N);
+    free(data);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_sandbox SAMPLE.png\n");
+        return 2;
+    }
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    printf("seccomp filter: %s\n", sbx_filtered() ? "yes" : "no (not Linux on x86-64 or arm64)");
+    check_misbehaving_child(argv[1]);
+    check_refused_before_decoding();
+    check_pnm();
+    measure_cost(argv[1]);
+    {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", dir);
+    }
+    return CHECK_SUMMARY();
+}
