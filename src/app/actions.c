@@ -39,65 +39,65 @@ static void a_edit(scene *s) { scene_begin_edit(s, 0); }
 FILTER(1) FILTER(2) FILTER(3) FILTER(4) FILTER(5) FILTER(6) FILTER(7) FILTER(8) FILTER(9)
 
 static const app_action actions[] = {
-    {"play", "Space", "play or pause the CPU, one output at a time", scene_play, {{' ', 0}}},
-    {"tap", "T", "one tap forward (one product)", scene_tap, {{'t', 0}}},
+    {"play", "Space", "play or pause the CPU, one output at a time", scene_play, {{' ', 0}}, 0},
+    {"tap", "T", "one tap forward (one product)", scene_tap, {{'t', 0}}, 0},
     {"step", "\xE2\x86\x92  PageDown", "one output forward", scene_step,
-     {{PLAT_KEY_RIGHT, 0}, {PLAT_KEY_PAGE_DOWN, 0}}},
-    {"back", "\xE2\x86\x90  PageUp", "one output back", scene_back, {{PLAT_KEY_LEFT, 0}, {PLAT_KEY_PAGE_UP, 0}}},
-    {"faster", "\xE2\x86\x91", "faster (up to 8192 outputs a second)", scene_faster, {{PLAT_KEY_UP, 0}}},
-    {"slower", "\xE2\x86\x93", "slower (down to one output a second)", scene_slower, {{PLAT_KEY_DOWN, 0}}},
-    {"finish", "Enter  End", "finish the CPU walk now", scene_finish, {{'\r', 0}, {PLAT_KEY_END, 0}}},
-    {"restart", "R  Home", "start the CPU walk again", scene_restart, {{'r', 0}, {PLAT_KEY_HOME, 0}}},
-    {"gpu", "G", "launch on the GPU: every output at once", scene_launch_gpu, {{'g', 0}}},
+     {{PLAT_KEY_RIGHT, 0}, {PLAT_KEY_PAGE_DOWN, 0}}, 0},
+    {"back", "\xE2\x86\x90  PageUp", "one output back", scene_back, {{PLAT_KEY_LEFT, 0}, {PLAT_KEY_PAGE_UP, 0}}, 0},
+    {"faster", "\xE2\x86\x91", "faster (up to 8192 outputs a second)", scene_faster, {{PLAT_KEY_UP, 0}}, 0},
+    {"slower", "\xE2\x86\x93", "slower (down to one output a second)", scene_slower, {{PLAT_KEY_DOWN, 0}}, 0},
+    {"finish", "Enter  End", "finish the CPU walk now", scene_finish, {{'\r', 0}, {PLAT_KEY_END, 0}}, 0},
+    {"restart", "R  Home", "start the CPU walk again", scene_restart, {{'r', 0}, {PLAT_KEY_HOME, 0}}, 0},
+    {"gpu", "G", "launch on the GPU: every output at once", scene_launch_gpu, {{'g', 0}}, 100},
     {"sweep", "W", "size sweep: every engine, 4\xC3\x97" "4 to 4096\xC3\x97" "4096", a_sweep,
-     {{'w', 0}}},
-    {"apply-again", "A", "apply the filter again to the output", scene_apply_again, {{'a', 0}}},
-    {"chain", "X", "time 1000 dependent passes on a 4\xC3\x97" "4 image", scene_chain, {{'x', 0}}},
+     {{'w', 0}}, 3},
+    {"apply-again", "A", "apply the filter again to the output", scene_apply_again, {{'a', 0}}, 100},
+    {"chain", "X", "time 1000 dependent passes on a 4\xC3\x97" "4 image", scene_chain, {{'x', 0}}, 3},
     {"too-big", "Y", "open an image too big for the GPU", scene_too_big,
-     {{'y', 0}}},
+     {{'y', 0}}, 3},
     {"threads", "V", "thread view: the block and thread of each output", scene_toggle_threads,
-     {{'v', 0}}},
-    {"gpu-kernel", "N", "GPU kernel: tiled or naive (CUDA)", scene_next_gpu_kernel, {{'n', 0}}},
+     {{'v', 0}}, 0},
+    {"gpu-kernel", "N", "GPU kernel: tiled or naive (CUDA)", scene_next_gpu_kernel, {{'n', 0}}, 20},
     {"gpu-engine", "U", "GPU engine: CUDA or OpenGL compute", scene_next_gpu_engine,
-     {{'u', 0}}},
+     {{'u', 0}}, 10},
     {"gpu-result", "C", "GPU result: no copy, bulk copy, per pixel",
-     scene_next_gpu_result, {{'c', 0}}},
-    {"next-filter", "K", "next filter", a_next, {{'k', 0}}},
-    {"prev-filter", "Shift+K", "previous filter", a_prev, {{'k', SHIFT}}},
-    {"filter-1", "1 \xE2\x80\xA6 9", "a preset filter by its number (or click its name)", a_filter1, {{'1', 0}}},
-    {"filter-2", NULL, NULL, a_filter2, {{'2', 0}}},
-    {"filter-3", NULL, NULL, a_filter3, {{'3', 0}}},
-    {"filter-4", NULL, NULL, a_filter4, {{'4', 0}}},
-    {"filter-5", NULL, NULL, a_filter5, {{'5', 0}}},
-    {"filter-6", NULL, NULL, a_filter6, {{'6', 0}}},
-    {"filter-7", NULL, NULL, a_filter7, {{'7', 0}}},
-    {"filter-8", NULL, NULL, a_filter8, {{'8', 0}}},
-    {"filter-9", NULL, NULL, a_filter9, {{'9', 0}}},
+     scene_next_gpu_result, {{'c', 0}}, 30},
+    {"next-filter", "K", "next filter", a_next, {{'k', 0}}, 0},
+    {"prev-filter", "Shift+K", "previous filter", a_prev, {{'k', SHIFT}}, 0},
+    {"filter-1", "1 \xE2\x80\xA6 9", "a preset filter by its number (or click its name)", a_filter1, {{'1', 0}}, 0},
+    {"filter-2", NULL, NULL, a_filter2, {{'2', 0}}, 0},
+    {"filter-3", NULL, NULL, a_filter3, {{'3', 0}}, 0},
+    {"filter-4", NULL, NULL, a_filter4, {{'4', 0}}, 0},
+    {"filter-5", NULL, NULL, a_filter5, {{'5', 0}}, 0},
+    {"filter-6", NULL, NULL, a_filter6, {{'6', 0}}, 0},
+    {"filter-7", NULL, NULL, a_filter7, {{'7', 0}}, 0},
+    {"filter-8", NULL, NULL, a_filter8, {{'8', 0}}, 0},
+    {"filter-9", NULL, NULL, a_filter9, {{'9', 0}}, 0},
     {"edit-kernel", "E", "edit the kernel (or click a cell): Tab next, Enter applies", a_edit,
-     {{'e', 0}}},
-    {"border", "M", "border mode: zero, clamp, mirror, wrap", scene_next_border, {{'m', 0}}},
-    {"flip", "F", "flip the kernel: true convolution or cross-correlation", scene_toggle_flip, {{'f', 0}}},
-    {"display", "D", "negative values: clamp, absolute, signed (zero is grey)", scene_next_display, {{'d', 0}}},
-    {"zoom-in", "+  wheel", "zoom in (fewer, larger cells)", a_zoom_in, {{'+', 0}, {'=', 0}}},
-    {"zoom-out", "-  wheel", "zoom out", a_zoom_out, {{'-', 0}}},
+     {{'e', 0}}, 0},
+    {"border", "M", "border mode: zero, clamp, mirror, wrap", scene_next_border, {{'m', 0}}, 0},
+    {"flip", "F", "flip the kernel: true convolution or cross-correlation", scene_toggle_flip, {{'f', 0}}, 0},
+    {"display", "D", "negative values: clamp, absolute, signed (zero is grey)", scene_next_display, {{'d', 0}}, 0},
+    {"zoom-in", "+  wheel", "zoom in (fewer, larger cells)", a_zoom_in, {{'+', 0}, {'=', 0}}, 0},
+    {"zoom-out", "-  wheel", "zoom out", a_zoom_out, {{'-', 0}}, 0},
     {"pan-left", "Shift+\xE2\x86\x90", "pan (or drag a grid, or click the thumbnail)", a_left,
-     {{PLAT_KEY_LEFT, SHIFT}}},
-    {"pan-right", NULL, NULL, a_right, {{PLAT_KEY_RIGHT, SHIFT}}},
-    {"pan-up", NULL, NULL, a_up, {{PLAT_KEY_UP, SHIFT}}},
-    {"pan-down", NULL, NULL, a_down, {{PLAT_KEY_DOWN, SHIFT}}},
-    {"pin", "click", "pin the output under the mouse (click again to unpin)", a_pin, {{0, 0}}},
-    {"lessons", "L", "the lessons: pick by number or click", scene_toggle_menu, {{'l', 0}}},
+     {{PLAT_KEY_LEFT, SHIFT}}, 0},
+    {"pan-right", NULL, NULL, a_right, {{PLAT_KEY_RIGHT, SHIFT}}, 0},
+    {"pan-up", NULL, NULL, a_up, {{PLAT_KEY_UP, SHIFT}}, 0},
+    {"pan-down", NULL, NULL, a_down, {{PLAT_KEY_DOWN, SHIFT}}, 0},
+    {"pin", "click", "pin the output under the mouse (click again to unpin)", a_pin, {{0, 0}}, 0},
+    {"lessons", "L", "the lessons: pick by number or click", scene_toggle_menu, {{'l', 0}}, 100},
     {"lesson-next", "\xE2\x86\x92  PageDown", "in a lesson: the next step",
-     a_lesson_next, {{0, 0}}},
-    {"lesson-prev", "\xE2\x86\x90  PageUp", "in a lesson: the step before", a_lesson_prev, {{0, 0}}},
-    {"lesson-restart", "Home", "in a lesson: back to its first step", a_lesson_restart, {{0, 0}}},
-    {"help", "F1  ?", "this help", scene_toggle_help, {{PLAT_KEY_F1, 0}, {'?', 0}, {'?', SHIFT}}},
-    {"blank", "B", "blank the screen (any key brings it back)", scene_toggle_blank, {{'b', 0}}},
-    {"text-size", "Z", "text size: 100%, 125%, 150%, 200%", scene_next_text_scale, {{'z', 0}}},
-    {"fullscreen", "F11", "fullscreen", a_fullscreen, {{PLAT_KEY_F11, 0}}},
-    {"screenshot", "S", "save a screenshot (a new file, never overwriting)", a_screenshot, {{'s', 0}}},
-    {"escape", "Esc", "close what is open; quit when nothing is", scene_escape, {{PLAT_KEY_ESCAPE, 0}}},
-    {"quit", "Q", "quit", a_quit, {{'q', 0}}},
+     a_lesson_next, {{0, 0}}, 0},
+    {"lesson-prev", "\xE2\x86\x90  PageUp", "in a lesson: the step before", a_lesson_prev, {{0, 0}}, 0},
+    {"lesson-restart", "Home", "in a lesson: back to its first step", a_lesson_restart, {{0, 0}}, 0},
+    {"help", "F1  ?", "this help", scene_toggle_help, {{PLAT_KEY_F1, 0}, {'?', 0}, {'?', SHIFT}}, 0},
+    {"blank", "B", "blank the screen (any key brings it back)", scene_toggle_blank, {{'b', 0}}, 0},
+    {"text-size", "Z", "text size: 100%, 125%, 150%, 200%", scene_next_text_scale, {{'z', 0}}, 0},
+    {"fullscreen", "F11", "fullscreen", a_fullscreen, {{PLAT_KEY_F11, 0}}, 10},
+    {"screenshot", "S", "save a screenshot (a new file, never overwriting)", a_screenshot, {{'s', 0}}, 5},
+    {"escape", "Esc", "close what is open; quit when nothing is", scene_escape, {{PLAT_KEY_ESCAPE, 0}}, 0},
+    {"quit", "Q", "quit", a_quit, {{'q', 0}}, 0},
 };
 
 #define ACTION_COUNT (sizeof actions / sizeof actions[0])
@@ -131,6 +131,34 @@ const app_action *app_action_for_key(int key, unsigned mods)
     return (mods & SHIFT) ? app_action_for_key(key, mods & ~(unsigned)SHIFT) : NULL;
 }
 
+bool app_action_word(const char *word, const app_action **a, long *times)
+{
+    char name[64];
+    const char *star = strchr(word, '*');
+    size_t n = star ? (size_t)(star - word) : strlen(word);
+    long most;
+
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), word);
+    *a = app_action_find(name);
+    if (!*a)
+        return err_set("action '%s' is not known; the actions are those of the window's help (F1), such as step, "
+                       "gpu, threads, filter-3", name);
+    most = (*a)->most ? (*a)->most : APP_ACTION_MOST;
+    *times = 1;
+    if (star) {
+        char *end;
+        *times = strtol(star + 1, &end, 10);
+        if (*end || end == star + 1 || *times < 1 || *times > most)
+            return err_set("action '%s' has a bad count '%s'; write %s*N with N from 1 to %ld", name, star + 1,
+                           name, most);
+    }
+    return true;
+}
+
+/* Work in output pixels a script word may ask of apply-again: each pass
+ * convolves the whole image on the CPU and the GPU. */
+#define APPLY_AGAIN_MOST_PIXELS (1LL << 28)
+
 bool app_run_script(scene *s, const char *script)
 {
     char word[64];
@@ -138,7 +166,6 @@ bool app_run_script(scene *s, const char *script)
     while (*p) {
         size_t n = 0;
         long times = 1;
-        char *star;
         const app_action *a;
         while (*p == ',' || *p == ' ')
             ++p;
@@ -147,18 +174,14 @@ bool app_run_script(scene *s, const char *script)
         word[n] = '\0';
         if (!n)
             break;
-        star = strchr(word, '*');
-        if (star) {
-            char *end;
-            *star = '\0';
-            times = strtol(star + 1, &end, 10);
-            if (*end || times < 1 || times > 10000000)
-                return err_set("action '%s' has a bad count '%s'; write name*N with N from 1 to 10000000", word,
-                               star + 1);
+        if (!app_action_word(word, &a, &times))
+            return false;
+        if (a->run == scene_apply_again &&
+            times * (long long)s->img.luma.w * s->img.luma.h > APPLY_AGAIN_MOST_PIXELS) {
+            long long most = APPLY_AGAIN_MOST_PIXELS / ((long long)s->img.luma.w * s->img.luma.h);
+            return err_set("'%s' would convolve a %dx%d image %ld times; at most %lld passes at this size", word,
+                           s->img.luma.w, s->img.luma.h, times, most < 1 ? 1 : most);
         }
-        a = app_action_find(word);
-        if (!a)
-            return err_set("action '%s' is not known; 'convis --help' lists the actions", word);
         while (times-- > 0) {
             a->run(s);
             app_player_saw(s, a->name); /* as when the learner does it */

@@ -19,7 +19,16 @@ typedef struct app_action {
     const char *help;   /* one line */
     void (*run)(scene *s);
     app_key key[3];
+    int most;           /* the most times one script word may repeat it (0: APP_ACTION_MOST) */
 } app_action;
+
+/* How often a script word may repeat a cheap action ("step*45"). */
+#define APP_ACTION_MOST 10000
+
+/* One script word, "name" or "name*N": the action and N (1 without a
+ * count). False with a sentence for an unknown name, or a count that is no
+ * number or over what the action allows (app_action.most). */
+bool app_action_word(const char *word, const app_action **a, long *times);
 
 size_t app_action_count(void);
 const app_action *app_action_at(size_t i);

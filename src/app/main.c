@@ -1,12 +1,38 @@
 /* main.c - convis: dispatches to a subcommand or opens the window. Only this
  * layer decides to exit. */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "core/image.h"
+
+/* SIGINT and SIGTERM end convis at once, whatever it is doing (a long
+ * action, a sweep, a decode): the temporary file of a write in progress is
+ * removed, so nothing half-written is left, then the signal ends the
+ * process as it would have. (SDL is told not to turn them into a quit
+ * event, which is only read between actions.) */
+static void on_signal(int sig)
+{
+    img_remove_partial_write();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void end_on_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 int main(int argc, char **argv)
 {
+    end_on_signals();
     if (argc >= 2) {
         const char *cmd = argv[1];
         if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

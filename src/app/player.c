@@ -1,6 +1,7 @@
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "player.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,39 +16,71 @@
 #include "data.h"
 #include "scene.h"
 
-/* The action named at the start of `text` ("step*3" names "step"). */
-static void action_name(const char *text, char *name, size_t size)
+/* Whether `path` is `root` or inside it, both as realpath gives them. */
+static bool inside(const char *root, const char *path)
 {
-    size_t n = strcspn(text, "*");
-    if (n >= size)
-        n = size - 1;
-    memcpy(name, text, n);
-    name[n] = '\0';
+    size_t n = strlen(root);
+    return strncmp(root, path, n) == 0 && (path[n] == '/' || path[n] == '\0' || (n == 1 && root[0] == '/'));
+}
+
+/* A lesson's image file: beside the lesson file (or in a folder under it),
+ * else among convis's own images; with symbolic links followed, it must be
+ * inside one of those two folders (the parser already refused absolute
+ * names and ".."). False, with `buf` unset, when it is in neither. */
+static bool image_path(const char *lesson_path, const char *image, char *buf, size_t size)
+{
+    char dir[4096], assets[4200], real_root[PATH_MAX], real_file[PATH_MAX];
+    const char *slash = strrchr(lesson_path, '/');
+    const char *roots[2];
+
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - lesson_path) : 1, slash ? lesson_path : ".");
+    if (!dir[0])
+        snprintf(dir, sizeof dir, "/");
+    snprintf(assets, sizeof assets, "%s/assets", app_data_dir());
+    roots[0] = dir;
+    roots[1] = assets;
+    for (int i = 0; i < 2; ++i) {
+        char candidate[8400];
+        snprintf(candidate, sizeof candidate, "%s/%s", roots[i], image);
+        if (realpath(roots[i], real_root) && realpath(candidate, real_file) && inside(real_root, real_file)) {
+            snprintf(buf, size, "%s", candidate);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The sentence for an image that image_path could not find. */
+static bool image_missing(const char *lesson_path, int line, int column, const char *image)
+{
+    return err_set("%s:%d:%d: image '%s' is neither in the lesson's folder nor among convis's images (%s/assets)",
+                   lesson_path, line, column, image, app_data_dir());
 }
 
 bool app_lesson_load(const char *path, lsn_lesson *out)
 {
-    char name[64];
+    char img[4096];
     if (!lsn_load(path, out))
         return false;
+    if (out->image && !image_path(path, out->image, img, sizeof img)) {
+        image_missing(path, out->image_line, out->image_column, out->image);
+        goto fail;
+    }
     for (int i = 0; i < out->step_count; ++i) {
         const lsn_step *st = &out->steps[i];
+        if (st->image && !image_path(path, st->image, img, sizeof img)) {
+            image_missing(path, st->image_line, st->image_column, st->image);
+            goto fail;
+        }
         for (int k = 0; k < st->action_count; ++k) {
             const lsn_action *a = &st->actions[k];
-            action_name(a->text, name, sizeof name);
-            if (!app_action_find(name)) {
-                err_set("%s:%d:%d: unknown action '%s'; the actions are those of the window's help (F1), such "
-                        "as step, gpu, threads, filter-3", path, a->line, a->column, name);
+            const app_action *found;
+            long times;
+            if (!app_action_word(a->text, &found, &times)) {
+                char why[400];
+                snprintf(why, sizeof why, "%s", err_msg());
+                err_set("%s:%d:%d: %s", path, a->line, a->column, why);
                 goto fail;
-            }
-            if (strchr(a->text, '*')) {
-                char *end;
-                long n = strtol(strchr(a->text, '*') + 1, &end, 10);
-                if (*end || n < 1 || n > 10000000) {
-                    err_set("%s:%d:%d: bad count in '%s'; write name*N with N from 1 to 10000000", path, a->line,
-                            a->column, a->text);
-                    goto fail;
-                }
             }
         }
         if (st->wait && !app_action_find(st->wait)) {
@@ -95,20 +128,6 @@ int app_lesson_list(const char *lang, app_lesson_entry *out, int max)
     return n;
 }
 
-/* A lesson's image file: beside the lesson file, else among the assets. */
-static void image_path(const app_player *p, const char *image, char *buf, size_t size)
-{
-    struct stat st;
-    const char *slash = strrchr(p->path, '/');
-    if (image[0] == '/') {
-        snprintf(buf, size, "%s", image);
-        return;
-    }
-    snprintf(buf, size, "%.*s%s", slash ? (int)(slash - p->path + 1) : 0, p->path, image);
-    if (stat(buf, &st) != 0)
-        snprintf(buf, size, "%s/assets/%s", app_data_dir(), image);
-}
-
 /* Runs the actions of step i. */
 static void enter(scene *s, int i)
 {
@@ -118,8 +137,12 @@ static void enter(scene *s, int i)
     p->waiting = false;
     if (st->image) {
         char img[4096];
-        image_path(p, st->image, img, sizeof img);
-        scene_open_image(s, img);
+        if (image_path(p->path, st->image, img, sizeof img)) {
+            scene_open_image(s, img);
+        } else { /* gone since the lesson was loaded */
+            image_missing(p->path, st->image_line, st->image_column, st->image);
+            snprintf(s->banner, sizeof s->banner, "%s", err_msg());
+        }
     }
     for (int k = 0; k < st->action_count; ++k)
         if (!app_run_script(s, st->actions[k].text))
@@ -148,8 +171,12 @@ bool app_player_start(scene *s, const char *path)
     p->active = true;
     if (l.image) {
         char img[4096];
-        image_path(p, l.image, img, sizeof img);
-        scene_open_image(s, img);
+        if (image_path(p->path, l.image, img, sizeof img)) {
+            scene_open_image(s, img);
+        } else { /* gone since the lesson was loaded */
+            image_missing(p->path, l.image_line, l.image_column, l.image);
+            snprintf(s->banner, sizeof s->banner, "%s", err_msg());
+        }
     }
     enter(s, 0);
     return true;

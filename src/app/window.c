@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -80,8 +81,9 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
             if (!v)
                 return APP_EXIT_USAGE;
             if (sscanf(v, "%dx%d%c", &a->width, &a->height, &extra) != 2 || a->width < 320 ||
-                a->height < 240 || a->width > 16384 || a->height > 16384) {
-                app_error("option '--window' takes a size such as 1280x720 (at least 320x240), not '%s'", v);
+                a->height < 240 || a->width > 7680 || a->height > 4320) {
+                app_error("option '--window' takes a size such as 1280x720 (from 320x240 to 7680x4320), not '%s'",
+                          v);
                 return APP_EXIT_USAGE;
             }
         } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -413,15 +415,13 @@ static int render_steps(scene *s, view *v, plat_window *win, const char *dir)
 {
     int w, h;
     char path[4096];
-    /* the folder and its parents, as mkdir -p makes them */
-    snprintf(path, sizeof path, "%s", dir);
-    for (char *p = path + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0777);
-            *p = '/';
-        }
-    mkdir(path, 0777);
+    /* the folder itself, in a folder that is there: no tree of new folders
+     * wherever a path points */
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        app_error("cannot make the folder '%s' for the steps: %s%s", dir, strerror(errno),
+                  errno == ENOENT ? " (the folder it goes in must exist)" : "");
+        return APP_EXIT_INPUT;
+    }
     for (int i = 0; i < s->player.lesson.step_count; ++i) {
         const char *gl_err;
         scene_measure(s);
@@ -522,6 +522,13 @@ int app_window_main(int argc, char **argv)
         app_error("%s%s", err_msg(),
                   plat_has_display() ? "" : " (or render a picture offscreen with --screenshot FILE)");
         return APP_EXIT_INPUT;
+    }
+    {
+        int dw, dh;
+        plat_window_size(win, &dw, &dh);
+        if (dw < a.width || dh < a.height)
+            fprintf(stderr, "convis: the window is %dx%d, not %dx%d: the display has no more room\n", dw, dh,
+                    a.width, a.height);
     }
     if (strcmp(plat_video_driver(), "offscreen") == 0)
         fprintf(stderr, "convis: no display: drawing offscreen through EGL (SDL's %s video driver)\n",

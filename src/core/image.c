@@ -2,6 +2,7 @@
 #include "image.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -326,38 +327,56 @@ static bool same_file(const char *a, const char *b)
 
 typedef bool (*write_fn)(FILE *f, const void *ctx);
 
-/* Writes through `fn` to a temporary file beside `path`, then renames it into
+/* The temporary file being written now, for img_remove_partial_write (a
+ * signal handler): set while it exists. */
+static char partial_path[4200];
+static volatile sig_atomic_t partial_set;
+
+void img_remove_partial_write(void)
+{
+    if (partial_set)
+        unlink(partial_path);
+}
+
+/* Writes through `fn` to a temporary file beside `path` (a short name in
+ * the same folder, so a long file name still fits), then renames it into
  * place; on any failure the temporary file is removed and `path` untouched.
- * With `exclusive`, the file is linked into place instead, which fails when
- * `path` exists: nothing is ever replaced. */
+ * An existing `path` keeps its mode, and one that nobody may write (no w in
+ * its mode) is refused, as cp refuses it. With `exclusive`, the file is
+ * linked into place instead, which fails when `path` exists: nothing is
+ * ever replaced. */
 static bool write_atomically(const char *path, write_fn fn, const void *ctx, bool exclusive)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
+    const char *slash = strrchr(path, '/');
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
     int fd;
     FILE *f;
     bool ok;
     mode_t mask;
 
-    if (!tmp)
-        return err_set("out of memory");
-    snprintf(tmp, len + 16, "%s.tmp-XXXXXX", path);
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return err_set("cannot write '%s': %s", path, strerror(e));
-    }
-    /* mkstemp makes the file 0600; give it the mode a new file gets. */
+    if (exists && !exclusive && S_ISREG(st.st_mode) && !(st.st_mode & 0222))
+        return err_set("'%s' is read-only; convis does not replace it (give another name, or make it writable)",
+                       path);
+    if (strlen(path) + 16 > sizeof partial_path)
+        return err_set("cannot write '%s': the path is too long", path);
+    partial_set = 0;
+    snprintf(partial_path, sizeof partial_path, "%.*s.convis-XXXXXX", slash ? (int)(slash - path + 1) : 0, path);
+    fd = mkstemp(partial_path);
+    if (fd < 0)
+        return err_set("cannot write '%s': %s", path, strerror(errno));
+    partial_set = 1;
+    /* mkstemp makes the file 0600: give it the mode the file it replaces
+     * has, or the mode a new file gets */
     mask = umask(0);
     umask(mask);
-    fchmod(fd, 0666 & ~mask);
+    fchmod(fd, exists && !exclusive && S_ISREG(st.st_mode) ? st.st_mode & 07777 : 0666 & ~mask);
     f = fdopen(fd, "wb");
     if (!f) {
         int e = errno;
         close(fd);
-        unlink(tmp);
-        free(tmp);
+        unlink(partial_path);
+        partial_set = 0;
         return err_set("cannot write '%s': %s", path, strerror(e));
     }
     ok = fn(f, ctx);
@@ -366,16 +385,16 @@ static bool write_atomically(const char *path, write_fn fn, const void *ctx, boo
     if (fclose(f) != 0 && ok)
         ok = err_set("cannot write '%s': %s", path, strerror(errno));
     if (ok && exclusive) {
-        if (link(tmp, path) != 0)
+        if (link(partial_path, path) != 0)
             ok = errno == EEXIST ? err_set("'%s' already exists; convis does not overwrite it", path)
                                  : err_set("cannot write '%s': %s", path, strerror(errno));
-        unlink(tmp);
-    } else if (ok && rename(tmp, path) != 0) {
+        unlink(partial_path);
+    } else if (ok && rename(partial_path, path) != 0) {
         ok = err_set("cannot write '%s': %s", path, strerror(errno));
     }
     if (!ok)
-        unlink(tmp);
-    free(tmp);
+        unlink(partial_path);
+    partial_set = 0;
     return ok;
 }
 

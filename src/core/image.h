@@ -90,4 +90,8 @@ bool img_write(const char *path, const img_plane *plane, img_display display,
  * renamed into place. With `no_overwrite`, an existing `path` is refused. */
 bool img_write_rgba_png(const char *path, const img_rgba *img, bool no_overwrite);
 
+/* Removes the temporary file of a write in progress, if any: for a signal
+ * handler that ends the program (async-signal-safe: one unlink). */
+void img_remove_partial_write(void);
+
 #endif

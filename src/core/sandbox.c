@@ -189,6 +189,9 @@ static void __attribute__((noreturn)) child(int fd, const char *name, const unsi
     size_t n;
     const char *test = getenv("CONVIS_SANDBOX_TEST");
 
+#ifdef SBX_SECCOMP
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* the parent ended (a signal): so does the decoder */
+#endif
     set_limit(RLIMIT_CORE, 0);
     set_limit(RLIMIT_FSIZE, 0);
     set_limit(RLIMIT_CPU, (unsigned long long)seconds_allowed() + 1);

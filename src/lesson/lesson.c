@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <yaml.h>
 
@@ -640,6 +642,32 @@ static bool text_value(const parse *ps, const node *v, const char *what, const c
     return true;
 }
 
+/* An image's name: a path inside the lesson's folder (or among convis's
+ * own images), so a lesson shared by a stranger opens nothing else: not
+ * absolute, no ".." part, no "\\". */
+static bool image_value(const parse *ps, const node *v, const char *fix)
+{
+    const char *s = v->value, *end = s + v->length;
+    if (!text_value(ps, v, "image", fix))
+        return false;
+    if (s[0] == '/' || s[0] == '~' || memchr(s, '\\', v->length))
+        return fail_at(ps->name, v->line, v->column,
+                       "image '%.*s' is a path outside the lesson's folder; give a file beside the lesson or one "
+                       "of convis's images, such as tiny.png", (int)v->length, s);
+    for (const char *p = s; p < end;) {
+        const char *slash = memchr(p, '/', (size_t)(end - p));
+        const char *part_end = slash ? slash : end;
+        if (part_end - p == 2 && p[0] == '.' && p[1] == '.')
+            return fail_at(ps->name, v->line, v->column,
+                           "image '%.*s' climbs out of the lesson's folder (..); give a file beside the lesson or "
+                           "in a folder under it", (int)v->length, s);
+        p = part_end + (slash ? 1 : 0);
+        if (!slash)
+            break;
+    }
+    return true;
+}
+
 /* Adds the actions of one scalar of a step's do: the text split at commas,
  * each trimmed, each with its position. */
 static bool add_actions(const parse *ps, const node *v, int step_no, lsn_step *st)
@@ -773,7 +801,7 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
     if ((v = map_get(m, "wait")) && !wait_value(ps, v, step_no, st))
         return false;
     if ((v = map_get(m, "image"))) { /* an image to open when the step begins */
-        if (!text_value(ps, v, "image", "write a file name such as 'image: tiny.png', or leave image out"))
+        if (!image_value(ps, v, "write a file name such as 'image: tiny.png', or leave image out"))
             return false;
         if (!(st->image = dup_n(v->value, v->length)))
             return fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
@@ -803,7 +831,7 @@ static bool lesson_value(const parse *ps, const node *root, lsn_lesson *out)
     if (!(out->title = dup_n(title->value, title->length)))
         return fail_at(ps->name, title->line, title->column, "out of memory while reading the lesson");
     if ((image = map_get(root, "image"))) {
-        if (!text_value(ps, image, "image", "write a file name such as 'image: sample.png', or leave image out"))
+        if (!image_value(ps, image, "write a file name such as 'image: sample.png', or leave image out"))
             return false;
         if (!(out->image = dup_n(image->value, image->length)))
             return fail_at(ps->name, image->line, image->column, "out of memory while reading the lesson");
@@ -868,38 +896,54 @@ bool lsn_parse(const char *name, const char *text, size_t size, lsn_lesson *out)
 bool lsn_load(const char *path, lsn_lesson *out)
 {
     struct stat st;
-    FILE *f;
     char *buf;
-    size_t n;
+    size_t n = 0;
     bool ok;
+    int fd;
     if (out)
         memset(out, 0, sizeof *out);
     if (!path)
         return err_set("(lesson): no file name given");
-    if (stat(path, &st) != 0)
-        return err_set("%s: cannot read the lesson: %s", path, strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return err_set("%s: is a folder; give a lesson file, such as lessons/en/01-one-at-a-time.yaml", path);
-    if (S_ISREG(st.st_mode) && st.st_size > LSN_MAX_FILE_BYTES)
+    /* Opened without blocking (a FIFO would block here), then refused unless
+     * it is a regular file. */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return err_set("%s: cannot read the lesson: %s", path,
+                       errno == ELOOP ? "it is a symbolic link that leads round in a loop" : strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int e = errno;
+        close(fd);
+        if (S_ISDIR(st.st_mode))
+            return err_set("%s: is a folder; give a lesson file, such as lessons/en/01-one-at-a-time.yaml", path);
+        return err_set("%s: cannot read the lesson: %s", path,
+                       e && !S_ISFIFO(st.st_mode) ? strerror(e) : "it is not a regular file (a pipe, a device or a socket)");
+    }
+    if (st.st_size > LSN_MAX_FILE_BYTES) {
+        close(fd);
         return err_set("%s: the file is %lld bytes; a lesson file may be at most %d bytes (1 MiB)", path,
                        (long long)st.st_size, LSN_MAX_FILE_BYTES);
-    f = fopen(path, "rb");
-    if (!f)
-        return err_set("%s: cannot read the lesson: %s", path, strerror(errno));
+    }
     buf = malloc(LSN_MAX_FILE_BYTES + 1);
     if (!buf) {
-        fclose(f);
+        close(fd);
         return err_set("%s: out of memory while reading the lesson", path);
     }
-    /* Reads one byte past the cap: the file may have grown, or not be a regular file. */
-    n = fread(buf, 1, LSN_MAX_FILE_BYTES + 1, f);
-    if (ferror(f)) {
-        int e = errno;
-        fclose(f);
-        free(buf);
-        return err_set("%s: cannot read the lesson: %s", path, strerror(e));
+    /* Reads one byte past the cap: the file may have grown. */
+    while (n < LSN_MAX_FILE_BYTES + 1) {
+        ssize_t k = read(fd, buf + n, LSN_MAX_FILE_BYTES + 1 - n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            int e = errno;
+            close(fd);
+            free(buf);
+            return err_set("%s: cannot read the lesson: %s", path, strerror(e));
+        }
+        if (k == 0)
+            break;
+        n += (size_t)k;
     }
-    fclose(f);
+    close(fd);
     if (n > LSN_MAX_FILE_BYTES) {
         free(buf);
         return err_set("%s: the file is over %d bytes; a lesson file may be at most %d bytes (1 MiB)", path,

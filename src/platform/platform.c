@@ -65,6 +65,9 @@ static bool start_video(unsigned flags)
 #endif
         offscreen = true;
     }
+    /* SIGINT and SIGTERM are the program's (they end it at once), not
+     * SDL's quit events, which are only read between actions */
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0)
         return err_set("cannot open a window: %s%s", SDL_GetError(),
                        offscreen ? " (there is no display, and drawing offscreen needs EGL)" : "");
@@ -87,6 +90,14 @@ plat_window *plat_open(const char *title, int w, int h, unsigned flags)
     }
     if (flags & PLAT_WINDOW_HIDDEN)
         window_flags |= SDL_WINDOW_HIDDEN;
+    { /* no larger than the display's room for windows (a --window of 8K on a 1080p screen) */
+        SDL_Rect room;
+        if (strcmp(plat_video_driver(), "offscreen") != 0 && SDL_GetDisplayUsableBounds(0, &room) == 0 &&
+            room.w > 0 && room.h > 0) {
+            w = w < room.w ? w : room.w;
+            h = h < room.h ? h : room.h;
+        }
+    }
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
     win->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, w, h, window_flags);
     if (!win->window) {
@@ -124,6 +135,11 @@ void plat_close(plat_window *win)
     free(win);
     if (--sdl_users == 0)
         SDL_Quit();
+}
+
+void plat_window_size(plat_window *win, int *w, int *h)
+{
+    SDL_GetWindowSize(win->window, w, h);
 }
 
 void plat_drawable_size(plat_window *win, int *w, int *h)

@@ -86,6 +86,9 @@ plat_window *plat_open(const char *title, int w, int h, unsigned flags);
 const char *plat_video_driver(void);
 void plat_close(plat_window *win);
 
+/* The window's size in window coordinates (at most the display's room). */
+void plat_window_size(plat_window *win, int *w, int *h);
+
 /* The drawable size in pixels. */
 void plat_drawable_size(plat_window *win, int *w, int *h);
 void plat_swap(plat_window *win);

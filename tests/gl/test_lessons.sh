@@ -81,7 +81,7 @@ fi
 printf 'title: Broken\nsteps:\n  - say: hello\n    do: [step, nosuchaction]\n' >"$tmp/bad.yaml"
 msg=$(timeout 30 "$convis" lesson --check "$tmp/bad.yaml" 2>&1)
 rc=$?
-if [ $rc -eq 2 ] && grep -q "bad.yaml:4:16: unknown action 'nosuchaction'" <<<"$msg" && [ "$(wc -l <<<"$msg")" -eq 1 ]; then
+if [ $rc -eq 2 ] && grep -q "bad.yaml:4:16: action 'nosuchaction' is not known" <<<"$msg" && [ "$(wc -l <<<"$msg")" -eq 1 ]; then
   ok "an unknown action: exit 2, $msg"
 else
   bad "an unknown action: exit $rc: $msg"
