@@ -29,6 +29,7 @@ for f in "${files[@]}"; do
   fi
   steps=$(sed -n 's/.*, \([0-9]*\) steps\{0,1\}$/\1/p' <<<"$out")
   dir=$tmp/${name%.yaml}
+  mkdir -p "$(dirname "$dir")" # --render-steps makes the folder itself, not the folders above it
   if run "$convis" lesson --render-steps "$dir" "$f" >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
     shots=("$dir"/step-*.png)
     if [ "${#shots[@]}" -eq "$steps" ]; then
