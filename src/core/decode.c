@@ -1,3 +1,4 @@
+#define _DEFAULT_SOURCE /* explicit_bzero */
 /* decode.c - the bytes of an image file to an image. See decode.h. */
 #include "decode.h"
 
@@ -318,6 +319,63 @@ static bool load_pnm(const char *name, const unsigned char *data, size_t size, c
 
 /* ---- stb_image: PNG, JPEG, BMP, TGA ------------------------------------------------- */
 
+/* Zeroes the stack below the caller's frame, so that what stb_image reads of
+ * its own uninitialised locals (its BMP palette past a short one) is zeros,
+ * not what earlier calls left there. */
+static void __attribute__((noinline)) scrub_stack(void)
+{
+    unsigned char pad[256 * 1024];
+    explicit_bzero(pad, sizeof pad); /* a memset the compiler may not drop as a dead store */
+}
+
+/* stb_image reads a BMP's palette into a local array of 256 entries and
+ * indexes it with each pixel: entries past a short palette hold whatever
+ * the stack held. For a file whose palette is shorter than its 2^bits
+ * entries, a copy with the palette padded with zeros (black), so those
+ * pixels are black. NULL when the file needs none (or is not such a BMP);
+ * the positions follow stb_image 2.27's reading of the header. */
+static unsigned char *bmp_full_palette(const unsigned char *d, size_t n, size_t *padded_n)
+{
+    size_t hsz, offset, start, entry, have, full, pad;
+    unsigned bits;
+    unsigned char *c;
+
+    if (n < 34)
+        return NULL;
+    hsz = (size_t)le32(d + 14);
+    offset = (size_t)le32(d + 10);
+    if (hsz == 12) {
+        bits = d[24] | d[25] << 8;
+        entry = 3;
+        start = 14 + 24;
+    } else if (hsz >= 40) {
+        bits = d[28] | d[29] << 8;
+        entry = 4;
+        start = 14 + hsz + (hsz == 40 && le32(d + 30) == 3 ? 12 : 0);
+    } else {
+        return NULL;
+    }
+    if (bits < 1 || bits > 8 || offset < start || offset > n)
+        return NULL;
+    have = (offset - start) / entry;
+    full = (size_t)1 << bits;
+    if (have >= full)
+        return NULL;
+    pad = (full - have) * entry;
+    c = calloc(1, n + pad);
+    if (!c)
+        return NULL;
+    memcpy(c, d, offset);
+    memcpy(c + offset + pad, d + offset, n - offset);
+    offset += pad;
+    c[10] = (unsigned char)offset;
+    c[11] = (unsigned char)(offset >> 8);
+    c[12] = (unsigned char)(offset >> 16);
+    c[13] = (unsigned char)(offset >> 24);
+    *padded_n = n + pad;
+    return c;
+}
+
 static bool load_stb(img_format f, const char *name, const unsigned char *data, size_t size,
                      const img_limits *lim, img_image *out)
 {
@@ -335,10 +393,23 @@ static bool load_stb(img_format f, const char *name, const unsigned char *data, 
                        IMG_ACCEPTED);
     if (!img_check_limits(name, w, h, lim))
         return false;
-    px = stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
-    if (!px)
-        return err_set("'%s' could not be decoded (%s); the file may be truncated or damaged", name,
-                       stbi_failure_reason());
+    scrub_stack();
+    if (f == IMG_FORMAT_BMP) {
+        size_t padded_n = 0;
+        unsigned char *padded = bmp_full_palette(data, size, &padded_n);
+        px = padded && padded_n <= INT_MAX ? stbi_load_from_memory(padded, (int)padded_n, &w, &h, &comp, 4)
+                                           : stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
+        free(padded);
+    } else {
+        px = stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
+    }
+    if (!px) {
+        const char *why = stbi_failure_reason();
+        /* stb tries each format in turn: "Not a PNG" says nothing of a JPEG */
+        bool said = why && strncmp(why, "Not a", 5) != 0;
+        return err_set("'%s' could not be decoded as %s%s%s%s; the file may be truncated or damaged", name,
+                       img_format_name(f), said ? " (" : "", said ? why : "", said ? ")" : "");
+    }
     /* stb's buffer becomes the colour image as it is (its allocator is
      * calloc, so img_free's free() releases it): no copy of a big image */
     memset(out, 0, sizeof *out);

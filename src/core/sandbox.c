@@ -140,15 +140,6 @@ static unsigned long long mapped_bytes(void)
     return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
 }
 
-/* Zeroes the stack below the caller's frame, so that what a decoder reads
- * of its own uninitialised locals (stb_image's BMP palette beyond a short
- * one) is zeros, not the parent's old data. */
-static void __attribute__((noinline)) scrub_stack(void)
-{
-    volatile unsigned char pad[256 * 1024];
-    memset((void *)pad, 0, sizeof pad);
-}
-
 static void set_limit(int what, unsigned long long v)
 {
     struct rlimit r = {(rlim_t)v, (rlim_t)v};
@@ -203,7 +194,6 @@ static void __attribute__((noreturn)) child(int fd, const char *name, const unsi
 #else
     (void)mapped;
 #endif
-    scrub_stack();
 #ifdef SBX_SECCOMP
     if (!install_filter(fd))
         _exit(3);

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Files and command lines from strangers (tests/data/hostile, made by
+# make_hostile.sh): each gives a correct image or exit 2 with one sentence,
+# within a time and memory bound, never a crash or a hang; what a decoder
+# leaves unwritten never reaches an output (the same bytes whatever glibc
+# fills fresh memory with, MALLOC_PERTURB_); lessons stay in their folder;
+# scripts are bounded; SIGTERM ends a long run at once leaving no partial
+# file; -o keeps modes and refuses read-only files.
+# Usage: test_hostile.sh CONVIS DATA_DIR (tests/data)
+set -u
+convis=$1 data=$2
+hostile=$data/hostile
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+bad() { echo "not ok - $1"; failed=$((failed + 1)); }
+
+# run SECONDS MAX_KB ARGS...: convis with a time limit, its peak memory in
+# $tmp/kb, its exit status in $rc, stdout and stderr in $tmp/out, $tmp/err
+run() {
+  local seconds=$1 kb=$2
+  shift 2
+  /usr/bin/time -f "%M" -o "$tmp/kb" timeout -k 2 "$seconds" "$convis" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  peak=$(tail -n 1 "$tmp/kb" 2>/dev/null)
+  [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] && [ "${peak:-0}" -le "$kb" ]
+}
+one_sentence() { [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]; }
+
+# ---- images: a correct image, or exit 2 and one sentence ------------------------------
+# name, what is expected (image | refused: words of the sentence), seconds, KB of memory
+while IFS='|' read -r name want seconds kb; do
+  [ -z "$name" ] && continue
+  out=$tmp/$name.pfm
+  if ! run "$seconds" "$kb" apply "$hostile/$name" -k box --reps 1 -o "$out"; then
+    bad "$name: over its bounds ($seconds s, $kb KB): exit $rc, $peak KB"
+    continue
+  fi
+  case "$want" in
+    image)
+      if [ $rc -eq 0 ] && [ -s "$out" ]; then ok "$name: an image ($(head -c 60 "$tmp/out" | tr '\n' ' ')...), $peak KB"
+      else bad "$name: no image: exit $rc: $(cat "$tmp/err")"; fi ;;
+    *)
+      if [ $rc -eq 2 ] && one_sentence && grep -q "$want" "$tmp/err" && [ ! -e "$out" ]; then ok "$name: $(cat "$tmp/err")"
+      else bad "$name: exit $rc, wanted a sentence with '$want': $(cat "$tmp/err" "$tmp/out")"; fi ;;
+  esac
+done <<'EOF'
+pgm16.pgm|image|20|200000
+ppm16.ppm|image|20|200000
+pnm-overflow.pgm|broken PGM/PPM header|20|200000
+tga-truncated.tga|image|20|200000
+bmp-short-palette.bmp|image|20|200000
+png-empty-idat.png|image|20|200000
+png-huge.png|is 100000x100000 pixels, over the limit|5|100000
+tga-rle-17mp.tga|image|30|600000
+jpeg-bad-huffman.jpg|could not be decoded as JPEG|20|200000
+EOF
+
+# the bomb: 8192x8192 within the default limits, refused under a lower one
+if run 10 100000 apply "$hostile/png-bomb.png" -k box --max-pixels 1000000 -o "$tmp/bomb.pfm" && [ $rc -eq 2 ] &&
+  one_sentence && grep -q "8192x8192 pixels, over the limit" "$tmp/err"; then
+  ok "png-bomb.png under --max-pixels 1000000: refused from its header, $peak KB"
+else
+  bad "png-bomb.png under --max-pixels: exit $rc, $peak KB: $(cat "$tmp/err")"
+fi
+
+# what decoders leave unwritten is zeros, never old memory: the same output
+# bytes whatever glibc fills fresh allocations with
+for name in tga-truncated.tga bmp-short-palette.bmp png-empty-idat.png; do
+  MALLOC_PERTURB_=85 "$convis" apply "$hostile/$name" -k identity --reps 1 -o "$tmp/a.pfm" >/dev/null 2>&1
+  MALLOC_PERTURB_=170 "$convis" apply "$hostile/$name" -k identity --reps 1 -o "$tmp/b.pfm" >/dev/null 2>&1
+  if [ -s "$tmp/a.pfm" ] && cmp -s "$tmp/a.pfm" "$tmp/b.pfm"; then
+    ok "$name: the same bytes whatever fresh memory holds"
+  else
+    bad "$name: the output depends on what fresh memory held"
+  fi
+done
+
+# a 16-bit PGM is read at full depth: identity gives its values scaled to 0..255
+"$convis" apply "$hostile/pgm16.pgm" -k identity --reps 1 -o "$tmp/p16.pfm" >/dev/null 2>&1
+if [ -s "$tmp/p16.pfm" ] && [ "$(head -c 16 "$tmp/p16.pfm" | head -n 2 | tail -n 1)" = "300 280" ]; then
+  ok "pgm16.pgm: 300x280 read"
+else
+  bad "pgm16.pgm: not read as 300x280"
+fi
+
+# ---- what is refused before it is read ---------------------------------------------
+mkfifo "$tmp/fifo.png"
+if run 5 100000 apply "$tmp/fifo.png" -k box -o "$tmp/f.pfm" && [ $rc -eq 2 ] && one_sentence &&
+  grep -q "not a regular file" "$tmp/err"; then ok "a FIFO as an image: refused at once"
+else bad "a FIFO as an image: exit $rc: $(cat "$tmp/err")"; fi
+truncate -s 1G "$tmp/big.png"
+printf 'not an image' | dd of="$tmp/big.png" conv=notrunc status=none
+if run 2 100000 apply "$tmp/big.png" -k box -o "$tmp/g.pfm" && [ $rc -eq 2 ] && one_sentence &&
+  grep -q "first bytes are not those of" "$tmp/err"; then ok "1 GiB that is not an image: refused from its first bytes, $peak KB"
+else bad "1 GiB that is not an image: exit $rc, $peak KB: $(cat "$tmp/err")"; fi
+ln -s loop-b.png "$tmp/loop-a.png"
+ln -s loop-a.png "$tmp/loop-b.png"
+if run 5 100000 apply "$tmp/loop-a.png" -k box -o "$tmp/l.pfm" && [ $rc -eq 2 ] && one_sentence &&
+  grep -q "loop-a.png': it is a symbolic link that leads round in a loop" "$tmp/err"; then ok "a symbolic link loop: named"
+else bad "a symbolic link loop: exit $rc: $(cat "$tmp/err")"; fi
+
+# ---- lessons -------------------------------------------------------------------------
+mkfifo "$tmp/fifo.yaml"
+if run 5 100000 lesson --check "$tmp/fifo.yaml" && [ $rc -eq 2 ] && grep -q "not a regular file" "$tmp/err"; then
+  ok "a FIFO as a lesson: refused at once"
+else bad "a FIFO as a lesson: exit $rc: $(cat "$tmp/err")"; fi
+for pair in "lesson-escape.yaml|lesson-escape.yaml:2:8: image '../../../etc/passwd' climbs out of the lesson's folder" \
+  "lesson-absolute.yaml|lesson-absolute.yaml:4:12: image '/etc/passwd' is a path outside the lesson's folder"; do
+  name=${pair%%|*} want=${pair#*|}
+  if run 5 100000 lesson --check "$hostile/$name" && [ $rc -eq 2 ] && grep -qF "$want" "$tmp/err"; then
+    ok "$name: refused at its line and column"
+  else bad "$name: exit $rc: $(cat "$tmp/err")"; fi
+done
+mkdir "$tmp/lesson"
+ln -s /etc/hostname "$tmp/lesson/link.png"
+printf 'title: t\nimage: link.png\nsteps:\n  - say: hi\n' >"$tmp/lesson/link.yaml"
+if run 5 100000 lesson --check "$tmp/lesson/link.yaml" && [ $rc -eq 2 ] &&
+  grep -q "link.yaml:2:8: image 'link.png' is neither in the lesson's folder" "$tmp/err"; then
+  ok "a lesson image linked out of its folder: refused"
+else bad "a lesson image linked out of its folder: exit $rc: $(cat "$tmp/err")"; fi
+printf 'title: t\nsteps:\n  - say: hi\n    do: apply-again*10000000\n' >"$tmp/lesson/many.yaml"
+if run 5 100000 lesson --check "$tmp/lesson/many.yaml" && [ $rc -eq 2 ] &&
+  grep -q "many.yaml:4:9: action 'apply-again' has a bad count '10000000'; write apply-again\*N with N from 1 to 100" "$tmp/err"; then
+  ok "apply-again*10000000 in a lesson: refused at --check"
+else bad "apply-again*10000000 in a lesson: exit $rc: $(cat "$tmp/err")"; fi
+
+# ---- ending at once --------------------------------------------------------------------
+# a long run (cpu-seq on 8192x8192, many times): SIGTERM ends it within a
+# second, and the output never appears half-written
+"$convis" apply "$hostile/png-bomb.png" -k box --engine cpu-seq --reps 200 -o "$tmp/long.pfm" >/dev/null 2>&1 &
+pid=$!
+sleep 5
+start=$(date +%s%N)
+kill -TERM $pid
+wait $pid 2>/dev/null
+ms=$((($(date +%s%N) - start) / 1000000))
+if [ $ms -lt 1000 ] && [ ! -e "$tmp/long.pfm" ] && [ -z "$(ls "$tmp" | grep '\.convis-')" ]; then
+  ok "SIGTERM during a long run: ended in $ms ms, nothing half-written left"
+else
+  bad "SIGTERM during a long run: $ms ms; left: $(ls "$tmp")"
+fi
+
+# ---- outputs -----------------------------------------------------------------------------
+touch "$tmp/ro.png" && chmod 444 "$tmp/ro.png"
+if run 10 200000 apply "$data/tiny.png" -k box -o "$tmp/ro.png" && [ $rc -eq 2 ] && grep -q "is read-only" "$tmp/err" &&
+  [ ! -s "$tmp/ro.png" ] && [ "$(stat -c %a "$tmp/ro.png")" = 444 ]; then ok "-o onto a read-only file: refused, untouched"
+else bad "-o onto a read-only file: exit $rc: $(cat "$tmp/err")"; fi
+touch "$tmp/mode.png" && chmod 640 "$tmp/mode.png"
+if run 10 200000 apply "$data/tiny.png" -k box -o "$tmp/mode.png" && [ $rc -eq 0 ] &&
+  [ "$(stat -c %a "$tmp/mode.png")" = 640 ]; then ok "-o onto an existing file keeps its mode"
+else bad "-o onto an existing file: exit $rc, mode $(stat -c %a "$tmp/mode.png")"; fi
+long=$(printf 'n%.0s' $(seq 251))
+if run 10 200000 apply "$data/tiny.png" -k box -o "$tmp/$long.png" && [ $rc -eq 0 ] && [ -s "$tmp/$long.png" ]; then
+  ok "-o with a 255-character file name"
+else bad "-o with a 255-character file name: exit $rc: $(cat "$tmp/err")"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
