@@ -3,6 +3,12 @@
 #   ./do.sh run [ARGS...]   install what is missing, build, open the window (ARGS go to convis)
 #   ./do.sh test            install what is missing, build, run every test (ctest, all labels)
 #   ./do.sh build           install what is missing and build
+#   ./do.sh sanitize        build with AddressSanitizer and UBSan (Debug, in
+#                           build-sanitize) and run the unit and fuzz tests
+#   ./do.sh fuzz [SECONDS]  build the libFuzzer harnesses (clang, in build-fuzz)
+#                           and run each for SECONDS (default 60) from a seed
+#                           corpus; CONVIS_FUZZ_RUNS=N runs N inputs each with a
+#                           fixed seed instead (what .ci/run does: repeatable)
 # Packages come from apt-get (through sudo when not root). The build goes to
 # ./build, or to $CONVIS_BUILD_DIR. CONVIS_WERROR=ON makes warnings errors.
 set -euo pipefail
@@ -12,7 +18,8 @@ build_dir=${CONVIS_BUILD_DIR:-build}
 # What building and running need, and what the tests need besides.
 build_packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-ttf-dev libglew-dev libgl-dev
   libstb-dev libfontconfig-dev fonts-dejavu-core fonts-noto-cjk libyaml-dev)
-test_packages=(xvfb xauth xdotool)
+test_packages=(xvfb xauth xdotool time)
+check_packages=(clang libclang-rt-14-dev)
 
 install_missing() {
   local missing=() p
@@ -56,8 +63,46 @@ case "$command" in
     install_missing "${build_packages[@]}"
     build
     ;;
+  sanitize)
+    install_missing "${build_packages[@]}" "${test_packages[@]}"
+    cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCONVIS_SANITIZE=ON -DCONVIS_WITH_CUDA=OFF
+    cmake --build build-sanitize -j "$(nproc)"
+    # leaks inside system libraries that are not convis's (tests/lsan.supp);
+    # no OpenGL in these labels: the unit tests need none, and Mesa's own
+    # allocations would read as leaks (SDL's dummy driver has no GL)
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+    export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp SDL_VIDEODRIVER=dummy
+    ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" -L 'unit|fuzz'
+    ;;
+  fuzz)
+    install_missing "${build_packages[@]}" "${check_packages[@]}"
+    seconds=${1:-60}
+    CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCONVIS_FUZZ=ON -DCONVIS_WITH_CUDA=OFF >/dev/null
+    cmake --build build-fuzz -j "$(nproc)" --target fuzz_image fuzz_image_sandbox fuzz_lesson fuzz_filter make_seeds
+    rm -rf build-fuzz/seeds build-fuzz/corpus
+    build-fuzz/tests/make_seeds build-fuzz/seeds lessons
+    cp tests/data/hostile/*.* tests/data/*.p* build-fuzz/seeds/image/ 2>/dev/null || true
+    for h in fuzz_image:image fuzz_image_sandbox:image fuzz_lesson:lesson fuzz_filter:filter; do
+      name=${h%%:*} seeds=build-fuzz/seeds/${h#*:}
+      mkdir -p "build-fuzz/corpus/$name"
+      if [ -n "${CONVIS_FUZZ_RUNS:-}" ]; then
+        runs=$CONVIS_FUZZ_RUNS
+        [ "$name" = fuzz_image_sandbox ] && runs=$((runs / 20)) # a fork an input
+        limit=(-runs="$runs" -seed=1)
+      else
+        limit=(-max_total_time="$seconds")
+      fi
+      echo "do.sh: $name ${limit[*]}"
+      ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=64 "build-fuzz/tests/$name" "${limit[@]}" -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+        -timeout=20 -print_final_stats=1 -artifact_prefix=build-fuzz/ "build-fuzz/corpus/$name" "$seeds" \
+        2>"build-fuzz/$name.log" ||
+        { tail -n 40 "build-fuzz/$name.log"; exit 1; }
+      grep -E ' cov: ' "build-fuzz/$name.log" | tail -n 1 | sed 's/ lim: .*//'
+      grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "build-fuzz/$name.log"
+    done
+    ;;
   *)
-    echo "usage: ./do.sh run [convis arguments] | test | build" >&2
+    echo "usage: ./do.sh run [convis arguments] | test | build | sanitize | fuzz [SECONDS]" >&2
     exit 1
     ;;
 esac

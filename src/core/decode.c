@@ -376,6 +376,26 @@ static unsigned char *bmp_full_palette(const unsigned char *d, size_t n, size_t 
     return c;
 }
 
+bool img_header_size(const unsigned char *d, size_t n, long long *w, long long *h);
+
+/* A PNG's chunks, walked before stb_image reads them: one that claims more
+ * bytes than the file has left is refused here (stb would first grow a
+ * buffer to the size claimed, up to a gigabyte). */
+static bool png_chunks_fit(const char *name, const unsigned char *d, size_t n)
+{
+    size_t at = 8;
+    while (at + 8 <= n) { /* a chunk's length and type are there: stb reads on */
+        unsigned long long len = be32(d + at);
+        if (at + 12 > n || len > n - at - 12)
+            return err_set("'%s' is damaged or truncated: a PNG chunk claims %llu bytes, the file has %zu left", name,
+                           len, n - at - 8);
+        if (memcmp(d + at + 4, "IEND", 4) == 0)
+            break;
+        at += 12 + (size_t)len;
+    }
+    return true;
+}
+
 static bool load_stb(img_format f, const char *name, const unsigned char *data, size_t size,
                      const img_limits *lim, img_image *out)
 {
@@ -384,7 +404,9 @@ static bool load_stb(img_format f, const char *name, const unsigned char *data, 
     unsigned char *px;
     size_t n;
 
-    if (header_size(f, data, size, &hw, &hh) && !img_check_limits(name, hw, hh, lim))
+    if (img_header_size(data, size, &hw, &hh) && !img_check_limits(name, hw, hh, lim))
+        return false;
+    if (f == IMG_FORMAT_PNG && !png_chunks_fit(name, data, size))
         return false;
     if (size > INT_MAX)
         return err_set("'%s' is too large for the image decoder", name);

@@ -17,13 +17,8 @@
 #include "decode.h"
 #include "err.h"
 
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
+#ifdef __linux__
 #include <sys/prctl.h>
-#include <sys/syscall.h>
-#define SBX_SECCOMP 1
 #endif
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -31,6 +26,16 @@
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
 #define SBX_ASAN 1
+#endif
+#endif
+
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/syscall.h>
+#ifndef SBX_ASAN /* a sanitizer's runtime makes calls of its own */
+#define SBX_SECCOMP 1
 #endif
 #endif
 
@@ -43,6 +48,15 @@ typedef struct reply {
     int32_t w, h;
     char msg[512];
 } reply;
+
+bool sbx_limits_memory(void)
+{
+#ifdef SBX_ASAN
+    return false;
+#else
+    return true;
+#endif
+}
 
 bool sbx_filtered(void)
 {
@@ -180,7 +194,7 @@ static void __attribute__((noreturn)) child(int fd, const char *name, const unsi
     size_t n;
     const char *test = getenv("CONVIS_SANDBOX_TEST");
 
-#ifdef SBX_SECCOMP
+#ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* the parent ended (a signal): so does the decoder */
 #endif
     set_limit(RLIMIT_CORE, 0);
@@ -193,6 +207,7 @@ static void __attribute__((noreturn)) child(int fd, const char *name, const unsi
         set_limit(RLIMIT_AS, mapped + 2ULL * size + 24ULL * pixels + (64ULL << 20));
 #else
     (void)mapped;
+    (void)pixels;
 #endif
 #ifdef SBX_SECCOMP
     if (!install_filter(fd))

@@ -27,8 +27,13 @@
 bool sbx_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out);
 
 /* Whether this build and system confine the child with a seccomp filter
- * (false on other systems and architectures: the limits and the deadline
- * still hold). */
+ * (false on other systems and architectures, and in AddressSanitizer
+ * builds, whose runtime makes calls of its own: the other limits and the
+ * deadline still hold). */
 bool sbx_filtered(void);
+
+/* Whether the child's address space is limited (false in AddressSanitizer
+ * builds, which reserve terabytes of it). */
+bool sbx_limits_memory(void);
 
 #endif

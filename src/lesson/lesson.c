@@ -647,9 +647,11 @@ static bool text_value(const parse *ps, const node *v, const char *what, const c
  * absolute, no ".." part, no "\\". */
 static bool image_value(const parse *ps, const node *v, const char *fix)
 {
-    const char *s = v->value, *end = s + v->length;
+    const char *s, *end;
     if (!text_value(ps, v, "image", fix))
         return false;
+    s = v->value;
+    end = s + v->length;
     if (s[0] == '/' || s[0] == '~' || memchr(s, '\\', v->length))
         return fail_at(ps->name, v->line, v->column,
                        "image '%.*s' is a path outside the lesson's folder; give a file beside the lesson or one "

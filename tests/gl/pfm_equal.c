@@ -39,6 +39,8 @@ static int read_pfm(const char *path, pfm *p)
     if (!p->bytes || fread(p->bytes, 1, (size_t)p->size, f) != (size_t)p->size ||
         p->size != p->header + 4L * p->w * p->h) {
         fprintf(stderr, "pfm_equal: '%s' is truncated or unreadable\n", path);
+        free(p->bytes);
+        p->bytes = NULL;
         fclose(f);
         return 0;
     }
@@ -55,18 +57,32 @@ static float value(const pfm *p, long i)
     return v;
 }
 
+static int compare(const pfm *a, const pfm *b, double tol);
+
 int main(int argc, char **argv)
 {
     pfm a = {0}, b = {0};
-    double tol = argc > 3 ? atof(argv[3]) : 1e-5, worst = 0.0;
-    long off = 0, n, worst_at = 0;
+    double tol = argc > 3 ? atof(argv[3]) : 1e-5;
+    int rc = 2;
 
     if (argc < 3) {
         fprintf(stderr, "usage: pfm_equal A.pfm B.pfm [TOL]\n");
         return 2;
     }
-    if (!read_pfm(argv[1], &a) || !read_pfm(argv[2], &b))
-        return 2;
+    if (read_pfm(argv[1], &a) && read_pfm(argv[2], &b))
+        rc = compare(&a, &b, tol);
+    free(a.bytes);
+    free(b.bytes);
+    return rc;
+}
+
+/* 0 equal, 1 not, printing which. */
+static int compare(const pfm *ap, const pfm *bp, double tol)
+{
+    const pfm a = *ap, b = *bp;
+    double worst = 0.0;
+    long off = 0, n, worst_at = 0;
+
     if (a.w != b.w || a.h != b.h) {
         printf("differ: %dx%d against %dx%d\n", a.w, a.h, b.w, b.h);
         return 1;
