@@ -81,7 +81,7 @@ case "$command" in
     cmake --build build-fuzz -j "$(nproc)" --target fuzz_image fuzz_image_sandbox fuzz_lesson fuzz_filter make_seeds
     rm -rf build-fuzz/seeds build-fuzz/corpus
     build-fuzz/tests/make_seeds build-fuzz/seeds lessons
-    cp tests/data/hostile/*.* tests/data/*.p* build-fuzz/seeds/image/ 2>/dev/null || true
+    cp tests/data/*.png tests/data/*.pgm tests/data/hostile/*.{png,pgm,ppm,bmp,tga,jpg} build-fuzz/seeds/image/
     for h in fuzz_image:image fuzz_image_sandbox:image fuzz_lesson:lesson fuzz_filter:filter; do
       name=${h%%:*} seeds=build-fuzz/seeds/${h#*:}
       mkdir -p "build-fuzz/corpus/$name"

@@ -12,17 +12,9 @@
 #   tiny.png         a valid 5x4 RGB PNG
 set -eu
 cd "$(dirname "$0")"
-python3 - <<'EOF'
+PYTHONPATH=. PYTHONDONTWRITEBYTECODE=1 python3 - <<'EOF'
 import struct, zlib
-
-def chunk(kind, data):
-    body = kind + data
-    return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
-
-SIG = b"\x89PNG\r\n\x1a\n"
-
-def ihdr(w, h, depth=8, colour=2):
-    return chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, colour, 0, 0, 0))
+from png_chunks import SIG, chunk, ihdr
 
 def rgb_png(w, h, pixel):
     raw = b"".join(b"\x00" + b"".join(bytes(pixel(x, y)) for x in range(w)) for y in range(h))

@@ -23,17 +23,12 @@
 #   lesson-absolute.yaml a lesson whose image is an absolute path
 set -eu
 cd "$(dirname "$0")"
-python3 - <<'PY'
+PYTHONPATH=.. PYTHONDONTWRITEBYTECODE=1 python3 - <<'PY'
 import struct, zlib
+from png_chunks import SIG, chunk, ihdr as png_ihdr
 
-def chunk(kind, data):
-    body = kind + data
-    return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
-
-SIG = b"\x89PNG\r\n\x1a\n"
-
-def ihdr(w, h, depth=8, colour=0):
-    return chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, depth, colour, 0, 0, 0))
+def ihdr(w, h):
+    return png_ihdr(w, h, colour=0)  # grey
 
 def write(name, data):
     with open(name, "wb") as f:
