@@ -185,7 +185,7 @@ static void misbehave(const char *how, reply *r)
     }
 }
 
-static void __attribute__((noreturn)) child(int fd, const char *name, const unsigned char *data, size_t size,
+static void __attribute__((noreturn)) child(int fd, sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
                                             const img_limits *lim, unsigned long long mapped,
                                             unsigned long long pixels)
 {
@@ -219,7 +219,7 @@ static void __attribute__((noreturn)) child(int fd, const char *name, const unsi
         misbehave(test, &r);
         _exit(write_all(fd, &r, sizeof r) ? 0 : 4);
     }
-    r.ok = img_decode(name, data, size, lim, &img);
+    r.ok = decode(name, data, size, lim, &img);
     if (!r.ok) {
         snprintf(r.msg, sizeof r.msg, "%s", err_msg());
         _exit(write_all(fd, &r, sizeof r) ? 0 : 4);
@@ -285,6 +285,12 @@ static bool child_failed(const char *name, int status, bool timed_out, double se
 
 bool sbx_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out)
 {
+    return sbx_decode_with(img_decode, name, data, size, lim, out);
+}
+
+bool sbx_decode_with(sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
+                     const img_limits *lim, img_image *out)
+{
     double seconds = seconds_allowed(), deadline;
     unsigned long long mapped = mapped_bytes(), pixels = (unsigned long long)lim->max_pixels;
     long long hw, hh;
@@ -314,7 +320,7 @@ bool sbx_decode(const char *name, const unsigned char *data, size_t size, const 
     }
     if (pid == 0) {
         close(fds[0]);
-        child(fds[1], name, data, size, lim, mapped, pixels);
+        child(fds[1], decode, name, data, size, lim, mapped, pixels);
     }
     close(fds[1]);
     deadline = now_s() + seconds;

@@ -26,6 +26,15 @@
 /* img_decode in a sandboxed child. False with one sentence naming `name`. */
 bool sbx_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out);
 
+/* A decoder: img_decode, or another with its contract (tests run a known
+ * crashing decoder through the sandbox to show it contained). */
+typedef bool (*sbx_decoder)(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
+                            img_image *out);
+
+/* sbx_decode with `decode` in the child instead of img_decode. */
+bool sbx_decode_with(sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
+                     const img_limits *lim, img_image *out);
+
 /* Whether this build and system confine the child with a seccomp filter
  * (false on other systems and architectures, and in AddressSanitizer
  * builds, whose runtime makes calls of its own: the other limits and the

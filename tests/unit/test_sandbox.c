@@ -9,7 +9,9 @@
  *   - 16-bit and odd-maxval PGM/PPM read by our own reader, value for value;
  *   - what the sandbox costs a load, printed: the median of img_load against
  *     img_decode in-process on the same file.
- * Usage: test_sandbox SAMPLE.png */
+ *   - a real decoder crash contained: stb_image 2.27's PNM reader on a
+ *     16-bit PGM (CVE-2021-42716), run in the sandbox;
+ * Usage: test_sandbox SAMPLE.png PGM16.pgm */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <stdlib.h>
@@ -143,6 +145,46 @@ static void check_pnm(void)
     }
 }
 
+bool stb_pnm_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
+                    img_image *out);
+
+/* The real thing: stb_image 2.27's own PNM reader (tests/unit/stb_pnm_2_27.c)
+ * on a 16-bit PGM of 300x280 overflows its buffer (CVE-2021-42716) and
+ * crashes, or hands back heap bytes. Through the sandbox: the parent lives,
+ * and either a sentence comes back or an image; the image is never of
+ * another size than the file's. (In-process it would crash this test.) */
+static void check_real_crash_contained(const char *pgm16)
+{
+    img_limits lim = img_default_limits();
+    unsigned char *data;
+    long size;
+    img_image img;
+    bool ok;
+    FILE *f = fopen(pgm16, "rb");
+
+    CHECK(f != NULL, "open %s", pgm16);
+    if (!f)
+        return;
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    rewind(f);
+    data = malloc((size_t)size);
+    CHECK(data && fread(data, 1, (size_t)size, f) == (size_t)size, "read %s", pgm16);
+    fclose(f);
+    ok = sbx_decode_with(stb_pnm_decode, pgm16, data, (size_t)size, &lim, &img);
+    if (ok) {
+        CHECK(img.luma.w == 300 && img.luma.h == 280, "stb's PNM reader in the sandbox: an image of %dx%d",
+              img.luma.w, img.luma.h);
+        printf("stb 2.27's PNM reader on the 16-bit PGM, in the sandbox: it returned (no crash this time)\n");
+        img_free(&img);
+    } else {
+        CHECK(strstr(err_msg(), "pgm16.pgm") && !strchr(err_msg(), '\n'), "one sentence naming the file: '%s'",
+              err_msg());
+        printf("stb 2.27's PNM reader on the 16-bit PGM, in the sandbox: %s\n", err_msg());
+    }
+    free(data);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -190,8 +232,8 @@ static void measure_cost(const char *sample)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_sandbox SAMPLE.png\n");
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_sandbox SAMPLE.png PGM16.pgm\n");
         return 2;
     }
     if (!mkdtemp(dir)) {
@@ -204,6 +246,7 @@ int main(int argc, char **argv)
     check_misbehaving_child(argv[1]);
     check_refused_before_decoding();
     check_pnm();
+    check_real_crash_contained(argv[2]);
     measure_cost(argv[1]);
     {
         char cmd[300];
