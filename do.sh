@@ -93,7 +93,7 @@ case "$command" in
         limit=(-max_total_time="$seconds")
       fi
       echo "do.sh: $name ${limit[*]}"
-      ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=64 "build-fuzz/tests/$name" "${limit[@]}" -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+      CONVIS_DECODE_SECONDS=5 ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=64 "build-fuzz/tests/$name" "${limit[@]}" -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512 \
         -timeout=20 -print_final_stats=1 -artifact_prefix=build-fuzz/ "build-fuzz/corpus/$name" "$seeds" \
         2>"build-fuzz/$name.log" ||
         { tail -n 40 "build-fuzz/$name.log"; exit 1; }

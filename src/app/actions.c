@@ -155,33 +155,75 @@ bool app_action_word(const char *word, const app_action **a, long *times)
     return true;
 }
 
-/* Work in output pixels a script word may ask of apply-again: each pass
+bool app_tally_word(app_tally *t, const char *word, const app_action **a, long *times)
+{
+    size_t i;
+    long most;
+    if (!app_action_word(word, a, times))
+        return false;
+    i = (size_t)(*a - actions);
+    most = (*a)->most ? (*a)->most : APP_ACTION_MOST;
+    if (i >= sizeof t->total / sizeof t->total[0])
+        return err_set("action '%s' is past the tally's end", (*a)->name);
+    t->total[i] += *times;
+    if (t->total[i] > most)
+        return err_set("action '%s' would run %ld times in one script; at most %ld", (*a)->name, t->total[i], most);
+    return true;
+}
+
+/* Work in output pixels one script may ask of apply-again: each pass
  * convolves the whole image on the CPU and the GPU. */
 #define APPLY_AGAIN_MOST_PIXELS (1LL << 28)
+
+/* The next word of a script ("name" or "name*N"), words parted by commas
+ * and spaces; false at the end. */
+static bool next_word(const char **p, char *word, size_t size)
+{
+    size_t n = 0;
+    while (**p == ',' || **p == ' ')
+        ++*p;
+    while (**p && **p != ',' && **p != ' ' && n + 1 < size)
+        word[n++] = *(*p)++;
+    word[n] = '\0';
+    return n > 0;
+}
+
+/* The whole script checked before any of it runs: every word known, every
+ * action within its bound for one script, apply-again within its pixels. */
+static bool check_script(const scene *s, const char *script)
+{
+    app_tally tally;
+    char word[64];
+    const char *p = script;
+    long long pixels = (long long)s->img.luma.w * s->img.luma.h, passes = 0;
+
+    memset(&tally, 0, sizeof tally);
+    while (next_word(&p, word, sizeof word)) {
+        const app_action *a;
+        long times;
+        if (!app_tally_word(&tally, word, &a, &times))
+            return false;
+        if (a->run == scene_apply_again)
+            passes += times;
+    }
+    if (passes * pixels > APPLY_AGAIN_MOST_PIXELS) {
+        long long most = APPLY_AGAIN_MOST_PIXELS / (pixels > 0 ? pixels : 1);
+        return err_set("apply-again would convolve a %dx%d image %lld times in one script; at most %lld passes at "
+                       "this size", s->img.luma.w, s->img.luma.h, passes, most < 1 ? 1 : most);
+    }
+    return true;
+}
 
 bool app_run_script(scene *s, const char *script)
 {
     char word[64];
     const char *p = script;
-    while (*p) {
-        size_t n = 0;
-        long times = 1;
+    if (!check_script(s, script))
+        return false;
+    while (next_word(&p, word, sizeof word)) {
         const app_action *a;
-        while (*p == ',' || *p == ' ')
-            ++p;
-        while (*p && *p != ',' && *p != ' ' && n + 1 < sizeof word)
-            word[n++] = *p++;
-        word[n] = '\0';
-        if (!n)
-            break;
-        if (!app_action_word(word, &a, &times))
-            return false;
-        if (a->run == scene_apply_again &&
-            times * (long long)s->img.luma.w * s->img.luma.h > APPLY_AGAIN_MOST_PIXELS) {
-            long long most = APPLY_AGAIN_MOST_PIXELS / ((long long)s->img.luma.w * s->img.luma.h);
-            return err_set("'%s' would convolve a %dx%d image %ld times; at most %lld passes at this size", word,
-                           s->img.luma.w, s->img.luma.h, times, most < 1 ? 1 : most);
-        }
+        long times;
+        app_action_word(word, &a, &times); /* checked above */
         while (times-- > 0) {
             a->run(s);
             app_player_saw(s, a->name); /* as when the learner does it */

@@ -30,6 +30,17 @@ typedef struct app_action {
  * number or over what the action allows (app_action.most). */
 bool app_action_word(const char *word, const app_action **a, long *times);
 
+/* How often each action has run in one script so far: a --do, or the
+ * actions of one lesson step, whose words together may run each action at
+ * most app_action.most times. Zero it before the first word. */
+typedef struct app_tally {
+    long total[128];
+} app_tally;
+
+/* app_action_word, then the word's count added to the tally: false with a
+ * sentence when that takes the action over its bound for one script. */
+bool app_tally_word(app_tally *t, const char *word, const app_action **a, long *times);
+
 size_t app_action_count(void);
 const app_action *app_action_at(size_t i);
 const app_action *app_action_find(const char *name);

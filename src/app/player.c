@@ -43,7 +43,7 @@ static bool image_path(const char *lesson_path, const char *image, char *buf, si
         char candidate[8400];
         snprintf(candidate, sizeof candidate, "%s/%s", roots[i], image);
         if (realpath(roots[i], real_root) && realpath(candidate, real_file) && inside(real_root, real_file)) {
-            snprintf(buf, size, "%s", candidate);
+            snprintf(buf, size, "%s", real_file); /* the path checked, not one a link swapped in could change */
             return true;
         }
     }
@@ -68,6 +68,8 @@ bool app_lesson_load(const char *path, lsn_lesson *out)
     }
     for (int i = 0; i < out->step_count; ++i) {
         const lsn_step *st = &out->steps[i];
+        app_tally tally; /* a step's actions together are one script */
+        memset(&tally, 0, sizeof tally);
         if (st->image && !image_path(path, st->image, img, sizeof img)) {
             image_missing(path, st->image_line, st->image_column, st->image);
             goto fail;
@@ -76,7 +78,7 @@ bool app_lesson_load(const char *path, lsn_lesson *out)
             const lsn_action *a = &st->actions[k];
             const app_action *found;
             long times;
-            if (!app_action_word(a->text, &found, &times)) {
+            if (!app_tally_word(&tally, a->text, &found, &times)) {
                 char why[400];
                 snprintf(why, sizeof why, "%s", err_msg());
                 err_set("%s:%d:%d: %s", path, a->line, a->column, why);

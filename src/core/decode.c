@@ -333,8 +333,10 @@ static void __attribute__((noinline)) scrub_stack(void)
  * the stack held. For a file whose palette is shorter than its 2^bits
  * entries, a copy with the palette padded with zeros (black), so those
  * pixels are black. NULL when the file needs none (or is not such a BMP);
- * the positions follow stb_image 2.27's reading of the header. */
-static unsigned char *bmp_full_palette(const unsigned char *d, size_t n, size_t *padded_n)
+ * the positions follow stb_image 2.27's reading of the header. *refuse is
+ * set for a paletted BMP whose pixels start inside its header: stb would
+ * read no palette at all and index only the stack. */
+static unsigned char *bmp_full_palette(const unsigned char *d, size_t n, size_t *padded_n, bool *refuse)
 {
     size_t hsz, offset, start, entry, have, full, pad;
     unsigned bits;
@@ -355,6 +357,7 @@ static unsigned char *bmp_full_palette(const unsigned char *d, size_t n, size_t 
     } else {
         return NULL;
     }
+    *refuse = bits >= 1 && bits <= 8 && (offset < start || offset > n);
     if (bits < 1 || bits > 8 || offset < start || offset > n)
         return NULL;
     have = (offset - start) / entry;
@@ -396,6 +399,59 @@ static bool png_chunks_fit(const char *name, const unsigned char *d, size_t n)
     return true;
 }
 
+/* CRC-32 (ISO 3309, as PNG chunks carry it), bit by bit: a palette's worth. */
+static unsigned long crc32_of(const unsigned char *p, size_t n)
+{
+    unsigned long c = 0xffffffffUL;
+    for (size_t i = 0; i < n; ++i) {
+        c ^= p[i];
+        for (int k = 0; k < 8; ++k)
+            c = c & 1 ? 0xedb88320UL ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xffffffffUL;
+}
+
+/* The same for PNG: stb_image reads PLTE into a local array of 256 entries
+ * and indexes it with each pixel. A copy with a short PLTE chunk padded to
+ * 256 black entries (its CRC made again), or NULL when there is no short
+ * PLTE. Chunks were checked to fit the file (png_chunks_fit). */
+static unsigned char *png_full_palette(const unsigned char *d, size_t n, size_t *padded_n)
+{
+    size_t at = 8;
+    while (at + 12 <= n) {
+        size_t len = (size_t)be32(d + at);
+        if (len > n - at - 12)
+            return NULL;
+        if (memcmp(d + at + 4, "PLTE", 4) == 0) {
+            size_t pad = len < 768 ? 768 - len : 0;
+            unsigned char *c;
+            uint32_t crc;
+            if (pad == 0)
+                return NULL;
+            c = calloc(1, n + pad);
+            if (!c)
+                return NULL;
+            memcpy(c, d, at + 8 + len);                                   /* up to the entries' end */
+            memcpy(c + at + 8 + len + pad + 4, d + at + 8 + len + 4, n - at - 12 - len); /* after the CRC */
+            c[at] = 0;
+            c[at + 1] = 0;
+            c[at + 2] = 3;
+            c[at + 3] = 0; /* 768 */
+            crc = (uint32_t)crc32_of(c + at + 4, 4 + 768);
+            c[at + 8 + 768] = (unsigned char)(crc >> 24);
+            c[at + 8 + 769] = (unsigned char)(crc >> 16);
+            c[at + 8 + 770] = (unsigned char)(crc >> 8);
+            c[at + 8 + 771] = (unsigned char)crc;
+            *padded_n = n + pad;
+            return c;
+        }
+        if (memcmp(d + at + 4, "IDAT", 4) == 0 || memcmp(d + at + 4, "IEND", 4) == 0)
+            return NULL;
+        at += 12 + len;
+    }
+    return NULL;
+}
+
 static bool load_stb(img_format f, const char *name, const unsigned char *data, size_t size,
                      const img_limits *lim, img_image *out)
 {
@@ -418,7 +474,17 @@ static bool load_stb(img_format f, const char *name, const unsigned char *data, 
     scrub_stack();
     if (f == IMG_FORMAT_BMP) {
         size_t padded_n = 0;
-        unsigned char *padded = bmp_full_palette(data, size, &padded_n);
+        bool refuse = false;
+        unsigned char *padded = bmp_full_palette(data, size, &padded_n, &refuse);
+        if (refuse)
+            return err_set("'%s' is a damaged BMP: its pixels start inside its header, where its palette should "
+                           "be", name);
+        px = padded && padded_n <= INT_MAX ? stbi_load_from_memory(padded, (int)padded_n, &w, &h, &comp, 4)
+                                           : stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
+        free(padded);
+    } else if (f == IMG_FORMAT_PNG) {
+        size_t padded_n = 0;
+        unsigned char *padded = png_full_palette(data, size, &padded_n);
         px = padded && padded_n <= INT_MAX ? stbi_load_from_memory(padded, (int)padded_n, &w, &h, &comp, 4)
                                            : stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
         free(padded);

@@ -341,8 +341,10 @@ void img_remove_partial_write(void)
 /* Writes through `fn` to a temporary file beside `path` (a short name in
  * the same folder, so a long file name still fits), then renames it into
  * place; on any failure the temporary file is removed and `path` untouched.
- * An existing `path` keeps its mode, and one that nobody may write (no w in
- * its mode) is refused, as cp refuses it. With `exclusive`, the file is
+ * An existing `path` keeps its permissions (not set-user-ID and the like),
+ * and one whose mode lets nobody write it is refused. It is replaced, not
+ * written through: a hard link to it keeps the old contents, a symbolic
+ * link at `path` becomes the file. With `exclusive`, the file is
  * linked into place instead, which fails when `path` exists: nothing is
  * ever replaced. */
 static bool write_atomically(const char *path, write_fn fn, const void *ctx, bool exclusive)
@@ -370,7 +372,7 @@ static bool write_atomically(const char *path, write_fn fn, const void *ctx, boo
      * has, or the mode a new file gets */
     mask = umask(0);
     umask(mask);
-    fchmod(fd, exists && !exclusive && S_ISREG(st.st_mode) ? st.st_mode & 07777 : 0666 & ~mask);
+    fchmod(fd, exists && !exclusive && S_ISREG(st.st_mode) ? st.st_mode & 0777 : 0666 & ~mask);
     f = fdopen(fd, "wb");
     if (!f) {
         int e = errno;

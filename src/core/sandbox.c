@@ -3,6 +3,7 @@
 #include "sandbox.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -40,6 +41,7 @@
 #endif
 
 #define HEADER_MAGIC 0x636f6e76u /* "conv" */
+#define SANDBOX_REFUSED 3         /* the child's status when its filter could not be installed */
 
 /* What the child sends first. */
 typedef struct reply {
@@ -154,9 +156,9 @@ static unsigned long long mapped_bytes(void)
     return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
 }
 
-static void set_limit(int what, unsigned long long v)
+static void set_limit(int what, unsigned long long soft, unsigned long long hard)
 {
-    struct rlimit r = {(rlim_t)v, (rlim_t)v};
+    struct rlimit r = {(rlim_t)soft, (rlim_t)hard};
     setrlimit(what, &r);
 }
 
@@ -185,7 +187,7 @@ static void misbehave(const char *how, reply *r)
     }
 }
 
-static void __attribute__((noreturn)) child(int fd, sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
+static void __attribute__((noreturn)) child(int fd, pid_t parent, sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
                                             const img_limits *lim, unsigned long long mapped,
                                             unsigned long long pixels)
 {
@@ -197,21 +199,25 @@ static void __attribute__((noreturn)) child(int fd, sbx_decoder decode, const ch
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* the parent ended (a signal): so does the decoder */
 #endif
-    set_limit(RLIMIT_CORE, 0);
-    set_limit(RLIMIT_FSIZE, 0);
-    set_limit(RLIMIT_CPU, (unsigned long long)seconds_allowed() + 1);
+    if (getppid() != parent) /* it ended before that took hold */
+        _exit(5);
+    set_limit(RLIMIT_CORE, 0, 0);
+    set_limit(RLIMIT_FSIZE, 0, 0);
+    /* SIGXCPU at the soft limit, SIGKILL a second later */
+    set_limit(RLIMIT_CPU, (unsigned long long)seconds_allowed() + 1, (unsigned long long)seconds_allowed() + 2);
 #ifndef SBX_ASAN
     /* what it has mapped, the file once more, and 24 bytes a pixel of the
      * image (the decoder's buffers, 16-bit rows at worst, and the planes) */
     if (mapped > 0)
-        set_limit(RLIMIT_AS, mapped + 2ULL * size + 24ULL * pixels + (64ULL << 20));
+        set_limit(RLIMIT_AS, mapped + 2ULL * size + 24ULL * pixels + (64ULL << 20),
+                  mapped + 2ULL * size + 24ULL * pixels + (64ULL << 20));
 #else
     (void)mapped;
     (void)pixels;
 #endif
 #ifdef SBX_SECCOMP
     if (!install_filter(fd))
-        _exit(3);
+        _exit(SANDBOX_REFUSED);
 #endif
     memset(&r, 0, sizeof r);
     r.magic = HEADER_MAGIC;
@@ -279,6 +285,9 @@ static bool child_failed(const char *name, int status, bool timed_out, double se
         return err_set("the image decoder failed on '%s': the file is damaged or made to crash decoders "
                        "(the decoder stopped on signal %d, %s)", name, sig, strsignal(sig));
     }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == SANDBOX_REFUSED)
+        return err_set("cannot decode '%s': this system refused the image decoder its sandbox (a seccomp filter); "
+                       "convis decodes files only inside one", name);
     return err_set("the image decoder failed on '%s': the file is damaged or made to crash decoders (it ended with "
                    "status %d before sending the image)", name, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
@@ -297,7 +306,7 @@ bool sbx_decode_with(sbx_decoder decode, const char *name, const unsigned char *
     int fds[2], status = 0, got;
     bool ok = false, timed_out = false;
     reply r;
-    pid_t pid;
+    pid_t pid, parent;
     size_t n;
 
     memset(out, 0, sizeof *out);
@@ -308,9 +317,10 @@ bool sbx_decode_with(sbx_decoder decode, const char *name, const unsigned char *
             return false;
         pixels = (unsigned long long)hw * (unsigned long long)hh;
     }
-    if (pipe(fds) != 0)
+    if (pipe2(fds, O_CLOEXEC) != 0)
         return err_set("cannot start the image decoder for '%s': %s", name, strerror(errno));
     fflush(NULL); /* nothing buffered is written twice */
+    parent = getpid();
     pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -320,7 +330,7 @@ bool sbx_decode_with(sbx_decoder decode, const char *name, const unsigned char *
     }
     if (pid == 0) {
         close(fds[0]);
-        child(fds[1], decode, name, data, size, lim, mapped, pixels);
+        child(fds[1], parent, decode, name, data, size, lim, mapped, pixels);
     }
     close(fds[1]);
     deadline = now_s() + seconds;
@@ -356,6 +366,19 @@ bool sbx_decode_with(sbx_decoder decode, const char *name, const unsigned char *
         kill(pid, SIGKILL);
     } else if (got != 1) {
         kill(pid, SIGKILL); /* it has nothing more to say that anyone will read */
+    }
+    /* the child ends at once after its last write, which closes the pipe (it
+     * cannot close it otherwise: the filter allows no close); one that does
+     * not (a decoder taken over, waiting) is killed at the deadline */
+    if (got == 1) {
+        unsigned char extra;
+        int end = read_all(fds[0], &extra, 1, deadline);
+        if (end != 0) { /* more than it owed, or no end in time */
+            ok = false;
+            timed_out = end == -1;
+            got = end == -1 ? -1 : 0;
+            kill(pid, SIGKILL);
+        }
     }
     close(fds[0]);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

@@ -912,13 +912,16 @@ bool lsn_load(const char *path, lsn_lesson *out)
     if (fd < 0)
         return err_set("%s: cannot read the lesson: %s", path,
                        errno == ELOOP ? "it is a symbolic link that leads round in a loop" : strerror(errno));
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) != 0) {
         int e = errno;
+        close(fd);
+        return err_set("%s: cannot read the lesson: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
         close(fd);
         if (S_ISDIR(st.st_mode))
             return err_set("%s: is a folder; give a lesson file, such as lessons/en/01-one-at-a-time.yaml", path);
-        return err_set("%s: cannot read the lesson: %s", path,
-                       e && !S_ISFIFO(st.st_mode) ? strerror(e) : "it is not a regular file (a pipe, a device or a socket)");
+        return err_set("%s: cannot read the lesson: it is not a regular file (a pipe, a device or a socket)", path);
     }
     if (st.st_size > LSN_MAX_FILE_BYTES) {
         close(fd);

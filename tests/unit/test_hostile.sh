@@ -51,6 +51,8 @@ ppm16.ppm|image|20|200000
 pnm-overflow.pgm|broken PGM/PPM header|20|200000
 tga-truncated.tga|image|20|200000
 bmp-short-palette.bmp|image|20|200000
+bmp-offset-in-header.bmp|is a damaged BMP: its pixels start inside its header|20|200000
+png-short-plte.png|image|20|200000
 png-empty-idat.png|image|20|200000
 png-huge.png|is 100000x100000 pixels, over the limit|5|100000
 tga-rle-17mp.tga|image|30|600000
@@ -66,14 +68,21 @@ else
 fi
 
 # what decoders leave unwritten is zeros, never old memory: the same output
-# bytes whatever glibc fills fresh allocations with
-for name in tga-truncated.tga bmp-short-palette.bmp png-empty-idat.png; do
-  MALLOC_PERTURB_=85 "$convis" apply "$hostile/$name" -k identity --reps 1 -o "$tmp/a.pfm" >/dev/null 2>&1
-  MALLOC_PERTURB_=170 "$convis" apply "$hostile/$name" -k identity --reps 1 -o "$tmp/b.pfm" >/dev/null 2>&1
-  if [ -s "$tmp/a.pfm" ] && cmp -s "$tmp/a.pfm" "$tmp/b.pfm"; then
-    ok "$name: the same bytes whatever fresh memory holds"
+# bytes run after run (the stack's old contents move with address-space
+# randomisation) and whatever glibc fills fresh allocations with
+for name in tga-truncated.tga bmp-short-palette.bmp png-short-plte.png png-empty-idat.png; do
+  same=yes
+  for run in plain1 plain2 plain3 perturb85 perturb170; do
+    case $run in
+      perturb*) MALLOC_PERTURB_=${run#perturb} "$convis" apply "$hostile/$name" -k identity --reps 1 -o "$tmp/$run.pfm" >/dev/null 2>&1 ;;
+      *) "$convis" apply "$hostile/$name" -k identity --reps 1 -o "$tmp/$run.pfm" >/dev/null 2>&1 ;;
+    esac
+    [ -s "$tmp/$run.pfm" ] && cmp -s "$tmp/$run.pfm" "$tmp/plain1.pfm" || same=no
+  done
+  if [ $same = yes ]; then
+    ok "$name: the same bytes in five runs, whatever the stack and fresh memory held"
   else
-    bad "$name: the output depends on what fresh memory held"
+    bad "$name: the output changes from run to run: old memory reaches it"
   fi
 done
 
@@ -132,14 +141,32 @@ else bad "apply-again*10000000 in a lesson: exit $rc: $(cat "$tmp/err")"; fi
 "$convis" apply "$hostile/png-bomb.png" -k box --engine cpu-seq --reps 200 -o "$tmp/long.pfm" >/dev/null 2>&1 &
 pid=$!
 sleep 5
+running=no
+kill -0 $pid 2>/dev/null && running=yes
 start=$(date +%s%N)
 kill -TERM $pid
 wait $pid 2>/dev/null
+status=$?
 ms=$((($(date +%s%N) - start) / 1000000))
-if [ $ms -lt 1000 ] && [ ! -e "$tmp/long.pfm" ] && [ -z "$(ls "$tmp" | grep '\.convis-')" ]; then
-  ok "SIGTERM during a long run: ended in $ms ms, nothing half-written left"
+if [ $running = yes ] && [ $status -eq 143 ] && [ $ms -lt 3000 ] && [ ! -e "$tmp/long.pfm" ] &&
+  [ -z "$(ls -A "$tmp" | grep '^\.convis-')" ]; then
+  ok "SIGTERM during a long run: ended by the signal in $ms ms, nothing half-written left"
 else
-  bad "SIGTERM during a long run: $ms ms; left: $(ls "$tmp")"
+  bad "SIGTERM during a long run: running $running, status $status, $ms ms; left: $(ls -A "$tmp")"
+fi
+# while a file is being written: a large PNG (the bomb, filtered), ended
+# half-way through its writing, leaves neither the file nor its temporary one
+for delay in 0.4 0.8 1.2; do
+  "$convis" apply "$hostile/png-bomb.png" -k box --reps 1 -o "$tmp/w.png" >/dev/null 2>&1 &
+  pid=$!
+  sleep $delay
+  kill -TERM $pid 2>/dev/null
+  wait $pid 2>/dev/null
+done
+if [ -z "$(ls -A "$tmp" | grep '^\.convis-')" ]; then
+  ok "SIGTERM at three moments of a run that writes a file: no temporary file left"
+else
+  bad "SIGTERM while writing: left $(ls -A "$tmp" | grep '^\.convis-')"
 fi
 
 # ---- outputs -----------------------------------------------------------------------------

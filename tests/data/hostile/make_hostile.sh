@@ -13,6 +13,10 @@
 #                    (CVE-2023-45663: uninitialised memory in the result)
 #   bmp-short-palette.bmp  an 8-bit BMP with a one-entry palette whose
 #                    pixels index entries past it (uninitialised stack)
+#   bmp-offset-in-header.bmp  an 8-bit BMP whose pixels start inside its
+#                    header: stb reads no palette and indexes only the stack
+#   png-short-plte.png  a paletted PNG with a two-entry PLTE whose pixels
+#                    index entries past it (uninitialised stack)
 #   png-bomb.png     a grey PNG of 8192x8192 zeros in a few tens of kilobytes
 #   png-empty-idat.png  a PNG whose IDAT chunks are empty
 #   png-huge.png     a PNG header (valid CRC) claiming 100000x100000
@@ -58,6 +62,16 @@ palette = b"\x40\x80\xc0\x00"
 offset = 14 + 40 + len(palette)
 info = struct.pack("<IiiHHIIiiII", 40, w, h, 1, 8, 0, len(pixels), 2835, 2835, 1, 1)
 write("bmp-short-palette.bmp", b"BM" + struct.pack("<IHHI", offset + len(pixels), 0, 0, offset) + info + palette + pixels)
+
+# BMP: 8 bits a pixel, 16x16, its pixel offset (20) inside its 40-byte header
+info = struct.pack("<IiiHHIIiiII", 40, w, h, 1, 8, 0, len(pixels), 2835, 2835, 0, 0)
+body = info + pixels
+write("bmp-offset-in-header.bmp", b"BM" + struct.pack("<IHHI", 14 + len(body), 0, 0, 20) + body)
+
+# PNG: paletted 16x16, a PLTE of two entries, pixels 0..255
+raw = b"".join(b"\0" + bytes((x * 16 + y) % 256 for x in range(w)) for y in range(h))
+write("png-short-plte.png", SIG + png_ihdr(w, h, 8, 3) + chunk(b"PLTE", b"\x10\x20\x30\x40\x50\x60") +
+      chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
 
 # PNG: a bomb of zeros, 8192x8192 grey
 w = h = 8192
