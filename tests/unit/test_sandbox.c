@@ -148,6 +148,25 @@ static void check_pnm(void)
 bool stb_pnm_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
                     img_image *out);
 
+/* The whole file in memory (NULL with a failed check). */
+static unsigned char *slurp(const char *path, size_t *size)
+{
+    unsigned char *data = NULL;
+    long n;
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL, "open %s", path);
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    rewind(f);
+    data = n > 0 ? malloc((size_t)n) : NULL;
+    CHECK(data && fread(data, 1, (size_t)n, f) == (size_t)n, "read %s", path);
+    fclose(f);
+    *size = (size_t)n;
+    return data;
+}
+
 /* The real thing: stb_image 2.27's own PNM reader (tests/unit/stb_pnm_2_27.c)
  * on a 16-bit PGM of 300x280 overflows its buffer (CVE-2021-42716) and
  * crashes, or hands back heap bytes. Through the sandbox: the parent lives,
@@ -156,22 +175,14 @@ bool stb_pnm_decode(const char *name, const unsigned char *data, size_t size, co
 static void check_real_crash_contained(const char *pgm16)
 {
     img_limits lim = img_default_limits();
-    unsigned char *data;
-    long size;
+    size_t size = 0;
+    unsigned char *data = slurp(pgm16, &size);
     img_image img;
     bool ok;
-    FILE *f = fopen(pgm16, "rb");
 
-    CHECK(f != NULL, "open %s", pgm16);
-    if (!f)
+    if (!data)
         return;
-    fseek(f, 0, SEEK_END);
-    size = ftell(f);
-    rewind(f);
-    data = malloc((size_t)size);
-    CHECK(data && fread(data, 1, (size_t)size, f) == (size_t)size, "read %s", pgm16);
-    fclose(f);
-    ok = sbx_decode_with(stb_pnm_decode, pgm16, data, (size_t)size, &lim, &img);
+    ok = sbx_decode_with(stb_pnm_decode, pgm16, data, size, &lim, &img);
     if (ok) {
         CHECK(img.luma.w == 300 && img.luma.h == 280, "stb's PNM reader in the sandbox: an image of %dx%d",
               img.luma.w, img.luma.h);
@@ -196,19 +207,11 @@ static void measure_cost(const char *sample)
     enum { N = 21 };
     double with[N], without[N];
     img_image img;
-    unsigned char *data;
-    long size;
-    FILE *f = fopen(sample, "rb");
+    size_t size = 0;
+    unsigned char *data = slurp(sample, &size);
 
-    CHECK(f != NULL, "open %s", sample);
-    if (!f)
+    if (!data)
         return;
-    fseek(f, 0, SEEK_END);
-    size = ftell(f);
-    rewind(f);
-    data = malloc((size_t)size);
-    CHECK(data && fread(data, 1, (size_t)size, f) == (size_t)size, "read %s", sample);
-    fclose(f);
     for (int i = 0; i < N; ++i) {
         img_limits lim = img_default_limits();
         double t0 = tim_now_ms();
@@ -217,7 +220,7 @@ static void measure_cost(const char *sample)
         if (ok)
             img_free(&img);
         t0 = tim_now_ms();
-        ok = img_decode(sample, data, (size_t)size, &lim, &img);
+        ok = img_decode(sample, data, size, &lim, &img);
         without[i] = tim_now_ms() - t0;
         CHECK(ok, "in-process decode: %s", err_msg());
         if (ok)
