@@ -379,8 +379,6 @@ static unsigned char *bmp_full_palette(const unsigned char *d, size_t n, size_t 
     return c;
 }
 
-bool img_header_size(const unsigned char *d, size_t n, long long *w, long long *h);
-
 /* A PNG's chunks, walked before stb_image reads them: one that claims more
  * bytes than the file has left is refused here (stb would first grow a
  * buffer to the size claimed, up to a gigabyte). */

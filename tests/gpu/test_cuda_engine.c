@@ -74,6 +74,27 @@ static long count_off(const float *got, const float *want, long n)
     return bad;
 }
 
+/* Runs `job` (into job->out, first filled with a value no output has, so
+ * every pixel must be written) with `kernel` in blocks of bx x by; counts
+ * the run and whether it equals `ref` bit for bit. False, with a failed
+ * check, when the options or the run fail. `what` names the case. */
+static bool run_counted(eng_engine *e, const eng_job *job, const img_plane *ref, eng_kernel kernel, int bx, int by,
+                        const char *what, eng_timing *t, long *runs, long *exact)
+{
+    long n = (long)job->in->w * job->in->h;
+    if (!set_options(e, kernel, ENG_RESULT_BULK, bx, by))
+        return false;
+    for (long i = 0; i < n; ++i)
+        job->out->px[i] = -12345.0f;
+    if (!eng_run(e, job, t)) {
+        CHECK(false, "%s: run: %s", what, err_msg());
+        return false;
+    }
+    ++*runs;
+    *exact += memcmp(job->out->px, ref->px, sizeof(float) * (size_t)n) == 0;
+    return true;
+}
+
 /* Every kernel and block shape x preset x border x flip x size. */
 static void check_kernels(eng_engine *e)
 {
@@ -95,15 +116,11 @@ static void check_kernels(eng_engine *e)
                         const config *cf = &configs[c];
                         eng_timing t;
                         long bad;
-                        if (!set_options(e, cf->kernel, ENG_RESULT_BULK, cf->bx, cf->by))
+                        char what[96];
+                        snprintf(what, sizeof what, "%dx%d %s %dx%d", w, h, eng_kernel_name(cf->kernel), cf->bx,
+                                 cf->by);
+                        if (!run_counted(e, &job, &ref, cf->kernel, cf->bx, cf->by, what, &t, &runs, &exact))
                             continue;
-                        for (long i = 0; i < n; ++i)
-                            out.px[i] = -12345.0f; /* a value no output has: every pixel must be written */
-                        if (!eng_run(e, &job, &t)) {
-                            CHECK(false, "%dx%d %s %dx%d: run: %s", w, h, eng_kernel_name(cf->kernel), cf->bx,
-                                  cf->by, err_msg());
-                            continue;
-                        }
                         CHECK(t.has[ENG_UPLOAD] && t.has[ENG_COMPUTE] && t.has[ENG_DOWNLOAD] && t.has[ENG_OVERHEAD] &&
                                   !t.has[ENG_PRESENT] && t.clock && strcmp(t.clock, "cudaEvent") == 0 &&
                                   t.result == ENG_RESULT_BULK && !t.extrapolated,
@@ -116,8 +133,6 @@ static void check_kernels(eng_engine *e)
                         bad = count_off(out.px, ref.px, n);
                         CHECK(bad == 0, "%dx%d %s border %d flip %d, %s kernel %dx%d: %ld pixels off", w, h,
                               filt_preset(k)->name, b, flip, eng_kernel_name(cf->kernel), cf->bx, cf->by, bad);
-                        ++runs;
-                        exact += memcmp(out.px, ref.px, sizeof(float) * (size_t)n) == 0;
                     }
                 }
         img_plane_free(&in);
@@ -158,17 +173,11 @@ static void check_block_shapes(eng_engine *e)
                     for (int kernel = 0; kernel < 2; ++kernel) {
                         eng_kernel kv = kernel ? ENG_KERNEL_TILED : ENG_KERNEL_NAIVE;
                         eng_timing t;
-                        if (!set_options(e, kv, ENG_RESULT_BULK, shapes[sh][0], shapes[sh][1]))
+                        char what[96];
+                        snprintf(what, sizeof what, "%dx%d %s kernel, blocks %dx%d", w, h, eng_kernel_name(kv),
+                                 shapes[sh][0], shapes[sh][1]);
+                        if (!run_counted(e, &job, &ref, kv, shapes[sh][0], shapes[sh][1], what, &t, &runs, &exact))
                             continue;
-                        for (long i = 0; i < n; ++i)
-                            out.px[i] = -12345.0f;
-                        if (!eng_run(e, &job, &t)) {
-                            CHECK(false, "%dx%d %s kernel, blocks %dx%d: %s", w, h, eng_kernel_name(kv),
-                                  shapes[sh][0], shapes[sh][1], err_msg());
-                            continue;
-                        }
-                        ++runs;
-                        exact += memcmp(out.px, ref.px, sizeof(float) * (size_t)n) == 0;
                         CHECK(memcmp(out.px, ref.px, sizeof(float) * (size_t)n) == 0,
                               "%dx%d %s kernel, blocks %dx%d, filter %zu, border %d: %ld pixels off", w, h,
                               eng_kernel_name(kv), shapes[sh][0], shapes[sh][1], f, b,

@@ -32,17 +32,27 @@
 
 static const int sizes[][2] = {{1, 1}, {33, 17}, {17, 33}, {1, 4097}, {1000, 777}};
 
+/* Gives GL buffer `b` new (mutable) storage of `bytes`, as glBufferData does
+ * behind a registration's back. */
+static void new_storage(GLuint b, size_t bytes)
+{
+    glBindBuffer(GL_ARRAY_BUFFER, b);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
 /* A GL buffer of `bytes`: mutable storage (glBufferData), or immutable
  * (glBufferStorage) as the window's, which the engine registers once. */
 static GLuint make_buffer_of(size_t bytes, bool immutable)
 {
     GLuint b = 0;
     glGenBuffers(1, &b);
+    if (!immutable) {
+        new_storage(b, bytes);
+        return b;
+    }
     glBindBuffer(GL_ARRAY_BUFFER, b);
-    if (immutable)
-        glBufferStorage(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_STORAGE_BIT);
-    else
-        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_DRAW);
+    glBufferStorage(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_STORAGE_BIT);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     return b;
 }
@@ -179,9 +189,7 @@ static void check_buffer_changes(eng_engine *e)
 
     CHECK(eng_present(e, &job, buf, &t), "present: %s", err_msg());
     /* new storage, the engine not told: it sees the size change */
-    glBindBuffer(GL_ARRAY_BUFFER, buf);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(2 * n * sizeof(float)), NULL, GL_DYNAMIC_DRAW);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    new_storage(buf, 2 * n * sizeof(float));
     CHECK(eng_present(e, &job, buf, &t), "present after glBufferData (larger): %s", err_msg());
     read_buffer(buf, back.px, n);
     CHECK(count_off(back.px, ref.px, (long)n) == 0, "the resized buffer holds the frame");
@@ -190,17 +198,13 @@ static void check_buffer_changes(eng_engine *e)
      * storage, and the new one would read back as zeros */
     job.params = conv_params_make(filt_preset(4), CONV_BORDER_CLAMP, false);
     conv_reference(&in, &job.params, &ref);
-    glBindBuffer(GL_ARRAY_BUFFER, buf);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(2 * n * sizeof(float)), NULL, GL_DYNAMIC_DRAW);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    new_storage(buf, 2 * n * sizeof(float));
     CHECK(eng_present(e, &job, buf, &t), "present after glBufferData (same size): %s", err_msg());
     read_buffer(buf, back.px, n);
     CHECK(count_off(back.px, ref.px, (long)n) == 0, "new storage of the same size holds the frame");
     /* new storage of the same size, the engine told first */
     eng_forget_buffer(e, buf);
-    glBindBuffer(GL_ARRAY_BUFFER, buf);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(2 * n * sizeof(float)), NULL, GL_DYNAMIC_DRAW);
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    new_storage(buf, 2 * n * sizeof(float));
     CHECK(eng_present(e, &job, buf, &t), "present after eng_forget_buffer and glBufferData: %s", err_msg());
     read_buffer(buf, back.px, n);
     CHECK(count_off(back.px, ref.px, (long)n) == 0, "the re-registered buffer holds the frame");
