@@ -1,192 +1,249 @@
+/* actions.c - app_do, the one input path: what each action of the table does,
+ * what a key means now, scripts, and lessons (start, pages, end).
+ * Contents: the kernel editor · app_do · keys · scripts · lessons. */
 #include "actions.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
+#include "lessons.h"
 #include "platform/platform.h"
-#include "player.h"
-
-#define SHIFT PLAT_MOD_SHIFT
-
-static void a_left(scene *s) { scene_pan(s, -s->view_cells / 2, 0); }
-static void a_right(scene *s) { scene_pan(s, s->view_cells / 2, 0); }
-static void a_up(scene *s) { scene_pan(s, 0, -s->view_cells / 2); }
-static void a_down(scene *s) { scene_pan(s, 0, s->view_cells / 2); }
-static void a_zoom_in(scene *s) { scene_zoom(s, 1); }
-static void a_zoom_out(scene *s) { scene_zoom(s, -1); }
-static void a_next(scene *s) { scene_next_filter(s, 1); }
-static void a_prev(scene *s) { scene_next_filter(s, -1); }
-static void a_fullscreen(scene *s) { s->fullscreen_toggle = true; }
-static void a_screenshot(scene *s) { s->screenshot_request = true; }
-static void a_quit(scene *s) { s->quit = true; }
-static void a_pin(scene *s) { scene_pin(s); }
-static void a_sweep(scene *s)
-{
-    if (s->sweep.shown)
-        s->sweep.shown = false;
-    else
-        scene_sweep(s);
-}
-static void a_lesson_next(scene *s) { app_player_next(s); }
-static void a_lesson_prev(scene *s) { app_player_prev(s); }
-static void a_lesson_restart(scene *s) { app_player_restart(s); }
-static void a_edit(scene *s) { scene_begin_edit(s, 0); }
-
-#define FILTER(n)                                                                              \
-    static void a_filter##n(scene *s) { scene_select_preset(s, n - 1); }
-FILTER(1) FILTER(2) FILTER(3) FILTER(4) FILTER(5) FILTER(6) FILTER(7) FILTER(8) FILTER(9)
-
-static const app_action actions[] = {
-    {"play", "Space", "play or pause the CPU, one output at a time", scene_play, {{' ', 0}}, 0},
-    {"tap", "T", "one tap forward (one product)", scene_tap, {{'t', 0}}, 0},
-    {"step", "\xE2\x86\x92  PageDown", "one output forward", scene_step,
-     {{PLAT_KEY_RIGHT, 0}, {PLAT_KEY_PAGE_DOWN, 0}}, 0},
-    {"back", "\xE2\x86\x90  PageUp", "one output back", scene_back, {{PLAT_KEY_LEFT, 0}, {PLAT_KEY_PAGE_UP, 0}}, 0},
-    {"faster", "\xE2\x86\x91", "faster (up to 8192 outputs a second)", scene_faster, {{PLAT_KEY_UP, 0}}, 0},
-    {"slower", "\xE2\x86\x93", "slower (down to one output a second)", scene_slower, {{PLAT_KEY_DOWN, 0}}, 0},
-    {"finish", "Enter  End", "finish the CPU walk now", scene_finish, {{'\r', 0}, {PLAT_KEY_END, 0}}, 0},
-    {"restart", "R  Home", "start the CPU walk again", scene_restart, {{'r', 0}, {PLAT_KEY_HOME, 0}}, 0},
-    {"gpu", "G", "launch on the GPU: every output at once", scene_launch_gpu, {{'g', 0}}, 100},
-    {"sweep", "W", "size sweep: every engine, 4\xC3\x97" "4 to 4096\xC3\x97" "4096", a_sweep,
-     {{'w', 0}}, 3},
-    {"apply-again", "A", "apply the filter again to the output", scene_apply_again, {{'a', 0}}, 100},
-    {"chain", "X", "time 1000 dependent passes on a 4\xC3\x97" "4 image", scene_chain, {{'x', 0}}, 3},
-    {"too-big", "Y", "open an image too big for the GPU", scene_too_big,
-     {{'y', 0}}, 3},
-    {"threads", "V", "thread view: the block and thread of each output", scene_toggle_threads,
-     {{'v', 0}}, 0},
-    {"gpu-kernel", "N", "GPU kernel: tiled or naive (CUDA)", scene_next_gpu_kernel, {{'n', 0}}, 20},
-    {"gpu-engine", "U", "GPU engine: CUDA or OpenGL compute", scene_next_gpu_engine,
-     {{'u', 0}}, 10},
-    {"gpu-result", "C", "GPU result: no copy, bulk copy, per pixel",
-     scene_next_gpu_result, {{'c', 0}}, 30},
-    {"next-filter", "K", "next filter", a_next, {{'k', 0}}, 0},
-    {"prev-filter", "Shift+K", "previous filter", a_prev, {{'k', SHIFT}}, 0},
-    {"filter-1", "1 \xE2\x80\xA6 9", "a preset filter by its number (or click its name)", a_filter1, {{'1', 0}}, 0},
-    {"filter-2", NULL, NULL, a_filter2, {{'2', 0}}, 0},
-    {"filter-3", NULL, NULL, a_filter3, {{'3', 0}}, 0},
-    {"filter-4", NULL, NULL, a_filter4, {{'4', 0}}, 0},
-    {"filter-5", NULL, NULL, a_filter5, {{'5', 0}}, 0},
-    {"filter-6", NULL, NULL, a_filter6, {{'6', 0}}, 0},
-    {"filter-7", NULL, NULL, a_filter7, {{'7', 0}}, 0},
-    {"filter-8", NULL, NULL, a_filter8, {{'8', 0}}, 0},
-    {"filter-9", NULL, NULL, a_filter9, {{'9', 0}}, 0},
-    {"edit-kernel", "E", "edit the kernel (or click a cell): Tab next, Enter applies", a_edit,
-     {{'e', 0}}, 0},
-    {"border", "M", "border mode: zero, clamp, mirror, wrap", scene_next_border, {{'m', 0}}, 0},
-    {"flip", "F", "flip the kernel: true convolution or cross-correlation", scene_toggle_flip, {{'f', 0}}, 0},
-    {"display", "D", "negative values: clamp, absolute, signed (zero is grey)", scene_next_display, {{'d', 0}}, 0},
-    {"zoom-in", "+  wheel", "zoom in (fewer, larger cells)", a_zoom_in, {{'+', 0}, {'=', 0}}, 0},
-    {"zoom-out", "-  wheel", "zoom out", a_zoom_out, {{'-', 0}}, 0},
-    {"pan-left", "Shift+\xE2\x86\x90", "pan (or drag a grid, or click the thumbnail)", a_left,
-     {{PLAT_KEY_LEFT, SHIFT}}, 0},
-    {"pan-right", NULL, NULL, a_right, {{PLAT_KEY_RIGHT, SHIFT}}, 0},
-    {"pan-up", NULL, NULL, a_up, {{PLAT_KEY_UP, SHIFT}}, 0},
-    {"pan-down", NULL, NULL, a_down, {{PLAT_KEY_DOWN, SHIFT}}, 0},
-    {"pin", "click", "pin the output under the mouse (click again to unpin)", a_pin, {{0, 0}}, 0},
-    {"lessons", "L", "the lessons: pick by number or click", scene_toggle_menu, {{'l', 0}}, 100},
-    {"lesson-next", "\xE2\x86\x92  PageDown", "in a lesson: the next step",
-     a_lesson_next, {{0, 0}}, 0},
-    {"lesson-prev", "\xE2\x86\x90  PageUp", "in a lesson: the step before", a_lesson_prev, {{0, 0}}, 0},
-    {"lesson-restart", "Home", "in a lesson: back to its first step", a_lesson_restart, {{0, 0}}, 0},
-    {"help", "F1  ?", "this help", scene_toggle_help, {{PLAT_KEY_F1, 0}, {'?', 0}, {'?', SHIFT}}, 0},
-    {"blank", "B", "blank the screen (any key brings it back)", scene_toggle_blank, {{'b', 0}}, 0},
-    {"text-size", "Z", "text size: 100%, 125%, 150%, 200%", scene_next_text_scale, {{'z', 0}}, 0},
-    {"fullscreen", "F11", "fullscreen", a_fullscreen, {{PLAT_KEY_F11, 0}}, 10},
-    {"screenshot", "S", "save a screenshot (a new file, never overwriting)", a_screenshot, {{'s', 0}}, 5},
-    {"escape", "Esc", "close what is open; quit when nothing is", scene_escape, {{PLAT_KEY_ESCAPE, 0}}, 0},
-    {"quit", "Q", "quit", a_quit, {{'q', 0}}, 0},
-};
-
-#define ACTION_COUNT (sizeof actions / sizeof actions[0])
-
-size_t app_action_count(void)
-{
-    return ACTION_COUNT;
-}
-
-const app_action *app_action_at(size_t i)
-{
-    return i < ACTION_COUNT ? &actions[i] : NULL;
-}
-
-const app_action *app_action_find(const char *name)
-{
-    for (size_t i = 0; i < ACTION_COUNT; ++i)
-        if (strcmp(actions[i].name, name) == 0)
-            return &actions[i];
-    return NULL;
-}
-
-const app_action *app_action_for_key(int key, unsigned mods)
-{
-    for (size_t i = 0; i < ACTION_COUNT; ++i)
-        for (int k = 0; k < 3; ++k)
-            if (actions[i].key[k].code && actions[i].key[k].code == key &&
-                (actions[i].key[k].mods & SHIFT) == (mods & SHIFT))
-                return &actions[i];
-    /* a shifted key without a binding of its own does what the key does */
-    return (mods & SHIFT) ? app_action_for_key(key, mods & ~(unsigned)SHIFT) : NULL;
-}
-
-bool app_action_word(const char *word, const app_action **a, long *times)
-{
-    char name[64];
-    const char *star = strchr(word, '*');
-    size_t n = star ? (size_t)(star - word) : strlen(word);
-    long most;
-
-    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), word);
-    *a = app_action_find(name);
-    if (!*a)
-        return err_set("action '%s' is not known; the actions are those of the window's help (F1), such as step, "
-                       "gpu, threads, filter-3", name);
-    most = (*a)->most ? (*a)->most : APP_ACTION_MOST;
-    *times = 1;
-    if (star) {
-        char *end;
-        *times = strtol(star + 1, &end, 10);
-        if (*end || end == star + 1 || *times < 1 || *times > most)
-            return err_set("action '%s' has a bad count '%s'; write %s*N with N from 1 to %ld", name, star + 1,
-                           name, most);
-    }
-    return true;
-}
-
-bool app_tally_word(app_tally *t, const char *word, const app_action **a, long *times)
-{
-    size_t i;
-    long most;
-    if (!app_action_word(word, a, times))
-        return false;
-    i = (size_t)(*a - actions);
-    most = (*a)->most ? (*a)->most : APP_ACTION_MOST;
-    if (i >= sizeof t->total / sizeof t->total[0])
-        return err_set("action '%s' is past the tally's end", (*a)->name);
-    t->total[i] += *times;
-    if (t->total[i] > most)
-        return err_set("action '%s' would run %ld times in one script; at most %ld", (*a)->name, t->total[i], most);
-    return true;
-}
 
 /* Work in output pixels one script may ask of apply-again: each pass
  * convolves the whole image on the CPU and the GPU. */
 #define APPLY_AGAIN_MOST_PIXELS (1LL << 28)
 
-/* The next word of a script ("name" or "name*N"), words parted by commas
- * and spaces; false at the end. */
-static bool next_word(const char **p, char *word, size_t size)
+app_act app_act_of(const app_action *action)
 {
-    size_t n = 0;
-    while (**p == ',' || **p == ' ')
-        ++*p;
-    while (**p && **p != ',' && **p != ' ' && n + 1 < size)
-        word[n++] = *(*p)++;
-    word[n] = '\0';
-    return n > 0;
+    app_act act = {action, action ? action->arg : 0, -1, -1, NULL};
+    return act;
 }
+
+app_act app_act_id(app_action_id id)
+{
+    return app_act_of(app_action_of(id));
+}
+
+/* ---- the kernel editor -------------------------------------------------------- */
+
+static void begin_edit(app *a, int tap)
+{
+    a->edit_tap = tap >= 0 && tap < 9 ? tap : 0;
+    a->edit_text[0] = '\0';
+}
+
+/* A key typed into the kernel cell shown at edit_tap: digits, '-', '.',
+ * Backspace, Enter (applies), Tab (applies, next cell), Esc (27, cancels).
+ * The cell shown is the kernel's tap, or with the kernel flipped the tap
+ * opposite it: the value goes where the learner sees it. */
+static void edit_key(app *a, int key)
+{
+    size_t n = strlen(a->edit_text);
+    if (a->edit_tap < 0)
+        return;
+    if ((key >= '0' && key <= '9') || key == '-' || key == '.') {
+        if (n + 1 < sizeof a->edit_text) {
+            a->edit_text[n] = (char)key;
+            a->edit_text[n + 1] = '\0';
+        }
+    } else if (key == '\b') {
+        if (n)
+            a->edit_text[n - 1] = '\0';
+    } else if (key == '\r' || key == '\t') {
+        char *end;
+        float v = strtof(a->edit_text, &end);
+        int shown = a->edit_tap, next = key == '\t' ? (shown + 1) % 9 : -1;
+        if (n && !*end && isfinite(v))
+            scene_set_weight(&a->s, a->s.opt.flip ? 8 - shown : shown, v);
+        else if (n)
+            scene_notice(&a->s, "a kernel value must be a number such as -2, 0.5 or 4");
+        a->edit_tap = -1;
+        if (next >= 0)
+            begin_edit(a, next);
+    } else if (key == 27) {
+        a->edit_tap = -1;
+    }
+}
+
+/* ---- app_do ------------------------------------------------------------------- */
+
+static void enter_step(app *a);
+
+static void next_text_scale(app *a)
+{
+    static const int scales[] = {100, 125, 150, 200};
+    int i = 0;
+    while (i < 4 && scales[i] != a->text_scale)
+        ++i;
+    a->text_scale = scales[(i + 1) % 4];
+}
+
+static void toggle_menu(app *a)
+{
+    a->menu = !a->menu;
+    if (a->menu) {
+        a->lesson_count = app_lesson_list(app_lang(a), a->lessons, APP_MAX_LESSONS);
+        a->help = false;
+    }
+}
+
+/* A click on an output cell: pins it; a click on the pinned cell unpins it,
+ * a click on another moves the pin there. */
+static void pin_at(scene *s, int x, int y)
+{
+    bool same = s->pinned && s->hover_x == x && s->hover_y == y;
+    s->pinned = false;
+    scene_hover(s, true, x, y);
+    if (!same)
+        scene_pin(s);
+}
+
+/* Esc: closes what is open, stops what runs, then leaves the lesson; quits
+ * only from free play with nothing open. */
+static void escape(app *a)
+{
+    scene *s = &a->s;
+    if (a->edit_tap >= 0)
+        a->edit_tap = -1;
+    else if (a->help)
+        a->help = false;
+    else if (a->menu)
+        a->menu = false;
+    else if (a->blank)
+        a->blank = false;
+    else if (scene_busy(s))
+        scene_cancel(s);
+    else if (s->pinned)
+        s->pinned = false;
+    else if (s->banner[0])
+        s->banner[0] = '\0';
+    else if (s->sweep.shown)
+        s->sweep.shown = false;
+    else if (s->chain.shown)
+        s->chain.shown = false;
+    else if (app_in_lesson(a))
+        app_lesson_stop(a);
+    else
+        a->quit = true;
+}
+
+/* What the action does, without telling the lesson player. */
+static void run(app *a, app_act act)
+{
+    scene *s = &a->s;
+    switch (act.action->id) {
+    case ACT_PLAY: scene_play(s); break;
+    case ACT_TAP: scene_tap(s); break;
+    case ACT_STEP: scene_step(s); break;
+    case ACT_BACK: scene_back(s); break;
+    case ACT_FASTER: scene_faster(s); break;
+    case ACT_SLOWER: scene_slower(s); break;
+    case ACT_FINISH: scene_finish(s); break;
+    case ACT_RESTART: scene_restart(s); break;
+    case ACT_LESSON_NEXT:
+        if (lsn_player_next(&a->player))
+            enter_step(a);
+        break;
+    case ACT_LESSON_PREV:
+        if (lsn_player_prev(&a->player))
+            enter_step(a);
+        break;
+    case ACT_LESSON_RESTART:
+        if (lsn_player_restart(&a->player))
+            enter_step(a);
+        break;
+    case ACT_GPU: scene_launch_gpu(s); break;
+    case ACT_SWEEP: scene_sweep(s); break;
+    case ACT_APPLY_AGAIN: scene_apply_again(s); break;
+    case ACT_CHAIN: scene_chain(s); break;
+    case ACT_TOO_BIG: scene_too_big(s); break;
+    case ACT_THREADS: scene_toggle_threads(s); break;
+    case ACT_GPU_KERNEL: scene_next_gpu_kernel(s); break;
+    case ACT_GPU_ENGINE: scene_next_gpu_engine(s); break;
+    case ACT_GPU_RESULT: scene_next_gpu_result(s); break;
+    case ACT_NEXT_FILTER: scene_next_filter(s, 1); a->edit_tap = -1; break;
+    case ACT_PREV_FILTER: scene_next_filter(s, -1); a->edit_tap = -1; break;
+    case ACT_FILTER: scene_select_preset(s, act.arg); a->edit_tap = -1; break;
+    case ACT_EDIT_KERNEL: begin_edit(a, act.arg); break;
+    case ACT_EDIT_KEY: edit_key(a, act.arg); break;
+    case ACT_BORDER: scene_next_border(s); break;
+    case ACT_FLIP: scene_toggle_flip(s); break;
+    case ACT_DISPLAY: scene_next_display(s); break;
+    case ACT_ZOOM_IN: scene_zoom(s, 1); break;
+    case ACT_ZOOM_OUT: scene_zoom(s, -1); break;
+    case ACT_PAN_LEFT: scene_pan(s, -s->view_cells / 2, 0); break;
+    case ACT_PAN_RIGHT: scene_pan(s, s->view_cells / 2, 0); break;
+    case ACT_PAN_UP: scene_pan(s, 0, -s->view_cells / 2); break;
+    case ACT_PAN_DOWN: scene_pan(s, 0, s->view_cells / 2); break;
+    case ACT_VIEW_AT: scene_view_at(s, act.x, act.y); break;
+    case ACT_CENTER_ON: scene_center_on(s, act.x, act.y); break;
+    case ACT_HOVER: scene_hover(s, act.x >= 0 && act.y >= 0, act.x, act.y); break;
+    case ACT_PIN:
+        if (act.x >= 0 && act.y >= 0)
+            pin_at(s, act.x, act.y);
+        else
+            scene_pin(s);
+        break;
+    case ACT_LESSONS: toggle_menu(a); break;
+    case ACT_PICK_LESSON:
+        if (act.arg >= 0 && act.arg < a->lesson_count) {
+            char path[sizeof a->lessons[0].path];
+            snprintf(path, sizeof path, "%s", a->lessons[act.arg].path);
+            a->menu = false;
+            app_lesson_start(a, path);
+        }
+        break;
+    case ACT_LEAVE_LESSON: app_lesson_stop(a); break;
+    case ACT_HELP: a->help = !a->help; break;
+    case ACT_BLANK: a->blank = !a->blank; break;
+    case ACT_TEXT_SIZE: next_text_scale(a); break;
+    case ACT_FULLSCREEN: a->fullscreen_request = true; break;
+    case ACT_SCREENSHOT: a->screenshot_request = true; break;
+    case ACT_OPEN:
+        if (act.text)
+            scene_open_image(s, act.text);
+        break;
+    case ACT_ESCAPE: escape(a); break;
+    case ACT_QUIT: a->quit = true; break;
+    case ACT_COUNT: break;
+    }
+}
+
+void app_do(app *a, app_act act)
+{
+    if (!act.action)
+        return;
+    run(a, act);
+    lsn_player_saw(&a->player, act.action->name); /* a wait ends however the learner did it */
+}
+
+/* ---- keys ---------------------------------------------------------------------- */
+
+app_act app_act_for_key(const app *a, int key, unsigned mods)
+{
+    app_act act = {NULL, 0, -1, -1, NULL};
+    if (a->edit_tap >= 0) { /* typing a kernel value: other keys do nothing meanwhile */
+        if ((key >= '0' && key <= '9') || key == '-' || key == '.' || key == '\b' || key == '\r' || key == '\t' ||
+            key == PLAT_KEY_ESCAPE) {
+            act = app_act_id(ACT_EDIT_KEY);
+            act.arg = key == PLAT_KEY_ESCAPE ? 27 : key;
+        }
+        return act;
+    }
+    if (a->blank) /* any key brings the screen back */
+        return app_act_id(ACT_BLANK);
+    if (a->menu && key >= '1' && key <= '9') { /* the menu of lessons: a number picks one */
+        act = app_act_id(ACT_PICK_LESSON);
+        act.arg = key - '1';
+        return act;
+    }
+    return app_act_of(app_action_for_key(key, mods, app_in_lesson(a)));
+}
+
+/* ---- scripts ------------------------------------------------------------------- */
 
 /* The whole script checked before any of it runs: every word known, every
  * action within its bound for one script, apply-again within its pixels. */
@@ -198,12 +255,12 @@ static bool check_script(const scene *s, const char *script)
     long long pixels = (long long)s->img.luma.w * s->img.luma.h, passes = 0;
 
     memset(&tally, 0, sizeof tally);
-    while (next_word(&p, word, sizeof word)) {
-        const app_action *a;
+    while (app_script_word(&p, word, sizeof word)) {
+        const app_action *act;
         long times;
-        if (!app_tally_word(&tally, word, &a, &times))
+        if (!app_tally_word(&tally, word, &act, &times))
             return false;
-        if (a->run == scene_apply_again)
+        if (act->id == ACT_APPLY_AGAIN)
             passes += times;
     }
     if (passes * pixels > APPLY_AGAIN_MOST_PIXELS) {
@@ -214,22 +271,103 @@ static bool check_script(const scene *s, const char *script)
     return true;
 }
 
-bool app_run_script(scene *s, const char *script)
+/* Runs a checked script. A --do (`learner` true) tells the lesson player,
+ * as when a person does it, and finishes each word's work before the next,
+ * as the window would between frames. A step's own actions (false) do not
+ * count as the learner's, and the long work the last of them starts goes on
+ * in the window's slices (a word after one waits for it). */
+static bool run_script(app *a, const char *script, bool learner)
 {
     char word[64];
     const char *p = script;
-    if (!check_script(s, script))
+    if (!check_script(&a->s, script))
         return false;
-    while (next_word(&p, word, sizeof word)) {
-        const app_action *a;
+    while (app_script_word(&p, word, sizeof word)) {
+        const app_action *action;
         long times;
-        app_action_word(word, &a, &times); /* checked above */
+        app_action_word(word, &action, &times); /* checked above */
         while (times-- > 0) {
-            a->run(s);
-            app_player_saw(s, a->name); /* as when the learner does it */
+            if (scene_busy(&a->s))
+                scene_settle(&a->s);
+            if (learner)
+                app_do(a, app_act_of(action));
+            else
+                run(a, app_act_of(action));
         }
-        /* what the window would do between frames */
-        scene_measure(s);
+        if (learner)
+            scene_settle(&a->s);
     }
     return true;
+}
+
+bool app_run_script(app *a, const char *script)
+{
+    return run_script(a, script, true);
+}
+
+/* ---- lessons ------------------------------------------------------------------- */
+
+/* Opens the image a lesson or step names; a file gone since the lesson was
+ * checked is said in the banner. */
+static void open_lesson_image(app *a, const char *image, int line, int column)
+{
+    char path[4096];
+    if (app_lesson_image(a->lesson_path, image, line, column, path, sizeof path))
+        scene_open_image(&a->s, path);
+    else
+        scene_say_error(&a->s, err_msg());
+}
+
+/* Sets the scene for the step the player moved to: its image, its actions. */
+static void enter_step(app *a)
+{
+    const lsn_step *st = lsn_player_current(&a->player);
+    if (!st)
+        return;
+    if (st->image)
+        open_lesson_image(a, st->image, st->image_line, st->image_column);
+    for (int k = 0; k < st->action_count; ++k)
+        if (!run_script(a, st->actions[k].text, false)) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s:%d:%d: %s", a->lesson_path, st->actions[k].line, st->actions[k].column,
+                     err_msg());
+            scene_say_error(&a->s, msg);
+        }
+}
+
+bool app_lesson_start(app *a, const char *path)
+{
+    lsn_lesson l;
+    const char *lang = app_lesson_lang(path);
+    char copy[sizeof a->lesson_path];
+    snprintf(copy, sizeof copy, "%s", path); /* path may be the menu's, which the start may refill */
+    if (!app_lesson_load(copy, &l)) {
+        scene_say_error(&a->s, err_msg());
+        return false;
+    }
+    if (!a->free_play.held)
+        snprintf(a->free_lang, sizeof a->free_lang, "%s", a->lang);
+    scene_stash_settings(&a->s, &a->free_play, &a->defaults);
+    a->edit_tap = -1;
+    a->menu = a->help = false;
+    snprintf(a->lesson_path, sizeof a->lesson_path, "%s", copy);
+    if (lang) /* a lesson in lessons/zh/ is in Chinese: the text needs a font that has it */
+        snprintf(a->lang, sizeof a->lang, "%s", lang);
+    lsn_player_start(&a->player, &l);
+    if (a->player.lesson.image)
+        open_lesson_image(a, a->player.lesson.image, a->player.lesson.image_line, a->player.lesson.image_column);
+    enter_step(a);
+    return true;
+}
+
+void app_lesson_stop(app *a)
+{
+    if (!app_in_lesson(a))
+        return;
+    lsn_player_stop(&a->player);
+    a->lesson_path[0] = '\0';
+    a->edit_tap = -1;
+    scene_unstash(&a->s, &a->free_play);
+    if (a->free_lang[0])
+        snprintf(a->lang, sizeof a->lang, "%s", a->free_lang);
 }

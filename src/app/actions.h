@@ -1,56 +1,50 @@
-/* actions.h - every named thing a person can do in the window, with its
- * keys and its line in the help overlay. Keys, scripted actions (--do) and
- * lessons all go through this one table. */
+/* actions.h - the one input path. Every key, click, clicker press, dropped
+ * file, --do word and lesson step becomes an action of the table
+ * (action_table.h) run by app_do, which then tells the lesson player what
+ * the learner did. Lessons start, turn their pages and end here too. */
 #ifndef CONVIS_ACTIONS_H
 #define CONVIS_ACTIONS_H
 
-#include <stddef.h>
+#include <stdbool.h>
 
-#include "scene.h"
+#include "action_table.h"
+#include "app.h"
 
-typedef struct app_key {
-    int code;           /* a platform key (platform.h) */
-    unsigned mods;      /* PLAT_MOD_* that must be held (shift matters, others not) */
-} app_key;
+/* An action with what it is given: the view's hit test returns one for a
+ * click, the window makes one for a key or a drop. */
+typedef struct app_act {
+    const app_action *action;   /* NULL: nothing */
+    int arg;                    /* an index (APP_ARG_INDEX); else the action's own */
+    int x, y;                   /* a cell (APP_ARG_XY) */
+    const char *text;           /* a path (APP_ARG_PATH) */
+} app_act;
 
-typedef struct app_action {
-    const char *name;   /* for scripts: "play", "gpu", "filter-3" */
-    const char *keys;   /* for people: "Space" */
-    const char *help;   /* one line */
-    void (*run)(scene *s);
-    app_key key[3];
-    int most;           /* the most times one script word may repeat it (0: APP_ACTION_MOST) */
-} app_action;
+/* The action alone, with its own argument. */
+app_act app_act_of(const app_action *a);
+app_act app_act_id(app_action_id id);
 
-/* How often a script word may repeat a cheap action ("step*45"). */
-#define APP_ACTION_MOST 10000
+/* Runs one action, then tells the lesson player (a wait it satisfies ends). */
+void app_do(app *a, app_act act);
 
-/* One script word, "name" or "name*N": the action and N (1 without a
- * count). False with a sentence for an unknown name, or a count that is no
- * number or over what the action allows (app_action.most). */
-bool app_action_word(const char *word, const app_action **a, long *times);
-
-/* How often each action has run in one script so far: a --do, or the
- * actions of one lesson step, whose words together may run each action at
- * most app_action.most times. Zero it before the first word. */
-typedef struct app_tally {
-    long total[128];
-} app_tally;
-
-/* app_action_word, then the word's count added to the tally: false with a
- * sentence when that takes the action over its bound for one script. */
-bool app_tally_word(app_tally *t, const char *word, const app_action **a, long *times);
-
-size_t app_action_count(void);
-const app_action *app_action_at(size_t i);
-const app_action *app_action_find(const char *name);
-
-/* The action bound to a key press, or NULL. */
-const app_action *app_action_for_key(int key, unsigned mods);
+/* The action a key press means now: while a kernel cell is edited, its
+ * digits and Enter; while the screen is blank, any key brings it back;
+ * with the lesson menu open, 1-9 pick a lesson; in a lesson, the page
+ * keys turn its pages. .action NULL when the key means nothing. */
+app_act app_act_for_key(const app *a, int key, unsigned mods);
 
 /* Runs a script of actions: names separated by commas or spaces, each
- * optionally repeated as name*N ("gpu,threads,step*40"). Stops at the first
- * unknown name and returns false with err_msg() naming it. */
-bool app_run_script(scene *s, const char *script);
+ * optionally repeated as name*N ("gpu,threads,step*40"), the whole of it
+ * checked first (names known, counts within bounds); the long work each
+ * word starts is finished before the next (scene_settle). False with
+ * err_msg() saying what is wrong, and nothing run. */
+bool app_run_script(app *a, const char *script);
+
+/* Starts the lesson in file `path` from free play's defaults (the settings
+ * free play had come back when it ends). False, with the reason in err_msg()
+ * and the banner, and nothing changed when the file cannot be used. */
+bool app_lesson_start(app *a, const char *path);
+
+/* Ends the lesson: free play's settings and image come back. */
+void app_lesson_stop(app *a);
 
 #endif

@@ -21,14 +21,6 @@ void app_error(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-void app_options_default(app_options *o, const char *kernel_name)
-{
-    memset(o, 0, sizeof *o);
-    filt_parse(kernel_name, &o->kernel);
-    o->border = CONV_BORDER_CLAMP;
-    o->display = IMG_DISPLAY_CLAMP;
-    o->limits = img_default_limits();
-}
 
 const char *app_option_value(int argc, char **argv, int *i)
 {

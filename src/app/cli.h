@@ -9,6 +9,7 @@
 #include "core/conv.h"
 #include "core/filter.h"
 #include "core/image.h"
+#include "settings.h"
 
 enum app_exit {
     APP_EXIT_OK = 0,
@@ -17,16 +18,6 @@ enum app_exit {
     APP_EXIT_ENGINE = 3,        /* the asked engine is unavailable */
 };
 
-/* What the window and `apply` both take. */
-typedef struct app_options {
-    filt_kernel kernel;
-    conv_border border;
-    bool flip;
-    img_display display;
-    img_limits limits;
-} app_options;
-
-void app_options_default(app_options *o, const char *kernel_name);
 
 /* Tries argv[*i] as one of the shared options, taking its value from
  * argv[*i + 1] when it needs one. Returns 1 when taken (and *i moved past

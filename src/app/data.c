@@ -8,7 +8,12 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "platform/platform.h"
+static char base[4096]; /* the executable's folder, with a trailing '/' */
+
+void app_data_set_base(const char *exe_dir)
+{
+    snprintf(base, sizeof base, "%s", exe_dir ? exe_dir : "");
+}
 
 /* Whether `dir` holds a shaders/ folder. */
 static bool has_shaders(const char *dir)
@@ -25,9 +30,11 @@ const char *app_data_dir(void)
     const char *env = getenv("CONVIS_DATA_DIR");
     if (env && has_shaders(env))
         return env;
-    snprintf(dir, sizeof dir, "%s../share/convis", plat_base_path());
-    if (has_shaders(dir))
-        return dir;
+    if (base[0]) {
+        snprintf(dir, sizeof dir, "%s../share/convis", base);
+        if (has_shaders(dir))
+            return dir;
+    }
     if (has_shaders(CONVIS_SOURCE_DATA_DIR))
         return CONVIS_SOURCE_DATA_DIR;
     return CONVIS_INSTALL_DATA_DIR;

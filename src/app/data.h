@@ -9,4 +9,7 @@
  * a missing file then gets its own message. */
 const char *app_data_dir(void);
 
+/* The folder the executable is in (main sets it at start-up). */
+void app_data_set_base(const char *exe_dir);
+
 #endif

@@ -46,14 +46,19 @@ bool app_engine_probe(const eng_class *cls, char *why, size_t size)
     return eng_probe(cls, why, size);
 }
 
-eng_engine *app_engine_open(const eng_class *cls)
+eng_engine *app_engine_open_reason(const eng_class *cls, char *why, size_t size)
 {
-    char why[256];
-    if (!app_engine_probe(cls, why, sizeof why)) {
+    if (!app_engine_probe(cls, why, size)) {
         err_set("engine '%s' is unavailable: %s", cls->name, why);
         return NULL;
     }
-    return eng_open(cls);
+    return eng_open_reason(cls, why, size);
+}
+
+eng_engine *app_engine_open(const eng_class *cls)
+{
+    char why[256];
+    return app_engine_open_reason(cls, why, sizeof why);
 }
 
 bool app_engine_host_offscreen(void)

@@ -23,6 +23,9 @@ bool app_engine_probe(const eng_class *cls, char *why, size_t size);
  * "engine 'x' is unavailable: <reason>". */
 eng_engine *app_engine_open(const eng_class *cls);
 
+/* app_engine_open that also leaves the bare reason in `why`. */
+eng_engine *app_engine_open_reason(const eng_class *cls, char *why, size_t size);
+
 /* Whether the hidden window's context is offscreen (no display: EGL). */
 bool app_engine_host_offscreen(void);
 

@@ -7,6 +7,8 @@
 
 #include "cli.h"
 #include "core/image.h"
+#include "data.h"
+#include "platform/platform.h"
 
 /* SIGINT and SIGTERM end convis at once, whatever it is doing (a long
  * action, a sweep, a decode): the temporary file of a write in progress is
@@ -37,6 +39,7 @@ static void end_on_signals(void)
 int main(int argc, char **argv)
 {
     end_on_signals();
+    app_data_set_base(plat_base_path());
     if (argc >= 2) {
         const char *cmd = argv[1];
         if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

@@ -9,81 +9,86 @@
 
 #include "core/err.h"
 #include "core/timing.h"
-#include "engine_host.h"
-#include "render/render.h"
 
 #define TIMING_BUDGET_MS 150.0 /* time spent measuring one engine after a change */
-#define GPU_PULSE_MS 700.0
+#define SWEEP_BUDGET_MS 60.0   /* ... and one engine at one size of the sweep */
 #define PER_PIXEL_BUDGET_MS 60.0 /* copies one pixel at a time for this long, then extrapolates */
 
-static void open_engine(scene_engine *e, const char *name)
+/* Opens engine `name` through the host; on failure e->why holds the bare
+ * reason. */
+static void open_engine(scene *s, scene_engine *e, const char *name)
 {
-    const eng_class *cls = eng_find(name);
+    memset(e, 0, sizeof *e);
     snprintf(e->name, sizeof e->name, "%s", name);
-    if (!cls) {
-        snprintf(e->why, sizeof e->why, "this build has no %s engine", name);
-        return;
-    }
-    e->engine = app_engine_open(cls);
-    if (!e->engine)
-        snprintf(e->why, sizeof e->why, "%s", err_msg());
+    e->engine = s->host.open_engine(s->host.user, name, e->why, sizeof e->why);
 }
 
-void scene_init(scene *s, const app_options *opt)
+double scene_now(const scene *s)
 {
-    memset(s, 0, sizeof *s);
+    return s->host.now_ms ? s->host.now_ms(s->host.user) : tim_now_ms();
+}
+
+/* Settings that a lesson starts from and that a new scene has. */
+static void reset_settings(scene *s, const app_options *opt)
+{
     s->opt = *opt;
     s->preset = -1;
     for (size_t i = 0; i < filt_preset_count(); ++i)
         if (strcmp(filt_preset(i)->name, opt->kernel.name) == 0)
             s->preset = (int)i;
-    s->speed = 4.0;
+    s->speed = SCENE_DEFAULT_SPEED;
     s->view_cells = SCENE_DEFAULT_CELLS;
-    s->edit_tap = -1;
-    s->text_scale = 100;
-    s->chain_ms[0] = s->chain_ms[1] = -1;
-    {
-        /* the language from the locale, as the C library reads it */
-        const char *vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
-        snprintf(s->lang, sizeof s->lang, "en");
-        for (int i = 0; i < 3; ++i) {
-            const char *v = getenv(vars[i]);
-            if (v && *v) {
-                if (strncmp(v, "zh", 2) == 0)
-                    snprintf(s->lang, sizeof s->lang, "zh");
-                break;
-            }
-        }
-    }
-    open_engine(&s->seq, "cpu-seq");
-    open_engine(&s->par, "cpu-par");
+    s->view_x = s->view_y = 0;
+    s->thread_view = false;
+    s->hovering = s->pinned = false;
+    s->gpu_kernel = ENG_KERNEL_TILED;
+    s->gpu_result = s->gpu.engine && eng_can_present(s->gpu.engine) ? ENG_RESULT_INTEROP : ENG_RESULT_BULK;
+    s->sweep.shown = s->chain.shown = false;
+}
+
+void scene_init(scene *s, const scene_host *host, const app_options *opt)
+{
+    memset(s, 0, sizeof *s);
+    s->host = *host;
+    s->chain.ms[0] = s->chain.ms[1] = -1;
+    open_engine(s, &s->seq, "cpu-seq");
+    open_engine(s, &s->par, "cpu-par");
     /* the best GPU engine here: CUDA, else OpenGL compute */
-    open_engine(&s->gpu, "cuda");
+    open_engine(s, &s->gpu, "cuda");
     if (!s->gpu.engine) {
         char cuda_why[256];
-        const char *colon = strstr(s->gpu.why, "unavailable: ");
-        snprintf(cuda_why, sizeof cuda_why, "%s", colon ? colon + 13 : s->gpu.why);
-        s->gpu.why[0] = '\0';
-        open_engine(&s->gpu, "gl");
+        snprintf(cuda_why, sizeof cuda_why, "%s", s->gpu.why);
+        open_engine(s, &s->gpu, "gl");
         if (s->gpu.engine)
             snprintf(s->gpu.note, sizeof s->gpu.note, "CUDA is not used: %s", cuda_why);
         else {
             char gl_why[256];
             snprintf(gl_why, sizeof gl_why, "%s", s->gpu.why);
-            snprintf(s->gpu.why, sizeof s->gpu.why, "no GPU engine: %s; %s", cuda_why, gl_why);
+            snprintf(s->gpu.why, sizeof s->gpu.why, "no GPU engine: CUDA: %s; OpenGL: %s", cuda_why, gl_why);
         }
     }
-    s->gpu_kernel = ENG_KERNEL_TILED;
-    s->gpu_result = s->gpu.engine && eng_can_present(s->gpu.engine) ? ENG_RESULT_INTEROP : ENG_RESULT_BULK;
+    reset_settings(s, opt);
+}
+
+static void task_end(scene *s);
+
+/* Lets go of the GL buffer (the engine first). */
+static void free_buffer(scene *s)
+{
+    if (!s->gpu_buffer)
+        return;
+    if (s->gpu.engine)
+        eng_forget_buffer(s->gpu.engine, s->gpu_buffer);
+    if (s->host.buffer_free)
+        s->host.buffer_free(s->host.user, &s->gpu_buffer);
+    s->gpu_buffer = 0;
+    s->gpu_buffer_bytes = 0;
 }
 
 void scene_free(scene *s)
 {
-    app_player_stop(s);
-    if (s->gpu_buffer) { /* the GL context is still current here */
-        eng_forget_buffer(s->gpu.engine, s->gpu_buffer);
-        rnd_buffer_free(&s->gpu_buffer);
-    }
+    task_end(s);
+    free_buffer(s); /* the GL context is still current here */
     eng_close(s->seq.engine);
     eng_close(s->par.engine);
     eng_close(s->gpu.engine);
@@ -97,6 +102,13 @@ static conv_params params_of(const scene *s)
     return conv_params_make(&s->opt.kernel, s->opt.border, s->opt.flip);
 }
 
+/* Outputs from `from` on may differ from what the view drew. */
+static void redo_from(scene *s, long from)
+{
+    ++s->cpu_redo;
+    s->cpu_redo_from = from;
+}
+
 /* The filter, border or image changed: the walk starts again, the timings and
  * the GPU result are stale. */
 static void settings_changed(scene *s)
@@ -105,9 +117,9 @@ static void settings_changed(scene *s)
     if (!s->img.luma.px)
         return;
     conv_stepper_init(&s->stepper, &s->img.luma, &p, &s->cpu_out);
-    s->cpu_dirty_from = 0;
+    redo_from(s, 0);
     s->owed_taps = 0;
-    s->timings_stale = true;
+    s->seq_stale = s->par_stale = true;
     s->seq.measured = s->par.measured = false;
     /* once the GPU has run, its bar and (in the GPU phase) its result follow
      * every change, measured right after the CPU engines */
@@ -116,21 +128,28 @@ static void settings_changed(scene *s)
     s->gpu.measured = false;
 }
 
-/* Makes `img` the image shown, titled `name`, with fresh output planes: the
- * walk starts again at its top-left corner. On failure the image shown stays,
- * `img` is freed, and err_msg() says why. */
-static bool adopt_image(scene *s, img_image *img, const char *name)
+void scene_say_error(scene *s, const char *text)
+{
+    snprintf(s->banner, sizeof s->banner, "%s", text);
+}
+
+void scene_notice(scene *s, const char *text)
+{
+    snprintf(s->notice, sizeof s->notice, "%s", text);
+    s->notice_at = scene_now(s);
+}
+
+bool scene_adopt_image(scene *s, img_image *img, const char *name)
 {
     img_plane cpu, gpu;
-    if (!img_plane_alloc(&cpu, img->luma.w, img->luma.h)) {
-        img_free(img);
-        return false;
-    }
+    if (!img_plane_alloc(&cpu, img->luma.w, img->luma.h))
+        goto fail;
     if (!img_plane_alloc(&gpu, img->luma.w, img->luma.h)) {
         img_plane_free(&cpu);
-        img_free(img);
-        return false;
+        goto fail;
     }
+    if (s->task.kind != SCENE_TASK_NONE)
+        scene_cancel(s); /* its figures were for the image going away */
     img_free(&s->img);
     img_plane_free(&s->cpu_out);
     img_plane_free(&s->gpu_out);
@@ -146,6 +165,10 @@ static bool adopt_image(scene *s, img_image *img, const char *name)
     s->passes = 0;
     settings_changed(s);
     return true;
+fail:
+    img_free(img);
+    scene_say_error(s, err_msg());
+    return false;
 }
 
 bool scene_open_image(scene *s, const char *path)
@@ -153,19 +176,78 @@ bool scene_open_image(scene *s, const char *path)
     img_image img;
     const char *slash = strrchr(path, '/');
 
-    if (!img_load(path, &s->opt.limits, &img) || !adopt_image(s, &img, slash ? slash + 1 : path)) {
-        snprintf(s->banner, sizeof s->banner, "%s", err_msg());
-        fprintf(stderr, "convis: %s\n", err_msg());
+    if (!img_load(path, &s->opt.limits, &img)) {
+        scene_say_error(s, err_msg());
         return false;
     }
+    if (!scene_adopt_image(s, &img, slash ? slash + 1 : path))
+        return false;
     s->banner[0] = '\0';
     return true;
 }
 
-/* Times an engine on the whole image: as many runs as fit in the budget
- * (1 to 9), the median of each phase. With gl_buffer, the runs present into
- * it (eng_present) instead of returning the result to the host. */
-static void measure_engine(scene_engine *e, const eng_job *job, unsigned gl_buffer)
+void scene_stash_settings(scene *s, scene_stash *st, const app_options *defaults)
+{
+    if (!st->held && s->img.luma.px) {
+        img_image copy;
+        if (!img_copy(&s->img, &copy)) { /* no room for two: the lesson goes on with this one */
+            scene_say_error(s, err_msg());
+            return;
+        }
+        st->opt = s->opt;
+        st->preset = s->preset;
+        st->img = s->img;
+        snprintf(st->image_name, sizeof st->image_name, "%s", s->image_name);
+        st->passes = s->passes;
+        st->speed = s->speed;
+        st->view_x = s->view_x;
+        st->view_y = s->view_y;
+        st->view_cells = s->view_cells;
+        st->thread_view = s->thread_view;
+        st->gpu_kernel = s->gpu_kernel;
+        st->gpu_result = s->gpu_result;
+        st->held = true;
+        memset(&s->img, 0, sizeof s->img); /* now the stash's */
+        reset_settings(s, defaults);
+        scene_adopt_image(s, &copy, st->image_name);
+        return;
+    }
+    reset_settings(s, defaults);
+    settings_changed(s);
+    scene_restart(s);
+}
+
+void scene_unstash(scene *s, scene_stash *st)
+{
+    img_image img;
+    int passes;
+    char name[256];
+    if (!st->held)
+        return;
+    img = st->img;
+    passes = st->passes;
+    snprintf(name, sizeof name, "%s", st->image_name);
+    s->opt = st->opt;
+    s->preset = st->preset;
+    s->speed = st->speed;
+    s->view_cells = st->view_cells;
+    s->thread_view = st->thread_view;
+    s->gpu_kernel = st->gpu_kernel;
+    s->gpu_result = st->gpu_result;
+    s->sweep.shown = s->chain.shown = false;
+    if (scene_adopt_image(s, &img, name)) {
+        s->passes = passes;
+        scene_view_at(s, st->view_x, st->view_y);
+    }
+    memset(st, 0, sizeof *st);
+}
+
+/* ---- measuring ------------------------------------------------------------ */
+
+/* Times an engine on `job`: as many runs as fit in budget_ms (1 to 9), the
+ * median of each phase. With gl_buffer, the runs present into it
+ * (eng_present) instead of returning the result to the host. */
+static void measure_engine(scene_engine *e, const eng_job *job, unsigned gl_buffer, double budget_ms)
 {
     eng_timing first;
     double total;
@@ -180,7 +262,7 @@ static void measure_engine(scene_engine *e, const eng_job *job, unsigned gl_buff
         return;
     }
     total = eng_total_ms(&first);
-    reps = total > 0 ? (int)(TIMING_BUDGET_MS / total) : 9;
+    reps = total > 0 ? (int)(budget_ms / total) : 9;
     reps = reps < 1 ? 1 : reps > 9 ? 9 : reps;
     ok = gl_buffer ? eng_measure_present(e->engine, job, gl_buffer, reps, &e->timing)
                    : eng_measure(e->engine, job, reps, &e->timing);
@@ -192,32 +274,79 @@ static void measure_engine(scene_engine *e, const eng_job *job, unsigned gl_buff
     e->measured = true;
 }
 
-static bool measure_gpu(scene *s);
-
-void scene_measure(scene *s)
+/* Measures a CPU engine on the image shown, into a scratch plane: the walk's
+ * own output must only show what the walk has done. */
+static void measure_cpu(scene *s, scene_engine *e)
 {
     img_plane scratch;
     eng_job job;
-    if (!s->img.luma.px)
+    if (!img_plane_alloc(&scratch, s->img.luma.w, s->img.luma.h)) {
+        scene_say_error(s, err_msg());
         return;
-    if (s->timings_stale) {
-        /* the CPU engines write into a scratch plane: the walk's own output
-         * must only show what the walk has done */
-        if (!img_plane_alloc(&scratch, s->img.luma.w, s->img.luma.h)) {
-            snprintf(s->banner, sizeof s->banner, "%s", err_msg());
-            s->timings_stale = false;
-            return;
+    }
+    job = (eng_job){&s->img.luma, &scratch, params_of(s)};
+    measure_engine(e, &job, 0, TIMING_BUDGET_MS);
+    img_plane_free(&scratch);
+    if (e == &s->par && e->measured)
+        s->cpu_bands = e->timing.launch.bands;
+}
+
+/* Sets the GPU engine's teaching switches for a run with result path r. */
+static void gpu_options(scene *s, eng_result r)
+{
+    eng_options o = eng_options_of(s->gpu.engine);
+    o.kernel = s->gpu_kernel;
+    o.result = r;
+    o.per_pixel_budget_ms = PER_PIXEL_BUDGET_MS;
+    eng_set_options(s->gpu.engine, &o);
+}
+
+/* Runs the GPU engine on the whole image and measures it, on the result path
+ * chosen. The interop path computes into a GL buffer that the window shows
+ * as it is; the grids' numbers come from one more run, to the host, that
+ * the chart does not count. */
+static bool measure_gpu(scene *s)
+{
+    eng_job job = {&s->img.luma, &s->gpu_out, params_of(s)};
+    size_t bytes = (size_t)s->img.luma.w * (size_t)s->img.luma.h * sizeof(float);
+    eng_timing unused;
+
+    if (!s->gpu.engine) {
+        scene_notice(s, s->gpu.why);
+        return false;
+    }
+    s->gpu_presented = false;
+    if (s->gpu_result == ENG_RESULT_INTEROP && eng_can_present(s->gpu.engine) && s->host.buffer_ensure) {
+        gpu_options(s, ENG_RESULT_BULK);
+        if (!eng_run(s->gpu.engine, &job, &unused)) {
+            snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
+            goto failed;
         }
-        job = (eng_job){&s->img.luma, &scratch, params_of(s)};
-        measure_engine(&s->seq, &job, 0);
-        measure_engine(&s->par, &job, 0);
-        img_plane_free(&scratch);
-        s->timings_stale = false;
+        if (s->gpu_buffer && s->gpu_buffer_bytes != bytes)
+            free_buffer(s); /* the engine lets go first */
+        if (!s->host.buffer_ensure(s->host.user, &s->gpu_buffer, bytes)) {
+            snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
+            goto failed;
+        }
+        s->gpu_buffer_bytes = bytes;
+        gpu_options(s, ENG_RESULT_INTEROP);
+        job.out = NULL;
+        measure_engine(&s->gpu, &job, s->gpu_buffer, TIMING_BUDGET_MS);
+        s->gpu_presented = s->gpu.measured;
+    } else {
+        gpu_options(s, s->gpu_result == ENG_RESULT_INTEROP ? ENG_RESULT_BULK : s->gpu_result);
+        measure_engine(&s->gpu, &job, 0, TIMING_BUDGET_MS);
     }
-    if (s->gpu_stale) {
-        s->gpu_stale = false;
-        measure_gpu(s);
-    }
+    if (!s->gpu.measured)
+        goto failed;
+    ++s->gpu_runs;
+    s->gpu_device_known = eng_device(s->gpu.engine, &s->gpu_device);
+    return true;
+failed:
+    s->gpu.measured = false;
+    snprintf(s->banner, sizeof s->banner, "the GPU phase failed: %s", s->gpu.why);
+    s->phase = SCENE_PHASE_CPU;
+    return false;
 }
 
 long scene_cpu_done(const scene *s)
@@ -230,17 +359,13 @@ static void follow_stepper(scene *s)
 {
     int x = conv_stepper_x(&s->stepper), y = conv_stepper_y(&s->stepper);
     int n = s->view_cells;
-    if (x < s->view_x || x >= s->view_x + n || y < s->view_y || y >= s->view_y + n) {
-        s->view_x = x - x % n;
-        s->view_y = y - y % n;
-        scene_pan(s, 0, 0); /* clamp */
-    }
+    if (x < s->view_x || x >= s->view_x + n || y < s->view_y || y >= s->view_y + n)
+        scene_view_at(s, x - x % n, y - y % n);
 }
 
-void scene_update(scene *s, double now_ms, double dt_ms)
+void scene_update(scene *s, double dt_ms)
 {
     long taps;
-    (void)now_ms;
     if (!s->playing || s->phase != SCENE_PHASE_CPU || !s->img.luma.px)
         return;
     if (dt_ms > 250)
@@ -257,14 +382,15 @@ void scene_update(scene *s, double now_ms, double dt_ms)
     follow_stepper(s);
 }
 
-bool scene_animating(const scene *s, double now_ms)
+bool scene_animating(const scene *s)
 {
+    double now = scene_now(s);
     return (s->playing && s->phase == SCENE_PHASE_CPU) ||
-           (s->phase == SCENE_PHASE_GPU && now_ms - s->gpu_shown_at < GPU_PULSE_MS) ||
-           (s->notice[0] && now_ms - s->notice_at < 4000);
+           (s->phase == SCENE_PHASE_GPU && now - s->gpu_shown_at < SCENE_GPU_PULSE_MS) ||
+           (s->notice[0] && now - s->notice_at < SCENE_NOTICE_MS) || scene_busy(s);
 }
 
-/* ---- actions ------------------------------------------------------------ */
+/* ---- the walk ------------------------------------------------------------ */
 
 static bool cpu_phase(scene *s)
 {
@@ -281,8 +407,10 @@ void scene_play(scene *s)
 {
     if (!cpu_phase(s))
         return;
-    if (conv_stepper_done(&s->stepper))
-        conv_stepper_restart(&s->stepper), s->cpu_dirty_from = 0;
+    if (conv_stepper_done(&s->stepper)) {
+        conv_stepper_restart(&s->stepper);
+        redo_from(s, 0);
+    }
     s->playing = !s->playing;
 }
 
@@ -310,8 +438,7 @@ void scene_back(scene *s)
         return;
     s->playing = false;
     conv_stepper_back(&s->stepper);
-    if (s->cpu_dirty_from > s->stepper.index)
-        s->cpu_dirty_from = s->stepper.index;
+    redo_from(s, s->stepper.index);
     follow_stepper(s);
 }
 
@@ -341,68 +468,27 @@ void scene_restart(scene *s)
     s->playing = false;
     s->pinned = false;
     conv_stepper_restart(&s->stepper);
-    s->cpu_dirty_from = 0;
+    redo_from(s, 0);
     follow_stepper(s);
 }
 
-/* Sets the GPU engine's teaching switches for a run with result path r. */
-static void gpu_options(scene *s, eng_result r)
+/* ---- the GPU phase -------------------------------------------------------- */
+
+void scene_launch_gpu(scene *s)
 {
-    eng_options o = eng_options_of(s->gpu.engine);
-    o.kernel = s->gpu_kernel;
-    o.result = r;
-    o.per_pixel_budget_ms = PER_PIXEL_BUDGET_MS;
-    eng_set_options(s->gpu.engine, &o);
+    if (!s->img.luma.px)
+        return;
+    s->playing = false;
+    s->gpu_stale = false;
+    if (!measure_gpu(s))
+        return;
+    s->phase = SCENE_PHASE_GPU;
+    s->gpu_shown_at = scene_now(s);
 }
 
-/* Runs the GPU engine on the whole image and measures it, on the result path
- * chosen. The interop path computes into a GL buffer that the window shows
- * as it is; the grids' numbers come from one more run, to the host, that
- * the chart does not count. */
-static bool measure_gpu(scene *s)
+void scene_toggle_threads(scene *s)
 {
-    eng_job job = {&s->img.luma, &s->gpu_out, params_of(s)};
-    size_t bytes = (size_t)s->img.luma.w * (size_t)s->img.luma.h * sizeof(float);
-    eng_timing unused;
-
-    if (!s->gpu.engine) {
-        scene_notice(s, s->gpu.why);
-        return false;
-    }
-    s->gpu_presented = false;
-    if (s->gpu_result == ENG_RESULT_INTEROP && eng_can_present(s->gpu.engine)) {
-        gpu_options(s, ENG_RESULT_BULK);
-        if (!eng_run(s->gpu.engine, &job, &unused)) {
-            snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
-            goto failed;
-        }
-        if (s->gpu_buffer && s->gpu_buffer_bytes != bytes) { /* the engine lets go first */
-            eng_forget_buffer(s->gpu.engine, s->gpu_buffer);
-            rnd_buffer_free(&s->gpu_buffer);
-        }
-        if (!rnd_buffer_ensure(&s->gpu_buffer, bytes)) {
-            snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
-            goto failed;
-        }
-        s->gpu_buffer_bytes = bytes;
-        gpu_options(s, ENG_RESULT_INTEROP);
-        job.out = NULL;
-        measure_engine(&s->gpu, &job, s->gpu_buffer);
-        s->gpu_presented = s->gpu.measured;
-    } else {
-        gpu_options(s, s->gpu_result == ENG_RESULT_INTEROP ? ENG_RESULT_BULK : s->gpu_result);
-        measure_engine(&s->gpu, &job, 0);
-    }
-    if (!s->gpu.measured)
-        goto failed;
-    ++s->gpu_runs;
-    s->gpu_device_known = eng_device(s->gpu.engine, &s->gpu_device);
-    return true;
-failed:
-    s->gpu.measured = false;
-    snprintf(s->banner, sizeof s->banner, "the GPU phase failed: %s", s->gpu.why);
-    s->phase = SCENE_PHASE_CPU;
-    return false;
+    s->thread_view = !s->thread_view;
 }
 
 void scene_next_gpu_kernel(scene *s)
@@ -420,7 +506,7 @@ void scene_next_gpu_result(scene *s)
 {
     eng_result r = s->gpu_result;
     bool options = s->gpu.engine && eng_has_options(eng_class_of(s->gpu.engine));
-    bool present = s->gpu.engine && eng_can_present(s->gpu.engine);
+    bool present = s->gpu.engine && eng_can_present(s->gpu.engine) && s->host.buffer_ensure;
     /* interop -> one bulk copy -> one copy per pixel -> interop, skipping
      * what this engine cannot do */
     for (int i = 0; i < ENG_RESULT_COUNT; ++i) {
@@ -438,22 +524,38 @@ void scene_next_gpu_result(scene *s)
         s->gpu_stale = true;
 }
 
-void scene_launch_gpu(scene *s)
+void scene_next_gpu_engine(scene *s)
 {
-    if (!s->img.luma.px)
+    const char *other = strcmp(s->gpu.name, "cuda") == 0 ? "gl" : "cuda";
+    scene_engine next;
+    char msg[400];
+    open_engine(s, &next, other);
+    if (!next.engine) {
+        snprintf(msg, sizeof msg, "the %s engine cannot run here: %s", other, next.why);
+        scene_notice(s, msg);
         return;
-    s->playing = false;
-    s->gpu_stale = false;
-    if (!measure_gpu(s))
-        return;
-    s->phase = SCENE_PHASE_GPU;
-    s->gpu_shown_at = tim_now_ms();
+    }
+    if (s->task.kind != SCENE_TASK_NONE)
+        scene_cancel(s); /* it may be running the engine going away */
+    if (s->gpu.engine) {
+        if (s->gpu_buffer) /* the old engine lets go of the GL buffer first */
+            eng_forget_buffer(s->gpu.engine, s->gpu_buffer);
+        eng_close(s->gpu.engine);
+    }
+    s->gpu = next;
+    s->gpu_device_known = false;
+    s->gpu_presented = false;
+    if (s->gpu_result == ENG_RESULT_INTEROP && !eng_can_present(s->gpu.engine))
+        s->gpu_result = ENG_RESULT_BULK;
+    if (s->gpu_result == ENG_RESULT_PER_PIXEL && !eng_has_options(eng_class_of(s->gpu.engine)))
+        s->gpu_result = ENG_RESULT_BULK;
+    if (s->phase == SCENE_PHASE_GPU)
+        s->gpu_stale = true;
+    snprintf(msg, sizeof msg, "the GPU phase now runs on %s", eng_description(s->gpu.engine));
+    scene_notice(s, msg);
 }
 
-void scene_toggle_threads(scene *s)
-{
-    s->thread_view = !s->thread_view;
-}
+/* ---- settings ------------------------------------------------------------- */
 
 void scene_select_preset(scene *s, int index)
 {
@@ -461,7 +563,6 @@ void scene_select_preset(scene *s, int index)
         return;
     s->preset = index;
     s->opt.kernel = *filt_preset((size_t)index);
-    s->edit_tap = -1;
     settings_changed(s);
 }
 
@@ -498,29 +599,30 @@ void scene_toggle_flip(scene *s)
 void scene_next_display(scene *s)
 {
     s->opt.display = (img_display)((s->opt.display + 1) % IMG_DISPLAY_COUNT);
-    s->cpu_dirty_from = 0; /* the thumbnail's grey levels change */
+    redo_from(s, 0); /* the thumbnail's grey levels change */
 }
 
-void scene_pan(scene *s, int dx, int dy)
+/* ---- the region shown -------------------------------------------------------- */
+
+void scene_view_at(scene *s, int x, int y)
 {
     int w = s->img.luma.w, h = s->img.luma.h, n = s->view_cells;
-    s->view_x += dx;
-    s->view_y += dy;
-    if (s->view_x > w - n)
-        s->view_x = w - n;
-    if (s->view_y > h - n)
-        s->view_y = h - n;
+    s->view_x = x > w - n ? w - n : x;
+    s->view_y = y > h - n ? h - n : y;
     if (s->view_x < 0)
         s->view_x = 0;
     if (s->view_y < 0)
         s->view_y = 0;
 }
 
+void scene_pan(scene *s, int dx, int dy)
+{
+    scene_view_at(s, s->view_x + dx, s->view_y + dy);
+}
+
 void scene_center_on(scene *s, int x, int y)
 {
-    s->view_x = x - s->view_cells / 2;
-    s->view_y = y - s->view_cells / 2;
-    scene_pan(s, 0, 0);
+    scene_view_at(s, x - s->view_cells / 2, y - s->view_cells / 2);
 }
 
 void scene_zoom(scene *s, int step)
@@ -539,27 +641,24 @@ void scene_zoom(scene *s, int step)
     scene_center_on(s, cx, cy);
 }
 
-void scene_toggle_help(scene *s)
+void scene_hover(scene *s, bool over, int x, int y)
 {
-    s->help = !s->help;
-}
-
-void scene_toggle_menu(scene *s)
-{
-    s->menu = !s->menu;
-    if (s->menu) {
-        s->lesson_count = app_lesson_list(s->lang, s->lessons, APP_MAX_LESSONS);
-        s->help = false;
-    }
-}
-
-void scene_pick_lesson(scene *s, int i)
-{
-    if (i < 0 || i >= s->lesson_count)
+    if (s->pinned)
         return;
-    s->menu = false;
-    app_player_start(s, s->lessons[i].path);
+    s->hovering = over && x >= 0 && y >= 0 && x < s->img.luma.w && y < s->img.luma.h;
+    s->hover_x = x;
+    s->hover_y = y;
 }
+
+void scene_pin(scene *s)
+{
+    if (s->pinned)
+        s->pinned = false;
+    else if (s->hovering)
+        s->pinned = true;
+}
+
+/* ---- experiments ---------------------------------------------------------------- */
 
 /* The current image scaled to n x n (nearest pixel), as a plane. */
 static bool scaled_square(const scene *s, int n, img_plane *out)
@@ -573,42 +672,140 @@ static bool scaled_square(const scene *s, int n, img_plane *out)
     return true;
 }
 
+/* Starts long work of `kind` (what was under way stops first). */
+static void task_start(scene *s, scene_task_kind kind, int total)
+{
+    task_end(s);
+    s->task.kind = kind;
+    s->task.total = total;
+    s->playing = false;
+}
+
+static void task_end(scene *s)
+{
+    img_plane_free(&s->task.a);
+    img_plane_free(&s->task.b);
+    memset(&s->task, 0, sizeof s->task);
+}
+
 void scene_sweep(scene *s)
 {
-    scene_engine *e[3] = {&s->seq, &s->par, &s->gpu};
-    int n = 4;
-    if (!s->img.luma.px)
+    if (s->sweep.shown && s->task.kind != SCENE_TASK_SWEEP) {
+        s->sweep.shown = false; /* W again hides the chart */
         return;
-    s->playing = false;
-    if (s->gpu.engine)
-        gpu_options(s, ENG_RESULT_BULK); /* the sweep's GPU times include copying the result back */
+    }
+    if (!s->img.luma.px || s->task.kind == SCENE_TASK_SWEEP)
+        return;
+    task_start(s, SCENE_TASK_SWEEP, SCENE_SWEEP_SIZES * 3);
     s->sweep.count = 0;
-    for (int i = 0; i < SCENE_SWEEP_SIZES; ++i, n *= 4) {
-        img_plane in, out;
-        eng_job job;
+    s->sweep.shown = true;
+    s->chain.shown = false;
+    for (int i = 0, n = 4; i < SCENE_SWEEP_SIZES; ++i, n *= 4) {
         s->sweep.size[i] = n;
         for (int k = 0; k < 3; ++k)
             s->sweep.ms[k][i] = -1;
-        if (!scaled_square(s, n, &in))
-            break;
-        if (!img_plane_alloc(&out, n, n)) {
-            img_plane_free(&in);
-            break;
-        }
-        job = (eng_job){&in, &out, params_of(s)};
-        for (int k = 0; k < 3; ++k) {
-            scene_engine probe = *e[k]; /* the engines' own figures stay for the image shown */
-            measure_engine(&probe, &job, 0);
+    }
+}
+
+/* One engine at one size of the sweep. */
+static void sweep_slice(scene *s)
+{
+    scene_task *t = &s->task;
+    scene_engine *e[3] = {&s->seq, &s->par, &s->gpu};
+    int n = s->sweep.size[t->i];
+    img_plane in, out;
+
+    if (t->k == 2 && s->gpu.engine)
+        gpu_options(s, ENG_RESULT_BULK); /* the sweep's GPU times include copying the result back */
+    if (scaled_square(s, n, &in)) {
+        if (img_plane_alloc(&out, n, n)) {
+            eng_job job = {&in, &out, params_of(s)};
+            scene_engine probe = *e[t->k]; /* the engines' own figures stay for the image shown */
+            measure_engine(&probe, &job, 0, SWEEP_BUDGET_MS);
             if (probe.measured)
-                s->sweep.ms[k][i] = eng_total_ms(&probe.timing);
+                s->sweep.ms[t->k][t->i] = eng_total_ms(&probe.timing);
+            img_plane_free(&out);
         }
         img_plane_free(&in);
-        img_plane_free(&out);
-        s->sweep.count = i + 1;
     }
-    s->sweep.shown = true;
-    if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
+    if (t->k == 2 && (s->gpu.measured || s->phase == SCENE_PHASE_GPU))
         s->gpu_stale = true; /* the GPU's switches went back to bulk: measure what is shown again */
+    ++t->done;
+    if (++t->k == 3) {
+        t->k = 0;
+        s->sweep.count = ++t->i;
+    }
+    if (t->i == SCENE_SWEEP_SIZES)
+        task_end(s);
+}
+
+void scene_chain(scene *s)
+{
+    if (s->chain.shown && s->task.kind != SCENE_TASK_CHAIN) {
+        s->chain.shown = false; /* X again hides the panel */
+        return;
+    }
+    if (!s->img.luma.px || s->task.kind == SCENE_TASK_CHAIN)
+        return;
+    task_start(s, SCENE_TASK_CHAIN, 2 * SCENE_CHAIN_LENGTH);
+    if (!scaled_square(s, 4, &s->task.a) || !img_plane_alloc(&s->task.b, 4, 4)) {
+        scene_say_error(s, err_msg());
+        task_end(s);
+        return;
+    }
+    s->chain.length = SCENE_CHAIN_LENGTH;
+    s->chain.ms[0] = s->chain.ms[1] = -1;
+    s->chain.shown = true;
+    s->sweep.shown = false;
+    s->task.pass = -1; /* the warm-up run first */
+}
+
+/* Passes of the chain for about budget_ms: each pass reads the one before;
+ * the host starts every pass and gets its result back, as a program that
+ * loops over the steps does. Only the passes are timed, not the frames
+ * drawn between slices. */
+static void chain_slice(scene *s, double budget_ms)
+{
+    scene_task *t = &s->task;
+    scene_engine *e = t->k == 0 ? &s->seq : &s->gpu;
+    conv_params p = params_of(s);
+    double start = tim_now_ms(), t0;
+    bool ok = e->engine != NULL;
+
+    if (ok && t->k == 1)
+        gpu_options(s, ENG_RESULT_BULK);
+    t0 = tim_now_ms();
+    while (ok && t->pass < SCENE_CHAIN_LENGTH) {
+        eng_job job = {t->pass % 2 ? &t->b : &t->a, t->pass % 2 ? &t->a : &t->b, p};
+        eng_timing tm;
+        if (!eng_run(e->engine, &job, &tm)) {
+            ok = false;
+            break;
+        }
+        if (t->pass < 0) { /* the warm-up, not timed */
+            t->pass = 0;
+            t0 = tim_now_ms();
+            continue;
+        }
+        ++t->pass;
+        ++t->done;
+        if (tim_now_ms() - start > budget_ms)
+            break;
+    }
+    t->ms += tim_now_ms() - t0;
+    if (ok && t->pass < SCENE_CHAIN_LENGTH)
+        return;
+    s->chain.ms[t->k] = ok ? t->ms : -1;
+    if (t->k == 1) {
+        if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
+            s->gpu_stale = true;
+        task_end(s);
+        return;
+    }
+    t->k = 1;
+    t->pass = -1;
+    t->ms = 0;
+    t->done = SCENE_CHAIN_LENGTH;
 }
 
 void scene_apply_again(scene *s)
@@ -617,82 +814,26 @@ void scene_apply_again(scene *s)
     img_image next;
     eng_job job;
     eng_timing t;
-    char name[256], title[300];
+    char msg[600];
+    int passes = s->passes + 1;
     if (!s->img.luma.px || !s->par.engine)
         return;
     if (!img_plane_alloc(&out, s->img.luma.w, s->img.luma.h))
-        return;
+        goto failed;
     job = (eng_job){&s->img.luma, &out, params_of(s)};
     if (!eng_run(s->par.engine, &job, &t) || !img_from_plane(&out, &next)) {
-        snprintf(s->banner, sizeof s->banner, "cannot apply the filter again: %s", err_msg());
         img_plane_free(&out);
-        return;
+        goto failed;
     }
     img_plane_free(&out);
-    {
-        /* the new input replaces the old; the title counts the passes */
-        int passes = s->passes + 1;
-        char *after;
-        snprintf(name, sizeof name, "%s", s->image_name);
-        if ((after = strstr(name, " after ")))
-            *after = '\0';
-        snprintf(title, sizeof title, "%s after %d pass%s", name, passes, passes == 1 ? "" : "es");
-        if (!adopt_image(s, &next, title)) {
-            snprintf(s->banner, sizeof s->banner, "cannot apply the filter again: %s", err_msg());
-            return;
-        }
+    /* the new input replaces the old; the title stays, the passes count */
+    snprintf(msg, sizeof msg, "%s", s->image_name);
+    if (scene_adopt_image(s, &next, msg))
         s->passes = passes;
-    }
-}
-
-/* Times `n` passes of engine e on a tiny image, each pass reading the one
- * before; the host starts every pass and gets its result back, as a program
- * that loops over the steps does. */
-static double chain_time(scene_engine *e, const img_plane *start, const conv_params *p, int n)
-{
-    img_plane a, b;
-    eng_job job;
-    eng_timing t;
-    double t0, ms = -1;
-    if (!e->engine || !img_plane_alloc(&a, start->w, start->h))
-        return -1;
-    if (!img_plane_alloc(&b, start->w, start->h)) {
-        img_plane_free(&a);
-        return -1;
-    }
-    memcpy(a.px, start->px, sizeof(float) * (size_t)start->w * start->h);
-    job = (eng_job){&a, &b, *p};
-    if (!eng_run(e->engine, &job, &t)) /* warm-up */
-        goto done;
-    t0 = tim_now_ms();
-    for (int i = 0; i < n; ++i) {
-        job.in = i % 2 ? &b : &a;
-        job.out = i % 2 ? &a : &b;
-        if (!eng_run(e->engine, &job, &t))
-            goto done;
-    }
-    ms = tim_now_ms() - t0;
-done:
-    img_plane_free(&a);
-    img_plane_free(&b);
-    return ms;
-}
-
-void scene_chain(scene *s)
-{
-    img_plane tiny;
-    conv_params p;
-    if (!s->img.luma.px || !scaled_square(s, 4, &tiny))
-        return;
-    p = params_of(s);
-    if (s->gpu.engine)
-        gpu_options(s, ENG_RESULT_BULK);
-    s->chain_length = SCENE_CHAIN_LENGTH;
-    s->chain_ms[0] = chain_time(&s->seq, &tiny, &p, SCENE_CHAIN_LENGTH);
-    s->chain_ms[1] = chain_time(&s->gpu, &tiny, &p, SCENE_CHAIN_LENGTH);
-    img_plane_free(&tiny);
-    if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
-        s->gpu_stale = true;
+    return;
+failed:
+    snprintf(msg, sizeof msg, "cannot apply the filter again: %s", err_msg());
+    scene_say_error(s, msg);
 }
 
 long long scene_gpu_max_pixels(const scene *s)
@@ -731,48 +872,17 @@ void scene_too_big(scene *s)
         return;
     }
     if (!scaled_square(s, side, &big)) {
-        snprintf(s->banner, sizeof s->banner, "%s", err_msg());
+        scene_say_error(s, err_msg());
         return;
     }
     if (!img_from_plane(&big, &img)) {
         img_plane_free(&big);
-        snprintf(s->banner, sizeof s->banner, "%s", err_msg());
+        scene_say_error(s, err_msg());
         return;
     }
     img_plane_free(&big);
     snprintf(msg, sizeof msg, "a %d\xC3\x97%d test image", side, side);
-    if (!adopt_image(s, &img, msg))
-        snprintf(s->banner, sizeof s->banner, "%s", err_msg());
-}
-
-void scene_next_gpu_engine(scene *s)
-{
-    const char *other = strcmp(s->gpu.name, "cuda") == 0 ? "gl" : "cuda";
-    scene_engine next;
-    char msg[400];
-    memset(&next, 0, sizeof next);
-    open_engine(&next, other);
-    if (!next.engine) {
-        snprintf(msg, sizeof msg, "the %s engine cannot run here: %s", other, next.why);
-        scene_notice(s, msg);
-        return;
-    }
-    if (s->gpu.engine) {
-        if (s->gpu_buffer) /* the old engine lets go of the GL buffer first */
-            eng_forget_buffer(s->gpu.engine, s->gpu_buffer);
-        eng_close(s->gpu.engine);
-    }
-    s->gpu = next;
-    s->gpu_device_known = false;
-    s->gpu_presented = false;
-    if (s->gpu_result == ENG_RESULT_INTEROP && !eng_can_present(s->gpu.engine))
-        s->gpu_result = ENG_RESULT_BULK;
-    if (s->gpu_result == ENG_RESULT_PER_PIXEL && !eng_has_options(eng_class_of(s->gpu.engine)))
-        s->gpu_result = ENG_RESULT_BULK;
-    if (s->phase == SCENE_PHASE_GPU)
-        s->gpu_stale = true;
-    snprintf(msg, sizeof msg, "the GPU phase now runs on %s", eng_description(s->gpu.engine));
-    scene_notice(s, msg);
+    scene_adopt_image(s, &img, msg);
 }
 
 int scene_sweep_crossover(const scene *s)
@@ -787,95 +897,80 @@ int scene_sweep_crossover(const scene *s)
     return from;
 }
 
-void scene_toggle_blank(scene *s)
-{
-    s->blank = !s->blank;
-}
+/* ---- work ----------------------------------------------------------------------------- */
 
-void scene_next_text_scale(scene *s)
+/* One slice of measuring what is stale: one engine. */
+static void measure_slice(scene *s)
 {
-    static const int scales[] = {100, 125, 150, 200};
-    int i = 0;
-    while (i < 4 && scales[i] != s->text_scale)
-        ++i;
-    s->text_scale = scales[(i + 1) % 4];
-}
-
-void scene_hover(scene *s, bool over, int x, int y)
-{
-    if (s->pinned)
-        return;
-    s->hovering = over;
-    s->hover_x = x;
-    s->hover_y = y;
-}
-
-void scene_pin(scene *s)
-{
-    if (s->pinned)
-        s->pinned = false;
-    else if (s->hovering)
-        s->pinned = true;
-}
-
-void scene_begin_edit(scene *s, int tap)
-{
-    s->edit_tap = tap;
-    s->edit_text[0] = '\0';
-}
-
-void scene_edit_key(scene *s, int key)
-{
-    size_t n = strlen(s->edit_text);
-    if (s->edit_tap < 0)
-        return;
-    if ((key >= '0' && key <= '9') || key == '-' || key == '.') {
-        if (n + 1 < sizeof s->edit_text) {
-            s->edit_text[n] = (char)key;
-            s->edit_text[n + 1] = '\0';
-        }
-    } else if (key == '\b') {
-        if (n)
-            s->edit_text[n - 1] = '\0';
-    } else if (key == '\r' || key == '\t') {
-        char *end;
-        float v = strtof(s->edit_text, &end);
-        int next = key == '\t' ? (s->edit_tap + 1) % 9 : -1;
-        if (n && !*end && isfinite(v))
-            scene_set_weight(s, s->edit_tap, v);
-        else if (n)
-            scene_notice(s, "a kernel value must be a number such as -2, 0.5 or 4");
-        s->edit_tap = -1;
-        if (next >= 0)
-            scene_begin_edit(s, next);
-    } else if (key == 27) {
-        s->edit_tap = -1;
+    if (s->seq_stale) {
+        s->seq_stale = false;
+        measure_cpu(s, &s->seq);
+    } else if (s->par_stale) {
+        s->par_stale = false;
+        measure_cpu(s, &s->par);
+    } else if (s->gpu_stale) {
+        s->gpu_stale = false;
+        measure_gpu(s);
     }
 }
 
-void scene_escape(scene *s)
+bool scene_work(scene *s, double budget_ms)
 {
-    if (s->edit_tap >= 0)
-        s->edit_tap = -1;
-    else if (s->help)
-        s->help = false;
-    else if (s->menu)
-        s->menu = false;
-    else if (s->blank)
-        s->blank = false;
-    else if (s->pinned)
-        s->pinned = false;
-    else if (s->banner[0])
-        s->banner[0] = '\0';
-    else
-        s->quit = true;
+    double start = tim_now_ms();
+    if (!s->img.luma.px) {
+        s->seq_stale = s->par_stale = s->gpu_stale = false;
+        return false;
+    }
+    do {
+        switch (s->task.kind) {
+        case SCENE_TASK_SWEEP:
+            sweep_slice(s);
+            break;
+        case SCENE_TASK_CHAIN:
+            chain_slice(s, budget_ms);
+            break;
+        default:
+            if (!scene_stale(s))
+                return false;
+            measure_slice(s);
+            break;
+        }
+    } while (tim_now_ms() - start < budget_ms);
+    return scene_busy(s) || scene_stale(s);
 }
 
-void scene_notice(scene *s, const char *text)
+bool scene_stale(const scene *s)
 {
-    snprintf(s->notice, sizeof s->notice, "%s", text);
-    s->notice_at = tim_now_ms();
+    return s->seq_stale || s->par_stale || s->gpu_stale;
 }
+
+void scene_settle(scene *s)
+{
+    while (scene_work(s, 1e9))
+        ;
+}
+
+bool scene_busy(const scene *s)
+{
+    return s->task.kind == SCENE_TASK_SWEEP || s->task.kind == SCENE_TASK_CHAIN;
+}
+
+void scene_progress(const scene *s, int *done, int *total)
+{
+    *done = s->task.done;
+    *total = s->task.total;
+}
+
+void scene_cancel(scene *s)
+{
+    if (s->task.kind == SCENE_TASK_SWEEP && (s->gpu.measured || s->phase == SCENE_PHASE_GPU))
+        s->gpu_stale = true; /* its switches may have gone to bulk */
+    if (s->task.kind == SCENE_TASK_CHAIN && s->task.k == 1 && (s->gpu.measured || s->phase == SCENE_PHASE_GPU))
+        s->gpu_stale = true;
+    task_end(s);
+}
+
+/* ---- questions ------------------------------------------------------------------------ */
 
 void scene_focus(const scene *s, int *x, int *y, bool *from_stepper)
 {
@@ -894,19 +989,17 @@ void scene_focus(const scene *s, int *x, int *y, bool *from_stepper)
     }
 }
 
-int scene_cpu_threads(const scene *s)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN), total = (long)s->img.luma.w * s->img.luma.h;
-    if (n < 1)
-        n = 1;
-    if (n > 256) /* cpu-par's limit */
-        n = 256;
-    return (int)(n < total ? n : (total > 0 ? total : 1));
-}
-
 void scene_block_size(const scene *s, int *bx, int *by)
 {
     const eng_launch *l = &s->gpu.timing.launch;
-    *bx = l->block_x > 0 ? l->block_x : 16;
-    *by = l->block_y > 0 ? l->block_y : 16;
+    *bx = l->block_x > 0 ? l->block_x : ENG_DEFAULT_BLOCK;
+    *by = l->block_y > 0 ? l->block_y : ENG_DEFAULT_BLOCK;
+}
+
+void scene_title(const scene *s, char *buf, size_t size)
+{
+    if (s->passes > 0)
+        snprintf(buf, size, "%s after %d pass%s", s->image_name, s->passes, s->passes == 1 ? "" : "es");
+    else
+        snprintf(buf, size, "%s", s->image_name);
 }

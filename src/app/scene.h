@@ -1,24 +1,51 @@
-/* scene.h - what the teaching window shows, and why: the one state that keys,
- * the mouse, scripted actions (and later lessons) act on, all through the
- * functions here. No GL, no SDL: view.c draws a scene, window.c feeds it
- * events. */
+/* scene.h - the model: what the teaching window shows and why. The image,
+ * the settings, the phase (the CPU walk or the GPU result), the GPU's
+ * teaching switches, the experiments (size sweep, chain, apply again, too
+ * big) and every measurement.
+ *
+ * Headless: it includes only core and compute. What it needs from outside
+ * (opening an engine, a GL buffer for the GPU to present into, a clock) is
+ * handed to it in a scene_host, so a unit test drives it with the CPU
+ * engines and no window. Only actions.c changes it (the one input path);
+ * the view reads it as const.
+ *
+ * Contents: host and types · life (init, free, images) · the walk ·
+ * the GPU phase · settings · the view region · work (measuring and the
+ * long experiments, in slices) · questions the view and lessons ask. */
 #ifndef CONVIS_SCENE_H
 #define CONVIS_SCENE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-#include "cli.h"
 #include "compute/engine.h"
 #include "core/stepper.h"
-#include "player.h"
+#include "settings.h"
 
 #define SCENE_MIN_CELLS 4
 #define SCENE_MAX_CELLS 64
 #define SCENE_DEFAULT_CELLS 20
-#define SCENE_MIN_SPEED 1.0       /* outputs a second */
+#define SCENE_MIN_SPEED 1.0         /* outputs a second */
 #define SCENE_MAX_SPEED 8192.0
+#define SCENE_DEFAULT_SPEED 4.0
 #define SCENE_SWEEP_SIZES 6         /* 4x4, 16x16, ... 4096x4096 */
 #define SCENE_CHAIN_LENGTH 1000
+#define SCENE_GPU_PULSE_MS 700.0    /* the GPU result's outputs light up this long */
+#define SCENE_NOTICE_MS 4000.0      /* a notice stays this long */
+
+/* What the scene needs from the program around it. */
+typedef struct scene_host {
+    /* Opens engine `name` with what it needs (a GL context); NULL with the
+     * bare reason in `why` ("no CUDA device", not "engine 'x' is ..."). */
+    eng_engine *(*open_engine)(void *user, const char *name, char *why, size_t size);
+    /* A GL buffer of at least `bytes` for the GPU to present into (made or
+     * grown; *buffer 0 = none yet), and its release. NULL when there is no
+     * GL: the GPU result then comes back to the host in one copy. */
+    bool (*buffer_ensure)(void *user, unsigned *buffer, size_t bytes);
+    void (*buffer_free)(void *user, unsigned *buffer);
+    double (*now_ms)(void *user);   /* NULL: the monotonic clock */
+    void *user;
+} scene_host;
 
 typedef enum scene_phase {
     SCENE_PHASE_CPU = 0,    /* the CPU walks one output at a time */
@@ -35,16 +62,57 @@ typedef struct scene_engine {
     bool measured;          /* timing is for the current image and filter */
 } scene_engine;
 
+/* Long work, done in slices between frames (scene_work) so the window keeps
+ * drawing and Esc can cancel it. */
+typedef enum scene_task_kind {
+    SCENE_TASK_NONE = 0,
+    SCENE_TASK_SWEEP,       /* every engine on 4x4 ... 4096x4096 */
+    SCENE_TASK_CHAIN,       /* 1000 dependent passes on a 4x4 image */
+} scene_task_kind;
+
+typedef struct scene_task {
+    scene_task_kind kind;
+    int done, total;        /* units of work: progress */
+    /* where the task is */
+    int i, k;               /* sweep: size and engine; chain: engine */
+    int pass;               /* chain: passes done by engine k */
+    double ms;              /* chain: engine k's time so far */
+    img_plane a, b;         /* chain: the two 4x4 planes */
+} scene_task;
+
+/* The settings a lesson starts from and free play gets back (scene_stash). */
+typedef struct scene_stash {
+    bool held;
+    app_options opt;
+    int preset;
+    img_image img;
+    char image_name[256];
+    int passes;
+    double speed;
+    int view_x, view_y, view_cells;
+    bool thread_view;
+    eng_kernel gpu_kernel;
+    eng_result gpu_result;
+} scene_stash;
+
 typedef struct scene {
+    scene_host host;
+
     /* what is computed */
     app_options opt;
     int preset;                 /* index of the preset, -1 for a custom kernel */
-    char image_name[256];
+    char image_name[256];       /* the file's name, or what made the image */
+    int passes;                 /* filter passes applied to it (apply-again; 0: as opened) */
     unsigned long image_generation; /* counts the images opened: what the view caches is for one */
     img_image img;
     img_plane cpu_out;          /* written by the stepper, output by output */
     img_plane gpu_out;          /* the GPU phase's result */
     conv_stepper stepper;
+    /* Outputs before cpu_redo_from may have changed since generation
+     * cpu_redo (a step back, a restart, a display change): what the view
+     * drew of the walk's output from there on must be drawn again. */
+    unsigned long cpu_redo;
+    long cpu_redo_from;
 
     /* the animation */
     scene_phase phase;
@@ -52,24 +120,18 @@ typedef struct scene {
     double speed;               /* outputs a second */
     double owed_taps;           /* fractional taps carried between frames */
     double gpu_shown_at;        /* clock (ms) when the GPU result appeared */
-    long cpu_dirty_from;        /* first output not yet in the output thumbnail */
 
-    /* the view */
+    /* the region shown, and the output looked at */
     int view_x, view_y;         /* top-left cell of the region shown */
     int view_cells;             /* cells across the grids (zoom) */
     bool thread_view;
     bool hovering, pinned;
     int hover_x, hover_y;       /* the output cell under the mouse (or pinned) */
-    int edit_tap;               /* kernel cell being typed into, -1 none */
-    char edit_text[24];
 
-    /* overlays */
-    bool help, blank;
-    int text_scale;             /* percent: 100, 125, 150, 200 */
+    /* what the scene has to say */
     char banner[512];           /* an error the user should read */
     char notice[512];           /* what just happened ("saved shot.png") */
     double notice_at;
-    bool quit, fullscreen_toggle, screenshot_request;
 
     /* the GPU phase's teaching switches */
     eng_kernel gpu_kernel;      /* tiled or naive (CUDA) */
@@ -81,8 +143,9 @@ typedef struct scene {
     eng_device_info gpu_device; /* read after each GPU run */
     bool gpu_device_known;
 
-    /* the language of text and lessons: "en" or "zh" */
-    char lang[8];
+    /* cpu-par's bands on the last image it ran: one thread each (its own
+     * figure, from its timing record); 0 before it ran */
+    int cpu_bands;
 
     /* the size sweep: the same filter on square images of growing size */
     struct {
@@ -92,43 +155,55 @@ typedef struct scene {
         double ms[3][SCENE_SWEEP_SIZES]; /* cpu-seq, cpu-par, gpu; < 0: not measured */
     } sweep;
 
-    /* repeated passes: the output fed back as the input */
-    int passes;                 /* filter passes applied to the image shown (0: the file) */
-    double chain_ms[2];         /* a chain of dependent passes on a 4x4 image: cpu-seq, GPU; < 0 not run */
-    int chain_length;
+    /* the chain: dependent passes on a 4x4 image, each started by the host */
+    struct {
+        bool shown;                 /* its panel replaces the timing chart */
+        int length;                 /* passes timed (0: never run) */
+        double ms[2];               /* cpu-seq, GPU; < 0 not measured */
+    } chain;
 
-    /* the lesson being played, if any, and the menu of lessons */
-    app_player player;
-    bool menu;
-    app_lesson_entry lessons[APP_MAX_LESSONS];
-    int lesson_count;
+    scene_task task;            /* the long work under way */
 
     /* measurements */
     scene_engine seq, par, gpu;
-    bool timings_stale;         /* the CPU engines need measuring again */
+    bool seq_stale, par_stale;  /* a CPU engine needs measuring again */
     bool gpu_stale;             /* the GPU result is for other settings */
 } scene;
 
+/* ---- life ------------------------------------------------------------------ */
+
 /* Sets up a scene with no image, the CPU engines open and the best GPU
  * engine (cuda, else gl) opened or its absence explained. */
-void scene_init(scene *s, const app_options *opt);
+void scene_init(scene *s, const scene_host *host, const app_options *opt);
 void scene_free(scene *s);
 
 /* Opens an image file; on failure keeps the current image and puts the
  * reason in the banner. */
 bool scene_open_image(scene *s, const char *path);
 
-/* Measures what is stale (CPU engines after a change). Slow on big images:
- * the window calls it after showing a frame. */
-void scene_measure(scene *s);
+/* Takes `img` (the scene owns it from now on) as the image shown, titled
+ * `name`; on failure frees it, keeps the image shown and says why in the
+ * banner. */
+bool scene_adopt_image(scene *s, img_image *img, const char *name);
+
+/* Puts the settings and the image aside (the scene keeps a copy of the
+ * image to go on with) and goes back to `defaults`, for a lesson to start
+ * from; scene_unstash brings them back. A second stash while one is held
+ * does nothing but reset the settings. */
+void scene_stash_settings(scene *s, scene_stash *st, const app_options *defaults);
+void scene_unstash(scene *s, scene_stash *st);
+
+/* ---- time -------------------------------------------------------------------- */
+
+double scene_now(const scene *s);
 
 /* Advances the animation by dt milliseconds of wall time. */
-void scene_update(scene *s, double now_ms, double dt_ms);
+void scene_update(scene *s, double dt_ms);
 
 /* True while something moves on screen (the window keeps drawing). */
-bool scene_animating(const scene *s, double now_ms);
+bool scene_animating(const scene *s);
 
-/* ---- actions: keys, clicks, scripts and lessons all call these ---------- */
+/* ---- the walk ------------------------------------------------------------- */
 void scene_play(scene *s);              /* play / pause */
 void scene_tap(scene *s);               /* one tap forward */
 void scene_step(scene *s);              /* one output forward */
@@ -137,44 +212,58 @@ void scene_faster(scene *s);
 void scene_slower(scene *s);
 void scene_finish(scene *s);            /* every remaining output now */
 void scene_restart(scene *s);           /* back to the CPU phase, output 0 */
-void scene_launch_gpu(scene *s);        /* the GPU phase: every output at once */
+
+/* ---- the GPU phase ------------------------------------------------------------ */
+void scene_launch_gpu(scene *s);        /* every output at once */
 void scene_toggle_threads(scene *s);
 void scene_next_gpu_kernel(scene *s);   /* tiled <-> naive */
 void scene_next_gpu_result(scene *s);   /* interop -> bulk copy -> copy per pixel */
 void scene_next_gpu_engine(scene *s);   /* cuda <-> gl, where both run */
+
+/* ---- settings ---------------------------------------------------------------- */
 void scene_select_preset(scene *s, int index);
 void scene_next_filter(scene *s, int step);
 void scene_set_weight(scene *s, int tap, float value);
 void scene_next_border(scene *s);
 void scene_toggle_flip(scene *s);
 void scene_next_display(scene *s);
+
+/* ---- the region shown ----------------------------------------------------------- */
 void scene_zoom(scene *s, int step);    /* + closer (fewer cells), - farther */
 void scene_pan(scene *s, int dx, int dy);
+void scene_view_at(scene *s, int x, int y); /* top-left cell, clamped */
 void scene_center_on(scene *s, int x, int y);
-void scene_toggle_help(scene *s);
-void scene_sweep(scene *s);                 /* measures every engine on 4x4 ... 4096x4096 */
-void scene_apply_again(scene *s);           /* the whole output becomes the input: one more pass */
-void scene_chain(scene *s);
-void scene_too_big(scene *s);               /* opens an image just larger than the GPU can hold */
-
-/* The most pixels the GPU engine can convolve (8 bytes each on the device:
- * a float in, a float out), from its free memory and buffer limit; -1 when
- * neither is known. Read after a GPU run. */
-long long scene_gpu_max_pixels(const scene *s);                 /* times 1000 dependent passes on a 4x4 image, CPU and GPU */
-
-/* The smallest swept size from which on the GPU beat cpu-par at every
- * larger size too, or 0 when it did not. */
-int scene_sweep_crossover(const scene *s);
-void scene_toggle_menu(scene *s);           /* the lessons in the current language */
-void scene_pick_lesson(scene *s, int i);    /* starts lesson i of the menu */
-void scene_toggle_blank(scene *s);
-void scene_next_text_scale(scene *s);
 void scene_hover(scene *s, bool over, int x, int y);
 void scene_pin(scene *s);               /* pin the hovered cell, or unpin */
-void scene_begin_edit(scene *s, int tap);
-void scene_edit_key(scene *s, int key); /* digits, '-', '.', backspace, enter, escape, tab */
-void scene_escape(scene *s);            /* closes what is open; quits when nothing is */
+
+/* ---- experiments ------------------------------------------------------------------ */
+void scene_sweep(scene *s);             /* starts the sweep; again: hides its chart */
+void scene_chain(scene *s);             /* starts the chain; again: hides its panel */
+void scene_apply_again(scene *s);       /* the whole output becomes the input: one more pass */
+void scene_too_big(scene *s);           /* opens an image just larger than the GPU can hold */
+
+/* ---- work -------------------------------------------------------------------------- */
+
+/* Does what is pending (measuring after a change, a sweep, a chain) for
+ * about budget_ms, in slices of one engine run at most; true while more
+ * remains. The window calls it between frames; scripts and tests call
+ * scene_settle. */
+bool scene_work(scene *s, double budget_ms);
+void scene_settle(scene *s);
+
+/* Whether long work is under way, and how far it is (done of total), with
+ * what it is ("size sweep"). */
+bool scene_busy(const scene *s);
+bool scene_stale(const scene *s);   /* measurements to make after a change */
+void scene_progress(const scene *s, int *done, int *total);
+
+/* Stops the work under way; what it measured so far stays. */
+void scene_cancel(scene *s);
+
 void scene_notice(scene *s, const char *text);
+void scene_say_error(scene *s, const char *text);   /* the banner */
+
+/* ---- questions ----------------------------------------------------------------------- */
 
 /* The output cell the arithmetic panel explains: the hovered or pinned one,
  * else the stepper's current output. */
@@ -183,10 +272,20 @@ void scene_focus(const scene *s, int *x, int *y, bool *from_stepper);
 /* Outputs of the CPU phase done so far. */
 long scene_cpu_done(const scene *s);
 
-/* How many threads cpu-par runs on this image (one band of outputs each). */
-int scene_cpu_threads(const scene *s);
+/* The image's title: its name, and the passes applied to it ("sample.png
+ * after 2 passes"). */
+void scene_title(const scene *s, char *buf, size_t size);
 
 /* The GPU engine's block size (16x16 when none ran yet). */
 void scene_block_size(const scene *s, int *bx, int *by);
+
+/* The most pixels the GPU engine can convolve (8 bytes each on the device:
+ * a float in, a float out), from its free memory and buffer limit; -1 when
+ * neither is known. Read after a GPU run. */
+long long scene_gpu_max_pixels(const scene *s);
+
+/* The smallest swept size from which on the GPU beat cpu-par at every
+ * larger size too, or 0 when it did not. */
+int scene_sweep_crossover(const scene *s);
 
 #endif

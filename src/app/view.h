@@ -1,49 +1,51 @@
-/* view.h - draws a scene into the window and says what is under the mouse.
- * The layout is computed from the window's size every frame, so resizing
- * and fullscreen keep it sound. */
+/* view.h - draws the app into the window and says what a click means. The
+ * view reads the app as const and keeps only its own caches (fonts,
+ * textures, the last layout); the layout is computed from the window's size
+ * every frame, so resizing and fullscreen keep it sound. Its files are in
+ * view/ (view/view_internal.h lists them). */
 #ifndef CONVIS_VIEW_H
 #define CONVIS_VIEW_H
 
 #include <stdbool.h>
 
-#include "scene.h"
+#include "actions.h"
+#include "app.h"
 
 typedef struct view view;
 
-typedef enum view_hit_kind {
-    VIEW_HIT_NONE = 0,
-    VIEW_HIT_INPUT_CELL,    /* x, y: image pixel */
-    VIEW_HIT_OUTPUT_CELL,   /* x, y: image pixel */
-    VIEW_HIT_KERNEL_CELL,   /* index: tap */
-    VIEW_HIT_PRESET,        /* index: preset */
-    VIEW_HIT_BORDER,
-    VIEW_HIT_FLIP,
-    VIEW_HIT_DISPLAY,
-    VIEW_HIT_THUMB,         /* x, y: image pixel under the thumbnail point */
-    VIEW_HIT_GPU_BUTTON,
-    VIEW_HIT_PLAY_BUTTON,
-    VIEW_HIT_LESSON,        /* index: a lesson of the menu */
-} view_hit_kind;
-
+/* What a pointer at a window pixel means: the action a click there runs,
+ * and for a grid cell the cell (which a drag pans and hovering explains). */
 typedef struct view_hit {
-    view_hit_kind kind;
-    int x, y, index;
+    app_act act;            /* the click's action; .action NULL: none */
+    bool grid;              /* over a cell of the input or output grid */
+    bool output;            /* ... of the output grid */
+    int x, y;               /* that cell */
 } view_hit;
+
+/* A place to click in the last frame, for tests and --print-state. */
+typedef struct view_target {
+    const char *action;     /* the action's name */
+    int arg;                /* its index, or -1 */
+    int x, y, w, h;         /* window pixels */
+} view_target;
 
 /* Needs a current GL context and the render layer started. */
 view *view_create(void);
 void view_destroy(view *v);
 
-/* Draws the scene into a w x h frame. */
-void view_draw(view *v, scene *s, int w, int h, double now_ms);
+/* Draws the app into a w x h frame. */
+void view_draw(view *v, const app *a, int w, int h);
 
-/* What is at window pixel (x, y) in the last frame drawn. */
-view_hit view_hit_test(view *v, const scene *s, int x, int y);
+/* What is at window pixel (x, y), with the layout of the app as it is now. */
+view_hit view_hit_test(view *v, const app *a, int x, int y);
 
 /* The rectangles of the last frame that show measured times, which differ
  * from run to run (tests mask them when comparing screenshots): as
  * x, y, w, h quadruples; returns how many (at most max). */
-int view_live_regions(const view *v, const scene *s, int (*rects)[4], int max);
+int view_live_regions(const view *v, int (*rects)[4], int max);
+
+/* The places to click in the last frame; returns how many (at most max). */
+int view_targets(const view *v, const app *a, view_target *out, int max);
 
 /* The size of one grid cell in pixels in the last frame (for dragging). */
 float view_cell_px(const view *v);

@@ -131,8 +131,8 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
 
     for (int i = 0; i < n; ++i) {
         bands[i].job = job;
-        bands[i].i0 = total * i / n;
-        bands[i].i1 = total * (i + 1) / n;
+        bands[i].i0 = eng_band_first(total, n, i);
+        bands[i].i1 = eng_band_first(total, n, i + 1);
         bands[i].ms = 0.0;
     }
     /* Band 0 runs on this thread; the others on their own. A thread that
@@ -156,6 +156,7 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
     timing->ms[ENG_OVERHEAD] = wall > longest ? wall - longest : 0.0;
     timing->has[ENG_COMPUTE] = timing->has[ENG_OVERHEAD] = true;
     timing->clock = "monotonic clock";
+    timing->launch.bands = n;
     return true;
 }
 

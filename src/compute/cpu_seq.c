@@ -18,6 +18,7 @@ static bool seq_run(void *state, const eng_job *job, eng_timing *timing)
     timing->ms[ENG_COMPUTE] = tim_now_ms() - t0;
     timing->has[ENG_COMPUTE] = true;
     timing->clock = "monotonic clock";
+    timing->launch.bands = 1;
     return true;
 }
 

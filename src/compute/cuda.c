@@ -648,7 +648,7 @@ static bool launch(cuda_state *s, const eng_job *job, float *d_dst, eng_launch *
                   : conv3x3_launch_tiled(s->d_in, d_dst, w, h, bx, by, s->stream);
     if (!cuda_check((cudaError_t)e, naive ? "conv3x3_launch_naive" : "conv3x3_launch_tiled", __FILE__, __LINE__))
         return false;
-    *l = (eng_launch){conv3x3_blocks(w, bx), conv3x3_blocks(h, by), bx, by};
+    *l = (eng_launch){conv3x3_blocks(w, bx), conv3x3_blocks(h, by), bx, by, 0};
     return true;
 }
 

@@ -82,17 +82,17 @@ static void describe(eng_engine *e)
         snprintf(e->description, sizeof e->description, "%s", e->cls->name);
 }
 
-eng_engine *eng_open(const eng_class *cls)
+eng_engine *eng_open_reason(const eng_class *cls, char *why, size_t size)
 {
-    char why[256];
     eng_engine *e;
 
-    if (!eng_probe(cls, why, sizeof why)) {
+    if (!eng_probe(cls, why, size)) {
         err_set("engine '%s' is unavailable: %s", cls->name, why);
         return NULL;
     }
     e = calloc(1, sizeof *e);
     if (!e) {
+        snprintf(why, size, "out of memory");
         err_set("out of memory opening engine '%s'", cls->name);
         return NULL;
     }
@@ -101,15 +101,20 @@ eng_engine *eng_open(const eng_class *cls)
     if (cls->open) {
         e->state = cls->open();
         if (!e->state) {
-            char reason[512];
-            snprintf(reason, sizeof reason, "%s", err_msg());
-            err_set("engine '%s' is unavailable: %s", cls->name, reason);
+            snprintf(why, size, "%s", err_msg());
+            err_set("engine '%s' is unavailable: %s", cls->name, why);
             free(e);
             return NULL;
         }
     }
     describe(e);
     return e;
+}
+
+eng_engine *eng_open(const eng_class *cls)
+{
+    char why[256];
+    return eng_open_reason(cls, why, sizeof why);
 }
 
 void eng_close(eng_engine *e)
@@ -334,4 +339,22 @@ const char *eng_phase_name(eng_phase p)
     static const char *const names[ENG_PHASE_COUNT] = {"upload", "compute", "download", "present",
                                                         "overhead"};
     return (unsigned)p < ENG_PHASE_COUNT ? names[p] : "?";
+}
+
+long eng_band_first(long total, int bands, int i)
+{
+    return bands > 0 ? (long)((long long)total * i / bands) : 0;
+}
+
+int eng_band_of(long total, int bands, long index)
+{
+    int i;
+    if (bands < 1 || total < 1)
+        return 0;
+    i = (int)((long long)index * bands / total); /* a first guess, then exact */
+    while (i > 0 && eng_band_first(total, bands, i) > index)
+        --i;
+    while (i + 1 < bands && eng_band_first(total, bands, i + 1) <= index)
+        ++i;
+    return i;
 }

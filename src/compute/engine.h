@@ -58,7 +58,16 @@ typedef enum eng_phase {
 typedef struct eng_launch {
     int grid_x, grid_y;
     int block_x, block_y;
+    /* CPU engines: the bands of outputs that ran side by side, one thread
+     * each (1 for cpu-seq); 0 on a GPU. Band i holds the outputs from
+     * eng_band_first(total, bands, i) to the next band's first. */
+    int bands;
 } eng_launch;
+
+/* The first output (raster order) of band i of `bands` over `total`
+ * outputs; eng_band_of is the band an output falls in. */
+long eng_band_first(long total, int bands, int i);
+int eng_band_of(long total, int bands, long index);
 
 /* Which kernel a GPU engine launches (eng_options.kernel). */
 typedef enum eng_kernel {
@@ -225,6 +234,9 @@ bool eng_probe(const eng_class *cls, char *why, size_t size);
 /* Opens an engine. NULL with err_msg() set when it is unavailable or fails;
  * the message then reads "engine 'x' is unavailable: <reason>". */
 eng_engine *eng_open(const eng_class *cls);
+
+/* eng_open that also leaves the bare reason ("no CUDA device") in `why`. */
+eng_engine *eng_open_reason(const eng_class *cls, char *why, size_t size);
 void eng_close(eng_engine *e);
 const eng_class *eng_class_of(const eng_engine *e);
 

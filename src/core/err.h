@@ -16,6 +16,22 @@ bool err_set(const char *fmt, ...)
 #endif
     ;
 
+/* What kind of failure the reason is, for a caller that decides on it
+ * (never by searching the sentence). err_set leaves ERR_OTHER. */
+typedef enum err_kind {
+    ERR_OTHER = 0,
+    ERR_EXISTS,     /* the file to write is there already (convis does not overwrite) */
+} err_kind;
+
+/* err_set, with a kind. */
+bool err_set_kind(err_kind kind, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+err_kind err_last_kind(void);
+
 /* The reason left by the last failed call on this thread ("" when none). */
 const char *err_msg(void);
 

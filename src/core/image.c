@@ -247,6 +247,16 @@ bool img_from_plane(const img_plane *plane, img_image *out)
     return true;
 }
 
+bool img_copy(const img_image *img, img_image *out)
+{
+    size_t n = (size_t)img->luma.w * (size_t)img->luma.h;
+    if (!img_alloc(out, img->luma.w, img->luma.h))
+        return false;
+    memcpy(out->luma.px, img->luma.px, n * sizeof *img->luma.px);
+    memcpy(out->color.px, img->color.px, n * 4);
+    return true;
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 typedef enum { OUT_PNG, OUT_PFM } out_format;
@@ -388,7 +398,7 @@ static bool write_atomically(const char *path, write_fn fn, const void *ctx, boo
         ok = err_set("cannot write '%s': %s", path, strerror(errno));
     if (ok && exclusive) {
         if (link(partial_path, path) != 0)
-            ok = errno == EEXIST ? err_set("'%s' already exists; convis does not overwrite it", path)
+            ok = errno == EEXIST ? err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", path)
                                  : err_set("cannot write '%s': %s", path, strerror(errno));
         unlink(partial_path);
     } else if (ok && rename(partial_path, path) != 0) {

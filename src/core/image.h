@@ -68,6 +68,9 @@ bool img_alloc(img_image *out, int w, int h);
 /* Builds an image from a plane: luma copied, colour by the clamp display. */
 bool img_from_plane(const img_plane *plane, img_image *out);
 
+/* A copy of `img` in new memory; false with a reason when there is no room. */
+bool img_copy(const img_image *img, img_image *out);
+
 bool img_plane_alloc(img_plane *p, int w, int h);
 void img_plane_free(img_plane *p);
 

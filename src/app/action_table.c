@@ -1,0 +1,214 @@
+/* action_table.c - the one table of actions (see action_table.h), its
+ * lookups by name, key and id, and script words. */
+#include "action_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "platform/platform.h"
+
+#define SHIFT PLAT_MOD_SHIFT
+#define LESSON APP_WHEN_LESSON
+#define XY APP_ARG_XY
+#define INDEX APP_ARG_INDEX
+#define PATH APP_ARG_PATH
+#define TIMES "\xC3\x97"
+
+/* In help order. Entries without keys or help are listed with the one
+ * before (filter-2 ... filter-9) or not at all (what only a click does). */
+static const app_action actions[] = {
+    {ACT_LESSON_NEXT, "lesson-next", "\xE2\x86\x92  PageDown", "in a lesson: the next step", 0, 0,
+     {{PLAT_KEY_RIGHT, 0}, {PLAT_KEY_PAGE_DOWN, 0}}, LESSON, 0},
+    {ACT_LESSON_PREV, "lesson-prev", "\xE2\x86\x90  PageUp", "in a lesson: the step before", 0, 0,
+     {{PLAT_KEY_LEFT, 0}, {PLAT_KEY_PAGE_UP, 0}}, LESSON, 0},
+    {ACT_LESSON_RESTART, "lesson-restart", "Home", "in a lesson: back to its first step", 0, 0,
+     {{PLAT_KEY_HOME, 0}}, LESSON, 0},
+    {ACT_PLAY, "play", "Space", "play or pause the CPU, one output at a time", 0, 0, {{' ', 0}}, 0, 0},
+    {ACT_TAP, "tap", "T", "one tap forward (one product)", 0, 0, {{'t', 0}}, 0, 0},
+    {ACT_STEP, "step", "\xE2\x86\x92  PageDown", "one output forward", 0, 0,
+     {{PLAT_KEY_RIGHT, 0}, {PLAT_KEY_PAGE_DOWN, 0}}, 0, 0},
+    {ACT_BACK, "back", "\xE2\x86\x90  PageUp", "one output back", 0, 0, {{PLAT_KEY_LEFT, 0}, {PLAT_KEY_PAGE_UP, 0}}, 0,
+     0},
+    {ACT_FASTER, "faster", "\xE2\x86\x91", "faster (up to 8192 outputs a second)", 0, 0, {{PLAT_KEY_UP, 0}}, 0, 0},
+    {ACT_SLOWER, "slower", "\xE2\x86\x93", "slower (down to one output a second)", 0, 0, {{PLAT_KEY_DOWN, 0}}, 0, 0},
+    {ACT_FINISH, "finish", "Enter  End", "finish the CPU walk now", 0, 0, {{'\r', 0}, {PLAT_KEY_END, 0}}, 0, 0},
+    {ACT_RESTART, "restart", "R  Home", "start the CPU walk again", 0, 0, {{'r', 0}, {PLAT_KEY_HOME, 0}}, 0, 0},
+    {ACT_GPU, "gpu", "G", "launch on the GPU: every output at once", 0, 0, {{'g', 0}}, 0, 100},
+    {ACT_SWEEP, "sweep", "W", "size sweep: every engine, 4" TIMES "4 to 4096" TIMES "4096 (again: hide it)", 0, 0,
+     {{'w', 0}}, 0, 3},
+    {ACT_APPLY_AGAIN, "apply-again", "A", "apply the filter again to the output", 0, 0, {{'a', 0}}, 0, 100},
+    {ACT_CHAIN, "chain", "X", "time 1000 dependent passes on a 4" TIMES "4 image (again: hide it)", 0, 0,
+     {{'x', 0}}, 0, 3},
+    {ACT_TOO_BIG, "too-big", "Y", "open an image too big for the GPU", 0, 0, {{'y', 0}}, 0, 3},
+    {ACT_THREADS, "threads", "V", "thread view: the block and thread of each output", 0, 0, {{'v', 0}}, 0, 0},
+    {ACT_GPU_KERNEL, "gpu-kernel", "N", "GPU kernel: tiled or naive (CUDA)", 0, 0, {{'n', 0}}, 0, 20},
+    {ACT_GPU_ENGINE, "gpu-engine", "U", "GPU engine: CUDA or OpenGL compute", 0, 0, {{'u', 0}}, 0, 10},
+    {ACT_GPU_RESULT, "gpu-result", "C", "GPU result: no copy, bulk copy, per pixel", 0, 0, {{'c', 0}}, 0, 30},
+    {ACT_NEXT_FILTER, "next-filter", "K", "next filter", 0, 0, {{'k', 0}}, 0, 0},
+    {ACT_PREV_FILTER, "prev-filter", "Shift+K", "previous filter", 0, 0, {{'k', SHIFT}}, 0, 0},
+    {ACT_FILTER, "filter-1", "1 \xE2\x80\xA6 9", "a preset filter by its number (or click its name)", 0, 0,
+     {{'1', 0}}, 0, 0},
+    {ACT_FILTER, "filter-2", NULL, NULL, 1, 0, {{'2', 0}}, 0, 0},
+    {ACT_FILTER, "filter-3", NULL, NULL, 2, 0, {{'3', 0}}, 0, 0},
+    {ACT_FILTER, "filter-4", NULL, NULL, 3, 0, {{'4', 0}}, 0, 0},
+    {ACT_FILTER, "filter-5", NULL, NULL, 4, 0, {{'5', 0}}, 0, 0},
+    {ACT_FILTER, "filter-6", NULL, NULL, 5, 0, {{'6', 0}}, 0, 0},
+    {ACT_FILTER, "filter-7", NULL, NULL, 6, 0, {{'7', 0}}, 0, 0},
+    {ACT_FILTER, "filter-8", NULL, NULL, 7, 0, {{'8', 0}}, 0, 0},
+    {ACT_FILTER, "filter-9", NULL, NULL, 8, 0, {{'9', 0}}, 0, 0},
+    {ACT_EDIT_KERNEL, "edit-kernel", "E", "edit the kernel (or click a cell): Tab next, Enter applies", 0, INDEX,
+     {{'e', 0}}, 0, 0},
+    {ACT_EDIT_KEY, "edit-key", NULL, NULL, 0, INDEX, {{0, 0}}, 0, 0},
+    {ACT_BORDER, "border", "M", "border mode: zero, clamp, mirror, wrap (or click its chip)", 0, 0, {{'m', 0}}, 0, 0},
+    {ACT_FLIP, "flip", "F", "flip the kernel: true convolution or cross-correlation", 0, 0, {{'f', 0}}, 0, 0},
+    {ACT_DISPLAY, "display", "D", "negative values: clamp, absolute, signed (zero is grey)", 0, 0, {{'d', 0}}, 0,
+     0},
+    {ACT_ZOOM_IN, "zoom-in", "+  wheel", "zoom in (fewer, larger cells)", 0, 0, {{'+', 0}, {'=', 0}}, 0, 0},
+    {ACT_ZOOM_OUT, "zoom-out", "-  wheel", "zoom out", 0, 0, {{'-', 0}}, 0, 0},
+    {ACT_PAN_LEFT, "pan-left", "Shift+\xE2\x86\x90", "pan (or drag a grid, or click the thumbnail)", 0, 0,
+     {{PLAT_KEY_LEFT, SHIFT}}, 0, 0},
+    {ACT_PAN_RIGHT, "pan-right", NULL, NULL, 0, 0, {{PLAT_KEY_RIGHT, SHIFT}}, 0, 0},
+    {ACT_PAN_UP, "pan-up", NULL, NULL, 0, 0, {{PLAT_KEY_UP, SHIFT}}, 0, 0},
+    {ACT_PAN_DOWN, "pan-down", NULL, NULL, 0, 0, {{PLAT_KEY_DOWN, SHIFT}}, 0, 0},
+    {ACT_VIEW_AT, "view-at", NULL, NULL, 0, XY, {{0, 0}}, 0, 0},
+    {ACT_CENTER_ON, "center-on", NULL, NULL, 0, XY, {{0, 0}}, 0, 0},
+    {ACT_HOVER, "hover", NULL, NULL, 0, XY, {{0, 0}}, 0, 0},
+    {ACT_PIN, "pin", "click", "pin the output under the mouse (click again to unpin)", 0, 0, {{0, 0}}, 0, 0},
+    {ACT_LESSONS, "lessons", "L", "the lessons: pick by number or click", 0, 0, {{'l', 0}}, 0, 100},
+    {ACT_PICK_LESSON, "pick-lesson", NULL, NULL, 0, INDEX, {{0, 0}}, 0, 0},
+    {ACT_LEAVE_LESSON, "leave-lesson", "Esc", "in a lesson: leave it, back to what you had", 0, 0, {{0, 0}}, 0, 0},
+    {ACT_HELP, "help", "F1  ?", "this help", 0, 0, {{PLAT_KEY_F1, 0}, {'?', 0}, {'?', SHIFT}}, 0, 0},
+    {ACT_BLANK, "blank", "B", "blank the screen (any key brings it back)", 0, 0, {{'b', 0}}, 0, 0},
+    {ACT_TEXT_SIZE, "text-size", "Z", "text size: 100%, 125%, 150%, 200%", 0, 0, {{'z', 0}}, 0, 0},
+    {ACT_FULLSCREEN, "fullscreen", "F11", "fullscreen", 0, 0, {{PLAT_KEY_F11, 0}}, 0, 10},
+    {ACT_SCREENSHOT, "screenshot", "S", "save a screenshot (a new file, never overwriting)", 0, 0, {{'s', 0}}, 0, 5},
+    {ACT_OPEN, "open", "drop a file", "open an image: drop it on the window", 0, PATH, {{0, 0}}, 0, 0},
+    {ACT_ESCAPE, "escape", "Esc", "close what is open or stop what runs; then leave the lesson; then quit", 0, 0,
+     {{PLAT_KEY_ESCAPE, 0}}, 0, 0},
+    {ACT_QUIT, "quit", "Q", "quit", 0, 0, {{'q', 0}}, 0, 0},
+};
+
+#define ACTION_COUNT (sizeof actions / sizeof actions[0])
+
+size_t app_action_count(void)
+{
+    return ACTION_COUNT;
+}
+
+const app_action *app_action_at(size_t i)
+{
+    return i < ACTION_COUNT ? &actions[i] : NULL;
+}
+
+const app_action *app_action_find(const char *name)
+{
+    for (size_t i = 0; i < ACTION_COUNT; ++i)
+        if (strcmp(actions[i].name, name) == 0)
+            return &actions[i];
+    return NULL;
+}
+
+const app_action *app_action_of(app_action_id id)
+{
+    for (size_t i = 0; i < ACTION_COUNT; ++i)
+        if (actions[i].id == id)
+            return &actions[i];
+    return NULL;
+}
+
+const app_action *app_action_filter(int preset)
+{
+    for (size_t i = 0; i < ACTION_COUNT; ++i)
+        if (actions[i].id == ACT_FILTER && actions[i].arg == preset)
+            return &actions[i];
+    return NULL;
+}
+
+static const app_action *for_key(int key, unsigned mods, bool lesson_keys)
+{
+    for (size_t i = 0; i < ACTION_COUNT; ++i) {
+        if ((actions[i].when == APP_WHEN_LESSON) != lesson_keys)
+            continue;
+        for (int k = 0; k < 3; ++k)
+            if (actions[i].key[k].code && actions[i].key[k].code == key &&
+                (actions[i].key[k].mods & SHIFT) == (mods & SHIFT))
+                return &actions[i];
+    }
+    return NULL;
+}
+
+const app_action *app_action_for_key(int key, unsigned mods, bool in_lesson)
+{
+    const app_action *a = in_lesson ? for_key(key, mods, true) : NULL;
+    if (!a)
+        a = for_key(key, mods, false);
+    /* a shifted key without a binding of its own does what the key does */
+    if (!a && (mods & SHIFT))
+        a = app_action_for_key(key, mods & ~(unsigned)SHIFT, in_lesson);
+    return a;
+}
+
+bool app_action_word(const char *word, const app_action **a, long *times)
+{
+    char name[64];
+    const char *star = strchr(word, '*');
+    size_t n = star ? (size_t)(star - word) : strlen(word);
+    long most;
+
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), word);
+    *a = app_action_find(name);
+    if (!*a)
+        return err_set("action '%s' is not known; the actions are listed by 'convis --help' and the window's help "
+                       "(F1), such as step, gpu, threads, filter-3",
+                       name);
+    if ((*a)->takes != APP_ARG_NONE && (*a)->id != ACT_EDIT_KERNEL)
+        return err_set("action '%s' is what a click or a drop does; a script cannot give it a place", name);
+    most = (*a)->most ? (*a)->most : APP_ACTION_MOST;
+    *times = 1;
+    if (star) {
+        char *end;
+        *times = strtol(star + 1, &end, 10);
+        if (*end || end == star + 1 || *times < 1 || *times > most)
+            return err_set("action '%s' has a bad count '%s'; write %s*N with N from 1 to %ld", name, star + 1,
+                           name, most);
+    }
+    return true;
+}
+
+bool app_tally_word(app_tally *t, const char *word, const app_action **a, long *times)
+{
+    size_t i;
+    long most;
+    if (!app_action_word(word, a, times))
+        return false;
+    i = (size_t)(*a - actions);
+    most = (*a)->most ? (*a)->most : APP_ACTION_MOST;
+    if (i >= sizeof t->total / sizeof t->total[0])
+        return err_set("action '%s' is past the tally's end", (*a)->name);
+    t->total[i] += *times;
+    if (t->total[i] > most)
+        return err_set("action '%s' would run %ld times in one script; at most %ld", (*a)->name, t->total[i], most);
+    return true;
+}
+
+bool app_script_word(const char **p, char *word, size_t size)
+{
+    size_t n = 0;
+    while (**p == ',' || **p == ' ')
+        ++*p;
+    while (**p && **p != ',' && **p != ' ' && n + 1 < size)
+        word[n++] = *(*p)++;
+    word[n] = '\0';
+    return n > 0;
+}
+
+void app_action_list(FILE *f)
+{
+    for (size_t i = 0; i < ACTION_COUNT; ++i) {
+        const app_action *a = &actions[i];
+        if (!a->help || (a->takes != APP_ARG_NONE && a->id != ACT_EDIT_KERNEL))
+            continue;
+        fprintf(f, "  %-15s %s\n", a->name, a->help);
+    }
+}

@@ -1,0 +1,55 @@
+/* app.h - the window's whole state: the scene (the model), the lesson that
+ * plays, free play's settings while it does, and the overlays and requests
+ * around them (help, the lesson menu, blanking, text size, kernel editing,
+ * quit, fullscreen, screenshot). actions.c changes it (app_do, the one
+ * input path); the view reads it as const; window.c runs it. */
+#ifndef CONVIS_APP_H
+#define CONVIS_APP_H
+
+#include <stdbool.h>
+
+#include "lesson/player.h"
+#include "scene.h"
+#include "settings.h"
+
+#define APP_MAX_LESSONS 32
+
+typedef struct app_lesson_entry {
+    char path[4096];
+    char title[128];
+} app_lesson_entry;
+
+typedef struct app {
+    scene s;
+    app_options defaults;       /* what a lesson starts from: the command line's settings */
+    scene_stash free_play;      /* free play's settings and image while a lesson plays */
+
+    /* the lesson that plays, if any */
+    lsn_player player;
+    char lesson_path[4096];
+    char lang[8];               /* of text and lessons: "en" or "zh" */
+    char free_lang[8];          /* free play's, while a lesson plays */
+
+    /* overlays */
+    bool help, menu, blank;
+    int text_scale;             /* percent: 100, 125, 150, 200 */
+    int edit_tap;               /* kernel cell being typed into, as shown (-1 none) */
+    char edit_text[24];
+    app_lesson_entry lessons[APP_MAX_LESSONS];  /* the menu */
+    int lesson_count;
+
+    /* what the window is asked to do */
+    bool quit, fullscreen_request, screenshot_request;
+} app;
+
+/* Sets up the app and its scene (scene_init) with no image and no lesson;
+ * the language from `lang`, or from the locale when NULL. */
+void app_init(app *a, const scene_host *host, const app_options *opt, const char *lang);
+void app_free(app *a);
+
+bool app_in_lesson(const app *a);
+
+/* The language in force ("en", "zh"). */
+const char *app_lang(const app *a);
+
+#endif

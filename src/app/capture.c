@@ -1,0 +1,217 @@
+#define _DEFAULT_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#include "capture.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "actions.h"
+#include "cli.h"
+#include "core/err.h"
+#include "core/timing.h"
+#include "render/render.h"
+
+#define REPORT_SPEED 256.0 /* outputs a second while --report-frames plays */
+
+bool app_capture_save(int w, int h, const char *path)
+{
+    img_rgba frame;
+    bool ok;
+    if (!rnd_read_frame(w, h, &frame))
+        return false;
+    ok = img_write_rgba_png(path, &frame, true);
+    free(frame.px);
+    return ok;
+}
+
+void app_capture_screenshot(app_window *w, int width, int height)
+{
+    char name[128], stamp[32], msg[512];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    for (int n = 1; n < 100; ++n) {
+        if (n == 1)
+            snprintf(name, sizeof name, "convis-%s.png", stamp);
+        else
+            snprintf(name, sizeof name, "convis-%s-%d.png", stamp, n);
+        if (app_capture_save(width, height, name)) {
+            char *full = realpath(name, NULL);
+            snprintf(msg, sizeof msg, "saved the screen as %s", full ? full : name);
+            free(full);
+            scene_notice(&w->app.s, msg);
+            return;
+        }
+        if (err_last_kind() != ERR_EXISTS)
+            break;
+    }
+    snprintf(msg, sizeof msg, "cannot save a screenshot: %s", err_msg());
+    scene_say_error(&w->app.s, msg);
+}
+
+/* A still picture: the work done, the GPU result after its pulse. */
+static void settle_for_still(app *a)
+{
+    scene_settle(&a->s);
+    a->s.gpu_shown_at = scene_now(&a->s) - 2 * SCENE_GPU_PULSE_MS;
+}
+
+int app_capture_still(app_window *w, const char *path)
+{
+    int width, height;
+    settle_for_still(&w->app);
+    app_frame(w, &width, &height);
+    if (rnd_gl_error())
+        fprintf(stderr, "convis: an OpenGL error while drawing\n");
+    if (!app_capture_save(width, height, path)) {
+        app_error("cannot save the screenshot: %s", err_msg());
+        return APP_EXIT_INPUT;
+    }
+    printf("saved %s (%dx%d)\n", path, width, height);
+    return APP_EXIT_OK;
+}
+
+int app_capture_render_steps(app_window *w, const char *dir)
+{
+    app *a = &w->app;
+    int width, height, steps = a->player.lesson.step_count;
+    char path[4096];
+    /* the folder itself, in a folder that is there: no tree of new folders
+     * wherever a path points */
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        app_error("cannot make the folder '%s' for the steps: %s%s", dir, strerror(errno),
+                  errno == ENOENT ? " (the folder it goes in must exist)" : "");
+        return APP_EXIT_INPUT;
+    }
+    for (int i = 0; i < steps && app_in_lesson(a); ++i) {
+        const char *gl_err;
+        const lsn_step *st;
+        settle_for_still(a);
+        app_frame(w, &width, &height);
+        gl_err = rnd_gl_error();
+        snprintf(path, sizeof path, "%s/step-%02d.png", dir, i + 1);
+        if (!app_capture_save(width, height, path)) {
+            app_error("cannot save step %d: %s", i + 1, err_msg());
+            return APP_EXIT_INPUT;
+        }
+        printf("%s: step %d of %d%s\n", path, i + 1, steps, gl_err ? ", with an OpenGL error" : "");
+        if (gl_err) {
+            app_error("an OpenGL error (%s) while drawing step %d", gl_err, i + 1);
+            return APP_EXIT_INPUT;
+        }
+        st = lsn_player_current(&a->player);
+        if (a->player.waiting && st) { /* do what the learner is asked to do, as the learner would */
+            const app_action *act = app_action_find(st->wait);
+            if (act && act->takes == APP_ARG_NONE)
+                app_do(a, app_act_of(act));
+            a->player.waiting = false;
+        }
+        app_do(a, app_act_id(ACT_LESSON_NEXT));
+    }
+    return APP_EXIT_OK;
+}
+
+int app_capture_report_frames(app_window *w, int frames, double load_start, double loaded)
+{
+    app *a = &w->app;
+    scene *s = &a->s;
+    double *ms = malloc(sizeof *ms * (size_t)frames), last, shown, measured;
+    tim_stats st;
+    int width, height;
+    if (!ms) {
+        app_error("out of memory");
+        return APP_EXIT_INPUT;
+    }
+    app_frame(w, &width, &height);
+    plat_swap(w->win);
+    rnd_finish();
+    shown = tim_now_ms();
+    scene_settle(s);
+    measured = tim_now_ms();
+    printf("image=%s\nimage_size=%dx%d\nload_ms=%.1f\nfirst_frame_ms=%.1f\nmeasure_ms=%.1f\n", s->image_name,
+           s->img.luma.w, s->img.luma.h, loaded - load_start, shown - load_start, measured - shown);
+    plat_set_vsync(w->win, false);
+    s->speed = REPORT_SPEED;
+    if (!s->playing)
+        app_do(a, app_act_id(ACT_PLAY));
+    last = tim_now_ms();
+    for (int i = 0; i < frames; ++i) {
+        plat_event ev;
+        double now;
+        while (plat_next_event(w->win, 0, &ev))
+            ;
+        now = tim_now_ms();
+        scene_update(s, now - last);
+        app_frame(w, &width, &height);
+        plat_swap(w->win);
+        rnd_finish();
+        ms[i] = tim_now_ms() - now;
+        last = now;
+    }
+    st = tim_stats_of(ms, (size_t)frames);
+    printf("frames=%d\nwindow=%dx%d\nframe_median_ms=%.3f\nframe_p95_ms=%.3f\nframe_max_ms=%.3f\n", frames, width,
+           height, st.median, st.p95, st.max);
+    printf("renderer=%s\n", rnd_gl_description());
+    free(ms);
+    return APP_EXIT_OK;
+}
+
+void app_capture_print_state(const app_window *w)
+{
+    const app *a = &w->app;
+    const scene *s = &a->s;
+    int fx, fy, live[4][4], n;
+    view_target targets[64];
+    bool from_stepper;
+    char title[320];
+    scene_focus(s, &fx, &fy, &from_stepper);
+    scene_title(s, title, sizeof title);
+    printf("phase=%s\n", s->phase == SCENE_PHASE_GPU ? "gpu" : "cpu");
+    printf("output=%ld\nx=%d\ny=%d\ntaps=%d\n", s->stepper.index, conv_stepper_x(&s->stepper),
+           conv_stepper_y(&s->stepper), s->stepper.taps);
+    printf("done=%ld\ntotal=%ld\n", scene_cpu_done(s), (long)s->img.luma.w * s->img.luma.h);
+    printf("playing=%d\nspeed=%g\n", s->playing, s->speed);
+    printf("image=%s\nwidth=%d\nheight=%d\n", title, s->img.luma.w, s->img.luma.h);
+    printf("filter=%s\nborder=%s\nflip=%d\ndisplay=%s\n", s->opt.kernel.name, conv_border_name(s->opt.border),
+           s->opt.flip, img_display_name(s->opt.display));
+    printf("weights=");
+    for (int t = 0; t < 9; ++t)
+        printf("%g%s", (double)s->opt.kernel.weight[t], t < 8 ? "," : "\n");
+    printf("thread_view=%d\nview_x=%d\nview_y=%d\nview_cells=%d\n", s->thread_view, s->view_x, s->view_y,
+           s->view_cells);
+    printf("focus_x=%d\nfocus_y=%d\nhovering=%d\npinned=%d\n", fx, fy, s->hovering, s->pinned);
+    printf("gpu_engine=%s\ngpu_available=%d\ngpu_measured=%d\n", s->gpu.name, s->gpu.engine != NULL,
+           s->gpu.measured);
+    if (s->gpu.engine)
+        printf("gpu_description=%s\n", eng_description(s->gpu.engine));
+    printf("gpu_kernel=%s\ngpu_result=%s\ngpu_presented=%d\ngpu_extrapolated=%d\n", eng_kernel_name(s->gpu_kernel),
+           eng_result_name(s->gpu_result), s->gpu_presented, s->gpu.measured && s->gpu.timing.extrapolated);
+    if (s->gpu_device_known)
+        printf("gpu_device=%s\ngpu_present_path=%s\n", s->gpu_device.name,
+               eng_present_path_name(s->gpu_device.present));
+    printf("cpu_seq_measured=%d\ncpu_par_measured=%d\ncpu_bands=%d\n", s->seq.measured, s->par.measured,
+           s->cpu_bands);
+    printf("passes=%d\nchain_shown=%d\nchain_cpu_ms=%.3f\nchain_gpu_ms=%.3f\n", s->passes, s->chain.shown,
+           s->chain.ms[0], s->chain.ms[1]);
+    printf("sweep_shown=%d\nsweep_sizes=%d\nsweep_crossover=%d\nbusy=%d\n", s->sweep.shown, s->sweep.count,
+           scene_sweep_crossover(s), scene_busy(s));
+    printf("menu=%d\nlessons_found=%d\nlang=%s\n", a->menu, a->lesson_count, app_lang(a));
+    if (app_in_lesson(a))
+        printf("lesson=%s\nlesson_step=%d\nlesson_steps=%d\nlesson_waiting=%d\n", a->lesson_path, a->player.step + 1,
+               a->player.lesson.step_count, a->player.waiting);
+    printf("help=%d\nblank=%d\ntext_scale=%d\nedit_tap=%d\n", a->help, a->blank, a->text_scale, a->edit_tap);
+    printf("banner=%s\nnotice=%s\n", s->banner, s->notice);
+    n = w->view ? view_live_regions(w->view, live, 4) : 0;
+    for (int i = 0; i < n; ++i)
+        printf("live_region=%d,%d,%d,%d\n", live[i][0], live[i][1], live[i][2], live[i][3]);
+    n = w->view ? view_targets(w->view, a, targets, 64) : 0;
+    for (int i = 0; i < n; ++i)
+        printf("target=%s,%d,%d,%d,%d,%d\n", targets[i].action, targets[i].arg, targets[i].x, targets[i].y,
+               targets[i].w, targets[i].h);
+    fflush(stdout);
+}

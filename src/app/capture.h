@@ -1,0 +1,32 @@
+/* capture.h - the window's runs that end by themselves, and its pictures:
+ * a screenshot under a new name (S), --render-steps, --report-frames, and
+ * --print-state for tests. Each draws through app_frame. */
+#ifndef CONVIS_CAPTURE_H
+#define CONVIS_CAPTURE_H
+
+#include <stdbool.h>
+
+#include "frame.h"
+
+/* Saves the frame drawn last (w x h) as PNG `path`; never overwrites. */
+bool app_capture_save(int w, int h, const char *path);
+
+/* S: the frame drawn last under a new name in the current folder; a notice
+ * says where, or the banner why not. */
+void app_capture_screenshot(app_window *w, int width, int height);
+
+/* --screenshot FILE: the app as it is once its work is done. */
+int app_capture_still(app_window *w, const char *path);
+
+/* One screenshot per lesson step, DIR/step-01.png and on. */
+int app_capture_render_steps(app_window *w, const char *dir);
+
+/* Frame times while the CPU walk plays, after how long the image took from
+ * the start of loading to its first frame. */
+int app_capture_report_frames(app_window *w, int frames, double load_start, double loaded);
+
+/* The app's state as key=value lines, with the live regions and the places
+ * to click of the last frame. */
+void app_capture_print_state(const app_window *w);
+
+#endif

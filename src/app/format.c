@@ -1,0 +1,79 @@
+#include "format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void fmt_ms(double ms, char *buf, size_t size)
+{
+    if (ms >= 1000)
+        snprintf(buf, size, "%.2f s", ms / 1000);
+    else if (ms >= 10)
+        snprintf(buf, size, "%.1f ms", ms);
+    else if (ms >= 0.1)
+        snprintf(buf, size, "%.2f ms", ms);
+    else
+        snprintf(buf, size, "%.1f \xC2\xB5s", ms * 1000);
+}
+
+void fmt_bytes(long long bytes, char *buf, size_t size)
+{
+    if (bytes >= (1LL << 30))
+        snprintf(buf, size, "%.1f GiB", (double)bytes / (double)(1LL << 30));
+    else
+        snprintf(buf, size, "%.0f MiB", (double)bytes / (double)(1LL << 20));
+}
+
+void fmt_count(long long n, char *buf, size_t size)
+{
+    char raw[32];
+    int len, out = 0;
+    if (size == 0)
+        return;
+    snprintf(raw, sizeof raw, "%lld", n < 0 ? -n : n);
+    len = (int)strlen(raw);
+    if (n < 0 && out + 1 < (int)size)
+        buf[out++] = '-';
+    for (int i = 0; i < len && out + 2 < (int)size; ++i) {
+        buf[out++] = raw[i];
+        if ((len - i - 1) % 3 == 0 && i < len - 1)
+            buf[out++] = ',';
+    }
+    buf[out] = '\0';
+}
+
+void fmt_ratio(double slow_ms, double fast_ms, char *buf, size_t size)
+{
+    double r = fast_ms > 0 ? slow_ms / fast_ms : 0.0;
+    if (r < 1 && r > 0)
+        r = 1 / r;
+    snprintf(buf, size, "%.1f\xC3\x97", r);
+}
+
+void fmt_factor(double f, char *buf, size_t size)
+{
+    /* one decimal from 1x up; below 1x, two significant digits (0.017x) */
+    if (f < 1)
+        snprintf(buf, size, "%.2g\xC3\x97", f);
+    else
+        snprintf(buf, size, "%.1f\xC3\x97", f);
+}
+
+void fmt_value(float v, char *buf, size_t size)
+{
+    if (v == floorf(v) && fabsf(v) < 1e7f)
+        snprintf(buf, size, "%.0f", (double)v);
+    else if (fabsf(v) >= 1000)
+        snprintf(buf, size, "%.0f", (double)v);
+    else
+        snprintf(buf, size, "%.1f", (double)v);
+    if (strcmp(buf, "-0") == 0 || strcmp(buf, "-0.0") == 0)
+        snprintf(buf, size, "0");
+}
+
+void fmt_cell(float v, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.0f", (double)v);
+    if (strcmp(buf, "-0") == 0)
+        snprintf(buf, size, "0");
+}

@@ -1,0 +1,31 @@
+/* format.h - numbers as convis writes them, in one place: times, byte
+ * counts, counts with thousands separators, ratios, cell values. */
+#ifndef CONVIS_FORMAT_H
+#define CONVIS_FORMAT_H
+
+#include <stddef.h>
+
+/* "1.23 s", "12.3 ms", "1.23 ms", "45.6 µs" */
+void fmt_ms(double ms, char *buf, size_t size);
+
+/* "512 MiB", "1.5 GiB" (binary units; MiB whole, GiB with one decimal) */
+void fmt_bytes(long long bytes, char *buf, size_t size);
+
+/* "1,234,567" */
+void fmt_count(long long n, char *buf, size_t size);
+
+/* How many times slower `slow` is than `fast`, always one way round and at
+ * least 1: "23.4×". */
+void fmt_ratio(double slow_ms, double fast_ms, char *buf, size_t size);
+
+/* A factor as it is, above or below 1: "23.4×", "0.017×". */
+void fmt_factor(double f, char *buf, size_t size);
+
+/* A value as a cell or the arithmetic shows it: whole numbers plainly,
+ * others with one decimal; never "-0". */
+void fmt_value(float v, char *buf, size_t size);
+
+/* A value in a grid cell: rounded to a whole number, to fit. */
+void fmt_cell(float v, char *buf, size_t size);
+
+#endif

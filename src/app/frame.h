@@ -1,0 +1,29 @@
+/* frame.h - the window's pieces held together: the platform window, the
+ * view and the app, with the scene's host (engines opened with the window's
+ * GL context, GL buffers from the render layer). One function draws a frame
+ * of the app as it is, for every mode: the interactive loop, --screenshot,
+ * --render-steps, --report-frames. */
+#ifndef CONVIS_FRAME_H
+#define CONVIS_FRAME_H
+
+#include <stdbool.h>
+
+#include "app.h"
+#include "platform/platform.h"
+#include "view.h"
+
+typedef struct app_window {
+    plat_window *win;
+    view *view;
+    app app;
+    bool app_ready;
+} app_window;
+
+/* The scene's host for a window with a current GL context. */
+scene_host app_window_host(void);
+
+/* Draws one frame of the app into the window's back buffer and says its
+ * size; the caller swaps it onto the screen or reads it back. */
+void app_frame(app_window *w, int *width, int *height);
+
+#endif

@@ -1,0 +1,144 @@
+#define _XOPEN_SOURCE 700
+#include "lessons.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "action_table.h"
+#include "core/err.h"
+#include "data.h"
+
+/* Whether `path` is `root` or inside it, both as realpath gives them. */
+static bool inside(const char *root, const char *path)
+{
+    size_t n = strlen(root);
+    return strncmp(root, path, n) == 0 && (path[n] == '/' || path[n] == '\0' || (n == 1 && root[0] == '/'));
+}
+
+/* A lesson's image file: beside the lesson file (or in a folder under it),
+ * else among convis's own images; with symbolic links followed, it must be
+ * inside one of those two folders (the parser already refused absolute
+ * names and ".."). False, with `buf` unset, when it is in neither. */
+static bool image_path(const char *lesson_path, const char *image, char *buf, size_t size)
+{
+    char dir[4096], assets[4200], real_root[PATH_MAX], real_file[PATH_MAX];
+    const char *slash = strrchr(lesson_path, '/');
+    const char *roots[2];
+
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - lesson_path) : 1, slash ? lesson_path : ".");
+    if (!dir[0])
+        snprintf(dir, sizeof dir, "/");
+    snprintf(assets, sizeof assets, "%s/assets", app_data_dir());
+    roots[0] = dir;
+    roots[1] = assets;
+    for (int i = 0; i < 2; ++i) {
+        char candidate[8400];
+        snprintf(candidate, sizeof candidate, "%s/%s", roots[i], image);
+        if (realpath(roots[i], real_root) && realpath(candidate, real_file) && inside(real_root, real_file)) {
+            snprintf(buf, size, "%s", real_file); /* the path checked, not one a link swapped in could change */
+            return true;
+        }
+    }
+    return false;
+}
+
+bool app_lesson_image(const char *lesson_path, const char *image, int line, int column, char *buf, size_t size)
+{
+    if (image_path(lesson_path, image, buf, size))
+        return true;
+    return err_set("%s:%d:%d: image '%s' is neither in the lesson's folder nor among convis's images (%s/assets)",
+                   lesson_path, line, column, image, app_data_dir());
+}
+
+bool app_lesson_load(const char *path, lsn_lesson *out)
+{
+    char img[4096];
+    if (!lsn_load(path, out))
+        return false;
+    if (out->image && !app_lesson_image(path, out->image, out->image_line, out->image_column, img, sizeof img))
+        goto fail;
+    for (int i = 0; i < out->step_count; ++i) {
+        const lsn_step *st = &out->steps[i];
+        app_tally tally; /* a step's actions together are one script */
+        memset(&tally, 0, sizeof tally);
+        if (st->image && !app_lesson_image(path, st->image, st->image_line, st->image_column, img, sizeof img))
+            goto fail;
+        for (int k = 0; k < st->action_count; ++k) {
+            const lsn_action *a = &st->actions[k];
+            const app_action *found;
+            long times;
+            if (!app_tally_word(&tally, a->text, &found, &times)) {
+                char why[400];
+                snprintf(why, sizeof why, "%s", err_msg());
+                err_set("%s:%d:%d: %s", path, a->line, a->column, why);
+                goto fail;
+            }
+        }
+        if (st->wait && !app_action_find(st->wait)) {
+            err_set("%s:%d:%d: wait names no action: '%s'; name one of the window's actions, such as gpu or play",
+                    path, st->wait_line, st->wait_column, st->wait);
+            goto fail;
+        }
+    }
+    return true;
+fail:
+    lsn_free(out);
+    return false;
+}
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(((const app_lesson_entry *)a)->path, ((const app_lesson_entry *)b)->path);
+}
+
+int app_lesson_list(const char *lang, app_lesson_entry *out, int max)
+{
+    char dir[4096];
+    DIR *d;
+    struct dirent *e;
+    int n = 0;
+
+    snprintf(dir, sizeof dir, "%s/lessons/%s", app_data_dir(), lang);
+    d = opendir(dir);
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) && n < max) {
+        size_t len = strlen(e->d_name);
+        lsn_lesson l;
+        if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0)
+            continue;
+        snprintf(out[n].path, sizeof out[n].path, "%s/%s", dir, e->d_name);
+        if (!lsn_load(out[n].path, &l))
+            continue; /* a broken file is not offered; --check says why */
+        snprintf(out[n].title, sizeof out[n].title, "%s", l.title);
+        lsn_free(&l);
+        ++n;
+    }
+    closedir(d);
+    qsort(out, (size_t)n, sizeof *out, by_path);
+    return n;
+}
+
+const char *app_lesson_lang(const char *path)
+{
+    static const char *const langs[] = {"en", "zh"};
+    const char *slash = strrchr(path, '/'), *folder;
+    size_t n;
+    if (!slash)
+        return NULL; /* in the current folder, whose name is not at hand */
+    folder = slash;
+    while (folder > path && folder[-1] != '/')
+        --folder;
+    n = (size_t)(slash - folder);
+    for (size_t i = 0; i < sizeof langs / sizeof langs[0]; ++i)
+        if (n == strlen(langs[i]) && strncmp(folder, langs[i], n) == 0)
+            return langs[i];
+    return NULL;
+}
+

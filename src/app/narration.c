@@ -1,0 +1,311 @@
+/* narration.c - the placeholder table (name -> function) and the hint.
+ * Contents: words in the lesson's language · one function per placeholder ·
+ * the table · narration and hint. */
+#include "narration.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "action_table.h"
+#include "format.h"
+
+typedef void (*value_fn)(const app *a, char *buf, size_t size);
+
+static bool zh(const app *a)
+{
+    return strcmp(app_lang(a), "zh") == 0;
+}
+
+/* The words a placeholder's value may contain, in the lesson's language. */
+static const char *words(const app *a, const char *en)
+{
+    static const char *const table[][2] = {
+        {"(not measured yet)", "（尚未测量）"},
+        {"(launch the GPU phase first)", "（请先在 GPU 上运行）"},
+        {"straight into the picture, no copy", "直接写进屏幕上的图像，不复制"},
+        {"one bulk copy back", "一次整体复制取回"},
+        {"one copy per pixel", "每个像素复制一次"},
+        {"no GPU engine here", "这台机器上没有 GPU 引擎"},
+        {"(press X to measure first)", "（请先按 X 测量）"},
+        {"(press W to measure first)", "（请先按 W 测量）"},
+        {"not reported by the driver", "驱动不报告"},
+    };
+    if (zh(a))
+        for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
+            if (strcmp(en, table[i][0]) == 0)
+                return table[i][1];
+    return en;
+}
+
+static void engine_ms(const app *a, const scene_engine *e, char *buf, size_t size)
+{
+    if (!e->measured)
+        snprintf(buf, size, "%s", words(a, "(not measured yet)"));
+    else
+        fmt_ms(eng_total_ms(&e->timing), buf, size);
+}
+
+/* How many times faster `fast` ran than `slow` (below 1: slower). */
+static void factor(const app *a, const scene_engine *slow, const scene_engine *fast, char *buf, size_t size)
+{
+    double f;
+    if (!slow->measured || !fast->measured) {
+        snprintf(buf, size, "%s", words(a, "(not measured yet)"));
+        return;
+    }
+    f = eng_total_ms(&fast->timing) > 0 ? eng_total_ms(&slow->timing) / eng_total_ms(&fast->timing) : 0.0;
+    fmt_factor(f, buf, size);
+}
+
+/* The GPU grid: from the last run's launch, else 16x16 blocks over the image. */
+static void grid(const app *a, long long *gx, long long *gy, int *bx, int *by)
+{
+    const scene *s = &a->s;
+    scene_block_size(s, bx, by);
+    *gx = s->gpu.timing.launch.grid_x > 0 ? s->gpu.timing.launch.grid_x : (s->img.luma.w + *bx - 1) / *bx;
+    *gy = s->gpu.timing.launch.grid_y > 0 ? s->gpu.timing.launch.grid_y : (s->img.luma.h + *by - 1) / *by;
+}
+
+static void v_cpu_seq_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.seq, buf, size); }
+static void v_cpu_par_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.par, buf, size); }
+static void v_gpu_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.gpu, buf, size); }
+static void v_ratio_par_seq(const app *a, char *buf, size_t size) { factor(a, &a->s.seq, &a->s.par, buf, size); }
+static void v_ratio_gpu_par(const app *a, char *buf, size_t size) { factor(a, &a->s.par, &a->s.gpu, buf, size); }
+
+static void v_gpu_engine(const app *a, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", a->s.gpu.engine ? eng_description(a->s.gpu.engine) : words(a, "no GPU engine here"));
+}
+
+static void v_gpu_device(const app *a, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", a->s.gpu_device_known ? a->s.gpu_device.name : words(a, "(launch the GPU phase first)"));
+}
+
+static void v_image_size(const app *a, char *buf, size_t size)
+{
+    snprintf(buf, size, "%d\xC3\x97%d", a->s.img.luma.w, a->s.img.luma.h);
+}
+
+static void v_outputs(const app *a, char *buf, size_t size)
+{
+    fmt_count((long long)a->s.img.luma.w * a->s.img.luma.h, buf, size);
+}
+
+static void v_threads(const app *a, char *buf, size_t size)
+{
+    long long gx, gy;
+    int bx, by;
+    grid(a, &gx, &gy, &bx, &by);
+    fmt_count(gx * gy * bx * by, buf, size);
+}
+
+static void v_blocks(const app *a, char *buf, size_t size)
+{
+    long long gx, gy;
+    int bx, by;
+    grid(a, &gx, &gy, &bx, &by);
+    snprintf(buf, size, "%lld\xC3\x97%lld", gx, gy);
+}
+
+static void v_block_size(const app *a, char *buf, size_t size)
+{
+    int bx, by;
+    scene_block_size(&a->s, &bx, &by);
+    snprintf(buf, size, "%d\xC3\x97%d", bx, by);
+}
+
+static void v_cpu_threads(const app *a, char *buf, size_t size)
+{
+    if (a->s.cpu_bands < 1)
+        snprintf(buf, size, "%s", words(a, "(not measured yet)"));
+    else
+        fmt_count(a->s.cpu_bands, buf, size);
+}
+
+static void v_gpu_result(const app *a, char *buf, size_t size)
+{
+    const scene *s = &a->s;
+    if (!s->gpu.measured) {
+        snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
+    } else if (s->gpu.timing.result == ENG_RESULT_PER_PIXEL && s->gpu.timing.extrapolated) {
+        char m[32], n[32];
+        fmt_count(s->gpu.timing.measured_px, m, sizeof m);
+        fmt_count(s->gpu.timing.total_px, n, sizeof n);
+        snprintf(buf, size,
+                 zh(a) ? "每个像素复制一次（测量了 %s 次中的 %s 次，其余按比例推算）"
+                       : "one copy per pixel (%2$s of the %1$s copies measured, the rest extrapolated)",
+                 n, m);
+    } else if (s->gpu.timing.result == ENG_RESULT_PER_PIXEL) {
+        snprintf(buf, size, "%s", words(a, "one copy per pixel"));
+    } else if (s->gpu_presented) {
+        snprintf(buf, size, "%s", words(a, "straight into the picture, no copy"));
+    } else {
+        snprintf(buf, size, "%s", words(a, "one bulk copy back"));
+    }
+}
+
+static void v_gpu_copy_ms(const app *a, char *buf, size_t size)
+{
+    const scene *s = &a->s;
+    if (!s->gpu.measured)
+        snprintf(buf, size, "%s", words(a, "(not measured yet)"));
+    else
+        fmt_ms(s->gpu.timing.has[ENG_DOWNLOAD] ? s->gpu.timing.ms[ENG_DOWNLOAD] : 0.0, buf, size);
+}
+
+static void v_image_bytes(const app *a, char *buf, size_t size)
+{
+    fmt_bytes((long long)a->s.img.luma.w * a->s.img.luma.h * 8, buf, size);
+}
+
+static void v_device_memory(const app *a, char *buf, size_t size)
+{
+    const eng_device_info *d = &a->s.gpu_device;
+    char x[32], y[32];
+    if (!a->s.gpu_device_known) {
+        snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
+    } else if (d->memory_total > 0 && d->memory_free >= 0) {
+        fmt_bytes(d->memory_free, x, sizeof x);
+        fmt_bytes(d->memory_total, y, sizeof y);
+        snprintf(buf, size, zh(a) ? "%2$s 中空闲 %1$s" : "%s free of %s", x, y);
+    } else if (d->max_buffer > 0) {
+        fmt_bytes(d->max_buffer, x, sizeof x);
+        snprintf(buf, size, zh(a) ? "驱动不报告总量；一个缓冲区最多 %s" : "not reported by the driver; one buffer may hold %s",
+                 x);
+    } else {
+        snprintf(buf, size, "%s", words(a, "not reported by the driver"));
+    }
+}
+
+static void v_largest_image(const app *a, char *buf, size_t size)
+{
+    long long most = scene_gpu_max_pixels(&a->s), side;
+    char px[32], sd[32];
+    if (most < 0) {
+        snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
+        return;
+    }
+    side = (long long)sqrt((double)most); /* the largest square that fits */
+    while (side > 1 && side * side > most)
+        --side;
+    fmt_count(most, px, sizeof px);
+    fmt_count(side, sd, sizeof sd);
+    snprintf(buf, size, zh(a) ? "约 %s 个像素（大约 %s×%s）" : "about %s pixels (about %s×%s)", px, sd, sd);
+}
+
+static void v_passes(const app *a, char *buf, size_t size)
+{
+    snprintf(buf, size, "%d", a->s.passes);
+}
+
+static void v_chain_length(const app *a, char *buf, size_t size)
+{
+    (void)a;
+    fmt_count(SCENE_CHAIN_LENGTH, buf, size);
+}
+
+static void chain_ms(const app *a, int which, char *buf, size_t size)
+{
+    double ms = a->s.chain.ms[which];
+    if (ms < 0)
+        snprintf(buf, size, "%s", words(a, "(press X to measure first)"));
+    else
+        fmt_ms(ms, buf, size);
+}
+
+static void v_chain_cpu_ms(const app *a, char *buf, size_t size) { chain_ms(a, 0, buf, size); }
+static void v_chain_gpu_ms(const app *a, char *buf, size_t size) { chain_ms(a, 1, buf, size); }
+
+static void v_crossover(const app *a, char *buf, size_t size)
+{
+    const scene *s = &a->s;
+    int c = scene_sweep_crossover(s), last = s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0;
+    if (!s->sweep.count)
+        snprintf(buf, size, "%s", words(a, "(press W to measure first)"));
+    else if (c)
+        snprintf(buf, size, zh(a) ? "从 %d\xC3\x97%d 起" : "from %d\xC3\x97%d up", c, c);
+    else
+        snprintf(buf, size, zh(a) ? "在 %d\xC3\x97%d 以内的任何尺寸都没有" : "at no size up to %d\xC3\x97%d", last, last);
+}
+
+/* The one table: a lesson's {name} is filled by its function. */
+static const struct {
+    const char *name;
+    value_fn fn;
+} placeholders[] = {
+    {"cpu_seq_ms", v_cpu_seq_ms},
+    {"cpu_par_ms", v_cpu_par_ms},
+    {"gpu_ms", v_gpu_ms},
+    {"gpu_engine", v_gpu_engine},
+    {"gpu_device", v_gpu_device},
+    {"ratio_par_seq", v_ratio_par_seq},
+    {"ratio_gpu_par", v_ratio_gpu_par},
+    {"image_size", v_image_size},
+    {"outputs", v_outputs},
+    {"threads", v_threads},
+    {"blocks", v_blocks},
+    {"block_size", v_block_size},
+    {"cpu_threads", v_cpu_threads},
+    {"gpu_result", v_gpu_result},
+    {"gpu_copy_ms", v_gpu_copy_ms},
+    {"crossover", v_crossover},
+    {"passes", v_passes},
+    {"chain_cpu_ms", v_chain_cpu_ms},
+    {"chain_gpu_ms", v_chain_gpu_ms},
+    {"chain_length", v_chain_length},
+    {"image_bytes", v_image_bytes},
+    {"device_memory", v_device_memory},
+    {"largest_image", v_largest_image},
+};
+
+#define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])
+
+size_t app_placeholder_count(void)
+{
+    return PLACEHOLDER_COUNT;
+}
+
+const char *app_placeholder_name(size_t i)
+{
+    return i < PLACEHOLDER_COUNT ? placeholders[i].name : NULL;
+}
+
+bool app_placeholder(const app *a, const char *name, char *buf, size_t size)
+{
+    for (size_t i = 0; i < PLACEHOLDER_COUNT; ++i)
+        if (strcmp(placeholders[i].name, name) == 0) {
+            placeholders[i].fn(a, buf, size);
+            return true;
+        }
+    return false;
+}
+
+static bool lookup(const void *user, const char *name, char *buf, size_t size)
+{
+    return app_placeholder(user, name, buf, size);
+}
+
+void app_narration(const app *a, char *buf, size_t size)
+{
+    lsn_player_narration(&a->player, lookup, a, buf, size);
+}
+
+void app_hint(const app *a, char *buf, size_t size)
+{
+    const lsn_step *st = lsn_player_current(&a->player);
+    const app_action *act;
+    const char *form = zh(a) ? "轮到你了：按 %s 继续" : "Your turn: press %s to go on";
+    if (!st || !a->player.waiting) {
+        buf[0] = '\0';
+        return;
+    }
+    act = app_action_find(st->wait);
+    if (act && act->id == ACT_FILTER) /* filter-N: the key is N */
+        snprintf(buf, size, form, act->name + 7);
+    else if (act && act->keys)
+        snprintf(buf, size, form, act->keys);
+    else
+        snprintf(buf, size, zh(a) ? "轮到你了：做“%s”继续" : "Your turn: do '%s' to go on", st->wait);
+}

@@ -1,0 +1,26 @@
+/* narration.h - what a lesson says, with this machine's numbers: the one
+ * table of placeholders ({cpu_seq_ms} ...) and their values, read from the
+ * app (const), and the "your turn" hint of a step that waits. */
+#ifndef CONVIS_NARRATION_H
+#define CONVIS_NARRATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "app.h"
+
+/* The placeholders the app fills, in table order; NULL-terminated. A test
+ * holds it equal to the parser's list (lsn_placeholders). */
+size_t app_placeholder_count(void);
+const char *app_placeholder_name(size_t i);
+
+/* The value of placeholder `name` now; false when it is not one. */
+bool app_placeholder(const app *a, const char *name, char *buf, size_t size);
+
+/* The current step's narration, placeholders filled ("" outside a lesson). */
+void app_narration(const app *a, char *buf, size_t size);
+
+/* "Your turn: press G to go on", or "" when the step does not wait. */
+void app_hint(const app *a, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,26 @@
+/* settings.h - what a convolution is computed and shown with: the filter,
+ * the border rule, the flip, how negative values are shown, and the image
+ * limits. The command line fills it (cli.c), the scene holds it (scene.h).
+ * Plain data over core types. */
+#ifndef CONVIS_SETTINGS_H
+#define CONVIS_SETTINGS_H
+
+#include <stdbool.h>
+
+#include "core/conv.h"
+#include "core/filter.h"
+#include "core/image.h"
+
+typedef struct app_options {
+    filt_kernel kernel;
+    conv_border border;
+    bool flip;
+    img_display display;
+    img_limits limits;
+} app_options;
+
+/* The defaults: `kernel_name` (a preset), clamp border, no flip, negative
+ * values clamped, the default image limits. */
+void app_options_default(app_options *o, const char *kernel_name);
+
+#endif

@@ -1,0 +1,259 @@
+/* charts.c - the timing chart (a bar per engine, split by phase), the size
+ * sweep (time against size, log-log) and the chain's panel. */
+#include "view_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format.h"
+
+/* Length of a bar for t ms on a scale to `max` (log from `lo` when log). */
+static float bar_len(double t, double lo, double max, bool log_scale, float width)
+{
+    if (t <= 0)
+        return 0;
+    if (!log_scale)
+        return (float)(t / max) * width;
+    if (t <= lo)
+        return 2;
+    return (float)(log10(t / lo) / log10(max / lo)) * width;
+}
+
+/* The size sweep: time against image size, both on log scales, one line per
+ * engine with its own marker shape (square, diamond, circle-ish cross), and
+ * the size from which the GPU beat cpu-par marked. */
+static void draw_sweep(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    const char *names[3] = {"cpu-seq", "cpu-par", s->gpu.name};
+    rnd_color colors[3] = {PHASE_COLOR[ENG_COMPUTE], PHASE_COLOR[ENG_UPLOAD], PHASE_COLOR[ENG_PRESENT]};
+    double lo = 1e30, hi = 0;
+    float x0, x1, y0, y1, legend_x;
+    int cross = scene_sweep_crossover(s);
+    char buf[160];
+
+    rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; i < s->sweep.count; ++i)
+            if (s->sweep.ms[k][i] > 0) {
+                lo = fmin(lo, s->sweep.ms[k][i]);
+                hi = fmax(hi, s->sweep.ms[k][i]);
+            }
+    if (cross)
+        snprintf(buf, sizeof buf, "Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up", s->gpu.name, cross,
+                 cross);
+    else
+        snprintf(buf, sizeof buf, "Size sweep (W hides it): %s does not stay ahead of cpu-par up to %d\xC3\x97%d",
+                 s->gpu.name, s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
+                 s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0);
+    vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, L->chart.y + 0.3f * L->pad, L->chart.w - L->pad, TEXT);
+    if (hi <= 0 || s->sweep.count < 2)
+        return;
+    lo = pow(10, floor(log10(lo)));
+    hi = pow(10, ceil(log10(hi)));
+    legend_x = L->chart.x + L->chart.w - vw_text_w(v->small, "cpu-seq ") - 2 * L->pad;
+    x0 = L->chart.x + vw_text_w(v->small, "1000 ms ") + L->pad;
+    x1 = legend_x - L->pad;
+    y0 = L->chart.y + vw_lh(v->small) * 1.4f;
+    y1 = L->chart.y + L->chart.h - vw_lh(v->small) * 1.3f;
+    /* axes: a line per power of ten, the sizes below */
+    {
+        float last_label = 1e9f;
+        for (double t = lo; t <= hi * 1.0001; t *= 10) {
+            float y = y1 - (float)(log10(t / lo) / log10(hi / lo)) * (y1 - y0);
+            char label[32];
+            rnd_rect(x0, y, x1 - x0, 1, (rnd_color){0.3f, 0.32f, 0.36f, 1});
+            if (last_label - y < vw_lh(v->small)) /* crowded: every other power of ten */
+                continue;
+            if (t >= 1000)
+                snprintf(label, sizeof label, "%g s", t / 1000);
+            else if (t >= 1)
+                snprintf(label, sizeof label, "%g ms", t);
+            else
+                snprintf(label, sizeof label, "%g \xC2\xB5s", t * 1000);
+            rnd_text(v->small, label, L->chart.x + 0.5f * L->pad, y - vw_lh(v->small) / 2, DIM);
+            last_label = y;
+        }
+    }
+    for (int i = 0; i < s->sweep.count; ++i) {
+        float x = x0 + (float)i / (float)(s->sweep.count - 1) * (x1 - x0);
+        snprintf(buf, sizeof buf, "%d\xC2\xB2", s->sweep.size[i]);
+        rnd_text(v->small, buf, x - vw_text_w(v->small, buf) / 2, y1 + 0.2f * L->pad, DIM);
+        if (s->sweep.size[i] == cross) /* the crossover */
+            rnd_rect(x - 1, y0, 2, y1 - y0, WHITE);
+    }
+    for (int k = 0; k < 3; ++k) {
+        float px = 0, py = 0;
+        bool have = false;
+        for (int i = 0; i < s->sweep.count; ++i) {
+            float x, y, m = 0.35f * vw_lh(v->small);
+            if (s->sweep.ms[k][i] <= 0)
+                continue;
+            x = x0 + (float)i / (float)(s->sweep.count - 1) * (x1 - x0);
+            y = y1 - (float)(log10(s->sweep.ms[k][i] / lo) / log10(hi / lo)) * (y1 - y0);
+            if (have) { /* a line of small squares from the last point */
+                int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
+                for (int j = 0; j <= steps; ++j)
+                    rnd_rect(px + (x - px) * (float)j / (float)steps - 1, py + (y - py) * (float)j / (float)steps - 1,
+                             2, 2, colors[k]);
+            }
+            /* markers differ in shape as well as colour */
+            if (k == 0)
+                rnd_rect(x - m, y - m, 2 * m, 2 * m, colors[k]);
+            else if (k == 1)
+                rnd_frame(x - m, y - m, 2 * m, 2 * m, 2, colors[k]);
+            else {
+                rnd_rect(x - m, y - 1, 2 * m, 3, colors[k]);
+                rnd_rect(x - 1, y - m, 3, 2 * m, colors[k]);
+            }
+            px = x, py = y, have = true;
+        }
+        rnd_rect(legend_x, y0 + (float)k * vw_lh(v->small) * 1.2f + 0.3f * vw_lh(v->small), 0.6f * vw_lh(v->small),
+                 0.6f * vw_lh(v->small), colors[k]);
+        rnd_text(v->small, names[k], legend_x + 0.9f * vw_lh(v->small), y0 + (float)k * vw_lh(v->small) * 1.2f, TEXT);
+    }
+}
+
+/* The chain: the same passes one after another on a 4x4 image, each waiting
+ * for the one before, on cpu-seq and on the GPU; a bar each, and the ratio
+ * when both ran. */
+static void draw_chain(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    const char *label[2] = {"cpu-seq", s->gpu.name};
+    float y = L->chart.y, bar_h = vw_lh(v->small) * 0.95f, label_w = vw_text_w(v->small, "cpu-seq ") + L->pad;
+    float x0 = L->chart.x + 0.5f * L->pad + label_w, width = L->chart.w - label_w - vw_text_w(v->small, " 999.99 ms ") - L->pad;
+    double hi = fmax(s->chain.ms[0], s->chain.ms[1]);
+    char buf[256], t[32], n[32];
+
+    rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
+    fmt_count(s->chain.length, n, sizeof n);
+    snprintf(buf, sizeof buf, "Chain (X hides it): %s dependent passes on a 4\xC3\x97" "4 image, each started by the host",
+             n);
+    vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, L->chart.w - L->pad, TEXT);
+    y += vw_lh(v->small) + 0.5f * L->pad;
+    for (int i = 0; i < 2; ++i) {
+        rnd_text(v->small, label[i], L->chart.x + 0.5f * L->pad, y, TEXT);
+        if (s->chain.ms[i] < 0) {
+            rnd_text(v->small, scene_busy(s) ? "measuring\xE2\x80\xA6" : "did not run", x0, y, FAINT);
+        } else {
+            float w = hi > 0 ? (float)(s->chain.ms[i] / hi) * width : 0;
+            rnd_rect(x0, y, w, bar_h, PHASE_COLOR[i == 0 ? ENG_COMPUTE : ENG_OVERHEAD]);
+            fmt_ms(s->chain.ms[i], t, sizeof t);
+            rnd_text(v->small, t, x0 + w + 0.4f * L->pad, y, TEXT);
+        }
+        y += bar_h * 1.25f;
+    }
+    if (s->chain.ms[0] > 0 && s->chain.ms[1] > 0) {
+        fmt_ratio(fmax(s->chain.ms[0], s->chain.ms[1]), fmin(s->chain.ms[0], s->chain.ms[1]), t, sizeof t);
+        snprintf(buf, sizeof buf, "%s %s %s than cpu-seq, measured once, the passes only", s->gpu.name, t,
+                 s->chain.ms[1] < s->chain.ms[0] ? "faster" : "slower");
+        vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, DIM);
+    }
+}
+
+void vw_draw_chart(view *v, const scene *s)
+{
+    if (s->sweep.shown) {
+        draw_sweep(v, s);
+        return;
+    }
+    if (s->chain.shown) {
+        draw_chain(v, s);
+        return;
+    }
+    const layout *L = &v->L;
+    const scene_engine *e[3] = {&s->seq, &s->par, &s->gpu};
+    const char *label[3] = {"cpu-seq", "cpu-par", s->gpu.name};
+    double lo = 1e30, hi = 0;
+    bool log_scale;
+    float x0, y = L->chart.y, bar_h = vw_lh(v->small) * 0.95f, label_w = vw_text_w(v->small, "cpu-seq ") + L->pad,
+              width;
+    char buf[256], t[32];
+
+    rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
+    for (int i = 0; i < 3; ++i)
+        if (e[i]->measured) {
+            double total = eng_total_ms(&e[i]->timing);
+            lo = fmin(lo, total);
+            hi = fmax(hi, total);
+        }
+    lo = fmax(lo, 1e-6); /* a time too short for the clock reads 0 */
+    log_scale = hi > 0 && hi / lo > 30;
+    if (log_scale)
+        lo = pow(10, floor(log10(lo)) - 0.3);
+    snprintf(buf, sizeof buf, "%s %d\xC3\x97%d%s", vw_T(v, "Time for the whole"), s->img.luma.w, s->img.luma.h,
+             log_scale ? " (log scale)" : "");
+    rnd_text(v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, TEXT);
+    y += vw_lh(v->small) + 0.5f * L->pad;
+    x0 = L->chart.x + 0.5f * L->pad + label_w;
+    width = L->chart.w - label_w - vw_text_w(v->small, " 999.99 ms ") - L->pad;
+    for (int i = 0; i < 3; ++i) {
+        float x = x0;
+        rnd_text(v->small, label[i], L->chart.x + 0.5f * L->pad, y, e[i]->engine ? TEXT : FAINT);
+        if (!e[i]->measured) {
+            rnd_text(v->small,
+                     !e[i]->engine ? "unavailable here"
+                     : i == 2      ? "press G to launch"
+                                   : "measuring\xE2\x80\xA6",
+                     x0, y, FAINT);
+            y += bar_h * 1.25f;
+            continue;
+        }
+        if (log_scale) { /* one bar: the phases' shares of its length */
+            double total = eng_total_ms(&e[i]->timing);
+            float len = bar_len(total, lo, hi, true, width);
+            for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+                if (e[i]->timing.has[p] && e[i]->timing.ms[p] > 0) {
+                    float w = (float)(e[i]->timing.ms[p] / total) * len;
+                    rnd_rect(x, y, w, bar_h, PHASE_COLOR[p]);
+                    x += w;
+                }
+        } else {
+            for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+                if (e[i]->timing.has[p] && e[i]->timing.ms[p] > 0) {
+                    float w = bar_len(e[i]->timing.ms[p], lo, hi, false, width);
+                    rnd_rect(x, y, w, bar_h, PHASE_COLOR[p]);
+                    x += w;
+                }
+        }
+        fmt_ms(eng_total_ms(&e[i]->timing), t, sizeof t);
+        rnd_text(v->small, t, x + 0.4f * L->pad, y, TEXT);
+        y += bar_h * 1.25f;
+    }
+    /* ratios, and the legend of phases */
+    buf[0] = '\0';
+    if (s->seq.measured && s->par.measured) {
+        double r = eng_total_ms(&s->seq.timing) / eng_total_ms(&s->par.timing);
+        snprintf(buf, sizeof buf, "cpu-par %.1f\xC3\x97 %s than cpu-seq", r >= 1 ? r : 1 / r,
+                 r >= 1 ? "faster" : "slower");
+    }
+    if (s->gpu.measured && s->gpu.timing.extrapolated) {
+        char m[32], t2[32];
+        size_t n = strlen(buf);
+        fmt_count(s->gpu.timing.measured_px, m, sizeof m);
+        fmt_count(s->gpu.timing.total_px, t2, sizeof t2);
+        snprintf(buf + n, sizeof buf - n, "%s%s: download extrapolated from %s of %s pixels", n ? " \xC2\xB7 " : "",
+                 s->gpu.name, m, t2);
+    } else if (s->gpu.measured && s->par.measured) {
+        double r = eng_total_ms(&s->par.timing) / eng_total_ms(&s->gpu.timing);
+        size_t n = strlen(buf);
+        snprintf(buf + n, sizeof buf - n, "%s%s %.1f\xC3\x97 %s than cpu-par", n ? " \xC2\xB7 " : "", s->gpu.name,
+                 r >= 1 ? r : 1 / r, r >= 1 ? "faster" : "slower");
+    }
+    vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, TEXT);
+    y += vw_lh(v->small);
+    {
+        float x = L->chart.x + 0.5f * L->pad;
+        for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
+            const char *name = eng_phase_name((eng_phase)p);
+            if (x + bar_h * 0.8f + vw_text_w(v->small, name) > L->chart.x + L->chart.w)
+                x = L->chart.x + 0.5f * L->pad, y += vw_lh(v->small);
+            rnd_rect(x, y + bar_h * 0.25f, bar_h * 0.6f, bar_h * 0.6f, PHASE_COLOR[p]);
+            x += bar_h * 0.8f;
+            x += rnd_text(v->small, name, x, y, DIM) + L->pad;
+        }
+    }
+}

@@ -1,0 +1,204 @@
+/* grids.c - the input grid (blue) with the 3x3 window over it, the output
+ * grid (green), and in thread view who computes each output. */
+#include "view_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format.h"
+
+/* The colour of a cell showing grey level g (0..255) in the channel's hue. */
+static rnd_color cell_color(uint8_t g, rnd_color hue)
+{
+    rnd_color dark = {0.03f, 0.04f, 0.07f, 1};
+    rnd_color light = vw_mix(hue, WHITE, 0.35f);
+    return vw_mix(dark, light, (float)g / 255.0f);
+}
+
+static rnd_color ink_for(rnd_color c)
+{
+    float y = 0.299f * c.r + 0.587f * c.g + 0.114f * c.b;
+    return y > 0.5f ? BLACK : WHITE;
+}
+
+void vw_cell_rect(const layout *L, rect grid, const scene *s, int x, int y, rect *r)
+{
+    r->x = grid.x + (float)(x - s->view_x) * L->cell;
+    r->y = grid.y + (float)(y - s->view_y) * L->cell;
+    r->w = r->h = L->cell;
+}
+
+static bool in_view(const scene *s, int x, int y)
+{
+    return x >= s->view_x && y >= s->view_y && x < s->view_x + s->view_cells && y < s->view_y + s->view_cells &&
+           x < s->img.luma.w && y < s->img.luma.h;
+}
+
+static void draw_input_grid(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    int n = s->view_cells;
+    rnd_font *cf = view_font_px(v, (int)(L->cell * 0.34f));
+    bool numbers = L->cell >= 20;
+    char buf[32];
+
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            int x = s->view_x + i, y = s->view_y + j;
+            rect r;
+            rnd_color c;
+            if (x >= s->img.luma.w || y >= s->img.luma.h)
+                continue;
+            vw_cell_rect(L, L->input, s, x, y, &r);
+            c = cell_color(img_display_byte(s->img.luma.px[(long)y * s->img.luma.w + x], IMG_DISPLAY_CLAMP), BLUE);
+            rnd_rect(r.x, r.y, r.w - 1, r.h - 1, c);
+            if (numbers) {
+                fmt_cell(s->img.luma.px[(long)y * s->img.luma.w + x], buf, sizeof buf);
+                vw_text_center(cf, buf, r, vw_alpha(ink_for(c), 0.9f));
+            }
+        }
+    rnd_frame(L->input.x - 2, L->input.y - 2, L->input.w + 4, L->input.h + 4, 2, BLUE);
+}
+
+/* The shaded 3x3 window (or the hovered receptive field) over the input. */
+static void draw_window(view *v, const scene *s, int ox, int oy, int taps_done, rnd_color c, bool shade)
+{
+    const layout *L = &v->L;
+    float t = fmaxf(2.0f, L->cell * 0.08f);
+    rect r;
+    vw_cell_rect(L, L->input, s, ox - 1, oy - 1, &r);
+    r.w = r.h = 3 * L->cell;
+    {
+        /* clip to the grid: the window may hang over the image's edge */
+        float x0 = fmaxf(r.x, L->input.x), y0 = fmaxf(r.y, L->input.y);
+        float x1 = fminf(r.x + r.w, L->input.x + L->input.w), y1 = fminf(r.y + r.h, L->input.y + L->input.h);
+        if (x1 <= x0 || y1 <= y0)
+            return;
+        if (shade)
+            rnd_rect(x0, y0, x1 - x0, y1 - y0, vw_alpha(c, 0.22f));
+        /* the taps done so far, brighter */
+        for (int tap = 0; tap < taps_done && tap < 9; ++tap) {
+            rect tr;
+            vw_cell_rect(L, L->input, s, ox + conv_tap_dx(tap), oy + conv_tap_dy(tap), &tr);
+            if (vw_inside(L->input, tr.x + 1, tr.y + 1))
+                rnd_frame(tr.x + 1, tr.y + 1, tr.w - 3, tr.h - 3, fmaxf(1.0f, t * 0.6f), vw_alpha(c, 0.8f));
+        }
+        rnd_clip(L->input.x - t, L->input.y - t, L->input.w + 2 * t, L->input.h + 2 * t);
+        rnd_frame(r.x, r.y, r.w, r.h, t, c);
+        rnd_clip(0, 0, 0, 0);
+    }
+}
+
+/* Thread view: which worker computes output (x, y). In the CPU phase, the
+ * cpu-par thread whose band of outputs (in raster order) holds it; in the
+ * GPU phase, the block of GPU threads. Returns its colour. */
+rnd_color vw_owner_color(const scene *s, int x, int y, int bx, int by)
+{
+    if (s->phase == SCENE_PHASE_CPU) {
+        long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)y * s->img.luma.w + x;
+        return BLOCK_COLOR[eng_band_of(total, s->cpu_bands, idx) % 8];
+    }
+    return BLOCK_COLOR[(x / bx + 3 * (y / by)) % 8];
+}
+
+static void draw_output_grid(view *v, const scene *s, double now_ms)
+{
+    const layout *L = &v->L;
+    int n = s->view_cells, bx, by;
+    rnd_font *cf = view_font_px(v, (int)(L->cell * 0.34f));
+    bool numbers = L->cell >= 20, gpu = s->phase == SCENE_PHASE_GPU;
+    long done = scene_cpu_done(s);
+    float pulse = gpu ? (float)(1.0 - (now_ms - s->gpu_shown_at) / SCENE_GPU_PULSE_MS) : 0.0f;
+    char buf[32];
+
+    scene_block_size(s, &bx, &by);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            int x = s->view_x + i, y = s->view_y + j;
+            long idx = (long)y * s->img.luma.w + x;
+            rect r;
+            rnd_color c;
+            float val;
+            if (x >= s->img.luma.w || y >= s->img.luma.h)
+                continue;
+            vw_cell_rect(L, L->output, s, x, y, &r);
+            if (!gpu && idx >= done) { /* not computed yet */
+                rnd_rect(r.x, r.y, r.w - 1, r.h - 1, (rnd_color){0.07f, 0.08f, 0.09f, 1});
+                if (s->thread_view)
+                    rnd_rect(r.x, r.y, r.w - 1, r.h - 1, vw_alpha(vw_owner_color(s, x, y, bx, by), 0.25f));
+                continue;
+            }
+            val = gpu ? s->gpu_out.px[idx] : s->cpu_out.px[idx];
+            if (s->thread_view)
+                c = vw_mix(vw_owner_color(s, x, y, bx, by), BLACK,
+                        0.55f * (1.0f - img_display_byte(val, s->opt.display) / 255.0f));
+            else
+                c = cell_color(img_display_byte(val, s->opt.display), GREEN);
+            rnd_rect(r.x, r.y, r.w - 1, r.h - 1, c);
+            if (pulse > 0)
+                rnd_rect(r.x, r.y, r.w - 1, r.h - 1, vw_alpha(WHITE, 0.8f * pulse));
+            if (numbers) {
+                fmt_cell(val, buf, sizeof buf);
+                vw_text_center(cf, buf, r, vw_alpha(ink_for(c), 0.9f));
+            }
+        }
+    if (s->thread_view && gpu) { /* block borders */
+        float t = fmaxf(2.0f, L->cell * 0.08f);
+        for (int x = s->view_x; x <= s->view_x + n && x <= s->img.luma.w; ++x)
+            if (x % bx == 0)
+                rnd_rect(L->output.x + (float)(x - s->view_x) * L->cell - t / 2, L->output.y, t,
+                         fminf(L->output.h, (float)(s->img.luma.h - s->view_y) * L->cell), WHITE);
+        for (int y = s->view_y; y <= s->view_y + n && y <= s->img.luma.h; ++y)
+            if (y % by == 0)
+                rnd_rect(L->output.x, L->output.y + (float)(y - s->view_y) * L->cell - t / 2,
+                         fminf(L->output.w, (float)(s->img.luma.w - s->view_x) * L->cell), t, WHITE);
+    }
+    rnd_frame(L->output.x - 2, L->output.y - 2, L->output.w + 4, L->output.h + 4, 2, GREEN);
+}
+
+void vw_draw_grids(view *v, const scene *s, double now_ms)
+{
+    const layout *L = &v->L;
+    char buf[160];
+    int fx, fy;
+    bool from_stepper;
+
+    snprintf(buf, sizeof buf, "%s (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)", vw_T(v, "Input: pixels"), s->view_x,
+             (s->view_x + s->view_cells < s->img.luma.w ? s->view_x + s->view_cells : s->img.luma.w) - 1, s->view_y,
+             (s->view_y + s->view_cells < s->img.luma.h ? s->view_y + s->view_cells : s->img.luma.h) - 1);
+    vw_text_fit(v->small, buf, L->input.x, L->input.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->input.w, BLUE);
+    snprintf(buf, sizeof buf, "%s (%s)%s", vw_T(v, "Output"),
+             vw_T(v, s->phase == SCENE_PHASE_GPU ? "all at once, on the GPU" : "one at a time, on the CPU"),
+             s->thread_view ? vw_T(v, ": thread view") : "");
+    vw_text_fit(v->small, buf, L->output.x, L->output.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->output.w, GREEN);
+
+    draw_input_grid(v, s);
+    draw_output_grid(v, s, now_ms);
+
+    scene_focus(s, &fx, &fy, &from_stepper);
+    if (s->phase == SCENE_PHASE_CPU) {
+        int sx = conv_stepper_x(&s->stepper), sy = conv_stepper_y(&s->stepper);
+        rect r;
+        draw_window(v, s, sx, sy, s->stepper.taps, WINDOW, true);
+        if (in_view(s, sx, sy)) {
+            vw_cell_rect(L, L->output, s, sx, sy, &r);
+            rnd_frame(r.x, r.y, r.w, r.h, fmaxf(2.0f, L->cell * 0.1f), WINDOW);
+        }
+    }
+    if (s->phase == SCENE_PHASE_GPU && !s->hovering && !s->pinned && in_view(s, fx, fy)) {
+        rect r;
+        draw_window(v, s, fx, fy, 0, WINDOW, false);
+        vw_cell_rect(L, L->output, s, fx, fy, &r);
+        rnd_frame(r.x, r.y, r.w, r.h, fmaxf(2.0f, L->cell * 0.1f), WINDOW);
+    }
+    if (!from_stepper && (s->hovering || s->pinned)) {
+        rect r;
+        draw_window(v, s, fx, fy, 0, HOVER, false);
+        if (in_view(s, fx, fy)) {
+            vw_cell_rect(L, L->output, s, fx, fy, &r);
+            rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, fmaxf(2.0f, L->cell * 0.1f), HOVER);
+        }
+    }
+}

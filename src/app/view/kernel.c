@@ -1,0 +1,134 @@
+/* kernel.c - the kernel's nine cells (and the one being typed into), and
+ * the arithmetic of the output looked at: nine products and their sum. */
+#include "view_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format.h"
+
+void vw_draw_kernel(view *v, const app *a)
+{
+    const scene *s = &a->s;
+    const layout *L = &v->L;
+    conv_params p = conv_params_make(&s->opt.kernel, s->opt.border, s->opt.flip);
+    float kc = L->kernel.w / 3;
+    rnd_font *kf = view_font_px(v, (int)(kc * 0.36f));
+    char buf[96], div[32];
+
+    snprintf(buf, sizeof buf, "%s: %s%s", vw_T(v, "Kernel"), s->opt.kernel.title, s->opt.flip ? " (flipped)" : "");
+    rnd_text(v->small, buf, L->middle.x + (L->middle.w - vw_text_w(v->small, buf)) / 2, L->middle.y, TEXT);
+    for (int t = 0; t < 9; ++t) {
+        rect r = {L->kernel.x + (float)(t % 3) * kc, L->kernel.y + (float)(t / 3) * kc, kc - 2, kc - 2};
+        bool editing = a->edit_tap == t;
+        bool active = s->phase == SCENE_PHASE_CPU && !s->hovering && !s->pinned && t == s->stepper.taps - 1;
+        rnd_rect(r.x, r.y, r.w, r.h, editing ? (rnd_color){0.25f, 0.25f, 0.12f, 1} : PANEL);
+        rnd_frame(r.x, r.y, r.w, r.h, active || editing ? 3 : 1, active || editing ? WINDOW : FAINT);
+        if (editing) {
+            snprintf(buf, sizeof buf, "%s_", a->edit_text);
+            vw_text_center(kf, buf, r, WINDOW);
+        } else {
+            fmt_value(p.weight[t], buf, sizeof buf);
+            vw_text_center(kf, buf, r, TEXT);
+        }
+    }
+    if (p.divisor != 1.0f) {
+        fmt_value(p.divisor, div, sizeof div);
+        snprintf(buf, sizeof buf, "\xC3\xB7 %s", div);
+        rnd_text(v->font, buf, L->kernel.x + L->kernel.w + 0.5f * L->pad, L->kernel.y + L->kernel.h / 2 - L->line / 2,
+                 TEXT);
+    }
+}
+
+void vw_draw_arithmetic(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    int fx, fy, taps = 9, bx, by;
+    bool from_stepper;
+    float value[9], product[9], sum = 0, y = L->arith.y;
+    conv_params p = conv_params_make(&s->opt.kernel, s->opt.border, s->opt.flip);
+    char line[256], a[32], b[32], c[32];
+    rnd_font *f = v->small;
+
+    if (!s->img.luma.px)
+        return;
+    scene_focus(s, &fx, &fy, &from_stepper);
+    for (int t = 0; t < 9; ++t) {
+        value[t] = conv_fetch(s->img.luma.px, s->img.luma.w, s->img.luma.h, fx, fy, t, s->opt.border);
+        product[t] = conv_product(value[t], p.weight[t]);
+    }
+    if (from_stepper)
+        taps = s->stepper.taps;
+    for (int t = 0; t < taps; ++t)
+        sum += product[t];
+
+    if (from_stepper)
+        snprintf(line, sizeof line, "Output (%d, %d): tap %d of 9", fx, fy, taps);
+    else
+        snprintf(line, sizeof line, "Output (%d, %d)%s", fx, fy,
+                 s->pinned ? ", pinned" : s->hovering ? ", under the mouse" : "");
+    vw_text_fit(f, line, L->arith.x, y, L->arith.w, s->pinned || s->hovering ? HOVER : WINDOW);
+    y += vw_lh(f);
+    if (s->thread_view && s->phase == SCENE_PHASE_CPU && s->cpu_bands < 1) {
+        vw_text_fit(f, "cpu-par's threads: measuring\xE2\x80\xA6", L->arith.x, y, L->arith.w, DIM);
+        y += 2 * vw_lh(f);
+    } else if (s->thread_view && s->phase == SCENE_PHASE_CPU) {
+        long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)fy * s->img.luma.w + fx;
+        int n = s->cpu_bands, band = eng_band_of(total, n, idx);
+        snprintf(line, sizeof line, "CPU thread %d of %d: outputs %ld\xE2\x80\xA6%ld", band + 1, n,
+                 eng_band_first(total, n, band), eng_band_first(total, n, band + 1) - 1);
+        vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
+        y += vw_lh(f);
+        vw_text_fit(f, "one band of rows each, in raster order", L->arith.x, y, L->arith.w, DIM);
+        y += vw_lh(f);
+    } else if (s->thread_view) {
+        long tid;
+        scene_block_size(s, &bx, &by);
+        tid = (long)(fy % by) * bx + fx % bx;
+        snprintf(line, sizeof line, "block (%d, %d) \xC2\xB7 thread (%d, %d)", fx / bx, fy / by, fx % bx, fy % by);
+        vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
+        y += vw_lh(f);
+        snprintf(line, sizeof line, "global index %ld \xC2\xB7 warp %ld of its block", (long)fy * s->img.luma.w + fx,
+                 tid / 32);
+        vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
+        y += vw_lh(f);
+    }
+    {
+        /* the three rows of products, in a smaller font if they would not fit */
+        char rows[3][3][64];
+        float widest = 0;
+        for (int t = 0; t < 9; ++t) {
+            fmt_value(p.weight[t], a, sizeof a);
+            fmt_value(value[t], b, sizeof b);
+            snprintf(rows[t / 3][t % 3], sizeof rows[0][0], "%s(%s\xC3\x97%s)", t == 0 ? "  " : "+ ", a, b);
+        }
+        for (int row = 0; row < 3; ++row) {
+            float w = 0;
+            for (int col = 0; col < 3; ++col)
+                w += vw_text_w(f, rows[row][col]) + 0.3f * L->pad;
+            widest = fmaxf(widest, w);
+        }
+        if (widest > L->arith.w)
+            f = view_font_px(v, (int)((float)rnd_font_line_height(v->small) * 0.8f * L->arith.w / widest));
+        for (int row = 0; row < 3; ++row) {
+            float x = L->arith.x;
+            for (int col = 0; col < 3; ++col)
+                x += rnd_text(f, rows[row][col], x, y, row * 3 + col < taps ? TEXT : FAINT) + 0.3f * L->pad;
+            y += vw_lh(f);
+        }
+        f = v->small;
+    }
+    fmt_value(sum, a, sizeof a);
+    if (taps < 9) {
+        snprintf(line, sizeof line, "running sum = %s", a);
+    } else if (p.divisor != 1.0f) {
+        fmt_value(p.divisor, b, sizeof b);
+        fmt_value(conv_finish(sum, p.divisor), c, sizeof c);
+        snprintf(line, sizeof line, "= %s \xC3\xB7 %s = %s", a, b, c);
+    } else {
+        snprintf(line, sizeof line, "= %s", a);
+    }
+    rnd_text(v->font, line, L->arith.x, y + 0.2f * L->pad, taps < 9 ? DIM : GREEN);
+}

@@ -1,0 +1,198 @@
+/* layout.c - where everything goes in a w x h window at the text size
+ * chosen, and what a click there means (view_hit_test). */
+#include "view_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../action_table.h"
+
+void vw_banner_text(const scene *s, char *buf, size_t size)
+{
+    snprintf(buf, size, "\xE2\x9A\xA0  %s   (Esc closes this)", s->banner);
+}
+
+void view_layout(view *v, const app *a, int W, int H)
+{
+    const scene *s = &a->s;
+    layout *L = &v->L;
+    float u = (float)H / 720.0f, ts = (float)a->text_scale / 100.0f;
+    float top, bottom_h, grid, mid_x, mid_w, y, kc;
+    int base = (int)(17.0f * (u < 0.75f ? 0.75f : u) * ts + 0.5f);
+
+    ++v->frame;
+    if (strcmp(v->lang, app_lang(a)) != 0) { /* another language: fonts that cover it */
+        for (int i = 0; i < v->nfonts; ++i) {
+            plat_font_close(v->fonts[i].pf);
+            rnd_font_destroy(v->fonts[i].rf);
+        }
+        v->nfonts = 0;
+        snprintf(v->lang, sizeof v->lang, "%s", app_lang(a));
+    }
+    v->font = view_font_px(v, base);
+    v->small = view_font_px(v, base * 82 / 100);
+    v->big = view_font_px(v, base * 135 / 100);
+    L->W = (float)W;
+    L->H = (float)H;
+    L->u = u;
+    L->pad = 10 * u;
+    L->line = vw_lh(v->font);
+
+    L->title = (rect){0, 0, L->W, vw_lh(v->big) + L->pad};
+    /* an error banner, when there is one, sits under the title and pushes
+     * everything below it down: it never covers what it talks about */
+    L->banner = (rect){0, L->title.h, L->W, 0};
+    if (s->banner[0]) {
+        char text[640];
+        vw_banner_text(s, text, sizeof text);
+        L->banner.h = rnd_text_wrapped(v->font, text, 0, 0, L->W - 2 * L->pad, TEXT, false) + 0.6f * L->pad;
+    }
+    L->chips = (rect){L->pad, L->banner.y + L->banner.h, L->W - 2 * L->pad, vw_lh(v->small) + 0.8f * L->pad};
+    {
+        /* the chips flow left to right onto as many rows as they need */
+        float x = L->pad, cy = L->chips.y, cw, gap = 0.5f * L->pad, ch = vw_lh(v->small) + 0.5f * L->pad;
+        float row = vw_lh(v->small) + 0.8f * L->pad, right;
+        for (int i = 0; i < 9; ++i) {
+            char label[48];
+            snprintf(label, sizeof label, "%d %s", i + 1, filt_preset((size_t)i)->name);
+            cw = vw_text_w(v->small, label) + L->pad * 1.4f;
+            if (x > L->pad && x + cw > L->W - L->pad)
+                x = L->pad, cy += row;
+            L->preset[i] = (rect){x, cy, cw, ch};
+            x += cw + gap;
+        }
+        /* border / flip / display: right-aligned on the same row when they fit */
+        right = vw_text_w(v->small, "border: mirror") + vw_text_w(v->small, "true convolution") +
+                vw_text_w(v->small, "display: signed (0 = grey)") + 3 * L->pad + 2 * gap;
+        if (x + right > L->W - L->pad)
+            cy += row;
+        cw = vw_text_w(v->small, "display: signed (0 = grey)") + L->pad;
+        L->display = (rect){L->W - L->pad - cw, cy, cw, ch};
+        cw = vw_text_w(v->small, "true convolution") + L->pad;
+        L->flip = (rect){L->display.x - gap - cw, cy, cw, ch};
+        cw = vw_text_w(v->small, "border: mirror") + L->pad;
+        L->border = (rect){L->flip.x - gap - cw, cy, cw, ch};
+        L->chips.h = cy + row - L->chips.y;
+    }
+    top = L->chips.y + L->chips.h + vw_lh(v->small) + 0.6f * L->pad + 3;
+    /* below the grids: a status line, five small lines, the buttons */
+    bottom_h = L->line + (app_in_lesson(a) ? 8 : 6) * vw_lh(v->small) + 2.2f * L->pad;
+    grid = L->H - top - bottom_h - L->pad;
+    if (grid > (L->W - 4 * L->pad) * 0.36f)
+        grid = (L->W - 4 * L->pad) * 0.36f;
+    if (grid < 40)
+        grid = 40;
+    L->cell = grid / (float)s->view_cells;
+    grid = L->cell * (float)s->view_cells;
+    L->input = (rect){L->pad, top, grid, grid};
+    L->output = (rect){L->W - L->pad - grid, top, grid, grid};
+
+    /* the middle column, top to bottom: the kernel's label and cells, the
+     * arithmetic, the thumbnails' label and the thumbnails; the kernel
+     * shrinks, then the thumbnails go, when the column is short */
+    mid_x = L->input.x + grid + 1.5f * L->pad;
+    mid_w = L->output.x - 1.5f * L->pad - mid_x;
+    L->middle = (rect){mid_x, top - vw_lh(v->small) - 0.2f * L->pad, mid_w, grid + vw_lh(v->small)};
+    {
+        float arith_h = (s->thread_view ? 7 : 5) * vw_lh(v->small) + L->line + 0.6f * L->pad;
+        float thumb_h = fminf(grid * 0.30f, mid_w * 0.5f * 0.75f);
+        float thumb_w = mid_w / 2 - 0.5f * L->pad;
+        float room = grid - 0.3f * L->pad - arith_h;
+        kc = fminf(mid_w / 5.0f, (room - thumb_h - vw_lh(v->small) - 0.6f * L->pad) / 3);
+        if (kc < 1.6f * vw_lh(v->small)) { /* no room for thumbnails */
+            thumb_h = 0;
+            kc = fminf(mid_w / 5.0f, (room - 0.6f * L->pad) / 3);
+        }
+        if (kc < vw_lh(v->small))
+            kc = vw_lh(v->small);
+        y = L->middle.y + vw_lh(v->small) + 0.3f * L->pad;
+        L->kernel = (rect){mid_x + (mid_w - 3 * kc) / 2, y, 3 * kc, 3 * kc};
+        y += 3 * kc + 0.6f * L->pad;
+        L->thumb_in = (rect){mid_x, top + grid - thumb_h, thumb_w, thumb_h};
+        L->thumb_out = (rect){mid_x + mid_w - thumb_w, top + grid - thumb_h, thumb_w, thumb_h};
+        L->arith = (rect){mid_x, y, mid_w, (thumb_h > 0 ? L->thumb_in.y - vw_lh(v->small) : top + grid) - y};
+    }
+    L->status = (rect){L->pad, top + grid + L->pad, L->W * 0.48f, bottom_h};
+    L->chart = (rect){L->W * 0.50f, top + grid + L->pad, L->W * 0.50f - L->pad, bottom_h - L->pad};
+    {
+        float bw = vw_text_w(v->small, vw_T(v, "G  launch on the GPU")) + L->pad * 1.5f;
+        float pw = vw_text_w(v->small, vw_T(v, "Space  pause")) + L->pad * 1.5f;
+        L->play_button = (rect){L->pad, L->status.y + L->line + (app_in_lesson(a) ? 7 : 5) * vw_lh(v->small) + 0.6f * L->pad,
+                                pw, vw_lh(v->small) + 0.6f * L->pad};
+        L->gpu_button = (rect){L->pad * 2 + pw, L->play_button.y, bw, L->play_button.h};
+    }
+}
+
+/* A click's action with an index or a cell. */
+static view_hit hit_act(app_action_id id, int arg, int x, int y)
+{
+    view_hit hit = {app_act_id(id), false, false, x, y};
+    hit.act.arg = arg;
+    hit.act.x = x;
+    hit.act.y = y;
+    return hit;
+}
+
+view_hit view_hit_test(view *v, const app *a, int px, int py)
+{
+    const scene *s = &a->s;
+    const layout *L = &v->L;
+    view_hit none = {{NULL, 0, -1, -1, NULL}, false, false, -1, -1};
+    float x = (float)px, y = (float)py;
+
+    if (a->menu) {
+        for (int i = 0; i < L->lesson_rows; ++i)
+            if (vw_inside(L->lesson_row[i], x, y))
+                return hit_act(ACT_PICK_LESSON, i, -1, -1);
+        return none;
+    }
+    if (a->help || a->blank || !s->img.luma.px || L->W <= 0)
+        return none;
+    /* the layout of the app as it is now (a zoom may have come since the
+     * last frame) */
+    view_layout(v, a, (int)L->W, (int)L->H);
+    for (int i = 0; i < 9; ++i)
+        if (vw_inside(L->preset[i], x, y)) {
+            view_hit hit = none;
+            hit.act = app_act_of(app_action_filter(i));
+            return hit;
+        }
+    if (vw_inside(L->border, x, y))
+        return hit_act(ACT_BORDER, 0, -1, -1);
+    if (vw_inside(L->flip, x, y))
+        return hit_act(ACT_FLIP, 0, -1, -1);
+    if (vw_inside(L->display, x, y))
+        return hit_act(ACT_DISPLAY, 0, -1, -1);
+    if (vw_inside(L->gpu_button, x, y))
+        return hit_act(ACT_GPU, 0, -1, -1);
+    if (vw_inside(L->play_button, x, y))
+        return hit_act(ACT_PLAY, 0, -1, -1);
+    if (vw_inside(L->kernel, x, y)) {
+        int col = (int)((x - L->kernel.x) / (L->kernel.w / 3)), row = (int)((y - L->kernel.y) / (L->kernel.h / 3));
+        return hit_act(ACT_EDIT_KERNEL, row * 3 + col, -1, -1);
+    }
+    for (int i = 0; i < 2; ++i) {
+        rect g = i ? L->output : L->input;
+        if (vw_inside(g, x, y)) {
+            int cx = s->view_x + (int)((x - g.x) / L->cell), cy = s->view_y + (int)((y - g.y) / L->cell);
+            if (cx < s->img.luma.w && cy < s->img.luma.h) {
+                /* a click on an output pins it; a drag on either grid pans */
+                view_hit hit = i ? hit_act(ACT_PIN, 0, cx, cy) : none;
+                hit.grid = true;
+                hit.output = i == 1;
+                hit.x = cx;
+                hit.y = cy;
+                return hit;
+            }
+        }
+    }
+    for (int i = 0; i < 2; ++i) {
+        rect r = vw_thumb_fit(s, i ? L->thumb_out : L->thumb_in);
+        if (L->thumb_in.h > 0 && vw_inside(r, x, y))
+            return hit_act(ACT_CENTER_ON, 0, (int)((x - r.x) / r.w * (float)s->img.luma.w),
+                           (int)((y - r.y) / r.h * (float)s->img.luma.h));
+    }
+    return none;
+}

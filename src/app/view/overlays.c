@@ -1,0 +1,106 @@
+/* overlays.c - what covers the frame: the lesson menu, the help (made from
+ * the action table), the notice, the progress of long work. */
+#include "view_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../action_table.h"
+
+/* The menu of lessons, over everything, one row each. */
+void vw_draw_menu(view *v, const app *a)
+{
+    layout *L = &v->L;
+    float x = 2 * L->pad, y = L->pad;
+    rnd_rect(0, 0, L->W, L->H, (rnd_color){0.05f, 0.05f, 0.07f, 0.97f});
+    rnd_text(v->big, strcmp(app_lang(a), "zh") == 0 ? "课程（L 或 Esc 关闭）" : "Lessons (L or Esc closes this)",
+             x, y, TEXT);
+    y += vw_lh(v->big) + L->pad;
+    if (a->lesson_count == 0)
+        rnd_text(v->font, "No lessons found in the lessons folder for this language.", x, y, DIM);
+    for (int i = 0; i < a->lesson_count; ++i) {
+        char num[8];
+        L->lesson_row[i] = (rect){x - 0.5f * L->pad, y - 0.2f * L->pad, L->W - 3 * L->pad, L->line * 1.4f};
+        if (app_in_lesson(a) && strcmp(a->lesson_path, a->lessons[i].path) == 0)
+            rnd_rect(L->lesson_row[i].x, L->lesson_row[i].y, L->lesson_row[i].w, L->lesson_row[i].h, PANEL);
+        snprintf(num, sizeof num, "%d", i + 1);
+        rnd_text(v->font, num, x, y, WINDOW);
+        vw_text_fit(v->font, a->lessons[i].title, x + 3 * L->pad, y, L->W - 6 * L->pad, TEXT);
+        y += L->line * 1.4f;
+    }
+    L->lesson_rows = a->lesson_count;
+}
+
+void vw_draw_help(view *v)
+{
+    const layout *L = &v->L;
+    float x = 2 * L->pad, y, col_w = (L->W - 4 * L->pad) / 2, key_w = 0;
+    size_t n = app_action_count(), shown = 0, half;
+
+    rnd_rect(0, 0, L->W, L->H, (rnd_color){0.05f, 0.05f, 0.07f, 0.97f});
+    for (size_t i = 0; i < n; ++i)
+        if (app_action_at(i)->help)
+            key_w = fmaxf(key_w, vw_text_w(v->font, app_action_at(i)->keys) + 1.5f * L->pad);
+    rnd_text(v->big, "Every key (F1, ? or Esc closes this)", x, L->pad, TEXT);
+    for (size_t i = 0; i < n; ++i)
+        shown += app_action_at(i)->help != NULL;
+    half = (shown + 1) / 2;
+    y = L->pad * 2 + vw_lh(v->big);
+    shown = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const app_action *a = app_action_at(i);
+        float cx;
+        if (!a->help)
+            continue;
+        cx = x + (shown >= half ? col_w : 0);
+        if (shown == half)
+            y = L->pad * 2 + vw_lh(v->big);
+        rnd_text(v->font, a->keys, cx, y, WINDOW);
+        vw_text_fit(v->font, a->help, cx + key_w, y, col_w - key_w - L->pad, TEXT);
+        y += L->line * 1.15f;
+        ++shown;
+    }
+    y = fmaxf(y, L->pad * 2 + vw_lh(v->big) + (float)half * L->line * 1.15f) + L->pad;
+    rnd_text_wrapped(v->small,
+                     "Mouse: hover an output to see its 3\xC3\x97" "3 inputs and arithmetic; click to pin it. Drag a "
+                     "grid or click a thumbnail to move; the wheel zooms. Click a kernel cell and type a number "
+                     "(Enter applies, Tab moves on). Click a filter's name to choose it. Drop an image file on the "
+                     "window to open it.",
+                     x, y, L->W - 4 * L->pad, DIM, true);
+}
+
+void vw_draw_notice(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    float tw, x, y;
+    if (!s->notice[0] || scene_now(s) - s->notice_at >= SCENE_NOTICE_MS)
+        return;
+    tw = fminf(vw_text_w(v->font, s->notice) + 2 * L->pad, L->W - 2 * L->pad);
+    x = L->W - tw - L->pad;
+    y = L->H - L->line - 2 * L->pad;
+    rnd_rect(x, y, tw, L->line + L->pad, (rnd_color){0.20f, 0.22f, 0.28f, 0.95f});
+    vw_text_fit(v->font, s->notice, x + L->pad, y + 0.5f * L->pad, tw - 2 * L->pad, TEXT);
+}
+
+/* Long work under way: what it is, a bar of how far it is, and how to stop
+ * it, over the chart where its result will show. */
+void vw_draw_progress(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    const char *what = s->task.kind == SCENE_TASK_SWEEP ? "Size sweep" : "Chain of dependent passes";
+    char buf[160];
+    int done, total;
+    float x = L->chart.x + 0.5f * L->pad, w = L->chart.w - L->pad, y = L->chart.y + L->chart.h - 2.6f * vw_lh(v->small);
+    if (!scene_busy(s))
+        return;
+    scene_progress(s, &done, &total);
+    snprintf(buf, sizeof buf, "%s: measuring, %d of %d runs \xC2\xB7 Esc stops it", what, done, total);
+    rnd_rect(L->chart.x, y - 0.3f * L->pad, L->chart.w, L->chart.y + L->chart.h - y + 0.3f * L->pad, PANEL);
+    vw_text_fit(v->small, buf, x, y, w, TEXT);
+    y += vw_lh(v->small) + 0.2f * L->pad;
+    rnd_frame(x, y, w, 0.8f * vw_lh(v->small), 1, WINDOW);
+    if (total > 0)
+        rnd_rect(x + 2, y + 2, (w - 4) * (float)done / (float)total, 0.8f * vw_lh(v->small) - 4, WINDOW);
+}

@@ -1,0 +1,200 @@
+/* status.c - the title line and chips, the status lines under the grids
+ * (the walk or the GPU launch, each engine's time, the device), a lesson's
+ * panel in their place, and the play and GPU buttons. */
+#include "view_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format.h"
+#include "../narration.h"
+
+static void engine_line(view *v, const scene_engine *e, const char *label, float x, float y)
+{
+    char buf[320], t[32];
+    if (!e->engine)
+        snprintf(buf, sizeof buf, "%s: unavailable: %s", label, e->why);
+    else if (!e->measured && e->why[0])
+        snprintf(buf, sizeof buf, "%s failed: %s", label, e->why);
+    else if (!e->measured)
+        snprintf(buf, sizeof buf, "%s: %s", label, eng_description(e->engine));
+    else {
+        fmt_ms(eng_total_ms(&e->timing), t, sizeof t);
+        snprintf(buf, sizeof buf, "%s: %s (median of %d) on %s", label, t, e->timing.reps, eng_description(e->engine));
+    }
+    vw_text_fit(v->small, buf, x, y, v->L.status.w, e->engine ? DIM : FAINT);
+}
+
+/* "NVIDIA H200 · 132 SMs · convis holds 1.0 GiB · 139.0 GiB free of 140.0 GiB" */
+static void device_text(const scene *s, char *buf, size_t size)
+{
+    const eng_device_info *d = &s->gpu_device;
+    char a[32], b[32], c[32];
+    size_t n = (size_t)snprintf(buf, size, "device: %s", d->name);
+    if (d->compute_units > 0 && n < size)
+        n += (size_t)snprintf(buf + n, size - n, " \xC2\xB7 %d %ss", d->compute_units, d->unit_name);
+    if (d->memory_total > 0 && d->memory_free >= 0 && n < size) {
+        fmt_bytes(d->memory_engine, a, sizeof a);
+        fmt_bytes(d->memory_free, b, sizeof b);
+        fmt_bytes(d->memory_total, c, sizeof c);
+        n += (size_t)snprintf(buf + n, size - n, " \xC2\xB7 convis holds %s \xC2\xB7 %s free of %s", a, b, c);
+    }
+    if (d->present == ENG_PRESENT_COPY && d->present_why[0] && n < size) /* why interop is not used */
+        snprintf(buf + n, size - n, " \xC2\xB7 %s", d->present_why);
+}
+
+/* How the GPU's result reaches the screen, in words. */
+static const char *result_label(const scene *s)
+{
+    if (s->gpu_result == ENG_RESULT_PER_PIXEL)
+        return "one copy per pixel";
+    if (s->gpu_result == ENG_RESULT_BULK)
+        return "one bulk copy back";
+    if (!s->gpu_device_known || !s->gpu_presented)
+        return "straight into the picture";
+    switch (s->gpu_device.present) {
+    case ENG_PRESENT_INTEROP:
+        return "CUDA-GL interop, no copy";
+    case ENG_PRESENT_COPY:
+        return "via the host (interop not possible here)";
+    default:
+        return "computed in the GL context, no copy";
+    }
+}
+
+/* A lesson's panel, in place of the engine lines: the step, the narration
+ * with this machine's numbers in it, and what the learner is to do. It sits
+ * below the grids and never covers them. */
+void vw_draw_lesson(view *v, const app *a)
+{
+    const layout *L = &v->L;
+    const lsn_player *p = &a->player;
+    float x = L->status.x, y = L->status.y, bottom = L->play_button.y - 0.3f * L->pad;
+    char head[512], text[4096], hint[256];
+
+    snprintf(head, sizeof head, "%d / %d \xC2\xB7 %s", p->step + 1, p->lesson.step_count, p->lesson.title);
+    vw_text_fit(v->font, head, x, y, L->status.w, WINDOW);
+    y += L->line;
+    app_narration(a, text, sizeof text);
+    app_hint(a, hint, sizeof hint);
+    if (!hint[0]) {
+        bool zh = strcmp(app_lang(a), "zh") == 0, last = lsn_player_at_end(p);
+        snprintf(hint, sizeof hint, "%s",
+                 zh ? (last ? "本课完。← 或 PageUp：上一步 · Esc：退出本课"
+                            : "→ 或 PageDown：下一步 · ← 或 PageUp：上一步 · Esc：退出本课")
+                    : (last ? "The end of this lesson. \xE2\x86\x90 or PageUp: back \xC2\xB7 Esc: leave it"
+                            : "\xE2\x86\x92 or PageDown: next \xC2\xB7 \xE2\x86\x90 or PageUp: back \xC2\xB7 Esc: leave"));
+    }
+    {
+        /* the narration in the small font, smaller still if it would not fit */
+        rnd_font *f = v->small;
+        float room = bottom - y - vw_lh(f);
+        for (int px = rnd_font_line_height(v->small) * 8 / 10; px > 8 &&
+                                                            rnd_text_wrapped(f, text, 0, 0, L->status.w, TEXT, false) > room;
+             px -= 1) {
+            f = view_font_px(v, px);
+            room = bottom - y - vw_lh(f);
+        }
+        y += rnd_text_wrapped(f, text, x, y, L->status.w, TEXT, true);
+    }
+    vw_text_fit(v->small, hint, x, fmaxf(y, bottom - vw_lh(v->small)), L->status.w, p->waiting ? WINDOW : DIM);
+}
+
+void vw_draw_status(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    float x = L->status.x, y = L->status.y;
+    char buf[256], d[32], t[32];
+    long done = scene_cpu_done(s), total = (long)s->img.luma.w * s->img.luma.h;
+
+    if (s->phase == SCENE_PHASE_CPU) {
+        fmt_count(done, d, sizeof d);
+        fmt_count(total, t, sizeof t);
+        snprintf(buf, sizeof buf, "CPU walk: %s / %s outputs \xC2\xB7 %s at %.0f output%s a second", d, t,
+                 s->playing ? "playing" : (done == total ? "finished" : "paused"), s->speed,
+                 s->speed == 1 ? "" : "s");
+    } else {
+        int bx, by;
+        long gx, gy;
+        scene_block_size(s, &bx, &by);
+        gx = (s->img.luma.w + bx - 1) / bx;
+        gy = (s->img.luma.h + by - 1) / by;
+        fmt_count(gx * gy * bx * by, t, sizeof t);
+        snprintf(buf, sizeof buf, "GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads", gx, gy, bx, by,
+                 t);
+    }
+    vw_text_fit(v->font, buf, x, y, L->status.w, TEXT);
+    y += L->line;
+    if (s->phase == SCENE_PHASE_GPU) {
+        bool options = s->gpu.engine && eng_has_options(eng_class_of(s->gpu.engine));
+        if (options)
+            snprintf(buf, sizeof buf, "kernel: %s (N) \xC2\xB7 result: %s (C) \xC2\xB7 times on the whole image:",
+                     eng_kernel_name(s->gpu_kernel), result_label(s));
+        else
+            snprintf(buf, sizeof buf, "result: %s (C) \xC2\xB7 times on the whole image:", result_label(s));
+        vw_text_fit(v->small, buf, x, y, L->status.w, DIM);
+    } else {
+        vw_text_fit(v->small, "The animation is for the eye; the times are measured separately, on the whole image:", x,
+                 y, L->status.w, FAINT);
+    }
+    y += vw_lh(v->small);
+    engine_line(v, &s->seq, "cpu-seq", x, y);
+    y += vw_lh(v->small);
+    engine_line(v, &s->par, "cpu-par", x, y);
+    y += vw_lh(v->small);
+    engine_line(v, &s->gpu, s->gpu.name, x, y);
+    y += vw_lh(v->small);
+    if (s->gpu.note[0]) {
+        vw_text_fit(v->small, s->gpu.note, x, y, L->status.w, FAINT);
+    } else if (s->gpu_device_known) {
+        device_text(s, buf, sizeof buf);
+        vw_text_fit(v->small, buf, x, y, L->status.w, FAINT);
+    }
+
+}
+
+void vw_draw_buttons(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    vw_chip(v, L->play_button, vw_T(v, s->playing ? "Space  pause" : "Space  play"), s->playing, WINDOW);
+    vw_chip(v, L->gpu_button, vw_T(v, "G  launch on the GPU"), s->phase == SCENE_PHASE_GPU, GREEN);
+    rnd_text(v->small, vw_T(v, "F1 or ?  every key"), L->gpu_button.x + L->gpu_button.w + L->pad,
+             L->gpu_button.y + (L->gpu_button.h - vw_lh(v->small)) / 2, DIM);
+}
+
+void vw_draw_top(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    char buf[512];
+    static const char *display_label[] = {"display: clamp", "display: |value|", "display: signed (0 = grey)"};
+
+    snprintf(buf, sizeof buf, "convis \xC2\xB7 %s",
+             vw_T(v, s->phase == SCENE_PHASE_GPU ? "every output at once on the GPU" : "one output at a time on the CPU"));
+    {
+        char right[320];
+        float rw;
+        char title[320];
+        scene_title(s, title, sizeof title);
+        snprintf(right, sizeof right, "%s \xC2\xB7 %d\xC3\x97%d", title, s->img.luma.w, s->img.luma.h);
+        rw = fminf(vw_text_w(v->font, right), L->W * 0.35f);
+        vw_text_fit(v->big, buf, L->pad, 0.4f * L->pad, L->W - 3 * L->pad - rw, TEXT);
+        vw_text_fit(v->font, right, L->W - L->pad - rw, 0.4f * L->pad + (vw_lh(v->big) - L->line) / 2, rw + 1, DIM);
+    }
+    for (int i = 0; i < 9; ++i) {
+        char label[48];
+        snprintf(label, sizeof label, "%d %s", i + 1, filt_preset((size_t)i)->name);
+        vw_chip(v, L->preset[i], label, s->preset == i, TEXT);
+    }
+    snprintf(buf, sizeof buf, "border: %s", conv_border_name(s->opt.border));
+    vw_chip(v, L->border, buf, false, TEXT);
+    vw_chip(v, L->flip, s->opt.flip ? "true convolution" : "cross-correlation", s->opt.flip, TEXT);
+    vw_chip(v, L->display, display_label[s->opt.display], false, TEXT);
+
+    if (s->banner[0]) {
+        vw_banner_text(s, buf, sizeof buf);
+        rnd_rect(L->banner.x, L->banner.y, L->banner.w, L->banner.h, BANNER_BG);
+        rnd_text_wrapped(v->font, buf, L->pad, L->banner.y + 0.3f * L->pad, L->W - 2 * L->pad, WHITE, true);
+    }
+}

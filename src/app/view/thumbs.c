@@ -1,0 +1,163 @@
+/* thumbs.c - the whole input and output as thumbnails, where the grids are
+ * on them, and in thread view the CPU bands or GPU blocks over the output. */
+#include "view_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void refresh_thumbs(view *v, const scene *s)
+{
+    int w = s->img.luma.w, h = s->img.luma.h, step, tw, th;
+    bool gpu = s->phase == SCENE_PHASE_GPU, full;
+    long done = gpu ? (long)w * h : scene_cpu_done(s);
+    int y0;
+
+    if (!s->img.luma.px)
+        return;
+    if (v->thumb_image != s->image_generation) {
+        img_rgba small;
+        step = (w > h ? w : h) / THUMB_MAX + 1;
+        if ((w > h ? w : h) <= THUMB_MAX)
+            step = 1;
+        tw = (w + step - 1) / step;
+        th = (h + step - 1) / step;
+        small.w = tw;
+        small.h = th;
+        small.px = malloc((size_t)tw * th * 4);
+        free(v->out_px.px);
+        v->out_px = (img_rgba){tw, th, calloc((size_t)tw * th, 4)};
+        if (!small.px || !v->out_px.px) {
+            free(small.px);
+            return;
+        }
+        for (int y = 0; y < th; ++y)
+            for (int x = 0; x < tw; ++x)
+                memcpy(small.px + 4 * ((size_t)y * tw + x), s->img.color.px + 4 * ((size_t)y * step * w + (size_t)x * step),
+                       4);
+        rnd_texture_set(&v->thumb_in, &small);
+        free(small.px);
+        v->thumb_step = step;
+        v->thumb_image = s->image_generation;
+        v->thumb_done = -1;
+    }
+    step = v->thumb_step;
+    tw = v->out_px.w;
+    th = v->out_px.h;
+    if (v->thumb_done == done && v->thumb_phase == (int)s->phase && v->thumb_display == (int)s->opt.display &&
+        v->thumb_gpu_at == s->gpu_shown_at && v->thumb_redo == s->cpu_redo)
+        return;
+    /* rows to redo: from the first changed one to the walk's row, or all of
+     * them after any other change */
+    y0 = 0;
+    full = !(!gpu && v->thumb_phase == (int)s->phase && v->thumb_display == (int)s->opt.display &&
+             v->thumb_done >= 0 && v->thumb_done <= done);
+    if (!full) {
+        long from = v->thumb_done;
+        if (v->thumb_redo + 1 == s->cpu_redo && s->cpu_redo_from < from)
+            from = s->cpu_redo_from; /* outputs from there on changed since the last frame */
+        else if (v->thumb_redo != s->cpu_redo)
+            from = 0; /* more than one change: all of it */
+        y0 = (int)(from / w) / step;
+    }
+    for (int y = y0; y < th; ++y) {
+        if (!full && y > y0 && (long)y * step * w > done)
+            break; /* rows past the walk are dark already */
+        for (int x = 0; x < tw; ++x) {
+            long idx = (long)y * step * w + (long)x * step;
+            uint8_t *px = v->out_px.px + 4 * ((size_t)y * tw + x);
+            if (gpu || idx < done) {
+                uint8_t g = img_display_byte(gpu ? s->gpu_out.px[idx] : s->cpu_out.px[idx], s->opt.display);
+                px[0] = px[1] = px[2] = g;
+                px[3] = 255;
+            } else {
+                px[0] = px[1] = px[2] = 18;
+                px[3] = 255;
+            }
+        }
+    }
+    if (full || v->thumb_out.w != tw || v->thumb_out.h != th) {
+        rnd_texture_set(&v->thumb_out, &v->out_px);
+    } else { /* only the rows that changed */
+        img_rgba rows = {tw, th - y0, v->out_px.px + 4 * (size_t)y0 * tw};
+        rnd_texture_sub(&v->thumb_out, 0, y0, &rows);
+    }
+    v->thumb_done = done;
+    v->thumb_phase = (int)s->phase;
+    v->thumb_display = (int)s->opt.display;
+    v->thumb_gpu_at = s->gpu_shown_at;
+    v->thumb_redo = s->cpu_redo;
+}
+
+/* The image's rectangle inside a thumbnail box (aspect kept). */
+rect vw_thumb_fit(const scene *s, rect box)
+{
+    float iw = (float)s->img.luma.w, ih = (float)s->img.luma.h;
+    float k = fminf(box.w / iw, box.h / ih);
+    rect r = {box.x + (box.w - iw * k) / 2, box.y + (box.h - ih * k) / 2, iw * k, ih * k};
+    return r;
+}
+
+/* Thread view over the whole output: the CPU threads' bands, or the GPU's
+ * blocks, as translucent colours over the thumbnail rectangle r. */
+static void draw_owners(const scene *s, rect r)
+{
+    int w = s->img.luma.w, h = s->img.luma.h, bx, by;
+    float kx = r.w / (float)w, ky = r.h / (float)h;
+    scene_block_size(s, &bx, &by);
+    if (s->phase == SCENE_PHASE_CPU) {
+        long total = (long)w * h;
+        int n = s->cpu_bands;
+        for (int t = 0; t < n; ++t) { /* band t's outputs, as whole rows */
+            long i0 = eng_band_first(total, n, t), i1 = eng_band_first(total, n, t + 1);
+            float y0 = (float)(i0 / w), y1 = (float)((i1 + w - 1) / w);
+            rnd_rect(r.x, r.y + y0 * ky, r.w, (y1 - y0) * ky, vw_alpha(BLOCK_COLOR[t % 8], 0.45f));
+        }
+    } else if ((long)((w + bx - 1) / bx) * ((h + by - 1) / by) <= 20000) {
+        for (int y = 0; y < h; y += by)
+            for (int x = 0; x < w; x += bx)
+                rnd_rect(r.x + (float)x * kx, r.y + (float)y * ky, fminf((float)bx, (float)(w - x)) * kx,
+                         fminf((float)by, (float)(h - y)) * ky, vw_alpha(BLOCK_COLOR[(x / bx + 3 * (y / by)) % 8], 0.45f));
+    }
+}
+
+void vw_draw_thumbs(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    rect boxes[2] = {L->thumb_in, L->thumb_out};
+    bool from_gpu = s->phase == SCENE_PHASE_GPU && s->gpu_presented;
+    const rnd_texture *tex[2] = {&v->thumb_in, &v->thumb_out};
+    rnd_color hue[2] = {BLUE, GREEN};
+
+    if (L->thumb_in.h <= 0)
+        return;
+    refresh_thumbs(v, s);
+    rnd_text(v->small, vw_T(v, "Whole image"), L->thumb_in.x, L->thumb_in.y - vw_lh(v->small), DIM);
+    for (int i = 0; i < 2; ++i) {
+        rect r = vw_thumb_fit(s, boxes[i]);
+        float k = r.w / (float)s->img.luma.w;
+        if (i == 1 && from_gpu) { /* the GPU's buffer as it is: it never came back to the host */
+            if (v->plane_run != s->gpu_runs) {
+                v->plane_ok = rnd_plane_from_buffer(&v->plane, s->gpu_buffer, s->img.luma.w, s->img.luma.h);
+                v->plane_run = s->gpu_runs;
+            }
+            if (v->plane_ok)
+                rnd_plane_image(&v->plane, r.x, r.y, r.w, r.h, (int)s->opt.display, true);
+            else /* too big for a GL texture here: the copy that came back */
+                rnd_image(tex[i], r.x, r.y, r.w, r.h, WHITE, true);
+        } else {
+            rnd_image(tex[i], r.x, r.y, r.w, r.h, WHITE, true);
+        }
+        rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, 1, hue[i]);
+        if (i == 1 && s->thread_view)
+            draw_owners(s, r);
+        /* where the grids are */
+        {
+            int cw = s->view_cells < s->img.luma.w - s->view_x ? s->view_cells : s->img.luma.w - s->view_x;
+            int ch = s->view_cells < s->img.luma.h - s->view_y ? s->view_cells : s->img.luma.h - s->view_y;
+            rnd_frame(r.x + (float)s->view_x * k - 1, r.y + (float)s->view_y * k - 1, fmaxf(3, (float)cw * k) + 2,
+                      fmaxf(3, (float)ch * k) + 2, 2, WINDOW);
+        }
+    }
+}

@@ -1,0 +1,278 @@
+/* view.c - the view: creation, fonts, text helpers, the frame, the
+ * regions tests read. */
+#include "view_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../format.h"
+#include "../action_table.h"
+
+static bool rasterize(void *user, uint32_t cp, img_rgba *out, int *advance)
+{
+    return plat_glyph_render(user, cp, out, advance);
+}
+
+/* A font of px pixels, opened on first use and kept. When the cache is
+ * full, the font used longest ago goes, but never one of this frame's: the
+ * text, the cells and the kernel may all be drawing with theirs. */
+rnd_font *view_font_px(view *v, int px)
+{
+    sized_font *f;
+    int victim = -1;
+    if (px < 8)
+        px = 8;
+    for (int i = 0; i < v->nfonts; ++i)
+        if (v->fonts[i].px == px) {
+            v->fonts[i].used = v->frame;
+            return v->fonts[i].rf;
+        }
+    if (v->nfonts == MAX_FONTS) {
+        for (int i = 0; i < v->nfonts; ++i)
+            if (v->fonts[i].used != v->frame && (victim < 0 || v->fonts[i].used < v->fonts[victim].used))
+                victim = i;
+        if (victim < 0) /* every font is in use this frame: make do with one */
+            return v->fonts[0].rf;
+        plat_font_close(v->fonts[victim].pf);
+        rnd_font_destroy(v->fonts[victim].rf);
+        v->fonts[victim] = v->fonts[--v->nfonts];
+    }
+    f = &v->fonts[v->nfonts];
+    f->px = px;
+    f->used = v->frame;
+    f->pf = plat_font_open(v->lang, px);
+    if (!f->pf)
+        return v->nfonts ? v->fonts[0].rf : NULL;
+    f->rf = rnd_font_create(plat_font_height(f->pf), rasterize, f->pf);
+    if (!f->rf) {
+        plat_font_close(f->pf);
+        return v->nfonts ? v->fonts[0].rf : NULL;
+    }
+    ++v->nfonts;
+    return f->rf;
+}
+
+view *view_create(void)
+{
+    view *v = calloc(1, sizeof *v);
+    if (!v)
+        return NULL;
+    snprintf(v->lang, sizeof v->lang, "en");
+    v->font = view_font_px(v, 18);
+    if (!v->font) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
+void view_destroy(view *v)
+{
+    if (!v)
+        return;
+    for (int i = 0; i < v->nfonts; ++i) {
+        plat_font_close(v->fonts[i].pf);
+        rnd_font_destroy(v->fonts[i].rf);
+    }
+    rnd_texture_free(&v->thumb_in);
+    rnd_texture_free(&v->thumb_out);
+    rnd_texture_free(&v->plane);
+    free(v->out_px.px);
+    free(v);
+}
+
+float vw_text_w(rnd_font *f, const char *s)
+{
+    return rnd_text_width(f, s);
+}
+
+float vw_lh(rnd_font *f)
+{
+    return (float)rnd_font_line_height(f);
+}
+
+/* Draws text, cut with an ellipsis where it would pass max_w. */
+void vw_text_fit(rnd_font *f, const char *s, float x, float y, float max_w, rnd_color c)
+{
+    char buf[512];
+    size_t n;
+    if (vw_text_w(f, s) <= max_w) {
+        rnd_text(f, s, x, y, c);
+        return;
+    }
+    snprintf(buf, sizeof buf, "%s", s);
+    n = strlen(buf);
+    if (n > sizeof buf - 4) /* room for the ellipsis */
+        n = sizeof buf - 4;
+    while (n > 0) {
+        do /* back up over a whole UTF-8 character */
+            --n;
+        while (n > 0 && ((unsigned char)buf[n] & 0xC0) == 0x80);
+        memcpy(buf + n, "\xE2\x80\xA6", 4);
+        if (vw_text_w(f, buf) <= max_w)
+            break;
+    }
+    rnd_text(f, buf, x, y, c);
+}
+
+void vw_text_center(rnd_font *f, const char *s, rect r, rnd_color c)
+{
+    rnd_text(f, s, r.x + (r.w - vw_text_w(f, s)) / 2, r.y + (r.h - vw_lh(f)) / 2, c);
+}
+
+bool vw_inside(rect r, float x, float y)
+{
+    return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
+}
+
+rnd_color vw_mix(rnd_color a, rnd_color b, float t)
+{
+    return (rnd_color){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, a.a + (b.a - a.a) * t};
+}
+
+rnd_color vw_alpha(rnd_color c, float a)
+{
+    c.a = a;
+    return c;
+}
+
+/* A chip: a rounded-looking button with a label; `on` draws it filled. */
+void vw_chip(view *v, rect r, const char *label, bool on, rnd_color accent)
+{
+    rnd_rect(r.x, r.y, r.w, r.h, on ? vw_alpha(accent, 0.85f) : PANEL);
+    rnd_frame(r.x, r.y, r.w, r.h, 1, on ? accent : FAINT);
+    vw_text_center(v->small, label, r, on ? BLACK : TEXT);
+}
+
+/* The window's own words in the scene's language: English as written, or
+ * Simplified Chinese from this table. Not inlined: GCC would otherwise warn
+ * that most of the comparisons with a constant string are false. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+const char *vw_T(const view *v, const char *en)
+{
+    static const char *const zh[][2] = {
+        {"every output at once on the GPU", "\xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE5\x90\x8C\xE6\x97\xB6\xE8\xAE\xA1\xE7\xAE\x97\xE6\x89\x80\xE6\x9C\x89\xE8\xBE\x93\xE5\x87\xBA"},
+        {"one output at a time on the CPU", "\xE5\x9C\xA8 CPU \xE4\xB8\x8A\xE4\xB8\x80\xE6\xAC\xA1\xE7\xAE\x97\xE4\xB8\x80\xE4\xB8\xAA\xE8\xBE\x93\xE5\x87\xBA"},
+        {"Whole image", "\xE6\x95\xB4\xE5\xB9\x85\xE5\x9B\xBE\xE5\x83\x8F"},
+        {"Input: pixels", "\xE8\xBE\x93\xE5\x85\xA5\xEF\xBC\x9A\xE5\x83\x8F\xE7\xB4\xA0"},
+        {"Output", "\xE8\xBE\x93\xE5\x87\xBA"},
+        {"all at once, on the GPU", "\xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE5\x90\x8C\xE6\x97\xB6"},
+        {"one at a time, on the CPU", "\xE5\x9C\xA8 CPU \xE4\xB8\x8A\xE9\x80\x90\xE4\xB8\xAA"},
+        {": thread view", "\xEF\xBC\x9A\xE7\xBA\xBF\xE7\xA8\x8B\xE8\xA7\x86\xE5\x9B\xBE"},
+        {"Kernel", "\xE5\x8D\xB7\xE7\xA7\xAF\xE6\xA0\xB8"},
+        {"Space  pause", "\xE7\xA9\xBA\xE6\xA0\xBC  \xE6\x9A\x82\xE5\x81\x9C"},
+        {"Space  play", "\xE7\xA9\xBA\xE6\xA0\xBC  \xE6\x92\xAD\xE6\x94\xBE"},
+        {"G  launch on the GPU", "G  \xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE8\xBF\x90\xE8\xA1\x8C"},
+        {"F1 or ?  every key", "F1 \xE6\x88\x96 ?  \xE6\x89\x80\xE6\x9C\x89\xE6\x8C\x89\xE9\x94\xAE"},
+        {"Time for the whole", "\xE6\x95\xB4\xE5\xB9\x85\xE5\x9B\xBE\xE5\x83\x8F\xE7\x9A\x84\xE6\x97\xB6\xE9\x97\xB4"},
+    };
+    if (strcmp(v->lang, "zh") == 0)
+        for (size_t i = 0; i < sizeof zh / sizeof zh[0]; ++i)
+            if (strcmp(en, zh[i][0]) == 0)
+                return zh[i][1];
+    return en;
+}
+
+int view_live_regions(const view *v, int (*rects)[4], int max)
+{
+    const layout *L = &v->L;
+    float y, r[2][4];
+    int n = 0;
+    if (!v->small || L->W <= 0) /* nothing drawn yet */
+        return 0;
+    /* the engine lines of the status block (below its first two lines), and
+     * the whole chart */
+    y = L->status.y + L->line + (float)rnd_font_line_height(v->small);
+    r[0][0] = L->status.x, r[0][1] = y, r[0][2] = L->status.w, r[0][3] = L->play_button.y - y;
+    r[1][0] = L->chart.x, r[1][1] = L->chart.y, r[1][2] = L->chart.w, r[1][3] = L->chart.h;
+    for (int i = 0; i < 2 && n < max; ++i, ++n)
+        for (int k = 0; k < 4; ++k)
+            rects[n][k] = (int)(k < 2 ? r[i][k] : r[i][k] + 1.5f) - (k < 2 ? 1 : -1);
+    return n;
+}
+
+/* One place to click, as whole pixels inside rectangle r. */
+static int target(view_target *out, int n, int max, const char *action, int arg, rect r)
+{
+    if (n >= max || r.w <= 0 || r.h <= 0)
+        return n;
+    out[n] = (view_target){action, arg, (int)ceilf(r.x), (int)ceilf(r.y), (int)r.w - 1, (int)r.h - 1};
+    return n + 1;
+}
+
+int view_targets(const view *v, const app *a, view_target *out, int max)
+{
+    const layout *L = &v->L;
+    int n = 0;
+    if (L->W <= 0)
+        return 0;
+    if (a->menu) {
+        for (int i = 0; i < L->lesson_rows; ++i)
+            n = target(out, n, max, "pick-lesson", i, L->lesson_row[i]);
+        return n;
+    }
+    for (int i = 0; i < 9; ++i) {
+        const app_action *f = app_action_filter(i);
+        if (f)
+            n = target(out, n, max, f->name, -1, L->preset[i]);
+    }
+    n = target(out, n, max, "border", -1, L->border);
+    n = target(out, n, max, "flip", -1, L->flip);
+    n = target(out, n, max, "display", -1, L->display);
+    n = target(out, n, max, "play", -1, L->play_button);
+    n = target(out, n, max, "gpu", -1, L->gpu_button);
+    for (int t = 0; t < 9; ++t) {
+        float kc = L->kernel.w / 3;
+        n = target(out, n, max, "edit-kernel", t,
+                   (rect){L->kernel.x + (float)(t % 3) * kc, L->kernel.y + (float)(t / 3) * kc, kc - 2, kc - 2});
+    }
+    if (a->s.img.luma.px && L->thumb_in.h > 0) {
+        n = target(out, n, max, "center-on", -1, vw_thumb_fit(&a->s, L->thumb_in));
+        n = target(out, n, max, "center-on", -1, vw_thumb_fit(&a->s, L->thumb_out));
+    }
+    n = target(out, n, max, "view-at", -1, L->input);
+    n = target(out, n, max, "pin", -1, L->output);
+    return n;
+}
+
+float view_cell_px(const view *v)
+{
+    return v->L.cell;
+}
+
+void view_draw(view *v, const app *a, int w, int h)
+{
+    const scene *s = &a->s;
+    if (a->blank) {
+        rnd_begin(w, h, (rnd_color){0, 0, 0, 1});
+        rnd_end();
+        return;
+    }
+    view_layout(v, a, w, h);
+    rnd_begin(w, h, BG);
+    if (s->img.luma.px) {
+        vw_draw_grids(v, s, scene_now(s));
+        vw_draw_kernel(v, a);
+        vw_draw_arithmetic(v, s);
+        vw_draw_thumbs(v, s);
+        if (app_in_lesson(a))
+            vw_draw_lesson(v, a);
+        else
+            vw_draw_status(v, s);
+        vw_draw_buttons(v, s);
+        vw_draw_chart(v, s);
+    }
+    vw_draw_top(v, s);
+    vw_draw_notice(v, s);
+    vw_draw_progress(v, s);
+    v->L.lesson_rows = 0;
+    if (a->menu)
+        vw_draw_menu(v, a);
+    else if (a->help)
+        vw_draw_help(v);
+    rnd_end();
+}

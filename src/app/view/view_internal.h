@@ -1,0 +1,142 @@
+/* view_internal.h - what the files of the view share, and only they: the
+ * layout of a frame, the view's caches, the palette, small drawing helpers.
+ *
+ *   view.c      create, fonts, text helpers, the frame (view_draw), regions
+ *   layout.c    where everything goes for a window size; the hit test
+ *   grids.c     the input and output grids, the 3x3 window, thread owners
+ *   kernel.c    the kernel cells and the arithmetic panel
+ *   thumbs.c    the whole-image thumbnails
+ *   status.c    the title, chips, status lines, lesson panel, buttons
+ *   charts.c    the timing bars, the size sweep, the chain
+ *   overlays.c  the lesson menu, the help, the notice, the progress bar
+ *
+ * The view reads the app and its scene as const; it keeps only its own
+ * caches (fonts, textures, the last layout). Colours follow DESIGN.md
+ * section 5: input blue, output green, the 3x3 window a shaded frame;
+ * meaning is never carried by red versus green. */
+#ifndef CONVIS_VIEW_INTERNAL_H
+#define CONVIS_VIEW_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../view.h"
+#include "platform/platform.h"
+#include "render/render.h"
+#include "render/text.h"
+
+typedef struct rect {
+    float x, y, w, h;
+} rect;
+
+static const rnd_color BG = {0.10f, 0.11f, 0.13f, 1};
+static const rnd_color PANEL = {0.14f, 0.15f, 0.18f, 1};
+static const rnd_color TEXT = {0.93f, 0.94f, 0.95f, 1};
+static const rnd_color DIM = {0.62f, 0.65f, 0.70f, 1};
+static const rnd_color FAINT = {0.40f, 0.42f, 0.46f, 1};
+static const rnd_color BLUE = {0.35f, 0.62f, 1.00f, 1};
+static const rnd_color GREEN = {0.40f, 0.85f, 0.45f, 1};
+static const rnd_color WINDOW = {1.00f, 0.85f, 0.25f, 1};   /* the 3x3 window: amber */
+static const rnd_color HOVER = {0.95f, 0.45f, 0.95f, 1};    /* the hovered receptive field: magenta */
+static const rnd_color BANNER_BG = {0.55f, 0.12f, 0.10f, 1};
+static const rnd_color WHITE = {1, 1, 1, 1};
+static const rnd_color BLACK = {0, 0, 0, 1};
+/* phases of the timing chart */
+static const rnd_color PHASE_COLOR[ENG_PHASE_COUNT] = {
+    {0.90f, 0.60f, 0.00f, 1}, /* upload: orange */
+    {0.34f, 0.71f, 0.91f, 1}, /* compute: sky blue */
+    {0.80f, 0.47f, 0.65f, 1}, /* download: reddish purple */
+    {0.00f, 0.62f, 0.45f, 1}, /* present: bluish green */
+    {0.55f, 0.55f, 0.58f, 1}, /* overhead: grey */
+};
+/* blocks in thread view: the Okabe-Ito palette, told apart by lightness too */
+static const rnd_color BLOCK_COLOR[8] = {
+    {0.90f, 0.62f, 0.00f, 1}, {0.34f, 0.71f, 0.91f, 1}, {0.00f, 0.62f, 0.45f, 1}, {0.94f, 0.89f, 0.26f, 1},
+    {0.00f, 0.45f, 0.70f, 1}, {0.84f, 0.37f, 0.00f, 1}, {0.80f, 0.47f, 0.65f, 1}, {0.60f, 0.60f, 0.60f, 1},
+};
+
+#define MAX_FONTS 12
+#define THUMB_MAX 1024 /* thumbnails are downsampled to at most this many pixels a side */
+
+typedef struct sized_font {
+    int px;
+    unsigned long used;     /* the frame that last used it */
+    plat_font *pf;
+    rnd_font *rf;
+} sized_font;
+
+typedef struct layout {
+    float W, H, u, pad, line;
+    rect title, banner, chips, input, output, middle, kernel, arith, thumb_in, thumb_out, status, chart;
+    rect preset[9], border, flip, display, gpu_button, play_button;
+    rect lesson_row[APP_MAX_LESSONS];
+    int lesson_rows;    /* rows of the lesson menu drawn (0: no menu) */
+    float cell;         /* grid cell size in pixels */
+} layout;
+
+struct view {
+    sized_font fonts[MAX_FONTS];
+    int nfonts;
+    unsigned long frame;            /* frames drawn (and layouts made) */
+    char lang[8];                   /* the fonts cover this language */
+    rnd_font *font, *small, *big;
+    layout L;
+    /* thumbnails */
+    rnd_texture thumb_in, thumb_out;
+    rnd_texture plane;              /* the GPU's result, from its GL buffer */
+    unsigned long plane_run;        /* which GPU run the plane shows (scene's gpu_runs) */
+    bool plane_ok;
+    img_rgba out_px;
+    int thumb_step;                 /* image pixels per thumbnail pixel */
+    unsigned long thumb_image;      /* which image the thumbnails show (scene's generation) */
+    long thumb_done;                /* outputs shown in the output thumbnail */
+    unsigned long thumb_redo;       /* the scene's cpu_redo the thumbnail has caught up with */
+    int thumb_phase, thumb_display;
+    double thumb_gpu_at;
+};
+
+/* view.c: fonts and text */
+rnd_font *view_font_px(view *v, int px);
+float vw_text_w(rnd_font *f, const char *s);
+float vw_lh(rnd_font *f);
+void vw_text_fit(rnd_font *f, const char *s, float x, float y, float max_w, rnd_color c);
+void vw_text_center(rnd_font *f, const char *s, rect r, rnd_color c);
+bool vw_inside(rect r, float x, float y);
+rnd_color vw_mix(rnd_color a, rnd_color b, float t);
+rnd_color vw_alpha(rnd_color c, float a);
+void vw_chip(view *v, rect r, const char *label, bool on, rnd_color accent);
+const char *vw_T(const view *v, const char *en);  /* the window's words in its language */
+
+/* layout.c */
+void view_layout(view *v, const app *a, int W, int H);
+void vw_banner_text(const scene *s, char *buf, size_t size);
+
+/* grids.c */
+void vw_cell_rect(const layout *L, rect grid, const scene *s, int x, int y, rect *r);
+rnd_color vw_owner_color(const scene *s, int x, int y, int bx, int by);
+void vw_draw_grids(view *v, const scene *s, double now_ms);
+
+/* kernel.c */
+void vw_draw_kernel(view *v, const app *a);
+void vw_draw_arithmetic(view *v, const scene *s);
+
+/* thumbs.c */
+rect vw_thumb_fit(const scene *s, rect box);
+void vw_draw_thumbs(view *v, const scene *s);
+
+/* status.c */
+void vw_draw_top(view *v, const scene *s);
+void vw_draw_status(view *v, const scene *s);
+void vw_draw_lesson(view *v, const app *a);
+void vw_draw_buttons(view *v, const scene *s);
+
+/* charts.c */
+void vw_draw_chart(view *v, const scene *s);
+
+/* overlays.c */
+void vw_draw_menu(view *v, const app *a);
+void vw_draw_help(view *v);
+void vw_draw_notice(view *v, const scene *s);
+void vw_draw_progress(view *v, const scene *s);
+
+#endif

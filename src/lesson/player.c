@@ -1,0 +1,115 @@
+#include "player.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void enter(lsn_player *p, int i)
+{
+    p->step = i;
+    p->waiting = p->lesson.steps[i].wait != NULL;
+}
+
+void lsn_player_start(lsn_player *p, lsn_lesson *lesson)
+{
+    lsn_player_stop(p);
+    p->lesson = *lesson;
+    memset(lesson, 0, sizeof *lesson);
+    p->active = p->lesson.step_count > 0;
+    if (p->active)
+        enter(p, 0);
+    else
+        lsn_free(&p->lesson);
+}
+
+void lsn_player_stop(lsn_player *p)
+{
+    if (p->active)
+        lsn_free(&p->lesson);
+    memset(p, 0, sizeof *p);
+}
+
+bool lsn_player_next(lsn_player *p)
+{
+    if (!p->active || p->waiting || p->step + 1 >= p->lesson.step_count)
+        return false;
+    enter(p, p->step + 1);
+    return true;
+}
+
+bool lsn_player_prev(lsn_player *p)
+{
+    if (!p->active || p->step == 0)
+        return false;
+    enter(p, p->step - 1);
+    return true;
+}
+
+bool lsn_player_restart(lsn_player *p)
+{
+    if (!p->active)
+        return false;
+    enter(p, 0);
+    return true;
+}
+
+bool lsn_player_saw(lsn_player *p, const char *action)
+{
+    if (!p->active || !p->waiting || strcmp(p->lesson.steps[p->step].wait, action) != 0)
+        return false;
+    p->waiting = false;
+    return true;
+}
+
+const lsn_step *lsn_player_current(const lsn_player *p)
+{
+    return p->active ? &p->lesson.steps[p->step] : NULL;
+}
+
+bool lsn_player_at_end(const lsn_player *p)
+{
+    return !p->active || p->step + 1 >= p->lesson.step_count;
+}
+
+void lsn_player_narration(const lsn_player *p, lsn_lookup lookup, const void *user, char *buf, size_t size)
+{
+    const char *say;
+    size_t out = 0;
+    if (size == 0)
+        return;
+    buf[0] = '\0';
+    if (!p->active)
+        return;
+    say = p->lesson.steps[p->step].say;
+    while (*say && out + 1 < size) {
+        const char *close = say[0] == '{' ? strchr(say, '}') : NULL;
+        if ((say[0] == '{' && say[1] == '{') || (say[0] == '}' && say[1] == '}')) {
+            buf[out++] = say[0];
+            say += 2;
+        } else if (close) {
+            char name[64], value[256];
+            size_t n = (size_t)(close - say - 1);
+            if (n >= sizeof name)
+                n = sizeof name - 1;
+            memcpy(name, say + 1, n);
+            name[n] = '\0';
+            if (!lookup || !lookup(user, name, value, sizeof value))
+                snprintf(value, sizeof value, "?");
+            out += (size_t)snprintf(buf + out, size - out, "%s", value);
+            if (out >= size)
+                out = size - 1;
+            say = close + 1;
+        } else if (say[0] == '\n' && say[1] && say[1] != '\n' && out > 0 && buf[out - 1] != '\n') {
+            /* a line break inside a paragraph joins the lines, the panel
+             * wraps them at its own width: with a space, or with nothing
+             * between two CJK characters (both sides outside ASCII) */
+            if (!((unsigned char)buf[out - 1] >= 0x80 && (unsigned char)say[1] >= 0x80))
+                buf[out++] = ' ';
+            ++say;
+        } else if (say[0] == '\n' && say[1] == '\0') {
+            ++say; /* the block's last line break */
+        } else {
+            buf[out++] = *say++;
+        }
+    }
+    buf[out] = '\0';
+}

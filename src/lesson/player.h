@@ -1,0 +1,62 @@
+/* player.h - a lesson played as a step machine.
+ *
+ * The player knows which step is shown and whether it waits for the learner;
+ * it knows nothing of the scene, the window or the action table. Whoever
+ * drives it (the app) runs a step's actions after start/next/prev/restart
+ * moved to it, tells it what the learner did (lsn_player_saw), and asks it
+ * for the narration, whose {placeholders} it fills through a lookup callback.
+ *
+ *   start ──> step 0 ──next──> step 1 ... ──next──> last step
+ *              ^  <──prev──      |
+ *              └──restart────────┘
+ *   a step with `wait: A` holds next until saw(A). */
+#ifndef CONVIS_LESSON_PLAYER_H
+#define CONVIS_LESSON_PLAYER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lesson.h"
+
+typedef struct lsn_player {
+    bool active;
+    lsn_lesson lesson;      /* owned while active */
+    int step;               /* the step shown, 0-based */
+    bool waiting;           /* the step's wait action has not been done yet */
+} lsn_player;
+
+/* Takes the lesson (the player owns it from now on; *lesson is left empty)
+ * and moves to its first step. */
+void lsn_player_start(lsn_player *p, lsn_lesson *lesson);
+
+/* Frees the lesson; the player is inactive. */
+void lsn_player_stop(lsn_player *p);
+
+/* Move to another step: true when the step changed (the caller then runs
+ * its actions). next does nothing while the step waits or at the last step,
+ * prev nothing at the first; restart goes to step 0 from anywhere. */
+bool lsn_player_next(lsn_player *p);
+bool lsn_player_prev(lsn_player *p);
+bool lsn_player_restart(lsn_player *p);
+
+/* The learner did `action`: true when it was what the step waited for
+ * (the wait is then over). */
+bool lsn_player_saw(lsn_player *p, const char *action);
+
+/* The step shown, or NULL when no lesson plays. */
+const lsn_step *lsn_player_current(const lsn_player *p);
+
+/* Whether the step shown is the last one. */
+bool lsn_player_at_end(const lsn_player *p);
+
+/* Fills a placeholder's value into buf; false when the name is not known. */
+typedef bool (*lsn_lookup)(const void *user, const char *name, char *buf, size_t size);
+
+/* The step's narration with every {name} replaced by lookup's value ({{ and
+ * }} are literal braces) and the line breaks inside a paragraph joined: by a
+ * space, or by nothing between two characters outside ASCII (Chinese). A
+ * name the lookup does not know shows as "?" (lesson --check refuses such a
+ * lesson before it plays). "" when no lesson plays. */
+void lsn_player_narration(const lsn_player *p, lsn_lookup lookup, const void *user, char *buf, size_t size);
+
+#endif

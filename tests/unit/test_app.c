@@ -1,0 +1,487 @@
+/* test_app.c - the window's model in-process, with no window: the app, its
+ * scene and the one input path (app_do), driven with the CPU engines (and,
+ * in test_app_mock, the CUDA engine on the CPU stand-in).
+ *
+ * Contents: a host and a fresh app · every action of the table · lesson
+ * waits by key and by click · Esc in a lesson · a lesson's start state ·
+ * flipped kernel editing · scripts and their bounds · long work in slices ·
+ * placeholders · a seeded soak of random actions (CONVIS_SOAK_SECONDS, 20 s
+ * by default), its state checked after every action and its memory bounded. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "actions.h"
+#include "app.h"
+#include "core/err.h"
+#include "core/timing.h"
+#include "data.h"
+#include "lesson/lesson.h"
+#include "lessons.h"
+#include "narration.h"
+#include "platform/platform.h"
+#include "check.h"
+
+/* ---- a host and a fresh app --------------------------------------------------- */
+
+static double fake_now;
+
+static eng_engine *open_engine(void *user, const char *name, char *why, size_t size)
+{
+    const eng_class *cls = eng_find(name);
+    (void)user;
+    if (!cls) {
+        snprintf(why, size, "this build has no %s engine", name);
+        return NULL;
+    }
+    return eng_open_reason(cls, why, size);
+}
+
+static double clock_ms(void *user)
+{
+    (void)user;
+    return fake_now;
+}
+
+/* An app on the sample image, settings as the window's defaults. */
+static void fresh(app *a)
+{
+    scene_host host = {open_engine, NULL, NULL, clock_ms, NULL};
+    app_options opt;
+    char path[4096];
+    app_options_default(&opt, "sobel-x");
+    opt.display = IMG_DISPLAY_ABS;
+    opt.limits.max_pixels = 1 << 20; /* keeps too-big and the soak small */
+    app_init(a, &host, &opt, "en");
+    snprintf(path, sizeof path, "%s/assets/sample.png", app_data_dir());
+    if (!scene_open_image(&a->s, path)) {
+        fprintf(stderr, "cannot open the sample image: %s\n", a->s.banner);
+        exit(1);
+    }
+    scene_settle(&a->s);
+}
+
+static void run_name(app *a, const char *name)
+{
+    const app_action *act = app_action_find(name);
+    CHECK(act != NULL, "no action '%s'", name);
+    app_do(a, app_act_of(act));
+    scene_settle(&a->s);
+}
+
+static const app_key *first_key(const app_action *act)
+{
+    return act->key[0].code ? &act->key[0] : NULL;
+}
+
+/* The state every action must leave: a region inside the image, a walk
+ * inside it, a focus on a pixel, overlays consistent. */
+static void check_valid(const app *a, const char *after)
+{
+    const scene *s = &a->s;
+    int w = s->img.luma.w, h = s->img.luma.h, fx, fy;
+    bool from_stepper;
+    CHECK(s->img.luma.px && w > 0 && h > 0, "no image after %s", after);
+    CHECK(s->view_cells >= SCENE_MIN_CELLS && s->view_cells <= SCENE_MAX_CELLS, "view_cells %d after %s",
+          s->view_cells, after);
+    CHECK(s->view_x >= 0 && s->view_y >= 0 && (s->view_x == 0 || s->view_x + s->view_cells <= w) &&
+              (s->view_y == 0 || s->view_y + s->view_cells <= h),
+          "region (%d, %d) of %d cells outside %dx%d after %s", s->view_x, s->view_y, s->view_cells, w, h, after);
+    CHECK(s->stepper.index >= 0 && s->stepper.index <= (long)w * h, "walk at %ld after %s", s->stepper.index,
+          after);
+    scene_focus(s, &fx, &fy, &from_stepper);
+    CHECK(fx >= 0 && fy >= 0 && fx < w && fy < h, "focus (%d, %d) outside after %s", fx, fy, after);
+    CHECK(s->speed >= SCENE_MIN_SPEED && s->speed <= SCENE_MAX_SPEED, "speed %g after %s", s->speed, after);
+    CHECK(a->edit_tap >= -1 && a->edit_tap < 9, "edit_tap %d after %s", a->edit_tap, after);
+    CHECK(!a->player.active || (a->player.step >= 0 && a->player.step < a->player.lesson.step_count),
+          "lesson step %d after %s", a->player.step, after);
+    CHECK(s->sweep.count >= 0 && s->sweep.count <= SCENE_SWEEP_SIZES, "sweep count %d after %s", s->sweep.count,
+          after);
+}
+
+/* ---- every action of the table -------------------------------------------------- */
+
+static void test_every_action(void)
+{
+    for (size_t i = 0; i < app_action_count(); ++i) {
+        const app_action *act = app_action_at(i);
+        app a;
+        app_act x;
+        fresh(&a);
+        x = app_act_of(act);
+        if (act->takes == APP_ARG_XY)
+            x.x = 3, x.y = 2;
+        app_do(&a, x);
+        scene_settle(&a.s);
+        check_valid(&a, act->name);
+        switch (act->id) {
+        case ACT_QUIT:
+            CHECK(a.quit, "quit did not quit");
+            break;
+        case ACT_ESCAPE:
+            CHECK(a.quit, "Esc with nothing open in free play quits");
+            break;
+        case ACT_STEP:
+            CHECK(scene_cpu_done(&a.s) == 1, "step: %ld outputs done", scene_cpu_done(&a.s));
+            break;
+        case ACT_TAP:
+            CHECK(a.s.stepper.taps == 1, "tap: %d taps", a.s.stepper.taps);
+            break;
+        case ACT_GPU:
+            CHECK(a.s.gpu.engine ? a.s.phase == SCENE_PHASE_GPU : a.s.phase == SCENE_PHASE_CPU,
+                  "gpu: phase %d with engine %p", a.s.phase, (void *)a.s.gpu.engine);
+            break;
+        case ACT_FILTER:
+            CHECK(a.s.preset == act->arg, "%s: preset %d", act->name, a.s.preset);
+            break;
+        case ACT_FLIP:
+            CHECK(a.s.opt.flip, "flip");
+            break;
+        case ACT_HELP:
+            CHECK(a.help, "help");
+            break;
+        case ACT_THREADS:
+            CHECK(a.s.thread_view, "threads");
+            break;
+        case ACT_SWEEP:
+            CHECK(a.s.sweep.shown && a.s.sweep.count == SCENE_SWEEP_SIZES && a.s.sweep.ms[0][0] >= 0 &&
+                      a.s.sweep.ms[1][SCENE_SWEEP_SIZES - 1] >= 0,
+                  "sweep: shown %d, %d sizes", a.s.sweep.shown, a.s.sweep.count);
+            break;
+        case ACT_CHAIN:
+            CHECK(a.s.chain.shown && a.s.chain.ms[0] >= 0 && a.s.chain.length == SCENE_CHAIN_LENGTH,
+                  "chain: shown %d, cpu %g ms", a.s.chain.shown, a.s.chain.ms[0]);
+            break;
+        case ACT_APPLY_AGAIN:
+            CHECK(a.s.passes == 1 && strcmp(a.s.image_name, "sample.png") == 0, "apply-again: %d passes of '%s'",
+                  a.s.passes, a.s.image_name);
+            break;
+        case ACT_EDIT_KERNEL:
+            CHECK(a.edit_tap == 0, "edit-kernel: cell %d", a.edit_tap);
+            break;
+        case ACT_PIN:
+            CHECK(!a.s.pinned, "pin with nothing under the mouse pins nothing");
+            break;
+        case ACT_HOVER:
+            CHECK(a.s.hovering && a.s.hover_x == 3 && a.s.hover_y == 2, "hover (3, 2)");
+            break;
+        case ACT_LESSONS:
+            CHECK(a.menu && a.lesson_count >= 8, "lessons: menu %d with %d lessons", a.menu, a.lesson_count);
+            break;
+        default:
+            break;
+        }
+        app_free(&a);
+    }
+}
+
+/* ---- lessons -------------------------------------------------------------------- */
+
+static void lesson_path(const char *lang, const char *file, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/lessons/%s/%s", app_data_dir(), lang, file);
+}
+
+/* Plays every step of every lesson, doing what each wait asks by its key
+ * (by_key) or by the click's action (what the view's hit test returns): the
+ * lesson must reach its last step either way. */
+static void test_waits(bool by_key)
+{
+    app_lesson_entry list[APP_MAX_LESSONS];
+    int n = app_lesson_list("en", list, APP_MAX_LESSONS);
+    CHECK(n >= 8, "%d English lessons", n);
+    for (int i = 0; i < n; ++i) {
+        app a;
+        fresh(&a);
+        CHECK(app_lesson_start(&a, list[i].path), "start %s: %s", list[i].path, err_msg());
+        for (int guard = 0; guard < 100 && !lsn_player_at_end(&a.player); ++guard) {
+            int before = a.player.step;
+            if (a.player.waiting) {
+                const app_action *act = app_action_find(lsn_player_current(&a.player)->wait);
+                const app_key *k = act ? first_key(act) : NULL;
+                CHECK(act != NULL, "%s: wait names no action", list[i].path);
+                if (!act)
+                    break;
+                if (by_key && k) {
+                    app_act x = app_act_for_key(&a, k->code, k->mods);
+                    CHECK(x.action == act, "%s: the key of '%s' means '%s' in the lesson", list[i].path, act->name,
+                          x.action ? x.action->name : "nothing");
+                    app_do(&a, x);
+                } else {
+                    app_do(&a, app_act_of(act)); /* a click on its chip or button */
+                }
+                scene_settle(&a.s);
+                CHECK(!a.player.waiting, "%s step %d: still waiting after '%s'", list[i].path, before + 1,
+                      act->name);
+            }
+            /* the clicker's page-down key turns the page in a lesson */
+            app_do(&a, app_act_for_key(&a, PLAT_KEY_PAGE_DOWN, 0));
+            scene_settle(&a.s);
+            CHECK(a.player.step == before + 1, "%s: stuck at step %d", list[i].path, before + 1);
+            if (a.player.step != before + 1)
+                break;
+            check_valid(&a, list[i].path);
+        }
+        CHECK(lsn_player_at_end(&a.player), "%s did not reach its end", list[i].path);
+        app_free(&a);
+    }
+}
+
+/* Lesson 8 waits for the display chip: a click on it (the action the view
+ * returns for the chip) ends the wait, as D does. It was stuck before. */
+static void test_click_ends_wait(void)
+{
+    app a;
+    char path[4096];
+    fresh(&a);
+    lesson_path("en", "08-your-own-image.yaml", path, sizeof path);
+    CHECK(app_lesson_start(&a, path), "start lesson 8: %s", err_msg());
+    for (int guard = 0; guard < 50 && a.player.active; ++guard) {
+        const lsn_step *st = lsn_player_current(&a.player);
+        if (a.player.waiting && strcmp(st->wait, "display") == 0)
+            break;
+        if (a.player.waiting)
+            run_name(&a, st->wait);
+        app_do(&a, app_act_id(ACT_LESSON_NEXT));
+    }
+    CHECK(a.player.waiting, "lesson 8 has a step that waits for display");
+    app_do(&a, app_act_id(ACT_DISPLAY));
+    CHECK(!a.player.waiting, "a click on the display chip ends the wait");
+    app_free(&a);
+}
+
+/* Esc in a lesson leaves the lesson for free play, never the program; the
+ * settings free play had come back; Q quits. */
+static void test_escape_and_start_state(void)
+{
+    app a;
+    char path[4096];
+    int cells;
+    fresh(&a);
+    CHECK(app_run_script(&a, "flip,border,display,zoom-in,zoom-in,pan-right,threads"), "script: %s", err_msg());
+    cells = a.s.view_cells;
+    CHECK(a.s.opt.flip && a.s.view_cells < SCENE_DEFAULT_CELLS, "free play is flipped and zoomed");
+    lesson_path("en", "01-one-at-a-time.yaml", path, sizeof path);
+    CHECK(app_lesson_start(&a, path), "start lesson 1: %s", err_msg());
+    /* the lesson starts from the defaults, not from free play's settings */
+    CHECK(!a.s.opt.flip && a.s.opt.border == a.defaults.border && a.s.opt.display == a.defaults.display,
+          "lesson 1 inherits flip %d border %d display %d", a.s.opt.flip, a.s.opt.border, a.s.opt.display);
+    CHECK(a.s.view_cells == SCENE_DEFAULT_CELLS && !a.s.thread_view, "lesson 1 inherits zoom %d, thread view %d",
+          a.s.view_cells, a.s.thread_view);
+    {
+        int x = conv_stepper_x(&a.s.stepper), y = conv_stepper_y(&a.s.stepper);
+        CHECK(x >= a.s.view_x && x < a.s.view_x + a.s.view_cells && y >= a.s.view_y &&
+                  y < a.s.view_y + a.s.view_cells,
+              "the 3x3 window's output (%d, %d) is on screen", x, y);
+    }
+    app_do(&a, app_act_id(ACT_HELP));
+    app_do(&a, app_act_id(ACT_ESCAPE));
+    CHECK(!a.help && app_in_lesson(&a), "Esc first closes the help");
+    app_do(&a, app_act_id(ACT_ESCAPE));
+    CHECK(!app_in_lesson(&a) && !a.quit, "Esc leaves the lesson and does not quit");
+    CHECK(a.s.opt.flip && a.s.view_cells == cells && a.s.thread_view && strcmp(a.s.image_name, "sample.png") == 0,
+          "free play's settings come back: flip %d cells %d threads %d image %s", a.s.opt.flip, a.s.view_cells,
+          a.s.thread_view, a.s.image_name);
+    check_valid(&a, "leaving a lesson");
+    app_do(&a, app_act_id(ACT_ESCAPE));
+    CHECK(a.quit, "Esc in free play with nothing open quits");
+    a.quit = false;
+    CHECK(app_lesson_start(&a, path), "start lesson 1 again");
+    app_do(&a, app_act_for_key(&a, 'q', 0));
+    CHECK(a.quit, "Q quits, in a lesson too");
+    app_free(&a);
+}
+
+/* ---- kernel editing ------------------------------------------------------------- */
+
+/* With the kernel flipped, the cell highlighted is the one that changes. */
+static void test_flipped_edit(void)
+{
+    app a;
+    conv_params p;
+    fresh(&a);
+    run_name(&a, "filter-6"); /* sobel-x: -1 0 1 / -2 0 2 / -1 0 1 */
+    run_name(&a, "flip");
+    app_do(&a, app_act_for_key(&a, 'e', 0));
+    CHECK(a.edit_tap == 0, "E edits the top-left cell");
+    app_do(&a, app_act_for_key(&a, '7', 0));
+    app_do(&a, app_act_for_key(&a, '\r', 0));
+    p = conv_params_make(&a.s.opt.kernel, a.s.opt.border, a.s.opt.flip);
+    CHECK(p.weight[0] == 7.0f, "the top-left cell shown is %g, not 7", (double)p.weight[0]);
+    CHECK(a.s.opt.kernel.weight[8] == 7.0f && a.s.opt.kernel.weight[0] == -1.0f,
+          "flipped: the kernel's last tap holds it (%g, first %g)", (double)a.s.opt.kernel.weight[8],
+          (double)a.s.opt.kernel.weight[0]);
+    /* a click on a cell edits that cell; Tab moves on */
+    {
+        app_act x = app_act_id(ACT_EDIT_KERNEL);
+        x.arg = 4;
+        app_do(&a, x);
+    }
+    CHECK(a.edit_tap == 4, "a click edits cell 4");
+    app_do(&a, app_act_for_key(&a, '-', 0));
+    app_do(&a, app_act_for_key(&a, '3', 0));
+    app_do(&a, app_act_for_key(&a, '\t', 0));
+    CHECK(a.s.opt.kernel.weight[4] == -3.0f && a.edit_tap == 5, "Tab applies -3 and moves to cell 5");
+    app_do(&a, app_act_for_key(&a, PLAT_KEY_ESCAPE, 0));
+    CHECK(a.edit_tap == -1 && !a.quit, "Esc ends editing only");
+    app_free(&a);
+}
+
+/* ---- scripts ---------------------------------------------------------------------- */
+
+static void test_scripts(void)
+{
+    app a;
+    fresh(&a);
+    CHECK(!app_run_script(&a, "step,nonsense"), "an unknown word is refused");
+    CHECK(strstr(err_msg(), "nonsense") != NULL, "the sentence names it: %s", err_msg());
+    CHECK(a.s.stepper.index == 0, "nothing ran of a refused script");
+    CHECK(!app_run_script(&a, "apply-again*101"), "101 passes are refused");
+    CHECK(!app_run_script(&a, "hover"), "a click's action cannot be scripted");
+    CHECK(!app_run_script(&a, "sweep*4"), "sweep at most 3 times in one script");
+    CHECK(app_run_script(&a, "step*45,apply-again*2"), "a good script runs: %s", err_msg());
+    CHECK(a.s.passes == 2 && a.s.stepper.index == 0, "apply-again twice: %d passes, walk restarted", a.s.passes);
+    app_free(&a);
+}
+
+/* ---- long work ------------------------------------------------------------------------ */
+
+static void test_long_work(void)
+{
+    app a;
+    int done, total, last = -1, slices = 0;
+    fresh(&a);
+    app_do(&a, app_act_id(ACT_SWEEP));
+    CHECK(scene_busy(&a.s) && a.s.sweep.shown, "the sweep starts and its chart shows");
+    /* slices of at most one engine run each: progress in steps */
+    while (scene_work(&a.s, 0.0) && slices < 100) {
+        scene_progress(&a.s, &done, &total);
+        if (!scene_busy(&a.s))
+            break;
+        CHECK(done > last, "progress moves: %d after %d", done, last);
+        last = done;
+        ++slices;
+        if (done == 9) { /* half way: Esc stops it */
+            app_do(&a, app_act_id(ACT_ESCAPE));
+            break;
+        }
+    }
+    CHECK(!scene_busy(&a.s) && a.s.sweep.count == 3 && a.s.sweep.shown,
+          "Esc stopped the sweep after 3 sizes (%d), its chart stays", a.s.sweep.count);
+    app_do(&a, app_act_id(ACT_ESCAPE));
+    CHECK(!a.s.sweep.shown && !a.quit, "Esc again hides the chart");
+    /* the chain: in slices too, its result in the window's panel */
+    app_do(&a, app_act_id(ACT_CHAIN));
+    CHECK(scene_busy(&a.s) && a.s.chain.shown, "the chain starts and its panel shows");
+    slices = 0;
+    while (scene_work(&a.s, 0.0))
+        ++slices;
+    CHECK(slices > 1, "the chain ran in %d slices", slices);
+    CHECK(a.s.chain.ms[0] > 0 && a.s.chain.length == SCENE_CHAIN_LENGTH, "chain on cpu-seq: %g ms", a.s.chain.ms[0]);
+    CHECK(a.s.gpu.engine ? a.s.chain.ms[1] > 0 : a.s.chain.ms[1] < 0, "chain on the GPU: %g ms", a.s.chain.ms[1]);
+    app_do(&a, app_act_id(ACT_CHAIN));
+    CHECK(!a.s.chain.shown, "X again hides the chain's panel");
+    /* a new image while work runs stops it */
+    app_do(&a, app_act_id(ACT_SWEEP));
+    app_do(&a, app_act_id(ACT_APPLY_AGAIN));
+    CHECK(!scene_busy(&a.s), "a new image stops the sweep of the old one");
+    app_free(&a);
+}
+
+/* ---- placeholders ---------------------------------------------------------------------- */
+
+static void test_placeholders(void)
+{
+    app a;
+    size_t n = 0;
+    char buf[512];
+    fresh(&a);
+    for (size_t i = 0; lsn_placeholders[i]; ++i, ++n) {
+        CHECK(app_placeholder_name(i) && strcmp(app_placeholder_name(i), lsn_placeholders[i]) == 0,
+              "placeholder %zu: the parser has '%s', the app '%s'", i, lsn_placeholders[i],
+              app_placeholder_name(i) ? app_placeholder_name(i) : "(none)");
+        CHECK(app_placeholder(&a, lsn_placeholders[i], buf, sizeof buf) && buf[0] && !strchr(buf, '{'),
+              "{%s} fills as '%s'", lsn_placeholders[i], buf);
+    }
+    CHECK(n == app_placeholder_count(), "the parser knows %zu placeholders, the app %zu", n,
+          app_placeholder_count());
+    CHECK(!app_placeholder(&a, "no_such_thing", buf, sizeof buf), "an unknown name is not filled");
+    app_placeholder(&a, "cpu_threads", buf, sizeof buf);
+    CHECK(atoi(buf) == a.s.par.timing.launch.bands && atoi(buf) >= 1, "cpu_threads %s is cpu-par's own %d", buf,
+          a.s.par.timing.launch.bands);
+    app_free(&a);
+}
+
+/* ---- soak ---------------------------------------------------------------------------- */
+
+static long rss_kib(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+        resident = 0;
+    fclose(f);
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* Random actions of the table, seeded: the state checked after each, the
+ * memory after a warm-up held to a bound. */
+static void test_soak(void)
+{
+    const char *env = getenv("CONVIS_SOAK_SECONDS");
+    double seconds = env ? atof(env) : 20.0, start = tim_now_ms();
+    unsigned seed = 12345;
+    long actions = 0, warm_rss = 0, peak_rss = 0;
+    app a;
+    fresh(&a);
+    srand(seed);
+    while (tim_now_ms() - start < seconds * 1000.0) {
+        const app_action *act = app_action_at((size_t)rand() % app_action_count());
+        app_act x = app_act_of(act);
+        if (act->id == ACT_OPEN || act->id == ACT_QUIT || act->id == ACT_SCREENSHOT || act->id == ACT_FULLSCREEN)
+            continue;
+        if (act->takes == APP_ARG_XY) {
+            x.x = rand() % (a.s.img.luma.w + 4) - 2;
+            x.y = rand() % (a.s.img.luma.h + 4) - 2;
+        } else if (act->takes == APP_ARG_INDEX) {
+            x.arg = act->id == ACT_EDIT_KEY ? "0123456789-.\b\r\t"[rand() % 15] : rand() % 12 - 1;
+        }
+        app_do(&a, x);
+        fake_now += 16.7;
+        scene_update(&a.s, 16.7);
+        scene_work(&a.s, 5.0); /* what a frame does */
+        a.quit = false;
+        check_valid(&a, act->name);
+        if (check_failed)
+            break;
+        if (++actions == 200)
+            warm_rss = rss_kib();
+        if (rss_kib() > peak_rss)
+            peak_rss = rss_kib();
+    }
+    scene_settle(&a.s);
+    printf("soak: %ld actions in %.0f s (seed %u), memory %ld KiB after 200, %ld KiB at most\n", actions,
+           (tim_now_ms() - start) / 1000, seed, warm_rss, peak_rss);
+    CHECK(actions > 100, "the soak ran %ld actions", actions);
+    CHECK(warm_rss == 0 || peak_rss < warm_rss + 256 * 1024, "memory grew from %ld to %ld KiB", warm_rss, peak_rss);
+    app_free(&a);
+}
+
+int main(void)
+{
+    test_every_action();
+    test_waits(true);
+    test_waits(false);
+    test_click_ends_wait();
+    test_escape_and_start_state();
+    test_flipped_edit();
+    test_scripts();
+    test_long_work();
+    test_placeholders();
+    test_soak();
+    return CHECK_SUMMARY();
+}
