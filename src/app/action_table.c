@@ -203,12 +203,28 @@ bool app_script_word(const char **p, char *word, size_t size)
     return n > 0;
 }
 
+/* Whether a script may name the action (it needs no click's place). */
+static bool scriptable(const app_action *a)
+{
+    return a->takes == APP_ARG_NONE || a->id == ACT_EDIT_KERNEL;
+}
+
 void app_action_list(FILE *f)
 {
     for (size_t i = 0; i < ACTION_COUNT; ++i) {
         const app_action *a = &actions[i];
-        if (!a->help || (a->takes != APP_ARG_NONE && a->id != ACT_EDIT_KERNEL))
+        char names[160];
+        size_t n;
+        if (!a->help || !scriptable(a))
             continue;
-        fprintf(f, "  %-15s %s\n", a->name, a->help);
+        /* the entries listed with it (filter-2 ... filter-9, pan-right ...) */
+        n = (size_t)snprintf(names, sizeof names, "%s", a->name);
+        for (size_t k = i + 1; k < ACTION_COUNT && !actions[k].help && scriptable(&actions[k]); ++k)
+            if (n < sizeof names)
+                n += (size_t)snprintf(names + n, sizeof names - n, ", %s", actions[k].name);
+        if (strlen(names) > 15)
+            fprintf(f, "  %s\n  %-15s %s\n", names, "", a->help);
+        else
+            fprintf(f, "  %-15s %s\n", names, a->help);
     }
 }

@@ -32,34 +32,41 @@ static int parse(int argc, char **argv, apply_args *a)
     a->have_eng = false;
 
     for (int i = 0; i < argc; ++i) {
-        const char *arg = argv[i];
-        int taken;
-        if (strcmp(arg, "-k") == 0 || strcmp(arg, "--kernel") == 0)
+        const char *arg = argv[i], *v;
+        const app_option *o;
+        int kind = app_next_option(argc, argv, &i, APP_FOR_ALL | APP_FOR_APPLY, &o, &v), taken;
+        if (kind < 0)
+            return APP_EXIT_USAGE;
+        if (kind == 0) {
+            if (a->input) {
+                app_error("apply: takes one input image, but '%s' came after '%s'", arg, a->input);
+                return APP_EXIT_USAGE;
+            }
+            a->input = arg;
+            continue;
+        }
+        if (o->id == OPT_KERNEL)
             a->have_kernel = true;
-        taken = app_parse_shared_option(argc, argv, &i, &a->opt);
+        taken = app_take_shared_option(o, v, &a->opt);
         if (taken < 0)
             return APP_EXIT_USAGE;
         if (taken)
             continue;
-        if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
-            if (!(a->output = app_option_value(argc, argv, &i)))
-                return APP_EXIT_USAGE;
-        } else if (strcmp(arg, "--engine") == 0) {
-            if (!(a->engine = app_option_value(argc, argv, &i)))
-                return APP_EXIT_USAGE;
-        } else if (strcmp(arg, "--gpu-kernel") == 0) {
-            const char *v = app_option_value(argc, argv, &i);
-            if (!v)
-                return APP_EXIT_USAGE;
+        switch (o->id) {
+        case OPT_OUTPUT:
+            a->output = v;
+            break;
+        case OPT_ENGINE:
+            a->engine = v;
+            break;
+        case OPT_GPU_KERNEL:
             if (!eng_kernel_parse(v, &a->eng.kernel)) {
                 app_error("option '--gpu-kernel': %s", err_msg());
                 return APP_EXIT_USAGE;
             }
             a->have_eng = true;
-        } else if (strcmp(arg, "--result") == 0) {
-            const char *v = app_option_value(argc, argv, &i);
-            if (!v)
-                return APP_EXIT_USAGE;
+            break;
+        case OPT_RESULT:
             if (!eng_result_parse(v, &a->eng.result)) {
                 app_error("option '--result': %s", err_msg());
                 return APP_EXIT_USAGE;
@@ -70,20 +77,16 @@ static int parse(int argc, char **argv, apply_args *a)
                 return APP_EXIT_USAGE;
             }
             a->have_eng = true;
-        } else if (strcmp(arg, "--reps") == 0) {
-            const char *v = app_option_value(argc, argv, &i);
+            break;
+        case OPT_REPS: {
             long long n;
-            if (!v || !app_parse_count(arg, v, 1000, &n))
+            if (!app_parse_count(o->name, v, 1000, &n))
                 return APP_EXIT_USAGE;
             a->reps = (int)n;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            app_error("apply: unknown option '%s'; see 'convis --help'", arg);
-            return APP_EXIT_USAGE;
-        } else if (a->input) {
-            app_error("apply: takes one input image, but '%s' came after '%s'", arg, a->input);
-            return APP_EXIT_USAGE;
-        } else {
-            a->input = arg;
+            break;
+        }
+        default:
+            break;
         }
     }
     if (!a->input) {

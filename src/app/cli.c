@@ -9,6 +9,7 @@
 
 #include "compute/engine.h"
 #include "core/err.h"
+#include "action_table.h"
 #include "engine_host.h"
 
 void app_error(const char *fmt, ...)
@@ -45,45 +46,146 @@ bool app_parse_count(const char *opt, const char *text, long long max, long long
     return true;
 }
 
-int app_parse_shared_option(int argc, char **argv, int *i, app_options *o)
-{
-    const char *opt = argv[*i], *v;
-    long long n;
+/* ---- the options: one table, from which parsing and usage come ------------------ */
 
-    if (strcmp(opt, "--flip") == 0) {
-        o->flip = true;
-        return 1;
-    }
-    if (strcmp(opt, "-k") && strcmp(opt, "--kernel") && strcmp(opt, "--border") &&
-        strcmp(opt, "--display") && strcmp(opt, "--max-side") && strcmp(opt, "--max-pixels"))
+static const app_option options[] = {
+    {OPT_KERNEL, "--kernel", "-k", "FILTER", APP_FOR_ALL,
+     "a preset or a 3x3 matrix, e.g. sobel-x or \"-1 0 1; -2 0 2; -1 0 1\"\n"
+     "(a divisor may follow: \"1 2 1; 2 4 2; 1 2 1 / 16\")"},
+    {OPT_BORDER, "--border", NULL, "MODE", APP_FOR_ALL, "zero, clamp (default), mirror or wrap: what taps outside read"},
+    {OPT_FLIP, "--flip", NULL, NULL, APP_FOR_ALL,
+     "true convolution (kernel rotated 180 degrees) instead of\ncross-correlation"},
+    {OPT_DISPLAY, "--display", NULL, "MODE", APP_FOR_ALL,
+     "how results become grey levels: clamp, abs, signed\n(default: clamp for apply, abs in the window)"},
+    {OPT_MAX_SIDE, "--max-side", NULL, "N", APP_FOR_ALL, "refuse images wider or taller than N pixels"},
+    {OPT_MAX_PIXELS, "--max-pixels", NULL, "N", APP_FOR_ALL, "refuse images of more than N pixels"},
+    {OPT_OUTPUT, "--output", "-o", "FILE", APP_FOR_APPLY, ".png (display, 8-bit grey) or .pfm (exact float values)"},
+    {OPT_ENGINE, "--engine", NULL, "NAME", APP_FOR_APPLY, "the engine (default cpu-par): "},
+    {OPT_REPS, "--reps", NULL, "N", APP_FOR_APPLY, "time N runs after a warm-up and report the median (default 5)"},
+    {OPT_GPU_KERNEL, "--gpu-kernel", NULL, "NAME", APP_FOR_APPLY,
+     "cuda: tiled (default; a shared-memory tile, the filter in constant\n"
+     "memory) or naive (nine reads from global memory per output)"},
+    {OPT_RESULT, "--result", NULL, "PATH", APP_FOR_APPLY,
+     "cuda: bulk (default; one copy back) or per-pixel (one copy per\n"
+     "output pixel, the trap: measured on the first pixels, then\n"
+     "extrapolated to the image, and labelled so). Other engines\nignore both and say so."},
+    {OPT_WINDOW, "--window", NULL, "WxH", APP_FOR_WINDOW, "window size in pixels (default 1280x720)"},
+    {OPT_LANG, "--lang", NULL, "en|zh", APP_FOR_WINDOW, "the language of lessons and their fonts (default: from the locale)"},
+    {OPT_DO, "--do", NULL, "ACTIONS", APP_FOR_WINDOW,
+     "run actions first, as keys would: names parted by commas, each\n"
+     "repeatable as name*N, e.g. \"gpu,threads,step*40\" (the actions below)"},
+    {OPT_SCREENSHOT, "--screenshot", NULL, "FILE", APP_FOR_WINDOW,
+     "render one frame once the work is done, save it as FILE (.png) and\nexit (offscreen where there is no display)"},
+    {OPT_RENDER_STEPS, "--render-steps", NULL, "DIR", APP_FOR_WINDOW,
+     "with a lesson: save one screenshot per step in DIR and exit"},
+    {OPT_REPORT_FRAMES, "--report-frames", NULL, "N", APP_FOR_WINDOW,
+     "play the CPU walk for N frames and print the frame times"},
+    {OPT_PRINT_STATE, "--print-state", NULL, NULL, APP_FOR_WINDOW,
+     "when the window ends, print its state, the regions that show\nmeasured times and the places to click (for tests)"},
+    {OPT_LESSON, "--lesson", NULL, "FILE", APP_FOR_WINDOW, NULL}, /* what `convis lesson FILE` passes on */
+};
+
+#define OPTION_COUNT (sizeof options / sizeof options[0])
+
+const app_option *app_option_named(const char *arg, int scope)
+{
+    for (size_t i = 0; i < OPTION_COUNT; ++i)
+        if ((options[i].scope & scope) &&
+            (strcmp(arg, options[i].name) == 0 || (options[i].alias && strcmp(arg, options[i].alias) == 0)))
+            return &options[i];
+    return NULL;
+}
+
+int app_next_option(int argc, char **argv, int *i, int scope, const app_option **opt, const char **value)
+{
+    const char *arg = argv[*i];
+    *opt = NULL;
+    *value = NULL;
+    if (arg[0] != '-' || arg[1] == '\0')
         return 0;
-    if (!(v = app_option_value(argc, argv, i)))
+    *opt = app_option_named(arg, scope);
+    if (!*opt) {
+        app_error("unknown option '%s'; see 'convis --help'", arg);
         return -1;
-    if (strcmp(opt, "-k") == 0 || strcmp(opt, "--kernel") == 0) {
-        if (!filt_parse(v, &o->kernel)) {
-            app_error("%s", err_msg());
+    }
+    if ((*opt)->value) {
+        if (!(*value = app_option_value(argc, argv, i)))
             return -1;
-        }
-    } else if (strcmp(opt, "--border") == 0) {
-        if (!conv_border_parse(v, &o->border)) {
-            app_error("%s", err_msg());
-            return -1;
-        }
-    } else if (strcmp(opt, "--display") == 0) {
-        if (!img_display_parse(v, &o->display)) {
-            app_error("%s", err_msg());
-            return -1;
-        }
-    } else if (strcmp(opt, "--max-side") == 0) {
-        if (!app_parse_count(opt, v, INT_MAX, &n))
-            return -1;
-        o->limits.max_side = (int)n;
-    } else {
-        if (!app_parse_count(opt, v, LLONG_MAX, &n))
-            return -1;
-        o->limits.max_pixels = n;
     }
     return 1;
+}
+
+int app_take_shared_option(const app_option *opt, const char *v, app_options *o)
+{
+    long long n;
+    switch (opt->id) {
+    case OPT_FLIP:
+        o->flip = true;
+        return 1;
+    case OPT_KERNEL:
+        if (!filt_parse(v, &o->kernel))
+            break;
+        return 1;
+    case OPT_BORDER:
+        if (!conv_border_parse(v, &o->border))
+            break;
+        return 1;
+    case OPT_DISPLAY:
+        if (!img_display_parse(v, &o->display))
+            break;
+        return 1;
+    case OPT_MAX_SIDE:
+        if (!app_parse_count(opt->name, v, INT_MAX, &n))
+            return -1;
+        o->limits.max_side = (int)n;
+        return 1;
+    case OPT_MAX_PIXELS:
+        if (!app_parse_count(opt->name, v, LLONG_MAX, &n))
+            return -1;
+        o->limits.max_pixels = n;
+        return 1;
+    default:
+        return 0;
+    }
+    app_error("%s", err_msg());
+    return -1;
+}
+
+/* The option's default where it comes from a constant, else "". */
+static void option_default(const app_option *o, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (o->id == OPT_MAX_SIDE)
+        snprintf(buf, size, " (default %d)", IMG_DEFAULT_MAX_SIDE);
+    else if (o->id == OPT_MAX_PIXELS)
+        snprintf(buf, size, " (default %lld)", (long long)IMG_DEFAULT_MAX_PIXELS);
+    else if (o->id == OPT_ENGINE)
+        snprintf(buf, size, "%s", eng_names());
+}
+
+static void print_options(FILE *f, int scope)
+{
+    for (size_t i = 0; i < OPTION_COUNT; ++i) {
+        const app_option *o = &options[i];
+        char head[64], def[256];
+        const char *line;
+        if (o->scope != scope || !o->help)
+            continue;
+        snprintf(head, sizeof head, "%s%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "", o->name,
+                 o->value ? " " : "", o->value ? o->value : "");
+        option_default(o, def, sizeof def);
+        fprintf(f, "  %-21s ", head);
+        for (line = o->help; *line;) { /* the help's lines, each indented under the first */
+            const char *nl = strchr(line, '\n');
+            int n = nl ? (int)(nl - line) : (int)strlen(line);
+            fprintf(f, "%.*s", n, line);
+            if (!nl)
+                break;
+            fprintf(f, "\n  %-21s ", "");
+            line = nl + 1;
+        }
+        fprintf(f, "%s\n", def);
+    }
 }
 
 void app_usage(FILE *f)
@@ -104,36 +206,17 @@ void app_usage(FILE *f)
             "  convis engines                 list the engines and whether they run here\n"
             "  convis --help | --version\n"
             "\n"
-            "Options:\n"
-            "  -k, --kernel FILTER   a preset or a 3x3 matrix, e.g. sobel-x or \"-1 0 1; -2 0 2; -1 0 1\"\n"
-            "                        (a divisor may follow: \"1 2 1; 2 4 2; 1 2 1 / 16\")\n"
-            "  --border MODE         zero, clamp (default), mirror or wrap: what taps outside read\n"
-            "  --flip                true convolution (kernel rotated 180 degrees) instead of\n"
-            "                        cross-correlation\n"
-            "  --display MODE        how results become grey levels: clamp (default), abs, signed\n"
-            "  --max-side N          refuse images wider or taller than N pixels (default %d)\n"
-            "  --max-pixels N        refuse images of more than N pixels (default %lld)\n"
-            "\n"
-            "Options of apply:\n"
-            "  -o, --output FILE     .png (display, 8-bit grey) or .pfm (exact float values)\n"
-            "  --engine NAME         %s (default cpu-par)\n"
-            "  --reps N              time N runs after a warm-up and report the median (default 5)\n"
-            "  --gpu-kernel NAME     cuda: tiled (default; a shared-memory tile, the filter in constant\n"
-            "                        memory) or naive (nine reads from global memory per output)\n"
-            "  --result PATH         cuda: bulk (default; one copy back) or per-pixel (one copy per\n"
-            "                        output pixel, the trap: measured on at most %d pixels or\n"
-            "                        %.0f ms, then extrapolated to the image, and labelled so).\n"
-            "                        Other engines ignore both and say so.\n"
-            "\n"
-            "Options of the window:\n"
-            "  --screenshot FILE     render one frame, save it as FILE (.png) and exit\n"
-            "  --window WxH          window size in pixels (default 1280x720)\n"
-            "  --lang en|zh          the language of lessons and their fonts (default: from the locale)\n"
-            "\n"
-            "Exit status: 0 done, 1 wrong usage, 2 an input that cannot be used,\n"
-            "3 the asked engine is unavailable or fails (out of device memory, say).\n",
-            CONVIS_VERSION, IMG_DEFAULT_MAX_SIDE, (long long)IMG_DEFAULT_MAX_PIXELS, eng_names(),
-            ENG_PER_PIXEL_MAX, ENG_PER_PIXEL_BUDGET_MS);
+            "Options:\n",
+            CONVIS_VERSION);
+    print_options(f, APP_FOR_ALL);
+    fprintf(f, "\nOptions of apply:\n");
+    print_options(f, APP_FOR_APPLY);
+    fprintf(f, "\nOptions of the window (and of lesson):\n");
+    print_options(f, APP_FOR_WINDOW);
+    fprintf(f, "\nActions, for --do and lessons (the window's help, F1, shows their keys):\n");
+    app_action_list(f);
+    fprintf(f, "\nExit status: 0 done, 1 wrong usage, 2 an input that cannot be used,\n"
+               "3 the asked engine is unavailable or fails (out of device memory, say).\n");
 }
 
 int app_kernels_main(void)

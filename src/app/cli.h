@@ -19,11 +19,37 @@ enum app_exit {
 };
 
 
-/* Tries argv[*i] as one of the shared options, taking its value from
- * argv[*i + 1] when it needs one. Returns 1 when taken (and *i moved past
- * it), 0 when argv[*i] is not a shared option, -1 on a bad value (message
- * already printed). */
-int app_parse_shared_option(int argc, char **argv, int *i, app_options *o);
+/* The command line's options: one table, from which each command parses
+ * and `convis --help` is printed. */
+typedef enum app_option_id {
+    OPT_KERNEL, OPT_BORDER, OPT_FLIP, OPT_DISPLAY, OPT_MAX_SIDE, OPT_MAX_PIXELS,   /* every command */
+    OPT_OUTPUT, OPT_ENGINE, OPT_REPS, OPT_GPU_KERNEL, OPT_RESULT,                  /* apply */
+    OPT_WINDOW, OPT_LANG, OPT_DO, OPT_SCREENSHOT, OPT_RENDER_STEPS, OPT_REPORT_FRAMES, OPT_PRINT_STATE,
+    OPT_LESSON,                                                                   /* the window */
+} app_option_id;
+
+enum { APP_FOR_ALL = 1, APP_FOR_APPLY = 2, APP_FOR_WINDOW = 4 };
+
+typedef struct app_option {
+    app_option_id id;
+    const char *name;   /* "--kernel" */
+    const char *alias;  /* "-k", or NULL */
+    const char *value;  /* what it takes ("FILTER"), NULL for a switch */
+    int scope;          /* APP_FOR_*: which commands take it */
+    const char *help;   /* for --help, lines parted by \n; NULL: not listed */
+} app_option;
+
+/* The option named `arg` among those of `scope` (a mask of APP_FOR_*). */
+const app_option *app_option_named(const char *arg, int scope);
+
+/* Reads argv[*i]: 0 when it is no option (an argument), 1 when it is an
+ * option of `scope` (*opt, its value in *value and *i moved past it), -1
+ * after a message for an unknown option or a missing value. */
+int app_next_option(int argc, char **argv, int *i, int scope, const app_option **opt, const char **value);
+
+/* Applies one of the options every command takes: 1 when taken, 0 when it
+ * is not one of them, -1 after a message for a bad value. */
+int app_take_shared_option(const app_option *opt, const char *value, app_options *o);
 
 /* Takes the value of option argv[*i]; prints a message and returns NULL when
  * it is missing. */

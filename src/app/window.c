@@ -39,61 +39,68 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
     a->width = 1280;
     a->height = 720;
     for (int i = 0; i < argc; ++i) {
-        const char *arg = argv[i];
-        int taken;
-        if (strcmp(arg, "--display") == 0)
+        const char *arg = argv[i], *v;
+        const app_option *o;
+        int kind = app_next_option(argc, argv, &i, APP_FOR_ALL | APP_FOR_WINDOW, &o, &v), taken;
+        if (kind < 0)
+            return APP_EXIT_USAGE;
+        if (kind == 0) {
+            if (a->image) {
+                app_error("the window opens one image, but '%s' came after '%s'", arg, a->image);
+                return APP_EXIT_USAGE;
+            }
+            a->image = arg;
+            continue;
+        }
+        if (o->id == OPT_DISPLAY)
             a->display_given = true;
-        taken = app_parse_shared_option(argc, argv, &i, opt);
+        taken = app_take_shared_option(o, v, opt);
         if (taken < 0)
             return APP_EXIT_USAGE;
         if (taken)
             continue;
-        if (strcmp(arg, "--screenshot") == 0) {
-            if (!(a->screenshot = app_option_value(argc, argv, &i)))
-                return APP_EXIT_USAGE;
-        } else if (strcmp(arg, "--lang") == 0) {
-            if (!(a->lang = app_option_value(argc, argv, &i)))
-                return APP_EXIT_USAGE;
-            if (strcmp(a->lang, "en") != 0 && strcmp(a->lang, "zh") != 0) {
-                app_error("option '--lang' takes en or zh, not '%s'", a->lang);
+        switch (o->id) {
+        case OPT_SCREENSHOT:
+            a->screenshot = v;
+            break;
+        case OPT_LANG:
+            if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0) {
+                app_error("option '--lang' takes en or zh, not '%s'", v);
                 return APP_EXIT_USAGE;
             }
-        } else if (strcmp(arg, "--lesson") == 0) {
-            if (!(a->lesson = app_option_value(argc, argv, &i)))
-                return APP_EXIT_USAGE;
-        } else if (strcmp(arg, "--render-steps") == 0) {
-            if (!(a->render_steps = app_option_value(argc, argv, &i)))
-                return APP_EXIT_USAGE;
-        } else if (strcmp(arg, "--do") == 0) {
-            if (!(a->script = app_option_value(argc, argv, &i)))
-                return APP_EXIT_USAGE;
-        } else if (strcmp(arg, "--print-state") == 0) {
+            a->lang = v;
+            break;
+        case OPT_LESSON:
+            a->lesson = v;
+            break;
+        case OPT_RENDER_STEPS:
+            a->render_steps = v;
+            break;
+        case OPT_DO:
+            a->script = v;
+            break;
+        case OPT_PRINT_STATE:
             a->print_state = true;
-        } else if (strcmp(arg, "--report-frames") == 0) {
-            const char *v = app_option_value(argc, argv, &i);
+            break;
+        case OPT_REPORT_FRAMES: {
             long long n;
-            if (!v || !app_parse_count(arg, v, 100000, &n))
+            if (!app_parse_count(o->name, v, 100000, &n))
                 return APP_EXIT_USAGE;
             a->report_frames = (int)n;
-        } else if (strcmp(arg, "--window") == 0) {
-            const char *v = app_option_value(argc, argv, &i);
+            break;
+        }
+        case OPT_WINDOW: {
             char extra;
-            if (!v)
-                return APP_EXIT_USAGE;
-            if (sscanf(v, "%dx%d%c", &a->width, &a->height, &extra) != 2 || a->width < 320 ||
-                a->height < 240 || a->width > 7680 || a->height > 4320) {
+            if (sscanf(v, "%dx%d%c", &a->width, &a->height, &extra) != 2 || a->width < 320 || a->height < 240 ||
+                a->width > 7680 || a->height > 4320) {
                 app_error("option '--window' takes a size such as 1280x720 (from 320x240 to 7680x4320), not '%s'",
                           v);
                 return APP_EXIT_USAGE;
             }
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            app_error("unknown option or command '%s'; see 'convis --help'", arg);
-            return APP_EXIT_USAGE;
-        } else if (a->image) {
-            app_error("the window opens one image, but '%s' came after '%s'", arg, a->image);
-            return APP_EXIT_USAGE;
-        } else {
-            a->image = arg;
+            break;
+        }
+        default:
+            break;
         }
     }
     return APP_EXIT_OK;
@@ -121,18 +128,6 @@ static int check_files(int argc, char **argv)
     return bad ? APP_EXIT_INPUT : APP_EXIT_OK;
 }
 
-/* Whether window option `opt` takes a value (the next argument). */
-static bool takes_value(const char *opt)
-{
-    static const char *const with_value[] = {"--render-steps", "--window", "--screenshot", "--do", "--report-frames",
-                                             "-k", "--kernel", "--border", "--display", "--max-side",
-                                             "--max-pixels", "--lang", NULL};
-    for (int i = 0; with_value[i]; ++i)
-        if (strcmp(opt, with_value[i]) == 0)
-            return true;
-    return false;
-}
-
 int app_lesson_main(int argc, char **argv)
 {
     char **args;
@@ -142,7 +137,8 @@ int app_lesson_main(int argc, char **argv)
         return check_files(argc - 1, argv + 1);
     for (int i = 0; i < argc; ++i) {
         if (argv[i][0] == '-' && argv[i][1]) {
-            if (takes_value(argv[i]))
+            const app_option *o = app_option_named(argv[i], APP_FOR_ALL | APP_FOR_WINDOW);
+            if (o && o->value)
                 ++i;
             continue;
         }

@@ -243,6 +243,16 @@ expect_success() {
 run --help
 expect_success "--help exits 0 and prints to stdout only"
 check "--help shows the usage of apply" has "$S/stdout" "convis apply IN"
+# every option of the window and every action --do takes is in --help (they
+# were missing: the window's help sent learners there for the actions)
+for o in --do --print-state --report-frames --screenshot --render-steps --window --lang; do
+    check "--help lists the option $o" has_line "$S/stdout" "^  $o "
+done
+for a in play tap step back gpu sweep apply-again chain too-big threads gpu-kernel gpu-result flip display \
+    border zoom-in lessons lesson-next leave-lesson help escape quit; do
+    check "--help lists the action $a" has_line "$S/stdout" "^  $a( |,)"
+done
+check "--help lists filter-9" has "$S/stdout" "filter-9"
 
 run --version
 expect_success "--version exits 0 and prints to stdout only"
