@@ -10,14 +10,9 @@
 # and the test fails. CONVIS_TEST_KEEP=1 keeps the folder with the outputs and
 # the screenshot taken with the S key.
 #
-# Where to click comes from view.c's layout at 1280x720 (u = 1, pad = 10):
-#   - the grids are 446.4 pixels square ((1280 - 40) * 0.36), the input grid
-#     at x 10, the output grid at x 1280 - 10 - 446.4 = 823.6, both at y 80;
-#     a cell is 446.4 / view_cells pixels;
-#   - the filter chips are in the row y 36..57; "2 box" spans x 91..141;
-#   - the kernel's 3x3 cells are centred in the middle column (x 456..824),
-#     starting at y 81 below the kernel's title; (640, 170) is its middle
-#     cell for any cell size from 45 to 89 pixels.
+# Where to click comes from convis itself: before each run, the same window
+# brought to the same state by --do prints its places to click
+# (--print-state: target=ACTION,ARG,X,Y,W,H), and the clicks go there.
 set -u
 if [ $# -ne 1 ]; then
   echo "usage: test_interactive.sh CONVIS" >&2
@@ -138,12 +133,27 @@ expect() {
   if [ -z "$wrong" ]; then ok "$name: $*"; else bad "$name:$wrong"; fi
 }
 
-cell=446.4
-out_x=823.6 out_y=80
-# cell_center N I J: window pixel of the middle of output cell (I, J) of the
-# view, with N cells across
-cell_center() { awk -v n="$1" -v i="$2" -v j="$3" -v c=$cell -v x=$out_x -v y=$out_y \
-  'BEGIN { printf "%d %d\n", x + (i + 0.5) * c / n, y + (j + 0.5) * c / n }'; }
+# layout NAME SCRIPT: the places to click in the window that SCRIPT (--do)
+# leads to, as convis prints them, in $tmp/NAME.layout
+layout() {
+  (cd "$tmp" && timeout 60 "$convis" --window 1280x720 --do "$2" --screenshot "$tmp/$1.png" --print-state) \
+    >"$tmp/$1.layout" 2>"$tmp/$1.layout-err" || bad "$1: convis could not print its layout: $(cat "$tmp/$1.layout-err")"
+}
+# middle NAME ACTION ARG: the window pixel in the middle of that target
+middle() {
+  local x y w h
+  IFS=, read -r x y w h < <(sed -n "s/^target=$2,$3,//p" "$tmp/$1.layout" | head -1)
+  echo "$((x + w / 2)) $((y + h / 2))"
+}
+# cell_center NAME I J: the middle of output cell (I, J) of the view (the
+# output grid is the target of pin, view_cells across)
+cell_center() {
+  local x y w h n
+  IFS=, read -r x y w h < <(sed -n "s/^target=pin,-1,//p" "$tmp/$1.layout" | head -1)
+  n=$(sed -n 's/^view_cells=//p' "$tmp/$1.layout")
+  awk -v n="$n" -v i="$2" -v j="$3" -v x="$x" -v y="$y" -v c="$w" \
+    'BEGIN { printf "%d %d\n", x + (i + 0.5) * (c + 1) / n, y + (j + 0.5) * (c + 1) / n }'
+}
 
 # ---- A: stepping, tapping, speed, blank, the wheel, hovering, Esc quits -----------
 # Right x3 completes outputs 0..2 (the view jumps to the walk, 0,0); t t taps
@@ -152,12 +162,13 @@ cell_center() { awk -v n="$1" -v i="$2" -v j="$3" -v c=$cell -v x=$out_x -v y=$o
 # cells around the middle: view 2,2); the mouse over output cell (4, 6) of the
 # view hovers image pixel (6, 8); Z makes the text larger; Esc, with nothing
 # open, quits.
+layout a "step*3,tap*2,faster,zoom-in"
 if start a; then
   keys Right Right Right t t Up b t
   sleep 0.5
   at 640 600 && click 4
   sleep 1
-  read -r x y < <(cell_center 16 4 6)
+  read -r x y < <(cell_center a 4 6)
   at "$x" "$y"
   sleep 0.5
   at $((x + 1)) "$y"
@@ -195,19 +206,22 @@ stop
 # cell (5, 3) of the view pins image pixel (15, 3); a click on the "2 box" chip
 # chooses box; a click on the kernel's middle cell and "-3" Return sets its
 # weight; S saves the screen; Q quits.
+layout b "step*3,tap*2,gpu,threads,pan-right,zoom-in,zoom-out,filter-3,border,flip,display"
 if start b; then
   keys Right Right Right t t g v shift+Right plus minus 3 m f d F1 Escape
   sleep 1.5
-  read -r x y < <(cell_center 20 5 3)
+  read -r x y < <(cell_center b 5 3)
   at "$x" "$y"
   sleep 0.5
   at $((x + 1)) "$y"
   sleep 0.5
   click 1
   sleep 0.5
-  at 116 46 && click 1 # the "2 box" chip
+  read -r x y < <(middle b filter-2 -1)
+  at "$x" "$y" && click 1 # the "2 box" chip
   sleep 0.5
-  at 640 170 && click 1 # the kernel's middle cell
+  read -r x y < <(middle b edit-kernel 4)
+  at "$x" "$y" && click 1 # the kernel's middle cell
   sleep 0.5
   keys minus 3 Return
   sleep 0.5
