@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "actions.h"
+#include "state.h"
 #include "cli.h"
 #include "core/err.h"
 #include "core/timing.h"
@@ -163,53 +164,13 @@ int app_capture_report_frames(app_window *w, int frames, double load_start, doub
 
 void app_capture_print_state(const app_window *w)
 {
-    const app *a = &w->app;
-    const scene *s = &a->s;
-    int fx, fy, live[4][4], n;
+    int live[4][4], n;
     view_target targets[64];
-    bool from_stepper;
-    char title[320];
-    scene_focus(s, &fx, &fy, &from_stepper);
-    scene_title(s, title, sizeof title);
-    printf("phase=%s\n", s->phase == SCENE_PHASE_GPU ? "gpu" : "cpu");
-    printf("output=%ld\nx=%d\ny=%d\ntaps=%d\n", s->stepper.index, conv_stepper_x(&s->stepper),
-           conv_stepper_y(&s->stepper), s->stepper.taps);
-    printf("done=%ld\ntotal=%ld\n", scene_cpu_done(s), (long)s->img.luma.w * s->img.luma.h);
-    printf("playing=%d\nspeed=%g\n", s->playing, s->speed);
-    printf("image=%s\nwidth=%d\nheight=%d\n", title, s->img.luma.w, s->img.luma.h);
-    printf("filter=%s\nborder=%s\nflip=%d\ndisplay=%s\n", s->opt.kernel.name, conv_border_name(s->opt.border),
-           s->opt.flip, img_display_name(s->opt.display));
-    printf("weights=");
-    for (int t = 0; t < 9; ++t)
-        printf("%g%s", (double)s->opt.kernel.weight[t], t < 8 ? "," : "\n");
-    printf("thread_view=%d\nview_x=%d\nview_y=%d\nview_cells=%d\n", s->thread_view, s->view_x, s->view_y,
-           s->view_cells);
-    printf("focus_x=%d\nfocus_y=%d\nhovering=%d\npinned=%d\n", fx, fy, s->hovering, s->pinned);
-    printf("gpu_engine=%s\ngpu_available=%d\ngpu_measured=%d\n", s->gpu.name, s->gpu.engine != NULL,
-           s->gpu.measured);
-    if (s->gpu.engine)
-        printf("gpu_description=%s\n", eng_description(s->gpu.engine));
-    printf("gpu_kernel=%s\ngpu_result=%s\ngpu_presented=%d\ngpu_extrapolated=%d\n", eng_kernel_name(s->gpu_kernel),
-           eng_result_name(s->gpu_result), s->gpu_presented, s->gpu.measured && s->gpu.timing.extrapolated);
-    if (s->gpu_device_known)
-        printf("gpu_device=%s\ngpu_present_path=%s\n", s->gpu_device.name,
-               eng_present_path_name(s->gpu_device.present));
-    printf("cpu_seq_measured=%d\ncpu_par_measured=%d\ncpu_bands=%d\n", s->seq.measured, s->par.measured,
-           s->cpu_bands);
-    printf("passes=%d\nchain_shown=%d\nchain_cpu_ms=%.3f\nchain_gpu_ms=%.3f\n", s->passes, s->chain.shown,
-           s->chain.ms[0], s->chain.ms[1]);
-    printf("sweep_shown=%d\nsweep_sizes=%d\nsweep_crossover=%d\nbusy=%d\n", s->sweep.shown, s->sweep.count,
-           scene_sweep_crossover(s), scene_busy(s));
-    printf("menu=%d\nlessons_found=%d\nlang=%s\n", a->menu, a->lesson_count, app_lang(a));
-    if (app_in_lesson(a))
-        printf("lesson=%s\nlesson_step=%d\nlesson_steps=%d\nlesson_waiting=%d\n", a->lesson_path, a->player.step + 1,
-               a->player.lesson.step_count, a->player.waiting);
-    printf("help=%d\nblank=%d\ntext_scale=%d\nedit_tap=%d\n", a->help, a->blank, a->text_scale, a->edit_tap);
-    printf("banner=%s\nnotice=%s\n", s->banner, s->notice);
+    app_print_state(&w->app, stdout);
     n = w->view ? view_live_regions(w->view, live, 4) : 0;
     for (int i = 0; i < n; ++i)
         printf("live_region=%d,%d,%d,%d\n", live[i][0], live[i][1], live[i][2], live[i][3]);
-    n = w->view ? view_targets(w->view, a, targets, 64) : 0;
+    n = w->view ? view_targets(w->view, &w->app, targets, 64) : 0;
     for (int i = 0; i < n; ++i)
         printf("target=%s,%d,%d,%d,%d,%d\n", targets[i].action, targets[i].arg, targets[i].x, targets[i].y,
                targets[i].w, targets[i].h);

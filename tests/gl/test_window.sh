@@ -178,72 +178,22 @@ state() {
   if [ -z "$wrong" ]; then ok "after '$actions': $*"; else bad "after '$actions':$wrong"; fi
 }
 
-total=$((512 * 384))
-# Each run costs half a second, so a run checks several things that do not
-# touch each other (a toggle, a pan and a filter, say).
-# The first state: the sample image, sobel-x, the walk not begun, the view on
-# the image's top-left corner, where the walk starts.
-state "" phase=cpu output=0 x=0 y=0 taps=0 done=0 total=$total playing=0 speed=4 image=sample.png width=512 \
-  height=384 filter=sobel-x border=clamp flip=0 display=abs weights=-1,0,1,-2,0,2,-1,0,1 thread_view=0 \
-  view_x=0 view_y=0 view_cells=20 hovering=0 pinned=0 gpu_engine="$gpu_engine" gpu_measured=0 \
-  cpu_seq_measured=1 cpu_par_measured=1 help=0 blank=0 text_scale=100 edit_tap=-1 banner= notice=
-# play, threads and flip toggle; pan moves half a view (10 cells)
-state "play,threads,flip,pan-right*3,pan-down*3,pan-left,pan-up" playing=1 thread_view=1 flip=1 view_x=20 \
-  view_y=20 phase=cpu output=0
-state "play*2,threads*2,flip*2,step*5" playing=0 thread_view=0 flip=0 output=4 x=4 y=0 taps=9 done=5
-# back restarts the current output, then goes back one; the view follows the walk
-state "step*25,back" output=24 taps=0 done=24 view_x=20 view_y=0
-state "step*25,back*2" output=23 taps=0 done=23
-state "back" output=0 taps=0 done=0 view_x=0 view_y=0
-state "play,step" playing=0 output=0 taps=9 done=1
-# outputs go in raster order: output 512 is (0, 1)
-state "step*513" output=512 x=0 y=1 taps=9 done=513 view_x=0 view_y=0
-# tap is one product; the tenth tap begins the next output
-state "tap*3" output=0 taps=3 done=0
-state "tap*9" output=0 taps=9 done=1
-state "tap*10" output=1 taps=1 done=1
-# finish: every output, and playing stops; stepping on does nothing
-state "play,finish,step,tap" playing=0 done=$total output=$((total - 1)) taps=9
-# restart: output 0, the CPU phase again
-state "step*7,tap*2,gpu,restart" phase=cpu output=0 taps=0 done=0
+# What needs no window (the walk, filters, cycles, pans, Esc) is checked
+# in-process by tests/unit/test_app.c; here, what runs on the window's GL: the
+# GPU phase, its result path, and a title with passes.
 # the GPU phase: every output at once, measured; it stops the walk; a step
-# goes back to the walk where it was
+# goes back to the walk where it was; restart goes back to output 0
+state "" gpu_engine="$gpu_engine" gpu_measured=0 banner= notice=
 state "play,gpu,threads" phase=gpu gpu_measured=1 playing=0 thread_view=1
 state "step*3,gpu,step" phase=cpu output=3 done=4
+state "step*7,tap*2,gpu,restart" phase=cpu output=0 taps=0 done=0
 # a filter changed in the GPU phase is computed again on the GPU
 state "gpu,filter-2" phase=gpu filter=box weights=1,1,1,1,1,1,1,1,1 gpu_measured=1
-# filters by number (the walk starts again), next and previous, both ways round
-state "step*5,filter-3" filter=gaussian weights=1,2,1,2,4,2,1,2,1 output=0 done=0
-state "filter-1,pan-right,pan-down" filter=identity weights=0,0,0,0,1,0,0,0,0 view_x=10 view_y=10
-state "filter-1,prev-filter" filter=outline weights=-1,-1,-1,-1,8,-1,-1,-1,-1
-state "filter-9,next-filter" filter=identity
-state "next-filter*9" filter=sobel-x
-# cycles, once, twice, three and four times; zoom keeps the view's middle
-state "border,display,help,blank,text-size,faster,zoom-in,next-filter" border=mirror display=signed help=1 \
-  blank=1 text_scale=125 speed=8 view_cells=16 view_x=2 view_y=2 filter=sobel-y
-state "border*2,display*2,help*2,blank*2,text-size*2,slower,zoom-in*2,prev-filter" border=wrap display=clamp \
-  help=0 blank=0 text_scale=150 speed=2 view_cells=12 filter=laplacian
-state "border*3,display*3,text-size*3,slower*20,zoom-out*3" border=zero display=abs text_scale=200 speed=1 \
-  view_cells=48
-state "border*4,text-size*4,faster*20,zoom-in*20" border=clamp text_scale=100 speed=8192 view_cells=4
-# pan stops at the image's edges, and zooming out at an edge stays inside
-state "pan-left*100,pan-up*100" view_x=0 view_y=0
-state "pan-right*100,pan-down*100" view_x=$((512 - 20)) view_y=$((384 - 20))
-state "zoom-out*20,pan-right*100,pan-down*100" view_cells=64 view_x=$((512 - 64)) view_y=$((384 - 64))
-state "pan-right*100,pan-down*100,zoom-out*20" view_cells=64 view_x=$((512 - 64)) view_y=$((384 - 64))
-# escape closes what is open, one thing at a time; pin with nothing under the
-# mouse pins nothing
 # the GPU's result path: into a GL buffer shown as it is (the default), or one
 # bulk copy back to the host; the chart follows
 state "gpu" phase=gpu gpu_result=interop gpu_presented=1 gpu_measured=1
 state "gpu,gpu-result" phase=gpu gpu_result=bulk gpu_presented=0 gpu_measured=1
-# passes fed back, the chain of dependent passes, the size sweep
 state "apply-again*2" passes=2 "image=sample.png after 2 passes" output=0 done=0
-state "sweep" sweep_shown=1 sweep_sizes=6
-state "edit-kernel" edit_tap=0
-state "edit-kernel,escape" edit_tap=-1 help=0
-state "help,blank,escape" help=0 blank=1
-state "pin,blank,escape" blank=0 pinned=0 hovering=0
 
 # escape with nothing open quits: the window closes without a quit action
 if win --do "step,escape" --print-state >"$tmp/escape.state" 2>"$tmp/escape.err" && grep -qx "done=1" "$tmp/escape.state"; then

@@ -22,6 +22,7 @@
 #include "lessons.h"
 #include "narration.h"
 #include "platform/platform.h"
+#include "state.h"
 #include "check.h"
 
 /* ---- a host and a fresh app --------------------------------------------------- */
@@ -346,6 +347,107 @@ static void test_scripts(void)
     app_free(&a);
 }
 
+/* ---- the state after scripts (what --print-state prints) -------------------------- */
+
+/* Runs `script` on a fresh app and checks "key=value" pairs (parted by
+ * spaces) against the state lines. */
+static void state_after(const char *script, const char *want)
+{
+    app a;
+    char *text = NULL, pair[128], key[64], line[256];
+    size_t size = 0;
+    const char *p = want;
+    FILE *f;
+    fresh(&a);
+    CHECK(app_run_script(&a, script), "'%s' runs: %s", script, err_msg());
+    f = open_memstream(&text, &size);
+    if (!f)
+        return;
+    app_print_state(&a, f);
+    fclose(f);
+    while (sscanf(p, "%127s", pair) == 1) {
+        const char *eq = strchr(pair, '=');
+        p = strstr(p, pair) + strlen(pair);
+        if (!eq)
+            continue;
+        snprintf(key, sizeof key, "%.*s", (int)(eq - pair + 1), pair); /* "key=" */
+        {
+            const char *at = text, *found = NULL;
+            while ((at = strstr(at, key))) { /* at a line's start */
+                if (at == text || at[-1] == '\n') {
+                    found = at;
+                    break;
+                }
+                ++at;
+            }
+            line[0] = '\0';
+            if (found)
+                sscanf(found, "%255[^\n]", line);
+            CHECK(strcmp(line, pair) == 0, "after '%s': %s, want %s", script, found ? line : "(missing)", pair);
+        }
+    }
+    free(text);
+    app_free(&a);
+}
+
+static void test_states(void)
+{
+    char want[512];
+    int total = 512 * 384;
+    /* the first state: the sample image, sobel-x, the walk not begun, the
+     * view on the image's top-left corner, where the walk starts */
+    snprintf(want, sizeof want, "phase=cpu output=0 x=0 y=0 taps=0 done=0 total=%d playing=0 speed=4 "
+             "image=sample.png width=512 height=384 filter=sobel-x border=clamp flip=0 display=abs "
+             "weights=-1,0,1,-2,0,2,-1,0,1 thread_view=0 view_x=0 view_y=0 view_cells=20 hovering=0 pinned=0 "
+             "cpu_seq_measured=1 cpu_par_measured=1 help=0 blank=0 text_scale=100 edit_tap=-1", total);
+    state_after("", want);
+    /* play, threads and flip toggle; pan moves half a view (10 cells) */
+    state_after("play,threads,flip,pan-right*3,pan-down*3,pan-left,pan-up",
+                "playing=1 thread_view=1 flip=1 view_x=20 view_y=20 phase=cpu output=0");
+    state_after("play*2,threads*2,flip*2,step*5", "playing=0 thread_view=0 flip=0 output=4 x=4 y=0 taps=9 done=5");
+    /* back restarts the current output, then goes back one; the view follows the walk */
+    state_after("step*25,back", "output=24 taps=0 done=24 view_x=20 view_y=0");
+    state_after("step*25,back*2", "output=23 taps=0 done=23");
+    state_after("back", "output=0 taps=0 done=0 view_x=0 view_y=0");
+    state_after("play,step", "playing=0 output=0 taps=9 done=1");
+    /* outputs go in raster order: output 512 is (0, 1) */
+    state_after("step*513", "output=512 x=0 y=1 taps=9 done=513 view_x=0 view_y=0");
+    /* tap is one product; the tenth tap begins the next output */
+    state_after("tap*3", "output=0 taps=3 done=0");
+    state_after("tap*9", "output=0 taps=9 done=1");
+    state_after("tap*10", "output=1 taps=1 done=1");
+    /* finish: every output, and playing stops; stepping on does nothing */
+    snprintf(want, sizeof want, "playing=0 done=%d output=%d taps=9", total, total - 1);
+    state_after("play,finish,step,tap", want);
+    /* filters by number (the walk starts again), next and previous, both ways round */
+    state_after("step*5,filter-3", "filter=gaussian weights=1,2,1,2,4,2,1,2,1 output=0 done=0");
+    state_after("filter-1,pan-right,pan-down", "filter=identity weights=0,0,0,0,1,0,0,0,0 view_x=10 view_y=10");
+    state_after("filter-1,prev-filter", "filter=outline weights=-1,-1,-1,-1,8,-1,-1,-1,-1");
+    state_after("filter-9,next-filter", "filter=identity");
+    state_after("next-filter*9", "filter=sobel-x");
+    /* cycles, once, twice, three and four times; zoom keeps the view's middle */
+    state_after("border,display,help,blank,text-size,faster,zoom-in,next-filter",
+                "border=mirror display=signed help=1 blank=1 text_scale=125 speed=8 view_cells=16 view_x=2 "
+                "view_y=2 filter=sobel-y");
+    state_after("border*2,display*2,help*2,blank*2,text-size*2,slower,zoom-in*2,prev-filter",
+                "border=wrap display=clamp help=0 blank=0 text_scale=150 speed=2 view_cells=12 filter=laplacian");
+    state_after("border*3,display*3,text-size*3,slower*20,zoom-out*3",
+                "border=zero display=abs text_scale=200 speed=1 view_cells=48");
+    state_after("border*4,text-size*4,faster*20,zoom-in*20", "border=clamp text_scale=100 speed=8192 view_cells=4");
+    /* pan stops at the image's edges, and zooming out at an edge stays inside */
+    state_after("pan-left*100,pan-up*100", "view_x=0 view_y=0");
+    state_after("pan-right*100,pan-down*100", "view_x=492 view_y=364");
+    state_after("zoom-out*20,pan-right*100,pan-down*100", "view_cells=64 view_x=448 view_y=320");
+    state_after("pan-right*100,pan-down*100,zoom-out*20", "view_cells=64 view_x=448 view_y=320");
+    /* passes fed back, the size sweep; Esc closes what is open, one thing at a time */
+    state_after("apply-again*2", "passes=2 output=0 done=0");
+    state_after("sweep", "sweep_shown=1 sweep_sizes=6 busy=0");
+    state_after("edit-kernel", "edit_tap=0");
+    state_after("edit-kernel,escape", "edit_tap=-1 help=0");
+    state_after("help,blank,escape", "help=0 blank=1");
+    state_after("pin,blank,escape", "blank=0 pinned=0 hovering=0");
+}
+
 /* ---- long work ------------------------------------------------------------------------ */
 
 static void test_long_work(void)
@@ -480,6 +582,7 @@ int main(void)
     test_escape_and_start_state();
     test_flipped_edit();
     test_scripts();
+    test_states();
     test_long_work();
     test_placeholders();
     test_soak();

@@ -1,0 +1,52 @@
+/* state.c - the app's state as key=value lines: what --print-state prints
+ * and what tests compare. */
+#include "state.h"
+
+#include <stdio.h>
+
+#include "scene.h"
+
+void app_print_state(const app *a, FILE *f)
+{
+    const scene *s = &a->s;
+    int fx, fy;
+    bool from_stepper;
+    char title[320];
+    scene_focus(s, &fx, &fy, &from_stepper);
+    scene_title(s, title, sizeof title);
+    fprintf(f, "phase=%s\n", s->phase == SCENE_PHASE_GPU ? "gpu" : "cpu");
+    fprintf(f, "output=%ld\nx=%d\ny=%d\ntaps=%d\n", s->stepper.index, conv_stepper_x(&s->stepper),
+           conv_stepper_y(&s->stepper), s->stepper.taps);
+    fprintf(f, "done=%ld\ntotal=%ld\n", scene_cpu_done(s), (long)s->img.luma.w * s->img.luma.h);
+    fprintf(f, "playing=%d\nspeed=%g\n", s->playing, s->speed);
+    fprintf(f, "image=%s\nwidth=%d\nheight=%d\n", title, s->img.luma.w, s->img.luma.h);
+    fprintf(f, "filter=%s\nborder=%s\nflip=%d\ndisplay=%s\n", s->opt.kernel.name, conv_border_name(s->opt.border),
+           s->opt.flip, img_display_name(s->opt.display));
+    fprintf(f, "weights=");
+    for (int t = 0; t < 9; ++t)
+        fprintf(f, "%g%s", (double)s->opt.kernel.weight[t], t < 8 ? "," : "\n");
+    fprintf(f, "thread_view=%d\nview_x=%d\nview_y=%d\nview_cells=%d\n", s->thread_view, s->view_x, s->view_y,
+           s->view_cells);
+    fprintf(f, "focus_x=%d\nfocus_y=%d\nhovering=%d\npinned=%d\n", fx, fy, s->hovering, s->pinned);
+    fprintf(f, "gpu_engine=%s\ngpu_available=%d\ngpu_measured=%d\n", s->gpu.name, s->gpu.engine != NULL,
+           s->gpu.measured);
+    if (s->gpu.engine)
+        fprintf(f, "gpu_description=%s\n", eng_description(s->gpu.engine));
+    fprintf(f, "gpu_kernel=%s\ngpu_result=%s\ngpu_presented=%d\ngpu_extrapolated=%d\n", eng_kernel_name(s->gpu_kernel),
+           eng_result_name(s->gpu_result), s->gpu_presented, s->gpu.measured && s->gpu.timing.extrapolated);
+    if (s->gpu_device_known)
+        fprintf(f, "gpu_device=%s\ngpu_present_path=%s\n", s->gpu_device.name,
+               eng_present_path_name(s->gpu_device.present));
+    fprintf(f, "cpu_seq_measured=%d\ncpu_par_measured=%d\ncpu_bands=%d\n", s->seq.measured, s->par.measured,
+           s->cpu_bands);
+    fprintf(f, "passes=%d\nchain_shown=%d\nchain_cpu_ms=%.3f\nchain_gpu_ms=%.3f\n", s->passes, s->chain.shown,
+           s->chain.ms[0], s->chain.ms[1]);
+    fprintf(f, "sweep_shown=%d\nsweep_sizes=%d\nsweep_crossover=%d\nbusy=%d\n", s->sweep.shown, s->sweep.count,
+           scene_sweep_crossover(s), scene_busy(s));
+    fprintf(f, "menu=%d\nlessons_found=%d\nlang=%s\n", a->menu, a->lesson_count, app_lang(a));
+    if (app_in_lesson(a))
+        fprintf(f, "lesson=%s\nlesson_step=%d\nlesson_steps=%d\nlesson_waiting=%d\n", a->lesson_path, a->player.step + 1,
+               a->player.lesson.step_count, a->player.waiting);
+    fprintf(f, "help=%d\nblank=%d\ntext_scale=%d\nedit_tap=%d\n", a->help, a->blank, a->text_scale, a->edit_tap);
+    fprintf(f, "banner=%s\nnotice=%s\n", s->banner, s->notice);
+}
