@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/err.h"
-#include "platform/platform.h"
+#include "platform/keys.h"
 
 #define SHIFT PLAT_MOD_SHIFT
 #define LESSON APP_WHEN_LESSON

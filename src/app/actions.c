@@ -10,7 +10,7 @@
 
 #include "core/err.h"
 #include "lessons.h"
-#include "platform/platform.h"
+#include "platform/keys.h"
 
 /* Work in output pixels one script may ask of apply-again: each pass
  * convolves the whole image on the CPU and the GPU. */

@@ -58,15 +58,6 @@ static void factor(const app *a, const scene_engine *slow, const scene_engine *f
     fmt_factor(f, buf, size);
 }
 
-/* The GPU grid: from the last run's launch, else 16x16 blocks over the image. */
-static void grid(const app *a, long long *gx, long long *gy, int *bx, int *by)
-{
-    const scene *s = &a->s;
-    scene_block_size(s, bx, by);
-    *gx = s->gpu.timing.launch.grid_x > 0 ? s->gpu.timing.launch.grid_x : (s->img.luma.w + *bx - 1) / *bx;
-    *gy = s->gpu.timing.launch.grid_y > 0 ? s->gpu.timing.launch.grid_y : (s->img.luma.h + *by - 1) / *by;
-}
-
 static void v_cpu_seq_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.seq, buf, size); }
 static void v_cpu_par_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.par, buf, size); }
 static void v_gpu_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.gpu, buf, size); }
@@ -95,18 +86,18 @@ static void v_outputs(const app *a, char *buf, size_t size)
 
 static void v_threads(const app *a, char *buf, size_t size)
 {
-    long long gx, gy;
+    long gx, gy;
     int bx, by;
-    grid(a, &gx, &gy, &bx, &by);
-    fmt_count(gx * gy * bx * by, buf, size);
+    scene_gpu_grid(&a->s, &gx, &gy, &bx, &by);
+    fmt_count((long long)gx * gy * bx * by, buf, size);
 }
 
 static void v_blocks(const app *a, char *buf, size_t size)
 {
-    long long gx, gy;
+    long gx, gy;
     int bx, by;
-    grid(a, &gx, &gy, &bx, &by);
-    snprintf(buf, size, "%lld\xC3\x97%lld", gx, gy);
+    scene_gpu_grid(&a->s, &gx, &gy, &bx, &by);
+    snprintf(buf, size, "%ld\xC3\x97%ld", gx, gy);
 }
 
 static void v_block_size(const app *a, char *buf, size_t size)

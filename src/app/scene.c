@@ -1003,3 +1003,11 @@ void scene_title(const scene *s, char *buf, size_t size)
     else
         snprintf(buf, size, "%s", s->image_name);
 }
+
+void scene_gpu_grid(const scene *s, long *gx, long *gy, int *bx, int *by)
+{
+    const eng_launch *l = &s->gpu.timing.launch;
+    scene_block_size(s, bx, by);
+    *gx = l->grid_x > 0 ? l->grid_x : (s->img.luma.w + *bx - 1) / *bx;
+    *gy = l->grid_y > 0 ? l->grid_y : (s->img.luma.h + *by - 1) / *by;
+}

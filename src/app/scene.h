@@ -279,6 +279,10 @@ void scene_title(const scene *s, char *buf, size_t size);
 /* The GPU engine's block size (16x16 when none ran yet). */
 void scene_block_size(const scene *s, int *bx, int *by);
 
+/* The GPU's grid: blocks across and down and threads a block, from its last
+ * run's launch record (before any run: 16x16 blocks over the image). */
+void scene_gpu_grid(const scene *s, long *gx, long *gy, int *bx, int *by);
+
 /* The most pixels the GPU engine can convolve (8 bytes each on the device:
  * a float in, a float out), from its free memory and buffer limit; -1 when
  * neither is known. Read after a GPU run. */

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # A soak: the window given a long random sequence of actions from its own
 # action table (the names of `--do`), seeded so a failure reproduces, in
-# rounds for about two minutes: every round ends with exit 0, a state whose
+# rounds for about 40 seconds (the longer soak runs in-process, in
+# tests/unit/test_app.c): every round ends with exit 0, a state whose
 # numbers hold together, a frame drawn, and a bounded peak of memory.
 # Usage: test_soak.sh CONVIS [SEED] [SECONDS]   (under with_display.sh)
 set -u
-convis=$1 seed=${2:-20261130} seconds=${3:-100}
+convis=$1 seed=${2:-20261130} seconds=${3:-40}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0

@@ -118,9 +118,7 @@ void vw_draw_status(view *v, const scene *s)
     } else {
         int bx, by;
         long gx, gy;
-        scene_block_size(s, &bx, &by);
-        gx = (s->img.luma.w + bx - 1) / bx;
-        gy = (s->img.luma.h + by - 1) / by;
+        scene_gpu_grid(s, &gx, &gy, &bx, &by);
         fmt_count(gx * gy * bx * by, t, sizeof t);
         snprintf(buf, sizeof buf, "GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads", gx, gy, bx, by,
                  t);
