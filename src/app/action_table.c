@@ -143,10 +143,31 @@ const app_action *app_action_for_key(int key, unsigned mods, bool in_lesson)
     const app_action *a = in_lesson ? for_key(key, mods, true) : NULL;
     if (!a)
         a = for_key(key, mods, false);
-    /* a shifted key without a binding of its own does what the key does */
+    /* a shifted key without a binding of its own does what the key does
+     * outside a lesson: Shift+PageDown steps the walk while PageDown turns
+     * the lesson's page */
     if (!a && (mods & SHIFT))
-        a = app_action_for_key(key, mods & ~(unsigned)SHIFT, in_lesson);
+        a = app_action_for_key(key, mods & ~(unsigned)SHIFT, false);
     return a;
+}
+
+bool app_action_steers(const app_action *a)
+{
+    switch (a->id) {
+    case ACT_LESSON_NEXT:
+    case ACT_LESSON_PREV:
+    case ACT_LESSON_RESTART:
+    case ACT_LESSONS:
+    case ACT_PICK_LESSON:
+    case ACT_LEAVE_LESSON:
+    case ACT_ESCAPE:
+    case ACT_QUIT:
+    case ACT_FULLSCREEN:
+    case ACT_SCREENSHOT:
+        return true;
+    default:
+        return false;
+    }
 }
 
 bool app_action_word(const char *word, const app_action **a, long *times)

@@ -69,6 +69,11 @@ const app_action *app_action_filter(int preset);     /* "filter-N" for preset N-
  * page keys (→ ← PageDown PageUp Home) over the walk's. */
 const app_action *app_action_for_key(int key, unsigned mods, bool in_lesson);
 
+/* Whether the action steers the lessons or the program (turns a page,
+ * leaves, quits, saves a file) rather than the scene: a lesson's steps may
+ * not do it, only wait for it. */
+bool app_action_steers(const app_action *a);
+
 /* One script word, "name" or "name*N": the action and N (1 without a
  * count). False with a sentence for an unknown name, an action that needs a
  * click's position, or a count that is no number or over what the action

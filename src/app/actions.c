@@ -240,6 +240,12 @@ app_act app_act_for_key(const app *a, int key, unsigned mods)
         act.arg = key - '1';
         return act;
     }
+    if (app_in_lesson(a) && a->player.waiting) { /* the key of what the step waits for does that */
+        const app_action *wanted = app_action_find(lsn_player_current(&a->player)->wait);
+        const app_action *plain = app_action_for_key(key, mods, false);
+        if (wanted && plain == wanted)
+            return app_act_of(wanted);
+    }
     return app_act_of(app_action_for_key(key, mods, app_in_lesson(a)));
 }
 
@@ -286,6 +292,8 @@ static bool run_script(app *a, const char *script, bool learner)
         const app_action *action;
         long times;
         app_action_word(word, &action, &times); /* checked above */
+        if (!learner && app_action_steers(action))
+            continue; /* a step does not turn the lesson's pages (lesson --check says so) */
         while (times-- > 0) {
             if (scene_busy(&a->s))
                 scene_settle(&a->s);
@@ -345,8 +353,8 @@ bool app_lesson_start(app *a, const char *path)
         scene_say_error(&a->s, err_msg());
         return false;
     }
-    if (!a->free_play.held)
-        snprintf(a->free_lang, sizeof a->free_lang, "%s", a->lang);
+    app_lesson_stop(a); /* another lesson starts from free play too */
+    snprintf(a->free_lang, sizeof a->free_lang, "%s", a->lang);
     scene_stash_settings(&a->s, &a->free_play, &a->defaults);
     a->edit_tap = -1;
     a->menu = a->help = false;

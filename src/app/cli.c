@@ -161,6 +161,9 @@ static void option_default(const app_option *o, char *buf, size_t size)
         snprintf(buf, size, " (default %lld)", (long long)IMG_DEFAULT_MAX_PIXELS);
     else if (o->id == OPT_ENGINE)
         snprintf(buf, size, "%s", eng_names());
+    else if (o->id == OPT_RESULT)
+        snprintf(buf, size, "\n  %-21s (per-pixel: %d pixels or %.0f ms at most, for real)", "", ENG_PER_PIXEL_MAX,
+                 ENG_PER_PIXEL_BUDGET_MS);
 }
 
 static void print_options(FILE *f, int scope)

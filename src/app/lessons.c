@@ -79,6 +79,11 @@ bool app_lesson_load(const char *path, lsn_lesson *out)
                 err_set("%s:%d:%d: %s", path, a->line, a->column, why);
                 goto fail;
             }
+            if (app_action_steers(found)) {
+                err_set("%s:%d:%d: a step cannot do '%s': it steers the lesson or the program; a step may wait for "
+                        "it (wait: %s)", path, a->line, a->column, found->name, found->name);
+                goto fail;
+            }
         }
         if (st->wait && !app_action_find(st->wait)) {
             err_set("%s:%d:%d: wait names no action: '%s'; name one of the window's actions, such as gpu or play",

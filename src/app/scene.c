@@ -9,10 +9,14 @@
 
 #include "core/err.h"
 #include "core/timing.h"
+#include "worker.h"
 
 #define TIMING_BUDGET_MS 150.0 /* time spent measuring one engine after a change */
 #define SWEEP_BUDGET_MS 60.0   /* ... and one engine at one size of the sweep */
 #define PER_PIXEL_BUDGET_MS 60.0 /* copies one pixel at a time for this long, then extrapolates */
+
+/* What a job of the measuring thread is for (worker_result.tag). */
+enum { TAG_SEQ = 0, TAG_PAR = 1, TAG_SWEEP = 100 /* + size * 3 + engine */ };
 
 /* Opens engine `name` through the host; on failure e->why holds the bare
  * reason. */
@@ -26,6 +30,15 @@ static void open_engine(scene *s, scene_engine *e, const char *name)
 double scene_now(const scene *s)
 {
     return s->host.now_ms ? s->host.now_ms(s->host.user) : tim_now_ms();
+}
+
+/* The result path goes back to one this GPU engine has. */
+static void clamp_gpu_result(scene *s)
+{
+    if (s->gpu_result == ENG_RESULT_INTEROP && (!s->gpu.engine || !eng_can_present(s->gpu.engine)))
+        s->gpu_result = ENG_RESULT_BULK;
+    if (s->gpu_result == ENG_RESULT_PER_PIXEL && (!s->gpu.engine || !eng_has_options(eng_class_of(s->gpu.engine))))
+        s->gpu_result = ENG_RESULT_BULK;
 }
 
 /* Settings that a lesson starts from and that a new scene has. */
@@ -68,6 +81,16 @@ void scene_init(scene *s, const scene_host *host, const app_options *opt)
         }
     }
     reset_settings(s, opt);
+    /* the CPU engines' measurements run on a thread of their own, with
+     * engines of their own; without it, here between frames */
+    {
+        char why[256];
+        s->wseq = s->host.open_engine(s->host.user, "cpu-seq", why, sizeof why);
+        s->wpar = s->host.open_engine(s->host.user, "cpu-par", why, sizeof why);
+        if (s->wseq && s->wpar)
+            s->worker = worker_start();
+        s->worker_tag = -1;
+    }
 }
 
 static void task_end(scene *s);
@@ -87,6 +110,9 @@ static void free_buffer(scene *s)
 
 void scene_free(scene *s)
 {
+    worker_stop(s->worker); /* after the run under way, if any */
+    eng_close(s->wseq);
+    eng_close(s->wpar);
     task_end(s);
     free_buffer(s); /* the GL context is still current here */
     eng_close(s->seq.engine);
@@ -116,7 +142,10 @@ static void settings_changed(scene *s)
     conv_params p = params_of(s);
     if (!s->img.luma.px)
         return;
+    if (s->task.kind != SCENE_TASK_NONE)
+        scene_cancel(s); /* a sweep or chain measures one filter, not two */
     conv_stepper_init(&s->stepper, &s->img.luma, &p, &s->cpu_out);
+    ++s->measure_gen; /* what the measuring thread is doing is for the old settings */
     redo_from(s, 0);
     s->owed_taps = 0;
     s->seq_stale = s->par_stale = true;
@@ -188,33 +217,32 @@ bool scene_open_image(scene *s, const char *path)
 
 void scene_stash_settings(scene *s, scene_stash *st, const app_options *defaults)
 {
-    if (!st->held && s->img.luma.px) {
-        img_image copy;
-        if (!img_copy(&s->img, &copy)) { /* no room for two: the lesson goes on with this one */
-            scene_say_error(s, err_msg());
-            return;
-        }
-        st->opt = s->opt;
-        st->preset = s->preset;
-        st->img = s->img;
-        snprintf(st->image_name, sizeof st->image_name, "%s", s->image_name);
-        st->passes = s->passes;
-        st->speed = s->speed;
-        st->view_x = s->view_x;
-        st->view_y = s->view_y;
-        st->view_cells = s->view_cells;
-        st->thread_view = s->thread_view;
-        st->gpu_kernel = s->gpu_kernel;
-        st->gpu_result = s->gpu_result;
-        st->held = true;
-        memset(&s->img, 0, sizeof s->img); /* now the stash's */
-        reset_settings(s, defaults);
-        scene_adopt_image(s, &copy, st->image_name);
-        return;
-    }
+    img_image copy;
+    bool copied;
+    if (s->task.kind != SCENE_TASK_NONE)
+        scene_cancel(s);
+    st->opt = s->opt;
+    st->preset = s->preset;
+    st->img = s->img; /* the stash's from now on */
+    snprintf(st->image_name, sizeof st->image_name, "%s", s->image_name);
+    st->passes = s->passes;
+    st->speed = s->speed;
+    st->view_x = s->view_x;
+    st->view_y = s->view_y;
+    st->view_cells = s->view_cells;
+    st->thread_view = s->thread_view;
+    st->gpu_kernel = s->gpu_kernel;
+    st->gpu_result = s->gpu_result;
+    st->held = true;
+    /* the scene goes on with a copy (or with none when there is no room:
+     * the lesson's own image comes next, or the banner says why) */
+    copied = s->img.luma.px && img_copy(&s->img, &copy);
+    if (s->img.luma.px && !copied)
+        scene_say_error(s, err_msg());
+    memset(&s->img, 0, sizeof s->img);
     reset_settings(s, defaults);
-    settings_changed(s);
-    scene_restart(s);
+    if (copied)
+        scene_adopt_image(s, &copy, st->image_name);
 }
 
 void scene_unstash(scene *s, scene_stash *st)
@@ -234,6 +262,7 @@ void scene_unstash(scene *s, scene_stash *st)
     s->thread_view = st->thread_view;
     s->gpu_kernel = st->gpu_kernel;
     s->gpu_result = st->gpu_result;
+    clamp_gpu_result(s); /* the lesson may have switched the GPU engine */
     s->sweep.shown = s->chain.shown = false;
     if (scene_adopt_image(s, &img, name)) {
         s->passes = passes;
@@ -244,42 +273,66 @@ void scene_unstash(scene *s, scene_stash *st)
 
 /* ---- measuring ------------------------------------------------------------ */
 
-/* Times an engine on `job`: as many runs as fit in budget_ms (1 to 9), the
- * median of each phase. With gl_buffer, the runs present into it
- * (eng_present) instead of returning the result to the host. */
+/* Times an engine on `job` on this thread (worker_measure). */
 static void measure_engine(scene_engine *e, const eng_job *job, unsigned gl_buffer, double budget_ms)
 {
-    eng_timing first;
-    double total;
-    int reps;
-    bool ok;
     e->measured = false;
     if (!e->engine)
         return;
-    ok = gl_buffer ? eng_present(e->engine, job, gl_buffer, &first) : eng_run(e->engine, job, &first);
-    if (!ok) {
-        snprintf(e->why, sizeof e->why, "%s", err_msg());
+    if (!worker_measure(e->engine, job, gl_buffer, budget_ms, &e->timing, e->why, sizeof e->why))
         return;
-    }
-    total = eng_total_ms(&first);
-    reps = total > 0 ? (int)(budget_ms / total) : 9;
-    reps = reps < 1 ? 1 : reps > 9 ? 9 : reps;
-    ok = gl_buffer ? eng_measure_present(e->engine, job, gl_buffer, reps, &e->timing)
-                   : eng_measure(e->engine, job, reps, &e->timing);
-    if (!ok) {
-        snprintf(e->why, sizeof e->why, "%s", err_msg());
-        return;
-    }
     e->why[0] = '\0';
     e->measured = true;
 }
 
-/* Measures a CPU engine on the image shown, into a scratch plane: the walk's
- * own output must only show what the walk has done. */
+/* A CPU engine's figures have come (from the measuring thread or this one). */
+static void took_cpu(scene *s, scene_engine *e, bool ok, const eng_timing *t, const char *why)
+{
+    e->measured = ok;
+    if (ok) {
+        e->timing = *t;
+        e->why[0] = '\0';
+    } else {
+        snprintf(e->why, sizeof e->why, "%s", why);
+    }
+    if (e == &s->par && ok)
+        s->cpu_bands = t->launch.bands;
+    ++s->updates;
+}
+
+/* Gives the measuring thread a copy of `src` to measure engine `e` on;
+ * false when it is busy or there is no room (then nothing was given). */
+static bool cpu_job(scene *s, eng_engine *e, const img_plane *src, double budget_ms, int tag)
+{
+    img_plane copy;
+    if (!img_plane_alloc(&copy, src->w, src->h))
+        return false;
+    memcpy(copy.px, src->px, sizeof(float) * (size_t)src->w * (size_t)src->h);
+    if (!worker_submit(s->worker, e, &copy, params_of(s), budget_ms, tag, s->measure_gen)) {
+        img_plane_free(&copy);
+        return false;
+    }
+    s->worker_tag = tag;
+    return true;
+}
+
+/* Measures a CPU engine on the image shown: on the measuring thread when
+ * there is one (the result comes later, scene_work), else here, into a
+ * scratch plane (the walk's own output shows only what the walk has done). */
 static void measure_cpu(scene *s, scene_engine *e)
 {
     img_plane scratch;
     eng_job job;
+    if (s->worker) {
+        if (cpu_job(s, e == &s->seq ? s->wseq : s->wpar, &s->img.luma, TIMING_BUDGET_MS,
+                    e == &s->seq ? TAG_SEQ : TAG_PAR))
+            return;
+        if (e == &s->seq) /* not given: again at the next slice */
+            s->seq_stale = true;
+        else
+            s->par_stale = true;
+        return;
+    }
     if (!img_plane_alloc(&scratch, s->img.luma.w, s->img.luma.h)) {
         scene_say_error(s, err_msg());
         return;
@@ -289,6 +342,7 @@ static void measure_cpu(scene *s, scene_engine *e)
     img_plane_free(&scratch);
     if (e == &s->par && e->measured)
         s->cpu_bands = e->timing.launch.bands;
+    ++s->updates;
 }
 
 /* Sets the GPU engine's teaching switches for a run with result path r. */
@@ -387,7 +441,7 @@ bool scene_animating(const scene *s)
     double now = scene_now(s);
     return (s->playing && s->phase == SCENE_PHASE_CPU) ||
            (s->phase == SCENE_PHASE_GPU && now - s->gpu_shown_at < SCENE_GPU_PULSE_MS) ||
-           (s->notice[0] && now - s->notice_at < SCENE_NOTICE_MS) || scene_busy(s);
+           (s->notice[0] && now - s->notice_at < SCENE_NOTICE_MS);
 }
 
 /* ---- the walk ------------------------------------------------------------ */
@@ -545,10 +599,7 @@ void scene_next_gpu_engine(scene *s)
     s->gpu = next;
     s->gpu_device_known = false;
     s->gpu_presented = false;
-    if (s->gpu_result == ENG_RESULT_INTEROP && !eng_can_present(s->gpu.engine))
-        s->gpu_result = ENG_RESULT_BULK;
-    if (s->gpu_result == ENG_RESULT_PER_PIXEL && !eng_has_options(eng_class_of(s->gpu.engine)))
-        s->gpu_result = ENG_RESULT_BULK;
+    clamp_gpu_result(s);
     if (s->phase == SCENE_PHASE_GPU)
         s->gpu_stale = true;
     snprintf(msg, sizeof msg, "the GPU phase now runs on %s", eng_description(s->gpu.engine));
@@ -683,6 +734,10 @@ static void task_start(scene *s, scene_task_kind kind, int total)
 
 static void task_end(scene *s)
 {
+    if (s->worker && s->worker_tag >= TAG_SWEEP) { /* a size of a sweep no longer wanted */
+        worker_discard(s->worker);
+        s->worker_tag = -1;
+    }
     img_plane_free(&s->task.a);
     img_plane_free(&s->task.b);
     memset(&s->task, 0, sizeof s->task);
@@ -707,7 +762,18 @@ void scene_sweep(scene *s)
     }
 }
 
-/* One engine at one size of the sweep. */
+/* The sweep's cursor moves past one engine at one size. */
+static void sweep_next(scene *s)
+{
+    scene_task *t = &s->task;
+    if (++t->k == 3) {
+        t->k = 0;
+        ++t->i;
+    }
+}
+
+/* One engine at one size of the sweep: the CPU engines on the measuring
+ * thread (their figure comes later, scene_work), the GPU here. */
 static void sweep_slice(scene *s)
 {
     scene_task *t = &s->task;
@@ -715,26 +781,40 @@ static void sweep_slice(scene *s)
     int n = s->sweep.size[t->i];
     img_plane in, out;
 
+    if (t->i == SCENE_SWEEP_SIZES) {
+        task_end(s);
+        return;
+    }
+    if (!scaled_square(s, n, &in)) {
+        sweep_next(s);
+        ++t->done;
+        return;
+    }
+    if (t->k < 2 && s->worker) {
+        bool given = cpu_job(s, t->k == 0 ? s->wseq : s->wpar, &in, SWEEP_BUDGET_MS, TAG_SWEEP + t->i * 3 + t->k);
+        img_plane_free(&in);
+        if (given)
+            sweep_next(s);
+        return;
+    }
     if (t->k == 2 && s->gpu.engine)
         gpu_options(s, ENG_RESULT_BULK); /* the sweep's GPU times include copying the result back */
-    if (scaled_square(s, n, &in)) {
-        if (img_plane_alloc(&out, n, n)) {
-            eng_job job = {&in, &out, params_of(s)};
-            scene_engine probe = *e[t->k]; /* the engines' own figures stay for the image shown */
-            measure_engine(&probe, &job, 0, SWEEP_BUDGET_MS);
-            if (probe.measured)
-                s->sweep.ms[t->k][t->i] = eng_total_ms(&probe.timing);
-            img_plane_free(&out);
-        }
-        img_plane_free(&in);
+    if (img_plane_alloc(&out, n, n)) {
+        eng_job job = {&in, &out, params_of(s)};
+        scene_engine probe = *e[t->k]; /* the engines' own figures stay for the image shown */
+        measure_engine(&probe, &job, 0, SWEEP_BUDGET_MS);
+        if (probe.measured)
+            s->sweep.ms[t->k][t->i] = eng_total_ms(&probe.timing);
+        img_plane_free(&out);
     }
+    img_plane_free(&in);
     if (t->k == 2 && (s->gpu.measured || s->phase == SCENE_PHASE_GPU))
         s->gpu_stale = true; /* the GPU's switches went back to bulk: measure what is shown again */
     ++t->done;
-    if (++t->k == 3) {
-        t->k = 0;
-        s->sweep.count = ++t->i;
-    }
+    ++s->updates;
+    if (t->k == 2)
+        s->sweep.count = t->i + 1;
+    sweep_next(s);
     if (t->i == SCENE_SWEEP_SIZES)
         task_end(s);
 }
@@ -776,7 +856,8 @@ static void chain_slice(scene *s, double budget_ms)
         gpu_options(s, ENG_RESULT_BULK);
     t0 = tim_now_ms();
     while (ok && t->pass < SCENE_CHAIN_LENGTH) {
-        eng_job job = {t->pass % 2 ? &t->b : &t->a, t->pass % 2 ? &t->a : &t->b, p};
+        bool odd = t->pass > 0 && t->pass % 2; /* the warm-up (pass -1) goes a -> b, as pass 0 does */
+        eng_job job = {odd ? &t->b : &t->a, odd ? &t->a : &t->b, p};
         eng_timing tm;
         if (!eng_run(e->engine, &job, &tm)) {
             ok = false;
@@ -789,6 +870,7 @@ static void chain_slice(scene *s, double budget_ms)
         }
         ++t->pass;
         ++t->done;
+        ++s->updates;
         if (tim_now_ms() - start > budget_ms)
             break;
     }
@@ -806,6 +888,11 @@ static void chain_slice(scene *s, double budget_ms)
     t->pass = -1;
     t->ms = 0;
     t->done = SCENE_CHAIN_LENGTH;
+    img_plane_free(&t->a); /* the GPU starts from the image too */
+    if (!scaled_square(s, 4, &t->a)) {
+        scene_say_error(s, err_msg());
+        task_end(s);
+    }
 }
 
 void scene_apply_again(scene *s)
@@ -911,7 +998,34 @@ static void measure_slice(scene *s)
     } else if (s->gpu_stale) {
         s->gpu_stale = false;
         measure_gpu(s);
+        ++s->updates;
     }
+}
+
+/* Takes the measuring thread's result, if one came: for the settings and
+ * image still shown, or dropped. */
+static void take_result(scene *s)
+{
+    worker_result r;
+    if (!s->worker || !worker_poll(s->worker, &r))
+        return;
+    s->worker_tag = -1;
+    if (r.gen != s->measure_gen)
+        return;
+    if (r.tag == TAG_SEQ || r.tag == TAG_PAR) {
+        took_cpu(s, r.tag == TAG_SEQ ? &s->seq : &s->par, r.ok, &r.timing, r.why);
+    } else if (r.tag >= TAG_SWEEP && s->task.kind == SCENE_TASK_SWEEP) {
+        int i = (r.tag - TAG_SWEEP) / 3, k = (r.tag - TAG_SWEEP) % 3;
+        if (r.ok && i < SCENE_SWEEP_SIZES && k < 3)
+            s->sweep.ms[k][i] = eng_total_ms(&r.timing);
+        ++s->task.done;
+        ++s->updates;
+    }
+}
+
+bool scene_waiting(const scene *s)
+{
+    return s->worker && worker_busy(s->worker);
 }
 
 bool scene_work(scene *s, double budget_ms)
@@ -922,6 +1036,9 @@ bool scene_work(scene *s, double budget_ms)
         return false;
     }
     do {
+        take_result(s);
+        if (scene_waiting(s))
+            return true; /* the measuring thread has it: the window goes on */
         switch (s->task.kind) {
         case SCENE_TASK_SWEEP:
             sweep_slice(s);
@@ -936,18 +1053,23 @@ bool scene_work(scene *s, double budget_ms)
             break;
         }
     } while (tim_now_ms() - start < budget_ms);
-    return scene_busy(s) || scene_stale(s);
+    return scene_busy(s) || scene_stale(s) || scene_waiting(s);
+}
+
+void scene_settle(scene *s)
+{
+    for (;;) {
+        if (scene_waiting(s))
+            worker_wait(s->worker);
+        if (!scene_work(s, 1e9) && !scene_waiting(s))
+            break;
+    }
+    take_result(s);
 }
 
 bool scene_stale(const scene *s)
 {
     return s->seq_stale || s->par_stale || s->gpu_stale;
-}
-
-void scene_settle(scene *s)
-{
-    while (scene_work(s, 1e9))
-        ;
 }
 
 bool scene_busy(const scene *s)

@@ -163,6 +163,11 @@ typedef struct scene {
     } chain;
 
     scene_task task;            /* the long work under way */
+    struct scene_worker *worker; /* the thread that measures the CPU engines (NULL: none) */
+    eng_engine *wseq, *wpar;    /* its own engines */
+    int worker_tag;             /* what it is measuring (-1: nothing wanted) */
+    unsigned long measure_gen;  /* counts settings and images: a result for an older one is dropped */
+    unsigned long updates;      /* counts new figures and progress: the window draws again */
 
     /* measurements */
     scene_engine seq, par, gpu;
@@ -246,8 +251,10 @@ void scene_too_big(scene *s);           /* opens an image just larger than the G
 
 /* Does what is pending (measuring after a change, a sweep, a chain) for
  * about budget_ms, in slices of one engine run at most; true while more
- * remains. The window calls it between frames; scripts and tests call
- * scene_settle. */
+ * remains. The CPU engines are measured on a thread of their own (the
+ * slice gives it the job and returns; a later one takes the figure), the
+ * GPU engine here, where its context is. The window calls it between
+ * frames; scripts and tests call scene_settle, which waits for all of it. */
 bool scene_work(scene *s, double budget_ms);
 void scene_settle(scene *s);
 
@@ -255,6 +262,7 @@ void scene_settle(scene *s);
  * what it is ("size sweep"). */
 bool scene_busy(const scene *s);
 bool scene_stale(const scene *s);   /* measurements to make after a change */
+bool scene_waiting(const scene *s); /* the measuring thread is at work, or has a figure to give */
 void scene_progress(const scene *s, int *done, int *total);
 
 /* Stops the work under way; what it measured so far stays. */

@@ -25,6 +25,8 @@
 
 #define DEFAULT_KERNEL "sobel-x"
 #define WORK_SLICE_MS 12.0  /* long work between two frames, at most about this (one engine run at least) */
+#define WAIT_MS 20          /* while the measuring thread works, events are awaited this long */
+#define MEASURING_FRAME_MS 250.0 /* ... and frames drawn at most this often */
 
 typedef struct window_args {
     const char *image, *screenshot, *script, *lesson, *render_steps, *lang;
@@ -274,8 +276,8 @@ static int run_loop(app_window *w)
 {
     app *a = &w->app;
     input in = {0};
-    bool dirty = true, shown_once = false;
-    double last = tim_now_ms();
+    bool dirty = true, shown_once = false, holding = false;
+    double last = tim_now_ms(), drawn_at = 0;
     int width, height;
 
     while (!a->quit) {
@@ -285,7 +287,14 @@ static int run_loop(app_window *w)
 
         scene_update(&a->s, now - last);
         last = now;
-        if (dirty || animating) {
+        /* while the measuring thread times the CPU engines, frames are few:
+         * drawing (on a software renderer, on the same cores) would slow
+         * what it measures */
+        if ((dirty || animating) && scene_waiting(&a->s) && now - drawn_at < MEASURING_FRAME_MS)
+            holding = true;
+        else if (dirty || animating) {
+            holding = false;
+            drawn_at = now;
             app_frame(w, &width, &height);
             if (a->screenshot_request) {
                 a->screenshot_request = false;
@@ -296,13 +305,18 @@ static int run_loop(app_window *w)
             shown_once = true;
         }
         /* measuring and the long experiments: a slice between frames, once
-         * the change is on screen, so events are read between slices */
-        working = shown_once && (scene_busy(&a->s) || scene_stale(&a->s));
+         * the change is on screen, so events are read between slices; while
+         * the measuring thread works, the window waits for events a little
+         * (and draws what changed), not taking the CPU it measures */
+        working = shown_once && (scene_busy(&a->s) || scene_stale(&a->s) || scene_waiting(&a->s));
         if (working) {
+            unsigned long seen = a->s.updates;
             scene_work(&a->s, WORK_SLICE_MS);
-            dirty = true;
+            if (a->s.updates != seen)
+                dirty = true;
         }
-        if (plat_next_event(w->win, working ? 0 : animating ? 1 : 250, &ev)) {
+        if (plat_next_event(w->win, working ? (scene_waiting(&a->s) ? WAIT_MS : 0) : animating || holding ? 1 : 250,
+                            &ev)) {
             do
                 dirty |= handle(w, &in, &ev);
             while (!a->quit && plat_next_event(w->win, 0, &ev));

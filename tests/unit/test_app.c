@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "actions.h"
@@ -295,6 +296,106 @@ static void test_escape_and_start_state(void)
     app_free(&a);
 }
 
+static char lesson_dir[64]; /* the folder of the lessons written here */
+
+/* A lesson file in a fresh folder; returns its path in buf. */
+static void write_lesson(const char *name, const char *text, char *buf, size_t size)
+{
+    char *dir = lesson_dir;
+    FILE *f;
+    if (!dir[0]) {
+        snprintf(dir, sizeof lesson_dir, "/tmp/convis-test_app.XXXXXX");
+        if (!mkdtemp(dir)) {
+            perror("mkdtemp");
+            exit(1);
+        }
+    }
+    snprintf(buf, size, "%s/%s", dir, name);
+    f = fopen(buf, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        perror(buf);
+        exit(1);
+    }
+}
+
+static void remove_lessons(void)
+{
+    static const char *const names[] = {"steer.yaml", "keys.yaml"};
+    char path[128];
+    if (!lesson_dir[0])
+        return;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        snprintf(path, sizeof path, "%s/%s", lesson_dir, names[i]);
+        remove(path);
+    }
+    rmdir(lesson_dir);
+}
+
+/* A step may wait for what steers the lesson, never do it: a step that left
+ * the lesson or turned its page freed the step it ran (and one that
+ * restarted it ran itself forever). */
+static void test_steps_do_not_steer(void)
+{
+    static const char *const steering[] = {"leave-lesson", "lesson-restart", "lesson-next", "escape", "lessons",
+                                           "quit"};
+    for (size_t i = 0; i < sizeof steering / sizeof steering[0]; ++i) {
+        char text[256], path[512];
+        lsn_lesson l;
+        snprintf(text, sizeof text, "title: Steering\nsteps:\n  - say: one\n    do: [step, %s]\n  - say: two\n",
+                 steering[i]);
+        write_lesson("steer.yaml", text, path, sizeof path);
+        CHECK(!app_lesson_load(path, &l), "a step doing '%s' is refused", steering[i]);
+        CHECK(strstr(err_msg(), ":4:") && strstr(err_msg(), steering[i]), "the sentence points at it: %s",
+              err_msg());
+    }
+}
+
+/* In a lesson the page keys turn pages, but the key of what the step waits
+ * for does that (a wait for "step" is met by the arrow the hint names), and
+ * Shift+PageDown steps the walk. */
+static void test_lesson_keys(void)
+{
+    app a;
+    char path[512];
+    fresh(&a);
+    write_lesson("keys.yaml",
+                 "title: Keys\nsteps:\n  - say: Press the arrow.\n    wait: step\n  - say: Two.\n  - say: Three.\n",
+                 path, sizeof path);
+    CHECK(app_lesson_start(&a, path), "start: %s", err_msg());
+    app_do(&a, app_act_for_key(&a, PLAT_KEY_RIGHT, 0));
+    CHECK(!a.player.waiting && scene_cpu_done(&a.s) == 1, "→ did the step it waited for (%ld done)",
+          scene_cpu_done(&a.s));
+    app_do(&a, app_act_for_key(&a, PLAT_KEY_PAGE_DOWN, 0));
+    CHECK(a.player.step == 1, "PageDown turns the page: step %d", a.player.step + 1);
+    app_do(&a, app_act_for_key(&a, PLAT_KEY_PAGE_DOWN, PLAT_MOD_SHIFT));
+    CHECK(a.player.step == 1 && scene_cpu_done(&a.s) == 2, "Shift+PageDown steps the walk: step %d, %ld done",
+          a.player.step + 1, scene_cpu_done(&a.s));
+    app_do(&a, app_act_for_key(&a, PLAT_KEY_HOME, 0));
+    CHECK(a.player.step == 0, "Home: the lesson's first step");
+    app_free(&a);
+}
+
+/* A lesson started from inside another still gives free play back. */
+static void test_lesson_in_lesson(void)
+{
+    app a;
+    char one[4096], two[4096];
+    fresh(&a);
+    run_name(&a, "flip");
+    run_name(&a, "apply-again");
+    lesson_path("en", "01-one-at-a-time.yaml", one, sizeof one);
+    lesson_path("en", "05-steps-that-wait.yaml", two, sizeof two);
+    CHECK(app_lesson_start(&a, one), "lesson 1");
+    run_name(&a, "apply-again");
+    CHECK(app_lesson_start(&a, two), "lesson 5 from lesson 1");
+    CHECK(!a.s.opt.flip && a.s.passes == 0, "lesson 5 starts fresh: flip %d, %d passes", a.s.opt.flip, a.s.passes);
+    app_lesson_stop(&a);
+    CHECK(a.s.opt.flip && a.s.passes == 1 && strcmp(a.s.image_name, "sample.png") == 0,
+          "free play comes back: flip %d, %d passes of %s", a.s.opt.flip, a.s.passes, a.s.image_name);
+    check_valid(&a, "two lessons");
+    app_free(&a);
+}
+
 /* ---- kernel editing ------------------------------------------------------------- */
 
 /* With the kernel flipped, the cell highlighted is the one that changes. */
@@ -457,26 +558,38 @@ static void test_long_work(void)
     fresh(&a);
     app_do(&a, app_act_id(ACT_SWEEP));
     CHECK(scene_busy(&a.s) && a.s.sweep.shown, "the sweep starts and its chart shows");
-    /* slices of at most one engine run each: progress in steps */
-    while (scene_work(&a.s, 0.0) && slices < 100) {
+    /* slices of at most one engine run each, the CPU's on the measuring
+     * thread: a slice returns at once while it works; progress never goes
+     * back and reaches 9 of 18 runs (three sizes) */
+    while (scene_busy(&a.s) && slices < 100000) {
+        double t0 = tim_now_ms();
+        scene_work(&a.s, 0.0);
+        if (scene_waiting(&a.s))
+            CHECK(tim_now_ms() - t0 < 50, "a slice waited %.0f ms for the measuring thread", tim_now_ms() - t0);
         scene_progress(&a.s, &done, &total);
-        if (!scene_busy(&a.s))
-            break;
-        CHECK(done > last, "progress moves: %d after %d", done, last);
+        CHECK(done >= last && total == 18, "progress %d of %d after %d", done, total, last);
         last = done;
         ++slices;
-        if (done == 9) { /* half way: Esc stops it */
+        if (done >= 9 && !scene_waiting(&a.s)) { /* three sizes done: Esc stops it */
             app_do(&a, app_act_id(ACT_ESCAPE));
             break;
         }
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
     }
     CHECK(!scene_busy(&a.s) && a.s.sweep.count == 3 && a.s.sweep.shown,
           "Esc stopped the sweep after 3 sizes (%d), its chart stays", a.s.sweep.count);
+    CHECK(a.s.sweep.ms[0][2] > 0 && a.s.sweep.ms[1][2] > 0, "both CPU engines measured at 64x64: %g, %g ms",
+          a.s.sweep.ms[0][2], a.s.sweep.ms[1][2]);
+    scene_settle(&a.s);
+    CHECK(a.s.sweep.count == 3 && a.s.sweep.ms[0][3] < 0, "nothing of the stopped sweep comes in later");
     app_do(&a, app_act_id(ACT_ESCAPE));
     CHECK(!a.s.sweep.shown && !a.quit, "Esc again hides the chart");
     /* the chain: in slices too, its result in the window's panel */
     app_do(&a, app_act_id(ACT_CHAIN));
     CHECK(scene_busy(&a.s) && a.s.chain.shown, "the chain starts and its panel shows");
+    scene_work(&a.s, 0.0); /* the warm-up and pass 0, both from the image: it is still there */
+    CHECK(a.s.task.a.px && a.s.task.a.px[0] == a.s.img.luma.px[0], "the chain's warm-up kept its input: %g, not %g",
+          a.s.task.a.px ? (double)a.s.task.a.px[0] : -1.0, (double)a.s.img.luma.px[0]);
     slices = 0;
     while (scene_work(&a.s, 0.0))
         ++slices;
@@ -485,10 +598,13 @@ static void test_long_work(void)
     CHECK(a.s.gpu.engine ? a.s.chain.ms[1] > 0 : a.s.chain.ms[1] < 0, "chain on the GPU: %g ms", a.s.chain.ms[1]);
     app_do(&a, app_act_id(ACT_CHAIN));
     CHECK(!a.s.chain.shown, "X again hides the chain's panel");
-    /* a new image while work runs stops it */
+    /* a new image, or another filter, while work runs stops it */
     app_do(&a, app_act_id(ACT_SWEEP));
     app_do(&a, app_act_id(ACT_APPLY_AGAIN));
     CHECK(!scene_busy(&a.s), "a new image stops the sweep of the old one");
+    app_do(&a, app_act_id(ACT_SWEEP));
+    app_do(&a, app_act_of(app_action_filter(2)));
+    CHECK(!scene_busy(&a.s), "another filter stops the sweep: one chart, one filter");
     app_free(&a);
 }
 
@@ -580,11 +696,15 @@ int main(void)
     test_waits(false);
     test_click_ends_wait();
     test_escape_and_start_state();
+    test_steps_do_not_steer();
+    test_lesson_keys();
+    test_lesson_in_lesson();
     test_flipped_edit();
     test_scripts();
     test_states();
     test_long_work();
     test_placeholders();
     test_soak();
+    remove_lessons();
     return CHECK_SUMMARY();
 }

@@ -46,7 +46,7 @@ static void refresh_thumbs(view *v, const scene *s)
     tw = v->out_px.w;
     th = v->out_px.h;
     if (v->thumb_done == done && v->thumb_phase == (int)s->phase && v->thumb_display == (int)s->opt.display &&
-        v->thumb_gpu_at == s->gpu_shown_at && v->thumb_redo == s->cpu_redo)
+        v->thumb_gpu_at == s->gpu_shown_at && v->thumb_redo == s->cpu_redo && v->thumb_gpu_runs == s->gpu_runs)
         return;
     /* rows to redo: from the first changed one to the walk's row, or all of
      * them after any other change */
@@ -88,6 +88,7 @@ static void refresh_thumbs(view *v, const scene *s)
     v->thumb_display = (int)s->opt.display;
     v->thumb_gpu_at = s->gpu_shown_at;
     v->thumb_redo = s->cpu_redo;
+    v->thumb_gpu_runs = s->gpu_runs; /* a new GPU result (after a change in the GPU phase) is drawn */
 }
 
 /* The image's rectangle inside a thumbnail box (aspect kept). */

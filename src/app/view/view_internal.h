@@ -91,6 +91,7 @@ struct view {
     unsigned long thumb_image;      /* which image the thumbnails show (scene's generation) */
     long thumb_done;                /* outputs shown in the output thumbnail */
     unsigned long thumb_redo;       /* the scene's cpu_redo the thumbnail has caught up with */
+    unsigned long thumb_gpu_runs;   /* ... and its gpu_runs: the GPU result it shows */
     int thumb_phase, thumb_display;
     double thumb_gpu_at;
 };
