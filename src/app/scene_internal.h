@@ -1,0 +1,35 @@
+/* scene_internal.h - what scene.c and scene_work.c share, and only they. */
+#ifndef CONVIS_SCENE_INTERNAL_H
+#define CONVIS_SCENE_INTERNAL_H
+
+#include "scene.h"
+
+#define TIMING_BUDGET_MS 150.0   /* time spent measuring one engine after a change */
+#define SWEEP_BUDGET_MS 60.0     /* ... and one engine at one size of the sweep */
+#define PER_PIXEL_BUDGET_MS 60.0 /* copies one pixel at a time for this long, then extrapolates */
+
+/* What a job of the measuring thread is for (worker_result.tag). */
+enum { TAG_SEQ = 0, TAG_PAR = 1, TAG_SWEEP = 100 /* + size * 3 + engine */ };
+
+/* The convolution's parameters from the settings. */
+conv_params scene_params(const scene *s);
+
+/* The filter, border or image changed: the walk starts again, measurements
+ * and experiments under way stop, the figures are stale. */
+void scene_settings_changed(scene *s);
+
+/* The result path goes back to one this GPU engine has. */
+void scene_clamp_gpu_result(scene *s);
+
+/* Lets go of the GL buffer (the engine first). */
+void scene_free_buffer(scene *s);
+
+/* Runs and measures the GPU engine on the image shown, on the result path
+ * chosen; on failure the banner says why and the CPU phase stays. */
+bool scene_measure_gpu(scene *s);
+
+/* Ends the long work under way (a sweep's size on the measuring thread is
+ * dropped). */
+void scene_task_end(scene *s);
+
+#endif
