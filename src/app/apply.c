@@ -149,7 +149,7 @@ int app_apply_main(int argc, char **argv)
     rc = parse(argc, argv, &a);
     if (rc != APP_EXIT_OK)
         return rc;
-    if (!img_load(a.input, &a.opt.limits, &img)) {
+    if (!img_load_luma(a.input, &a.opt.limits, &img)) { /* 4 bytes a pixel: the colours are not shown */
         app_error("%s", err_msg());
         return APP_EXIT_INPUT;
     }

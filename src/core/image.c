@@ -202,7 +202,7 @@ static bool read_image_file(const char *path, unsigned char **data, size_t *size
     return true;
 }
 
-bool img_load(const char *path, const img_limits *limits, img_image *out)
+static bool load(const char *path, const img_limits *limits, bool color, img_image *out)
 {
     unsigned char *data = NULL;
     size_t size = 0;
@@ -214,9 +214,19 @@ bool img_load(const char *path, const img_limits *limits, img_image *out)
         limits = &def;
     if (!read_image_file(path, &data, &size))
         return false;
-    ok = sbx_decode(path, data, size, limits, out);
+    ok = color ? sbx_decode(path, data, size, limits, out) : sbx_decode_luma(path, data, size, limits, out);
     free(data);
     return ok;
+}
+
+bool img_load(const char *path, const img_limits *limits, img_image *out)
+{
+    return load(path, limits, true, out);
+}
+
+bool img_load_luma(const char *path, const img_limits *limits, img_image *out)
+{
+    return load(path, limits, false, out);
 }
 
 bool img_alloc(img_image *out, int w, int h)

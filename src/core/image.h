@@ -60,6 +60,10 @@ img_limits img_default_limits(void);
  * failure returns false with one sentence in err_msg() naming the file and
  * the problem; *out is left empty. */
 bool img_load(const char *path, const img_limits *limits, img_image *out);
+/* img_load without the colours (out->color empty): the luma plane alone,
+ * 4 bytes a pixel, for a result computed and written rather than shown. */
+bool img_load_luma(const char *path, const img_limits *limits, img_image *out);
+
 void img_free(img_image *img);
 
 /* An image of w x h, its pixels not set. False with a sentence. */

@@ -189,7 +189,7 @@ static void misbehave(const char *how, reply *r)
 
 static void __attribute__((noreturn)) child(int fd, pid_t parent, sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
                                             const img_limits *lim, unsigned long long mapped,
-                                            unsigned long long pixels)
+                                            unsigned long long pixels, bool color)
 {
     reply r;
     img_image img;
@@ -234,7 +234,7 @@ static void __attribute__((noreturn)) child(int fd, pid_t parent, sbx_decoder de
     r.h = img.luma.h;
     n = (size_t)r.w * (size_t)r.h;
     if (!write_all(fd, &r, sizeof r) || !write_all(fd, img.luma.px, n * sizeof(float)) ||
-        !write_all(fd, img.color.px, n * 4))
+        (color && !write_all(fd, img.color.px, n * 4)))
         _exit(4);
     _exit(0);
 }
@@ -297,8 +297,25 @@ bool sbx_decode(const char *name, const unsigned char *data, size_t size, const 
     return sbx_decode_with(img_decode, name, data, size, lim, out);
 }
 
+static bool decode_in_child(sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
+                            const img_limits *lim, bool color, img_image *out);
+
 bool sbx_decode_with(sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
                      const img_limits *lim, img_image *out)
+{
+    return decode_in_child(decode, name, data, size, lim, true, out);
+}
+
+bool sbx_decode_luma(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
+                     img_image *out)
+{
+    return decode_in_child(img_decode, name, data, size, lim, false, out);
+}
+
+/* The decoder's result comes back: the luma plane, and the colours when
+ * `color` (what the window shows); without them, 4 bytes a pixel less. */
+static bool decode_in_child(sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
+                            const img_limits *lim, bool color, img_image *out)
 {
     double seconds = seconds_allowed(), deadline;
     unsigned long long mapped = mapped_bytes(), pixels = (unsigned long long)lim->max_pixels;
@@ -330,7 +347,7 @@ bool sbx_decode_with(sbx_decoder decode, const char *name, const unsigned char *
     }
     if (pid == 0) {
         close(fds[0]);
-        child(fds[1], parent, decode, name, data, size, lim, mapped, pixels);
+        child(fds[1], parent, decode, name, data, size, lim, mapped, pixels, color);
     }
     close(fds[1]);
     deadline = now_s() + seconds;
@@ -349,13 +366,14 @@ bool sbx_decode_with(sbx_decoder decode, const char *name, const unsigned char *
             got = 2;
         } else {
             n = (size_t)r.w * (size_t)r.h;
-            out->color = (img_rgba){r.w, r.h, malloc(n * 4)};
-            if (!out->color.px) {
+            if (color)
+                out->color = (img_rgba){r.w, r.h, malloc(n * 4)};
+            if (color && !out->color.px) {
                 err_set("out of memory for a %dx%d image", r.w, r.h);
                 got = 2;
             } else {
                 got = read_all(fds[0], out->luma.px, n * sizeof(float), deadline);
-                if (got == 1)
+                if (got == 1 && color)
                     got = read_all(fds[0], out->color.px, n * 4, deadline);
                 ok = got == 1;
             }

@@ -26,6 +26,11 @@
 /* img_decode in a sandboxed child. False with one sentence naming `name`. */
 bool sbx_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out);
 
+/* sbx_decode of the luma plane alone (out->color left empty): for a result
+ * computed and written, not shown, at 4 bytes a pixel less. */
+bool sbx_decode_luma(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
+                     img_image *out);
+
 /* A decoder: img_decode, or another with its contract (tests run a known
  * crashing decoder through the sandbox to show it contained). */
 typedef bool (*sbx_decoder)(const char *name, const unsigned char *data, size_t size, const img_limits *lim,

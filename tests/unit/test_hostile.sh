@@ -67,6 +67,16 @@ else
   bad "png-bomb.png under --max-pixels: exit $rc, $peak KB: $(cat "$tmp/err")"
 fi
 
+# the bomb in full, within the default limits: at most 9 bytes a pixel in
+# convis itself (the luma plane and the result, 8; apply takes no colours)
+if run 30 589824 apply "$hostile/png-bomb.png" -k box --reps 1 -o "$tmp/bomb.pfm" && [ $rc -eq 0 ] &&
+  [ "$(stat -c %s "$tmp/bomb.pfm")" -gt $((8192 * 8192 * 4)) ]; then
+  ok "png-bomb.png: an 8192x8192 result in $peak KB ($((peak * 1024 / (8192 * 8192))) bytes a pixel)"
+else
+  bad "png-bomb.png in full: exit $rc, $peak KB (at most 589824): $(cat "$tmp/err")"
+fi
+rm -f "$tmp/bomb.pfm"
+
 # what decoders leave unwritten is zeros, never old memory: the same output
 # bytes run after run (the stack's old contents move with address-space
 # randomisation) and whatever glibc fills fresh allocations with

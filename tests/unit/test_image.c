@@ -54,6 +54,11 @@ static void test_pgm_and_ppm(void)
               img.luma.px[4] == 127 && img.luma.px[5] == 1, "grey values kept exactly");
     CHECK(img.color.px[4 * 2] == 128 && img.color.px[4 * 2 + 3] == 255, "colour for display");
     img_free(&img);
+    /* the luma plane alone (what apply loads): the same values, no colours */
+    CHECK(img_load_luma(in_dir("g.pgm"), NULL, &img), "%s", err_msg());
+    CHECK(img.luma.w == 3 && img.luma.h == 2 && img.luma.px[2] == 128 && img.luma.px[5] == 1 && !img.color.px,
+          "luma only: %dx%d, colours %p", img.luma.w, img.luma.h, (void *)img.color.px);
+    img_free(&img);
 
     /* (200, 100, 50): 0.299*200 + 0.587*100 + 0.114*50 = 59.8 + 58.7 + 5.7 = 124.2; (90, 90, 90) stays 90 */
     memcpy(ppm + n, "\xc8\x64\x32\x5a\x5a\x5a", 6);
