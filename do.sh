@@ -4,7 +4,8 @@
 #   ./do.sh test            install what is missing, build, run every test (ctest, all labels)
 #   ./do.sh build           install what is missing and build
 #   ./do.sh sanitize        build with AddressSanitizer and UBSan (Debug, in
-#                           build-sanitize) and run the unit and fuzz tests
+#                           build-sanitize) and run the unit and fuzz tests, and
+#                           the window's gl tests but the long lesson and soak runs
 #   ./do.sh fuzz [SECONDS]  build the libFuzzer harnesses (clang, in build-fuzz)
 #                           and run each for SECONDS (default 60) from a seed
 #                           corpus; CONVIS_FUZZ_RUNS=N runs N inputs each with a
@@ -73,6 +74,12 @@ case "$command" in
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
     export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp SDL_VIDEODRIVER=dummy
     ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" -L 'unit|fuzz'
+    # the window under the same checks, on a display (Xvfb when there is none):
+    # memory errors in its drawing and input code; leaks are not checked there,
+    # since Mesa's own allocations at exit would read as leaks
+    ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 env -u SDL_VIDEODRIVER \
+      ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" \
+      -R '^(test_window|test_interactive|test_gl_engine|test_gl_apply)$'
     ;;
   fuzz)
     install_missing "${build_packages[@]}" "${check_packages[@]}"
