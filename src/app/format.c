@@ -1,5 +1,7 @@
 #include "format.h"
 
+#include "compute/engine.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,15 +52,6 @@ void fmt_ratio(double slow_ms, double fast_ms, char *buf, size_t size)
     snprintf(buf, size, "%.1f\xC3\x97", r);
 }
 
-void fmt_factor(double f, char *buf, size_t size)
-{
-    /* one decimal from 1x up; below 1x, two significant digits (0.017x) */
-    if (f < 1)
-        snprintf(buf, size, "%.2g\xC3\x97", f);
-    else
-        snprintf(buf, size, "%.1f\xC3\x97", f);
-}
-
 void fmt_value(float v, char *buf, size_t size)
 {
     if (v == floorf(v) && fabsf(v) < 1e7f)
@@ -76,4 +69,21 @@ void fmt_cell(float v, char *buf, size_t size)
     snprintf(buf, size, "%.0f", (double)v);
     if (strcmp(buf, "-0") == 0)
         snprintf(buf, size, "0");
+}
+
+void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, bool zh, char *buf,
+                 size_t size)
+{
+    int c = eng_compare(a, b);
+    char r[32];
+    fmt_ratio(eng_total_ms(a), eng_total_ms(b), r, sizeof r);
+    if (c == 0)
+        snprintf(buf, size,
+                 zh ? "%s 和 %s 用时差不多（多次运行的时间范围有重叠）"
+                    : "%s and %s took about the same time (their runs overlap)",
+                 a_name, b_name);
+    else if (zh)
+        snprintf(buf, size, "%s 比 %s %s %s", a_name, b_name, c < 0 ? "快" : "慢", r);
+    else
+        snprintf(buf, size, "%s was %s %s than %s", a_name, r, c < 0 ? "faster" : "slower", b_name);
 }

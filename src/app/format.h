@@ -3,6 +3,7 @@
 #ifndef CONVIS_FORMAT_H
 #define CONVIS_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* "1.23 s", "12.3 ms", "1.23 ms", "45.6 µs" */
@@ -18,8 +19,15 @@ void fmt_count(long long n, char *buf, size_t size);
  * least 1: "23.4×". */
 void fmt_ratio(double slow_ms, double fast_ms, char *buf, size_t size);
 
-/* A factor as it is, above or below 1: "23.4×", "0.017×". */
-void fmt_factor(double f, char *buf, size_t size);
+typedef struct eng_timing eng_timing;
+
+/* How measurement a compares with b, one way round, and only as faster or
+ * slower when every run of one beat every run of the other:
+ * "cpu-par was 27.1× faster than cpu-seq", "gl was 85.6× slower than
+ * cpu-par", "cpu-par and gl took about the same time (their runs overlap)";
+ * in Chinese with zh. */
+void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, bool zh, char *buf,
+                 size_t size);
 
 /* A value as a cell or the arithmetic shows it: whole numbers plainly,
  * others with one decimal; never "-0". */

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "action_table.h"
@@ -46,23 +47,22 @@ static void engine_ms(const app *a, const scene_engine *e, char *buf, size_t siz
         fmt_ms(eng_total_ms(&e->timing), buf, size);
 }
 
-/* How many times faster `fast` ran than `slow` (below 1: slower). */
-static void factor(const app *a, const scene_engine *slow, const scene_engine *fast, char *buf, size_t size)
+/* How `x` compared with `y`, one way round ("cpu-par was 27.1× faster than
+ * cpu-seq"), or about the same when their runs overlap. */
+static void compare(const app *a, const scene_engine *x, const scene_engine *y, char *buf, size_t size)
 {
-    double f;
-    if (!slow->measured || !fast->measured) {
+    if (!x->measured || !y->measured) {
         snprintf(buf, size, "%s", words(a, "(not measured yet)"));
         return;
     }
-    f = eng_total_ms(&fast->timing) > 0 ? eng_total_ms(&slow->timing) / eng_total_ms(&fast->timing) : 0.0;
-    fmt_factor(f, buf, size);
+    fmt_compare(scene_engine_label(x), &x->timing, scene_engine_label(y), &y->timing, zh(a), buf, size);
 }
 
 static void v_cpu_seq_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.seq, buf, size); }
 static void v_cpu_par_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.par, buf, size); }
 static void v_gpu_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.gpu, buf, size); }
-static void v_ratio_par_seq(const app *a, char *buf, size_t size) { factor(a, &a->s.seq, &a->s.par, buf, size); }
-static void v_ratio_gpu_par(const app *a, char *buf, size_t size) { factor(a, &a->s.par, &a->s.gpu, buf, size); }
+static void v_ratio_par_seq(const app *a, char *buf, size_t size) { compare(a, &a->s.par, &a->s.seq, buf, size); }
+static void v_ratio_gpu_par(const app *a, char *buf, size_t size) { compare(a, &a->s.gpu, &a->s.par, buf, size); }
 
 static void v_gpu_engine(const app *a, char *buf, size_t size)
 {
@@ -278,9 +278,23 @@ static bool lookup(const void *user, const char *name, char *buf, size_t size)
     return app_placeholder(user, name, buf, size);
 }
 
+lsn_variant app_machine(const app *a)
+{
+    const char *pretend = getenv("CONVIS_TEST_MACHINE"); /* tests: the other texts, here */
+    if (pretend && strcmp(pretend, "gpu") == 0)
+        return LSN_ON_GPU;
+    if (pretend && strcmp(pretend, "software") == 0)
+        return LSN_ON_SOFTWARE;
+    if (pretend && strcmp(pretend, "no-gpu") == 0)
+        return LSN_ON_NO_GPU;
+    if (!a->s.gpu.engine)
+        return LSN_ON_NO_GPU;
+    return a->s.gpu.hardware == ENG_HW_SOFTWARE ? LSN_ON_SOFTWARE : LSN_ON_GPU;
+}
+
 void app_narration(const app *a, char *buf, size_t size)
 {
-    lsn_player_narration(&a->player, lookup, a, buf, size);
+    lsn_player_narration(&a->player, app_machine(a), lookup, a, buf, size);
 }
 
 void app_hint(const app *a, char *buf, size_t size)

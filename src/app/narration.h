@@ -17,6 +17,11 @@ const char *app_placeholder_name(size_t i);
 /* The value of placeholder `name` now; false when it is not one. */
 bool app_placeholder(const app *a, const char *name, char *buf, size_t size);
 
+/* Which of a step's texts this machine gets: a real GPU (or a virtual one),
+ * a software GPU (llvmpipe: this CPU), or none. CONVIS_TEST_MACHINE=gpu,
+ * software or no-gpu pretends, for tests of the other texts. */
+lsn_variant app_machine(const app *a);
+
 /* The current step's narration, placeholders filled ("" outside a lesson). */
 void app_narration(const app *a, char *buf, size_t size);
 

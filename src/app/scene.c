@@ -21,6 +21,7 @@ static void open_engine(scene *s, scene_engine *e, const char *name)
     memset(e, 0, sizeof *e);
     snprintf(e->name, sizeof e->name, "%s", name);
     e->engine = s->host.open_engine(s->host.user, name, e->why, sizeof e->why);
+    e->hardware = eng_hardware_of(e->engine);
 }
 
 double scene_now(const scene *s)
@@ -612,4 +613,13 @@ void scene_gpu_grid(const scene *s, long *gx, long *gy, int *bx, int *by)
     scene_block_size(s, bx, by);
     *gx = l->grid_x > 0 ? l->grid_x : (s->img.luma.w + *bx - 1) / *bx;
     *gy = l->grid_y > 0 ? l->grid_y : (s->img.luma.h + *by - 1) / *by;
+}
+
+const char *scene_engine_label(const scene_engine *e)
+{
+    if (e->hardware == ENG_HW_SOFTWARE)
+        return strcmp(e->name, "gl") == 0 ? "gl (software)" : "GPU (software)";
+    if (e->hardware == ENG_HW_VIRTUAL)
+        return strcmp(e->name, "gl") == 0 ? "gl (virtual)" : "GPU (virtual)";
+    return e->name;
 }

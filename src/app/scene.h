@@ -58,6 +58,7 @@ typedef struct scene_engine {
     char name[16];          /* "cpu-seq" */
     char why[256];          /* why unavailable, or why the last run failed */
     char note[256];         /* for the GPU: why a better engine is not used */
+    eng_hardware hardware;  /* what it really computes on (a GPU engine on llvmpipe: software) */
     eng_timing timing;
     bool measured;          /* timing is for the current image and filter */
 } scene_engine;
@@ -279,6 +280,10 @@ void scene_focus(const scene *s, int *x, int *y, bool *from_stepper);
 
 /* Outputs of the CPU phase done so far. */
 long scene_cpu_done(const scene *s);
+
+/* An engine's name as charts and legends show it: "cpu-par", "cuda", or
+ * "gl (software)" for a GPU engine that is really this CPU. */
+const char *scene_engine_label(const scene_engine *e);
 
 /* The image's title: its name, and the passes applied to it ("sample.png
  * after 2 passes"). */

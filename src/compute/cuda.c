@@ -530,6 +530,7 @@ static bool cuda_device(void *state, eng_device_info *info)
     size_t free_b = 0, total_b = 0;
 
     snprintf(info->name, sizeof info->name, "%s", s->prop.name);
+    info->hardware = ENG_HW_GPU;
     info->compute_units = s->prop.multiProcessorCount;
     info->unit_name = "SM";
     info->memory_engine = 2 * (long long)(s->capacity * sizeof(float));

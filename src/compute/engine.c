@@ -1,5 +1,6 @@
 #include "engine.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +268,61 @@ bool eng_device(eng_engine *e, eng_device_info *info)
     return e->cls->device(e->state, info);
 }
 
+/* ---- what the device is ---------------------------------------------------- */
+
+/* Case-insensitive: whether `text` contains `word`. */
+static bool has_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (; *text; ++text) {
+        size_t i = 0;
+        while (i < n && text[i] && tolower((unsigned char)text[i]) == tolower((unsigned char)word[i]))
+            ++i;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+eng_hardware eng_renderer_kind(const char *renderer)
+{
+    static const char *const software[] = {"llvmpipe", "softpipe", "swrast", "lavapipe", "swiftshader",
+                                           "basic render", "software rasterizer"};
+    static const char *const virtual_gpus[] = {"virgl", "svga3d", "vmware", "virtualbox", "chromium",
+                                               "parallels", "qxl", "virtio", "venus"};
+    if (!renderer)
+        return ENG_HW_GPU;
+    for (size_t i = 0; i < sizeof software / sizeof software[0]; ++i)
+        if (has_word(renderer, software[i]))
+            return ENG_HW_SOFTWARE;
+    for (size_t i = 0; i < sizeof virtual_gpus / sizeof virtual_gpus[0]; ++i)
+        if (has_word(renderer, virtual_gpus[i]))
+            return ENG_HW_VIRTUAL;
+    return ENG_HW_GPU;
+}
+
+eng_hardware eng_hardware_of(eng_engine *e)
+{
+    eng_device_info info;
+    if (!e || !e->cls->device || !eng_device(e, &info))
+        return ENG_HW_CPU;
+    return info.hardware;
+}
+
+const char *eng_hardware_name(eng_hardware h)
+{
+    switch (h) {
+    case ENG_HW_GPU:
+        return "GPU";
+    case ENG_HW_SOFTWARE:
+        return "software on the CPU";
+    case ENG_HW_VIRTUAL:
+        return "virtual GPU";
+    default:
+        return "CPU";
+    }
+}
+
 /* ---- timing -------------------------------------------------------------- */
 
 /* One timed run: eng_run, or eng_present into gl_buffer when it is not 0. */
@@ -285,7 +341,7 @@ static bool measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, int r
         reps = 1;
     if (!run_once(e, job, gl_buffer, &one)) /* warm-up: caches, page faults, lazy init */
         return false;
-    samples = malloc(sizeof *samples * (size_t)reps * ENG_PHASE_COUNT);
+    samples = malloc(sizeof *samples * (size_t)reps * (ENG_PHASE_COUNT + 1)); /* the phases, then the totals */
     if (!samples)
         return err_set("out of memory for timing samples");
     *timing = one;
@@ -293,11 +349,17 @@ static bool measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, int r
         ok = run_once(e, job, gl_buffer, &one);
         for (int p = 0; p < ENG_PHASE_COUNT; ++p)
             samples[p * reps + r] = one.ms[p];
+        samples[ENG_PHASE_COUNT * reps + r] = eng_total_ms(&one);
     }
     if (ok) {
         for (int p = 0; p < ENG_PHASE_COUNT; ++p)
             timing->ms[p] = timing->has[p] ? tim_stats_of(samples + p * reps, (size_t)reps).median : 0.0;
         timing->reps = reps;
+        {
+            tim_stats t = tim_stats_of(samples + ENG_PHASE_COUNT * reps, (size_t)reps);
+            timing->total_min = t.min;
+            timing->total_max = t.max;
+        }
         timing->launch = one.launch;
         timing->result = one.result;
         timing->extrapolated = one.extrapolated;
@@ -323,6 +385,25 @@ bool eng_measure_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, 
 bool eng_can_present(const eng_engine *e)
 {
     return e && e->cls->present != NULL;
+}
+
+double eng_total_min(const eng_timing *t)
+{
+    return t->total_max > 0 ? t->total_min : eng_total_ms(t);
+}
+
+double eng_total_max(const eng_timing *t)
+{
+    return t->total_max > 0 ? t->total_max : eng_total_ms(t);
+}
+
+int eng_compare(const eng_timing *a, const eng_timing *b)
+{
+    if (eng_total_max(a) < eng_total_min(b))
+        return -1;
+    if (eng_total_min(a) > eng_total_max(b))
+        return 1;
+    return 0;
 }
 
 double eng_total_ms(const eng_timing *t)

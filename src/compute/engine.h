@@ -132,6 +132,8 @@ typedef struct eng_timing {
     bool has[ENG_PHASE_COUNT];      /* which phases this run had */
     int reps;                       /* runs behind each figure: 1 = a single run,
                                        more = the median of that many */
+    double total_min, total_max;    /* the spread of the runs' totals (eng_measure); a
+                                       single run: both 0 (eng_total_min/max then give its total) */
     const char *clock;              /* what measured it: "monotonic clock", ... */
     eng_launch launch;              /* the run's launch geometry; zero on the CPU */
     /* The path the result took, when the run had a download or present
@@ -161,6 +163,26 @@ typedef enum eng_present_path {
                                possible here, and present_why says why */
 } eng_present_path;
 
+/* What an engine's "device" really is. A GL renderer may be software on
+ * this CPU (Mesa's llvmpipe, softpipe and swrast, lavapipe, SwiftShader,
+ * Microsoft Basic Render Driver) or a virtual GPU of a virtual machine
+ * (virgl, VMware's SVGA3D, VirtualBox, Parallels...), whose real hardware
+ * is unknown: never a GPU to teach with as if it were one. */
+typedef enum eng_hardware {
+    ENG_HW_CPU = 0,     /* a CPU engine */
+    ENG_HW_GPU,         /* a real GPU */
+    ENG_HW_SOFTWARE,    /* a software renderer on this CPU */
+    ENG_HW_VIRTUAL,     /* a virtual GPU */
+} eng_hardware;
+
+/* Classifies a GL renderer string (GL_RENDERER); a name not known as
+ * software or virtual is a GPU. */
+eng_hardware eng_renderer_kind(const char *renderer);
+
+
+/* "GPU", "software on the CPU", "virtual GPU", "CPU". */
+const char *eng_hardware_name(eng_hardware h);
+
 /* The device an engine computes on, for the overlay ("NVIDIA H200, 132 SMs,
  * 1.0 GiB used by convis, 139 GiB free of 140 GiB; CUDA-GL interop"). */
 typedef struct eng_device_info {
@@ -171,6 +193,7 @@ typedef struct eng_device_info {
     long long memory_free;          /* bytes free on the device now; -1 = not known */
     long long memory_engine;        /* bytes this engine holds on the device */
     long long max_buffer;           /* bytes one device buffer may hold (a driver limit); -1 = none known */
+    eng_hardware hardware;          /* what the device really is */
     eng_present_path present;       /* how eng_present delivers ... */
     char present_why[256];          /* ... and why, as one sentence for the overlay */
 } eng_device_info;
@@ -208,6 +231,9 @@ typedef struct eng_class {
 } eng_class;
 
 typedef struct eng_engine eng_engine;
+
+/* What the engine computes on (a CPU engine: ENG_HW_CPU). */
+eng_hardware eng_hardware_of(eng_engine *e);
 
 /* The engines convis knows, in a fixed order, available here or not. */
 size_t eng_count(void);
@@ -306,8 +332,18 @@ bool eng_measure_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, 
 /* Whether the engine can compute into a GL buffer (eng_present). */
 bool eng_can_present(const eng_engine *e);
 
-/* Sum of the phases the run had. */
+/* Sum of the phases the run had (each phase's median, after eng_measure). */
 double eng_total_ms(const eng_timing *t);
+
+/* The fastest and slowest of the measured runs' totals; a single run's
+ * total for both when it was one run. */
+double eng_total_min(const eng_timing *t);
+double eng_total_max(const eng_timing *t);
+
+/* How two measurements compare: -1 when a was faster than b in every run
+ * (a's slowest below b's fastest), 1 when slower in every run, 0 when
+ * their ranges overlap ("about the same"). */
+int eng_compare(const eng_timing *a, const eng_timing *b);
 const char *eng_phase_name(eng_phase p);
 
 #endif

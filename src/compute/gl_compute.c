@@ -31,6 +31,7 @@
  * Any GL error ends the run with a sentence; GL_OUT_OF_MEMORY says how much
  * was asked. The caller's program and buffer bindings are restored. */
 #include <GL/glew.h>
+#include <unistd.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -419,7 +420,22 @@ fail:
 static void gl_describe(void *state, char *buf, size_t size)
 {
     gl_state *s = state;
-    snprintf(buf, size, "OpenGL compute on %s, work groups of %dx%d", s->renderer, s->local[0], s->local[1]);
+    switch (eng_renderer_kind(s->renderer)) {
+    case ENG_HW_SOFTWARE: {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        snprintf(buf, size,
+                 "OpenGL compute on %s: software on this CPU's %ld core%s, no GPU; work groups of %dx%d",
+                 s->renderer, cores, cores == 1 ? "" : "s", s->local[0], s->local[1]);
+        break;
+    }
+    case ENG_HW_VIRTUAL:
+        snprintf(buf, size, "OpenGL compute on %s: a virtual GPU, the hardware behind it unknown; work groups of %dx%d",
+                 s->renderer, s->local[0], s->local[1]);
+        break;
+    default:
+        snprintf(buf, size, "OpenGL compute on %s, work groups of %dx%d", s->renderer, s->local[0], s->local[1]);
+        break;
+    }
 }
 
 /* ---- running ------------------------------------------------------------- */
@@ -601,6 +617,7 @@ static bool gl_device(void *state, eng_device_info *info)
     GLint kib_total = 0, kib_free = 0;
 
     snprintf(info->name, sizeof info->name, "%s", s->renderer);
+    info->hardware = eng_renderer_kind(s->renderer);
     info->memory_engine = 2 * (long long)s->capacity;
     info->max_buffer = (long long)s->max_block_bytes;
     if (GLEW_NVX_gpu_memory_info) {

@@ -769,9 +769,27 @@ static bool wait_value(const parse *ps, const node *v, int step_no, lsn_step *st
     return true;
 }
 
+const char *const lsn_variant_keys[LSN_VARIANTS] = {"say-gpu", "say-software", "say-no-gpu"};
+
+/* A narration (say or a variant): text, its placeholders checked; a copy. */
+static bool say_value(const parse *ps, const node *v, const char *what, char **out)
+{
+    static const char say_fix[] = "write the narration after the key, or after 'key: |' on the lines below it";
+    base b;
+    if (!text_value(ps, v, what, say_fix))
+        return false;
+    b = scalar_base(v, ps->text, ps->size);
+    if (!lsn_check_placeholders(ps->name, v->value, b.line, b.column, b.by_lines))
+        return false;
+    *out = dup_n(v->value, v->length);
+    if (!*out)
+        return fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
+    return true;
+}
+
 static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st)
 {
-    static const char *const keys[] = {"say", "do", "wait", "image", NULL};
+    static const char *const keys[] = {"say", "say-gpu", "say-software", "say-no-gpu", "do", "wait", "image", NULL};
     static const char say_fix[] = "write the narration after 'say:', or after 'say: |' on the lines below it";
     char what[48];
     const node *say, *v;
@@ -781,7 +799,8 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
         return fail_at(ps->name, m->line, m->column,
                        "step %d is %s; a step is a mapping such as '- say: ...' with optional do: and wait:",
                        step_no, node_what(m));
-    if (!check_keys(ps, m, keys, "in a step", "a step has say, do, wait and image"))
+    if (!check_keys(ps, m, keys, "in a step",
+                    "a step has say (and say-gpu, say-software, say-no-gpu), do, wait and image"))
         return false;
     say = map_get(m, "say");
     if (!say)
@@ -798,6 +817,13 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
         return fail_at(ps->name, say->line, say->column, "out of memory while reading the lesson");
     st->say_line = say->line;
     st->say_column = say->column;
+    for (int k = 0; k < LSN_VARIANTS; ++k)
+        if ((v = map_get(m, lsn_variant_keys[k]))) {
+            snprintf(what, sizeof what, "%s in step %d", lsn_variant_keys[k], step_no);
+            if (!say_value(ps, v, what, &st->say_on[k]))
+                return false;
+            st->say_on_line[k] = v->line;
+        }
     if ((v = map_get(m, "do")) && !do_value(ps, v, step_no, st))
         return false;
     if ((v = map_get(m, "wait")) && !wait_value(ps, v, step_no, st))
@@ -969,6 +995,8 @@ void lsn_free(lsn_lesson *l)
             free(st->actions[k].text);
         free(st->actions);
         free(st->say);
+        for (int k = 0; k < LSN_VARIANTS; ++k)
+            free(st->say_on[k]);
         free(st->wait);
         free(st->image);
     }

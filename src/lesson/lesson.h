@@ -29,8 +29,24 @@ typedef struct lsn_action {
     int line, column;
 } lsn_action;
 
+/* What a step may say differently on different machines (say-gpu,
+ * say-software, say-no-gpu): where the GPU engine is a real GPU, software
+ * running on this CPU (llvmpipe), or missing. A step without the variant
+ * says its `say`. */
+typedef enum lsn_variant {
+    LSN_ON_GPU = 0,
+    LSN_ON_SOFTWARE,
+    LSN_ON_NO_GPU,
+    LSN_VARIANTS
+} lsn_variant;
+
+/* The keys of the variants: "say-gpu", "say-software", "say-no-gpu". */
+extern const char *const lsn_variant_keys[LSN_VARIANTS];
+
 typedef struct lsn_step {
     char *say; int say_line, say_column;      /* the narration; its value's position */
+    char *say_on[LSN_VARIANTS];               /* the variants; NULL when absent */
+    int say_on_line[LSN_VARIANTS];
     lsn_action *actions; int action_count;    /* actions NULL when count is 0 */
     char *wait; int wait_line, wait_column;   /* wait NULL when absent */
     char *image; int image_line, image_column; /* an image the step opens; NULL when absent */

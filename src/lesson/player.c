@@ -70,7 +70,8 @@ bool lsn_player_at_end(const lsn_player *p)
     return !p->active || p->step + 1 >= p->lesson.step_count;
 }
 
-void lsn_player_narration(const lsn_player *p, lsn_lookup lookup, const void *user, char *buf, size_t size)
+void lsn_player_narration(const lsn_player *p, lsn_variant on, lsn_lookup lookup, const void *user, char *buf,
+                          size_t size)
 {
     const char *say;
     size_t out = 0;
@@ -79,7 +80,8 @@ void lsn_player_narration(const lsn_player *p, lsn_lookup lookup, const void *us
     buf[0] = '\0';
     if (!p->active)
         return;
-    say = p->lesson.steps[p->step].say;
+    say = on >= 0 && on < LSN_VARIANTS && p->lesson.steps[p->step].say_on[on] ? p->lesson.steps[p->step].say_on[on]
+                                                                               : p->lesson.steps[p->step].say;
     while (*say && out + 1 < size) {
         const char *close = say[0] == '{' ? strchr(say, '}') : NULL;
         if ((say[0] == '{' && say[1] == '{') || (say[0] == '}' && say[1] == '}')) {

@@ -52,11 +52,12 @@ bool lsn_player_at_end(const lsn_player *p);
 /* Fills a placeholder's value into buf; false when the name is not known. */
 typedef bool (*lsn_lookup)(const void *user, const char *name, char *buf, size_t size);
 
-/* The step's narration with every {name} replaced by lookup's value ({{ and
+/* The step's narration for a machine `on` (its variant, else its say) with every {name} replaced by lookup's value ({{ and
  * }} are literal braces) and the line breaks inside a paragraph joined: by a
  * space, or by nothing between two characters outside ASCII (Chinese). A
  * name the lookup does not know shows as "?" (lesson --check refuses such a
  * lesson before it plays). "" when no lesson plays. */
-void lsn_player_narration(const lsn_player *p, lsn_lookup lookup, const void *user, char *buf, size_t size);
+void lsn_player_narration(const lsn_player *p, lsn_variant on, lsn_lookup lookup, const void *user, char *buf,
+                          size_t size);
 
 #endif

@@ -21,6 +21,7 @@
 #include "data.h"
 #include "lesson/lesson.h"
 #include "lessons.h"
+#include "format.h"
 #include "narration.h"
 #include "platform/keys.h"
 #include "state.h"
@@ -320,7 +321,7 @@ static void write_lesson(const char *name, const char *text, char *buf, size_t s
 
 static void remove_lessons(void)
 {
-    static const char *const names[] = {"steer.yaml", "keys.yaml"};
+    static const char *const names[] = {"steer.yaml", "keys.yaml", "machines.yaml"};
     char path[128];
     if (!lesson_dir[0])
         return;
@@ -632,6 +633,73 @@ static void test_placeholders(void)
     app_free(&a);
 }
 
+/* ---- what the GPU is, and comparisons -------------------------------------------------- */
+
+static void test_hardware_and_compare(void)
+{
+    static const struct {
+        const char *renderer;
+        eng_hardware want;
+    } kinds[] = {
+        {"llvmpipe (LLVM 15.0.6, 256 bits)", ENG_HW_SOFTWARE},
+        {"softpipe", ENG_HW_SOFTWARE},
+        {"Mesa X11 swrast", ENG_HW_SOFTWARE},
+        {"D3D12 (Microsoft Basic Render Driver)", ENG_HW_SOFTWARE},
+        {"SwiftShader Device (Subzero)", ENG_HW_SOFTWARE},
+        {"zink (llvmpipe (LLVM 15.0.6, 256 bits))", ENG_HW_SOFTWARE},
+        {"virgl (NVIDIA GeForce RTX 3080)", ENG_HW_VIRTUAL},
+        {"SVGA3D; build: RELEASE;  LLVM;", ENG_HW_VIRTUAL},
+        {"NVIDIA H200/PCIe/SSE2", ENG_HW_GPU},
+        {"AMD Radeon RX 6800 (navi21, LLVM 15.0.7, DRM 3.49, 6.1.0)", ENG_HW_GPU},
+        {"Mesa Intel(R) UHD Graphics 620 (KBL GT2)", ENG_HW_GPU},
+        {"Apple M2", ENG_HW_GPU},
+    };
+    eng_timing a, b;
+    char buf[256];
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; ++i)
+        CHECK(eng_renderer_kind(kinds[i].renderer) == kinds[i].want, "'%s' is %s, not %s", kinds[i].renderer,
+              eng_hardware_name(kinds[i].want), eng_hardware_name(eng_renderer_kind(kinds[i].renderer)));
+    /* faster or slower only when the ranges do not overlap; one way round */
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.has[ENG_COMPUTE] = b.has[ENG_COMPUTE] = true;
+    a.ms[ENG_COMPUTE] = 1.0, a.total_min = 0.9, a.total_max = 1.2, a.reps = 9;
+    b.ms[ENG_COMPUTE] = 138.4, b.total_min = 130, b.total_max = 150, b.reps = 9;
+    fmt_compare("gl", &b, "cpu-par", &a, false, buf, sizeof buf);
+    CHECK(!strcmp(buf, "gl was 138.4\xC3\x97 slower than cpu-par"), "one way round: %s", buf);
+    fmt_compare("cpu-par", &a, "gl", &b, false, buf, sizeof buf);
+    CHECK(!strcmp(buf, "cpu-par was 138.4\xC3\x97 faster than gl"), "%s", buf);
+    b.ms[ENG_COMPUTE] = 1.3, b.total_min = 1.1, b.total_max = 1.6; /* 1.3x, but the runs overlap */
+    fmt_compare("gl", &b, "cpu-par", &a, false, buf, sizeof buf);
+    CHECK(strstr(buf, "about the same") != NULL, "overlapping runs: %s", buf);
+    fmt_compare("gl", &b, "cpu-par", &a, true, buf, sizeof buf);
+    CHECK(strstr(buf, "差不多") != NULL, "in Chinese: %s", buf);
+}
+
+/* The texts a step has for other machines reach the narration. */
+static void test_machine_texts(void)
+{
+    app a;
+    char path[512], buf[256];
+    fresh(&a);
+    write_lesson("machines.yaml",
+                 "title: M\nsteps:\n  - say: plain\n    say-gpu: real\n    say-software: soft\n"
+                 "    say-no-gpu: none\n",
+                 path, sizeof path);
+    CHECK(app_lesson_start(&a, path), "start: %s", err_msg());
+    app_narration(&a, buf, sizeof buf);
+    CHECK(!strcmp(buf, a.s.gpu.engine ? (a.s.gpu.hardware == ENG_HW_SOFTWARE ? "soft" : "real") : "none"),
+          "this machine's text: %s", buf);
+    setenv("CONVIS_TEST_MACHINE", "gpu", 1);
+    app_narration(&a, buf, sizeof buf);
+    CHECK(!strcmp(buf, "real"), "pretending a GPU: %s", buf);
+    setenv("CONVIS_TEST_MACHINE", "software", 1);
+    app_narration(&a, buf, sizeof buf);
+    CHECK(!strcmp(buf, "soft"), "pretending software: %s", buf);
+    unsetenv("CONVIS_TEST_MACHINE");
+    app_free(&a);
+}
+
 /* ---- soak ---------------------------------------------------------------------------- */
 
 static long rss_kib(void)
@@ -704,6 +772,8 @@ int main(void)
     test_states();
     test_long_work();
     test_placeholders();
+    test_hardware_and_compare();
+    test_machine_texts();
     test_soak();
     remove_lessons();
     return CHECK_SUMMARY();

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "core/err.h"
 #include "lesson/lesson.h"
+#include "lesson/player.h"
 
 static const char *dir = "tests/unit/lessons";
 
@@ -182,7 +183,8 @@ static void test_structure(void)
 {
     /* unknown keys */
     file_fails(__LINE__, "unknown_key.yaml", ":5:5: ",
-               "unknown key 'sya' in a step (did you mean 'say'?); a step has say, do, wait and image");
+               "unknown key 'sya' in a step (did you mean 'say'?); a step has say (and say-gpu, say-software, "
+               "say-no-gpu), do, wait and image");
     FAILS("title: T\ntitel: U\nsteps:\n  - say: a\n", "t.yaml:2:1: ",
           "unknown key 'titel' in the lesson (did you mean 'title'?); a lesson has title, image and steps");
     FAILS("title: T\nsteps:\n  - say: a\n    then: gpu\n", "t.yaml:4:5: ", "unknown key 'then' in a step; a step has");
@@ -256,6 +258,32 @@ static void test_step_image(void)
           "step image and its position");
     lsn_free(&l);
     FAILS("title: T\nsteps:\n  - say: a\n    image: [a, b]\n", "t.yaml:4:12: ", "image");
+}
+
+/* A step's texts for other machines: say-gpu, say-software, say-no-gpu,
+ * each checked like say; the player picks the one for the machine. */
+static void test_variants(void)
+{
+    lsn_lesson l;
+    lsn_player p;
+    char buf[128];
+    const char *ok = "title: T\nsteps:\n  - say: any\n    say-software: soft\n    say-no-gpu: none\n";
+    memset(&p, 0, sizeof p);
+    CHECK(lsn_parse("t.yaml", ok, strlen(ok), &l), "%s", err_msg());
+    CHECK(l.steps[0].say_on[LSN_ON_SOFTWARE] && !strcmp(l.steps[0].say_on[LSN_ON_SOFTWARE], "soft") &&
+              !l.steps[0].say_on[LSN_ON_GPU] && l.steps[0].say_on_line[LSN_ON_NO_GPU] == 5,
+          "the variants and their lines");
+    lsn_player_start(&p, &l);
+    lsn_player_narration(&p, LSN_ON_SOFTWARE, NULL, NULL, buf, sizeof buf);
+    CHECK(!strcmp(buf, "soft"), "a software GPU gets say-software: %s", buf);
+    lsn_player_narration(&p, LSN_ON_GPU, NULL, NULL, buf, sizeof buf);
+    CHECK(!strcmp(buf, "any"), "a GPU without its variant gets say: %s", buf);
+    lsn_player_narration(&p, LSN_ON_NO_GPU, NULL, NULL, buf, sizeof buf);
+    CHECK(!strcmp(buf, "none"), "no GPU gets say-no-gpu: %s", buf);
+    lsn_player_stop(&p);
+    FAILS("title: T\nsteps:\n  - say: a\n    say-gpu: the {gpu_time}\n", "t.yaml:4:18: ", "unknown placeholder");
+    FAILS("title: T\nsteps:\n  - say: a\n    say-gpu: [x]\n", "t.yaml:4:14: ", "say-gpu in step 1");
+    FAILS("title: T\nsteps:\n  - say-gpu: a\n", "t.yaml:3:5: ", "step 1 has no say");
 }
 
 static void test_placeholders(void)
@@ -468,6 +496,7 @@ int main(int argc, char **argv)
     test_valid();
     test_structure();
     test_step_image();
+    test_variants();
     test_placeholders();
     test_syntax();
     test_limits_and_bytes();

@@ -27,7 +27,7 @@ static float bar_len(double t, double lo, double max, bool log_scale, float widt
 static void draw_sweep(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    const char *names[3] = {"cpu-seq", "cpu-par", s->gpu.name};
+    const char *names[3] = {"cpu-seq", "cpu-par", scene_engine_label(&s->gpu)};
     rnd_color colors[3] = {PHASE_COLOR[ENG_COMPUTE], PHASE_COLOR[ENG_UPLOAD], PHASE_COLOR[ENG_PRESENT]};
     double lo = 1e30, hi = 0;
     float x0, x1, y0, y1, legend_x;
@@ -42,18 +42,19 @@ static void draw_sweep(view *v, const scene *s)
                 hi = fmax(hi, s->sweep.ms[k][i]);
             }
     if (cross)
-        snprintf(buf, sizeof buf, "Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up", s->gpu.name, cross,
+        snprintf(buf, sizeof buf, "Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up", scene_engine_label(&s->gpu), cross,
                  cross);
     else
         snprintf(buf, sizeof buf, "Size sweep (W hides it): %s does not stay ahead of cpu-par up to %d\xC3\x97%d",
-                 s->gpu.name, s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
+                 scene_engine_label(&s->gpu), s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
                  s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0);
     vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, L->chart.y + 0.3f * L->pad, L->chart.w - L->pad, TEXT);
     if (hi <= 0 || s->sweep.count < 2)
         return;
     lo = pow(10, floor(log10(lo)));
     hi = pow(10, ceil(log10(hi)));
-    legend_x = L->chart.x + L->chart.w - vw_text_w(v->small, "cpu-seq ") - 2 * L->pad;
+    legend_x = L->chart.x + L->chart.w - fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, names[2])) -
+               2 * L->pad;
     x0 = L->chart.x + vw_text_w(v->small, "1000 ms ") + L->pad;
     x1 = legend_x - L->pad;
     y0 = L->chart.y + vw_lh(v->small) * 1.4f;
@@ -116,14 +117,29 @@ static void draw_sweep(view *v, const scene *s)
     }
 }
 
+/* "cpu-par 27.1× faster than cpu-seq", faster or slower only when every run
+ * of one beat every run of the other, else "cpu-par ≈ cpu-seq (runs overlap)". */
+static void short_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b,
+                          char *buf, size_t size)
+{
+    int c = eng_compare(a, b);
+    char r[32];
+    fmt_ratio(eng_total_ms(a), eng_total_ms(b), r, sizeof r);
+    if (c == 0)
+        snprintf(buf, size, "%s \xE2\x89\x88 %s (their runs overlap)", a_name, b_name);
+    else
+        snprintf(buf, size, "%s %s %s than %s", a_name, r, c < 0 ? "faster" : "slower", b_name);
+}
+
 /* The chain: the same passes one after another on a 4x4 image, each waiting
  * for the one before, on cpu-seq and on the GPU; a bar each, and the ratio
  * when both ran. */
 static void draw_chain(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    const char *label[2] = {"cpu-seq", s->gpu.name};
-    float y = L->chart.y, bar_h = vw_lh(v->small) * 0.95f, label_w = vw_text_w(v->small, "cpu-seq ") + L->pad;
+    const char *label[2] = {"cpu-seq", scene_engine_label(&s->gpu)};
+    float y = L->chart.y, bar_h = vw_lh(v->small) * 0.95f,
+          label_w = fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, label[1])) + L->pad;
     float x0 = L->chart.x + 0.5f * L->pad + label_w, width = L->chart.w - label_w - vw_text_w(v->small, " 999.99 ms ") - L->pad;
     double hi = fmax(s->chain.ms[0], s->chain.ms[1]);
     char buf[256], t[32], n[32];
@@ -148,7 +164,7 @@ static void draw_chain(view *v, const scene *s)
     }
     if (s->chain.ms[0] > 0 && s->chain.ms[1] > 0) {
         fmt_ratio(fmax(s->chain.ms[0], s->chain.ms[1]), fmin(s->chain.ms[0], s->chain.ms[1]), t, sizeof t);
-        snprintf(buf, sizeof buf, "%s %s %s than cpu-seq, measured once, the passes only", s->gpu.name, t,
+        snprintf(buf, sizeof buf, "%s %s %s than cpu-seq, measured once, the passes only", scene_engine_label(&s->gpu), t,
                  s->chain.ms[1] < s->chain.ms[0] ? "faster" : "slower");
         vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, DIM);
     }
@@ -166,19 +182,19 @@ void vw_draw_chart(view *v, const scene *s)
     }
     const layout *L = &v->L;
     const scene_engine *e[3] = {&s->seq, &s->par, &s->gpu};
-    const char *label[3] = {"cpu-seq", "cpu-par", s->gpu.name};
+    const char *label[3] = {"cpu-seq", "cpu-par", scene_engine_label(&s->gpu)};
     double lo = 1e30, hi = 0;
     bool log_scale;
-    float x0, y = L->chart.y, bar_h = vw_lh(v->small) * 0.95f, label_w = vw_text_w(v->small, "cpu-seq ") + L->pad,
-              width;
+    float x0, y = L->chart.y, bar_h = vw_lh(v->small) * 0.95f,
+              label_w = fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, label[2])) + L->pad, width;
     char buf[256], t[32];
 
     rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
     for (int i = 0; i < 3; ++i)
         if (e[i]->measured) {
             double total = eng_total_ms(&e[i]->timing);
-            lo = fmin(lo, total);
-            hi = fmax(hi, total);
+            lo = fmin(lo, fmin(total, eng_total_min(&e[i]->timing)));
+            hi = fmax(hi, fmax(total, eng_total_max(&e[i]->timing)));
         }
     lo = fmax(lo, 1e-6); /* a time too short for the clock reads 0 */
     log_scale = hi > 0 && hi / lo > 30;
@@ -219,29 +235,37 @@ void vw_draw_chart(view *v, const scene *s)
                     x += w;
                 }
         }
+        {
+            /* the spread of the runs: a whisker from the fastest to the slowest */
+            float wa = x0 + bar_len(eng_total_min(&e[i]->timing), lo, hi, log_scale, width);
+            float wb = x0 + bar_len(eng_total_max(&e[i]->timing), lo, hi, log_scale, width);
+            if (e[i]->timing.reps > 1 && wb - wa >= 1) {
+                rnd_rect(wa, y + bar_h / 2 - 1, wb - wa, 2, TEXT);
+                rnd_rect(wa, y + 2, 2, bar_h - 4, TEXT);
+                rnd_rect(wb - 2, y + 2, 2, bar_h - 4, TEXT);
+            }
+            x = fmaxf(x, wb);
+        }
         fmt_ms(eng_total_ms(&e[i]->timing), t, sizeof t);
         rnd_text(v->small, t, x + 0.4f * L->pad, y, TEXT);
         y += bar_h * 1.25f;
     }
     /* ratios, and the legend of phases */
     buf[0] = '\0';
-    if (s->seq.measured && s->par.measured) {
-        double r = eng_total_ms(&s->seq.timing) / eng_total_ms(&s->par.timing);
-        snprintf(buf, sizeof buf, "cpu-par %.1f\xC3\x97 %s than cpu-seq", r >= 1 ? r : 1 / r,
-                 r >= 1 ? "faster" : "slower");
-    }
+    if (s->seq.measured && s->par.measured)
+        short_compare("cpu-par", &s->par.timing, "cpu-seq", &s->seq.timing, buf, sizeof buf);
     if (s->gpu.measured && s->gpu.timing.extrapolated) {
         char m[32], t2[32];
         size_t n = strlen(buf);
         fmt_count(s->gpu.timing.measured_px, m, sizeof m);
         fmt_count(s->gpu.timing.total_px, t2, sizeof t2);
         snprintf(buf + n, sizeof buf - n, "%s%s: download extrapolated from %s of %s pixels", n ? " \xC2\xB7 " : "",
-                 s->gpu.name, m, t2);
+                 scene_engine_label(&s->gpu), m, t2);
     } else if (s->gpu.measured && s->par.measured) {
-        double r = eng_total_ms(&s->par.timing) / eng_total_ms(&s->gpu.timing);
         size_t n = strlen(buf);
-        snprintf(buf + n, sizeof buf - n, "%s%s %.1f\xC3\x97 %s than cpu-par", n ? " \xC2\xB7 " : "", s->gpu.name,
-                 r >= 1 ? r : 1 / r, r >= 1 ? "faster" : "slower");
+        if (n)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, " \xC2\xB7 ");
+        short_compare(scene_engine_label(&s->gpu), &s->gpu.timing, "cpu-par", &s->par.timing, buf + n, sizeof buf - n);
     }
     vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, TEXT);
     y += vw_lh(v->small);

@@ -142,7 +142,7 @@ void vw_draw_status(view *v, const scene *s)
     y += vw_lh(v->small);
     engine_line(v, &s->par, "cpu-par", x, y);
     y += vw_lh(v->small);
-    engine_line(v, &s->gpu, s->gpu.name, x, y);
+    engine_line(v, &s->gpu, scene_engine_label(&s->gpu), x, y);
     y += vw_lh(v->small);
     if (s->gpu.note[0]) {
         vw_text_fit(v->small, s->gpu.note, x, y, L->status.w, FAINT);
@@ -157,7 +157,9 @@ void vw_draw_buttons(view *v, const scene *s)
 {
     const layout *L = &v->L;
     vw_chip(v, L->play_button, vw_T(v, s->playing ? "Space  pause" : "Space  play"), s->playing, WINDOW);
-    vw_chip(v, L->gpu_button, vw_T(v, "G  launch on the GPU"), s->phase == SCENE_PHASE_GPU, GREEN);
+    vw_chip(v, L->gpu_button,
+            vw_T(v, s->gpu.hardware == ENG_HW_SOFTWARE ? "G  launch on the software GPU" : "G  launch on the GPU"),
+            s->phase == SCENE_PHASE_GPU, GREEN);
     rnd_text(v->small, vw_T(v, "F1 or ?  every key"), L->gpu_button.x + L->gpu_button.w + L->pad,
              L->gpu_button.y + (L->gpu_button.h - vw_lh(v->small)) / 2, DIM);
 }
@@ -169,7 +171,7 @@ void vw_draw_top(view *v, const scene *s)
     static const char *display_label[] = {"display: clamp", "display: |value|", "display: signed (0 = grey)"};
 
     snprintf(buf, sizeof buf, "convis \xC2\xB7 %s",
-             vw_T(v, s->phase == SCENE_PHASE_GPU ? "every output at once on the GPU" : "one output at a time on the CPU"));
+             vw_T(v, s->phase == SCENE_PHASE_GPU ? vw_gpu_title(s) : "one output at a time on the CPU"));
     {
         char right[320];
         float rw;

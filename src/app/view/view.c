@@ -161,6 +161,11 @@ const char *vw_T(const view *v, const char *en)
         {"Input: pixels", "\xE8\xBE\x93\xE5\x85\xA5\xEF\xBC\x9A\xE5\x83\x8F\xE7\xB4\xA0"},
         {"Output", "\xE8\xBE\x93\xE5\x87\xBA"},
         {"all at once, on the GPU", "\xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE5\x90\x8C\xE6\x97\xB6"},
+        {"every output at once on a software GPU: this CPU", "在软件模拟的 GPU（其实是本机 CPU）上同时计算所有输出"},
+        {"all at once, on a software GPU: this CPU", "同时计算，在软件模拟的 GPU（其实是本机 CPU）上"},
+        {"every output at once on a virtual GPU", "在虚拟 GPU 上同时计算所有输出"},
+        {"all at once, on a virtual GPU", "同时计算，在虚拟 GPU 上"},
+        {"G  launch on the software GPU", "G  在软件 GPU 上运行"},
         {"one at a time, on the CPU", "\xE5\x9C\xA8 CPU \xE4\xB8\x8A\xE9\x80\x90\xE4\xB8\xAA"},
         {": thread view", "\xEF\xBC\x9A\xE7\xBA\xBF\xE7\xA8\x8B\xE8\xA7\x86\xE5\x9B\xBE"},
         {"Kernel", "\xE5\x8D\xB7\xE7\xA7\xAF\xE6\xA0\xB8"},
@@ -175,6 +180,30 @@ const char *vw_T(const view *v, const char *en)
             if (strcmp(en, zh[i][0]) == 0)
                 return zh[i][1];
     return en;
+}
+
+const char *vw_gpu_title(const scene *s)
+{
+    switch (s->gpu.hardware) {
+    case ENG_HW_SOFTWARE:
+        return "every output at once on a software GPU: this CPU";
+    case ENG_HW_VIRTUAL:
+        return "every output at once on a virtual GPU";
+    default:
+        return "every output at once on the GPU";
+    }
+}
+
+const char *vw_gpu_grid_title(const scene *s)
+{
+    switch (s->gpu.hardware) {
+    case ENG_HW_SOFTWARE:
+        return "all at once, on a software GPU: this CPU";
+    case ENG_HW_VIRTUAL:
+        return "all at once, on a virtual GPU";
+    default:
+        return "all at once, on the GPU";
+    }
 }
 
 int view_live_regions(const view *v, int (*rects)[4], int max)

@@ -108,6 +108,11 @@ rnd_color vw_alpha(rnd_color c, float a);
 void vw_chip(view *v, rect r, const char *label, bool on, rnd_color accent);
 const char *vw_T(const view *v, const char *en);  /* the window's words in its language */
 
+/* The GPU phase in words, saying what the GPU engine really is: "on the
+ * GPU", "on a software GPU: this CPU", "on a virtual GPU" (English). */
+const char *vw_gpu_title(const scene *s);      /* "every output at once on ..." */
+const char *vw_gpu_grid_title(const scene *s); /* "all at once, on ..." */
+
 /* layout.c */
 void view_layout(view *v, const app *a, int W, int H);
 void vw_banner_text(const scene *s, char *buf, size_t size);
