@@ -700,6 +700,81 @@ static void test_machine_texts(void)
     app_free(&a);
 }
 
+/* ---- every lesson's numbers -------------------------------------------------------------- */
+
+/* Every step of every lesson in `lang`, played as a learner would (each wait
+ * done), on machine `machine` (NULL: this one): the narration has every
+ * placeholder filled with the value it names now, nothing left unmeasured
+ * where the lesson has run what it needs, and its "faster"/"slower" agree
+ * with the measured ranges. */
+static void test_lesson_numbers(const char *lang, const char *machine)
+{
+    app_lesson_entry list[APP_MAX_LESSONS];
+    int n = app_lesson_list(lang, list, APP_MAX_LESSONS);
+    if (machine)
+        setenv("CONVIS_TEST_MACHINE", machine, 1);
+    CHECK(n >= 8, "%d lessons in %s", n, lang);
+    for (int i = 0; i < n; ++i) {
+        app a;
+        fresh(&a);
+        CHECK(app_lesson_start(&a, list[i].path), "start %s: %s", list[i].path, err_msg());
+        for (int guard = 0; guard < 100 && app_in_lesson(&a); ++guard) {
+            const lsn_step *st = lsn_player_current(&a.player);
+            const char *say = st->say_on[app_machine(&a)] ? st->say_on[app_machine(&a)] : st->say;
+            char text[4096], value[256], where[600];
+            scene_settle(&a.s);
+            app_narration(&a, text, sizeof text);
+            snprintf(where, sizeof where, "%s step %d (%s)", list[i].path, a.player.step + 1,
+                     machine ? machine : "this machine");
+            CHECK(!strchr(text, '{') && !strchr(text, '}'), "%s: a placeholder is left: %s", where, text);
+            /* each placeholder's value, as it is now, is in the text */
+            for (const char *p = strchr(say, '{'); p; p = strchr(p + 1, '{')) {
+                char name[64];
+                const char *close = strchr(p, '}');
+                if (!close || close - p - 1 >= (long)sizeof name || p[1] == '{')
+                    continue;
+                snprintf(name, sizeof name, "%.*s", (int)(close - p - 1), p + 1);
+                CHECK(app_placeholder(&a, name, value, sizeof value), "%s: {%s} is known", where, name);
+                CHECK(strstr(text, value) != NULL, "%s: {%s} should read '%s': %s", where, name, value, text);
+            }
+            /* faster or slower only as measured */
+            if (a.s.par.measured && a.s.seq.measured && strstr(text, "cpu-par was ")) {
+                int c = eng_compare(&a.s.par.timing, &a.s.seq.timing);
+                CHECK(c != 0 || strstr(text, "about the same"), "%s: the runs overlap, but: %s", where, text);
+                CHECK(c >= 0 || strstr(text, "faster than cpu-seq"), "%s: cpu-par was faster: %s", where, text);
+                CHECK(c <= 0 || strstr(text, "slower than cpu-seq"), "%s: cpu-par was slower: %s", where, text);
+            }
+            if (a.s.par.measured && a.s.seq.measured && strstr(text, "cpu-par 比 cpu-seq ")) {
+                int c = eng_compare(&a.s.par.timing, &a.s.seq.timing);
+                CHECK(c >= 0 || strstr(text, "cpu-par 比 cpu-seq 快"), "%s: cpu-par was faster: %s", where, text);
+                CHECK(c <= 0 || strstr(text, "cpu-par 比 cpu-seq 慢"), "%s: cpu-par was slower: %s", where, text);
+            }
+            if (a.s.gpu.measured && a.s.par.measured && strstr(text, " 比 cpu-par ")) {
+                int c = eng_compare(&a.s.gpu.timing, &a.s.par.timing);
+                CHECK(c >= 0 || strstr(text, " 比 cpu-par 快"), "%s: the GPU was faster: %s", where, text);
+                CHECK(c <= 0 || strstr(text, " 比 cpu-par 慢"), "%s: the GPU was slower: %s", where, text);
+            }
+            if (a.s.gpu.measured && a.s.par.measured && strstr(text, "than cpu-par")) {
+                int c = eng_compare(&a.s.gpu.timing, &a.s.par.timing);
+                CHECK(c >= 0 || strstr(text, "faster than cpu-par"), "%s: the GPU was faster: %s", where, text);
+                CHECK(c <= 0 || strstr(text, "slower than cpu-par"), "%s: the GPU was slower: %s", where, text);
+            }
+            if (lsn_player_at_end(&a.player))
+                break;
+            if (a.player.waiting) {
+                const app_action *act = app_action_find(st->wait);
+                if (act)
+                    app_do(&a, app_act_of(act));
+                scene_settle(&a.s);
+            }
+            app_do(&a, app_act_id(ACT_LESSON_NEXT));
+        }
+        app_free(&a);
+    }
+    if (machine)
+        unsetenv("CONVIS_TEST_MACHINE");
+}
+
 /* ---- soak ---------------------------------------------------------------------------- */
 
 static long rss_kib(void)
@@ -774,6 +849,12 @@ int main(void)
     test_placeholders();
     test_hardware_and_compare();
     test_machine_texts();
+    test_lesson_numbers("en", NULL);
+    test_lesson_numbers("zh", NULL);
+    test_lesson_numbers("en", "software");
+    test_lesson_numbers("zh", "software");
+    test_lesson_numbers("en", "gpu");
+    test_lesson_numbers("zh", "gpu");
     test_soak();
     remove_lessons();
     return CHECK_SUMMARY();
