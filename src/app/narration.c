@@ -60,6 +60,9 @@ static void compare(const app *a, const scene_engine *x, const scene_engine *y, 
 
 static void v_cpu_seq_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.seq, buf, size); }
 static void v_cpu_par_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.par, buf, size); }
+static void v_cpu_simd_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.simd, buf, size); }
+static void v_ratio_simd_seq(const app *a, char *buf, size_t size) { compare(a, &a->s.simd, &a->s.seq, buf, size); }
+static void v_ratio_par_simd(const app *a, char *buf, size_t size) { compare(a, &a->s.par, &a->s.simd, buf, size); }
 static void v_gpu_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.gpu, buf, size); }
 static void v_ratio_par_seq(const app *a, char *buf, size_t size) { compare(a, &a->s.par, &a->s.seq, buf, size); }
 static void v_ratio_gpu_par(const app *a, char *buf, size_t size) { compare(a, &a->s.gpu, &a->s.par, buf, size); }
@@ -249,6 +252,9 @@ static const struct {
     {"image_bytes", v_image_bytes},
     {"device_memory", v_device_memory},
     {"largest_image", v_largest_image},
+    {"cpu_simd_ms", v_cpu_simd_ms},
+    {"ratio_simd_seq", v_ratio_simd_seq},
+    {"ratio_par_simd", v_ratio_par_simd},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

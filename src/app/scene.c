@@ -62,6 +62,7 @@ void scene_init(scene *s, const scene_host *host, const app_options *opt)
     s->host = *host;
     s->chain.ms[0] = s->chain.ms[1] = -1;
     open_engine(s, &s->seq, "cpu-seq");
+    open_engine(s, &s->simd, "cpu-simd");
     open_engine(s, &s->par, "cpu-par");
     /* the best GPU engine here: CUDA, else OpenGL compute */
     open_engine(s, &s->gpu, "cuda");
@@ -84,7 +85,8 @@ void scene_init(scene *s, const scene_host *host, const app_options *opt)
         char why[256];
         s->wseq = s->host.open_engine(s->host.user, "cpu-seq", why, sizeof why);
         s->wpar = s->host.open_engine(s->host.user, "cpu-par", why, sizeof why);
-        if (s->wseq && s->wpar)
+        s->wsimd = s->host.open_engine(s->host.user, "cpu-simd", why, sizeof why);
+        if (s->wseq && s->wpar && s->wsimd)
             s->worker = worker_start();
         s->worker_tag = -1;
     }
@@ -109,10 +111,12 @@ void scene_free(scene *s)
     worker_stop(s->worker); /* after the run under way, if any */
     eng_close(s->wseq);
     eng_close(s->wpar);
+    eng_close(s->wsimd);
     scene_task_end(s);
     scene_free_buffer(s); /* the GL context is still current here */
     eng_close(s->seq.engine);
     eng_close(s->par.engine);
+    eng_close(s->simd.engine);
     eng_close(s->gpu.engine);
     img_free(&s->img);
     img_plane_free(&s->cpu_out);
@@ -144,8 +148,8 @@ void scene_settings_changed(scene *s)
     ++s->measure_gen; /* what the measuring thread is doing is for the old settings */
     redo_from(s, 0);
     s->owed_taps = 0;
-    s->seq_stale = s->par_stale = true;
-    s->seq.measured = s->par.measured = false;
+    s->seq_stale = s->simd_stale = s->par_stale = true;
+    s->seq.measured = s->simd.measured = s->par.measured = false;
     /* once the GPU has run, its bar and (in the GPU phase) its result follow
      * every change, measured right after the CPU engines */
     if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)

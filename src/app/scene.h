@@ -165,14 +165,14 @@ typedef struct scene {
 
     scene_task task;            /* the long work under way */
     struct scene_worker *worker; /* the thread that measures the CPU engines (NULL: none) */
-    eng_engine *wseq, *wpar;    /* its own engines */
+    eng_engine *wseq, *wsimd, *wpar; /* its own engines */
     int worker_tag;             /* what it is measuring (-1: nothing wanted) */
     unsigned long measure_gen;  /* counts settings and images: a result for an older one is dropped */
     unsigned long updates;      /* counts new figures and progress: the window draws again */
 
     /* measurements */
-    scene_engine seq, par, gpu;
-    bool seq_stale, par_stale;  /* a CPU engine needs measuring again */
+    scene_engine seq, simd, par, gpu; /* one core scalar, one core vectorised, every core, the GPU */
+    bool seq_stale, simd_stale, par_stale; /* a CPU engine needs measuring again */
     bool gpu_stale;             /* the GPU result is for other settings */
 } scene;
 

@@ -9,7 +9,7 @@
 #define PER_PIXEL_BUDGET_MS 60.0 /* copies one pixel at a time for this long, then extrapolates */
 
 /* What a job of the measuring thread is for (worker_result.tag). */
-enum { TAG_SEQ = 0, TAG_PAR = 1, TAG_SWEEP = 100 /* + size * 3 + engine */ };
+enum { TAG_SEQ = 0, TAG_PAR = 1, TAG_SIMD = 2, TAG_SWEEP = 100 /* + size * 3 + engine */ };
 
 /* The convolution's parameters from the settings. */
 conv_params scene_params(const scene *s);

@@ -68,13 +68,13 @@ static void measure_cpu(scene *s, scene_engine *e)
     img_plane scratch;
     eng_job job;
     if (s->worker) {
-        if (cpu_job(s, e == &s->seq ? s->wseq : s->wpar, &s->img.luma, TIMING_BUDGET_MS,
-                    e == &s->seq ? TAG_SEQ : TAG_PAR))
+        if (cpu_job(s, e == &s->seq ? s->wseq : e == &s->simd ? s->wsimd : s->wpar, &s->img.luma, TIMING_BUDGET_MS,
+                    e == &s->seq ? TAG_SEQ : e == &s->simd ? TAG_SIMD : TAG_PAR))
             return;
         if (e == &s->seq) /* not given: again at the next slice */
             s->seq_stale = true;
         else
-            s->par_stale = true;
+            *(e == &s->simd ? &s->simd_stale : &s->par_stale) = true;
         return;
     }
     if (!img_plane_alloc(&scratch, s->img.luma.w, s->img.luma.h)) {
@@ -430,6 +430,9 @@ static void measure_slice(scene *s)
     if (s->seq_stale) {
         s->seq_stale = false;
         measure_cpu(s, &s->seq);
+    } else if (s->simd_stale) {
+        s->simd_stale = false;
+        measure_cpu(s, &s->simd);
     } else if (s->par_stale) {
         s->par_stale = false;
         measure_cpu(s, &s->par);
@@ -450,8 +453,8 @@ static void take_result(scene *s)
     s->worker_tag = -1;
     if (r.gen != s->measure_gen)
         return;
-    if (r.tag == TAG_SEQ || r.tag == TAG_PAR) {
-        took_cpu(s, r.tag == TAG_SEQ ? &s->seq : &s->par, r.ok, &r.timing, r.why);
+    if (r.tag == TAG_SEQ || r.tag == TAG_SIMD || r.tag == TAG_PAR) {
+        took_cpu(s, r.tag == TAG_SEQ ? &s->seq : r.tag == TAG_SIMD ? &s->simd : &s->par, r.ok, &r.timing, r.why);
     } else if (r.tag >= TAG_SWEEP && s->task.kind == SCENE_TASK_SWEEP) {
         int i = (r.tag - TAG_SWEEP) / 3, k = (r.tag - TAG_SWEEP) % 3;
         if (r.ok && i < SCENE_SWEEP_SIZES && k < 3)
@@ -470,7 +473,7 @@ bool scene_work(scene *s, double budget_ms)
 {
     double start = tim_now_ms();
     if (!s->img.luma.px) {
-        s->seq_stale = s->par_stale = s->gpu_stale = false;
+        s->seq_stale = s->simd_stale = s->par_stale = s->gpu_stale = false;
         return false;
     }
     do {
@@ -507,7 +510,7 @@ void scene_settle(scene *s)
 
 bool scene_stale(const scene *s)
 {
-    return s->seq_stale || s->par_stale || s->gpu_stale;
+    return s->seq_stale || s->simd_stale || s->par_stale || s->gpu_stale;
 }
 
 bool scene_busy(const scene *s)

@@ -39,7 +39,9 @@ void app_print_state(const app *a, FILE *f)
                eng_present_path_name(s->gpu_device.present));
     fprintf(f, "cpu_seq_measured=%d\ncpu_par_measured=%d\ncpu_bands=%d\n", s->seq.measured, s->par.measured,
            s->cpu_bands);
-    fprintf(f, "cpu_seq_ms=%.4f\ncpu_par_ms=%.4f\ngpu_ms=%.4f\n", s->seq.measured ? eng_total_ms(&s->seq.timing) : -1.0,
+    fprintf(f, "cpu_simd_measured=%d\n", s->simd.measured);
+    fprintf(f, "cpu_seq_ms=%.4f\ncpu_simd_ms=%.4f\ncpu_par_ms=%.4f\ngpu_ms=%.4f\n",
+            s->seq.measured ? eng_total_ms(&s->seq.timing) : -1.0, s->simd.measured ? eng_total_ms(&s->simd.timing) : -1.0,
             s->par.measured ? eng_total_ms(&s->par.timing) : -1.0, s->gpu.measured ? eng_total_ms(&s->gpu.timing) : -1.0);
     fprintf(f, "passes=%d\nchain_shown=%d\nchain_cpu_ms=%.3f\nchain_gpu_ms=%.3f\n", s->passes, s->chain.shown,
            s->chain.ms[0], s->chain.ms[1]);

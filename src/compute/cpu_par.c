@@ -114,6 +114,17 @@ static void *par_open(void)
     return s;
 }
 
+/* cpu-simd: the same vectorised loop on one thread, so the vector lanes'
+ * gain and the cores' gain are measured apart (cpu-seq -> cpu-simd ->
+ * cpu-par). */
+static void *simd_open(void)
+{
+    par_state *s = par_open();
+    if (s)
+        s->threads = 1;
+    return s;
+}
+
 static void par_close(void *state)
 {
     free(state);
@@ -184,6 +195,15 @@ const eng_class eng_cpu_par_class = {
     .name = "cpu-par",
     .summary = "every CPU core, one band of rows each, vectorised",
     .open = par_open,
+    .close = par_close,
+    .run = par_run,
+    .describe = par_describe,
+};
+
+const eng_class eng_cpu_simd_class = {
+    .name = "cpu-simd",
+    .summary = "one CPU core, the loop vectorised as cpu-par's: the vector lanes' gain alone",
+    .open = simd_open,
     .close = par_close,
     .run = par_run,
     .describe = par_describe,

@@ -20,6 +20,7 @@ static char shader_dir[4096];
 
 static const eng_class *const classes[] = {
     &eng_cpu_seq_class,
+    &eng_cpu_simd_class,
     &eng_cpu_par_class,
     &eng_gl_class,
     &eng_cuda_class,

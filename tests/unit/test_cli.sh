@@ -267,7 +267,7 @@ done
 run engines
 expect_success "engines exits 0 and prints to stdout only"
 cp "$S/stdout" "$S/engines.txt"
-for e in cpu-seq cpu-par cuda; do
+for e in cpu-seq cpu-simd cpu-par cuda; do
     check "engines lists $e" has_line "$S/engines.txt" "^${e}[[:space:]]+(available|unavailable)"
 done
 

@@ -181,16 +181,17 @@ void vw_draw_chart(view *v, const scene *s)
         return;
     }
     const layout *L = &v->L;
-    const scene_engine *e[3] = {&s->seq, &s->par, &s->gpu};
-    const char *label[3] = {"cpu-seq", "cpu-par", scene_engine_label(&s->gpu)};
+    /* one core, one core with vector lanes, every core, the GPU */
+    const scene_engine *e[4] = {&s->seq, &s->simd, &s->par, &s->gpu};
+    const char *label[4] = {"cpu-seq", "cpu-simd", "cpu-par", scene_engine_label(&s->gpu)};
     double lo = 1e30, hi = 0;
-    bool log_scale;
-    float x0, y = L->chart.y, bar_h = vw_lh(v->small) * 0.95f,
-              label_w = fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, label[2])) + L->pad, width;
+    bool log_scale, legend_on_top;
+    float x0, y = L->chart.y, bar_h = vw_lh(v->small) * 0.9f,
+              label_w = fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, label[3])) + L->pad, width;
     char buf[256], t[32];
 
     rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 4; ++i)
         if (e[i]->measured) {
             double total = eng_total_ms(&e[i]->timing);
             lo = fmin(lo, fmin(total, eng_total_min(&e[i]->timing)));
@@ -203,19 +204,33 @@ void vw_draw_chart(view *v, const scene *s)
     snprintf(buf, sizeof buf, "%s %d\xC3\x97%d%s", vw_T(v, "Time for the whole"), s->img.luma.w, s->img.luma.h,
              log_scale ? " (log scale)" : "");
     rnd_text(v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, TEXT);
+    {
+        /* the legend of phases on the title's row, at its right, when it fits */
+        float lw = 0, x;
+        for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+            lw += bar_h * 0.8f + vw_text_w(v->small, eng_phase_name((eng_phase)p)) + L->pad;
+        legend_on_top = vw_text_w(v->small, buf) + lw + 1.5f * L->pad < L->chart.w;
+        for (int p = 0, x_set = 0; legend_on_top && p < ENG_PHASE_COUNT; ++p) {
+            if (!x_set)
+                x = L->chart.x + L->chart.w - lw, x_set = 1;
+            rnd_rect(x, y + 0.3f * L->pad + bar_h * 0.25f, bar_h * 0.6f, bar_h * 0.6f, PHASE_COLOR[p]);
+            x += bar_h * 0.8f;
+            x += rnd_text(v->small, eng_phase_name((eng_phase)p), x, y + 0.3f * L->pad, DIM) + L->pad;
+        }
+    }
     y += vw_lh(v->small) + 0.5f * L->pad;
     x0 = L->chart.x + 0.5f * L->pad + label_w;
     width = L->chart.w - label_w - vw_text_w(v->small, " 999.99 ms ") - L->pad;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 4; ++i) {
         float x = x0;
         rnd_text(v->small, label[i], L->chart.x + 0.5f * L->pad, y, e[i]->engine ? TEXT : FAINT);
         if (!e[i]->measured) {
             rnd_text(v->small,
                      !e[i]->engine ? "unavailable here"
-                     : i == 2      ? "press G to launch"
+                     : i == 3      ? "press G to launch"
                                    : "measuring\xE2\x80\xA6",
                      x0, y, FAINT);
-            y += bar_h * 1.25f;
+            y += bar_h * 1.15f;
             continue;
         }
         if (log_scale) { /* one bar: the phases' shares of its length */
@@ -248,12 +263,18 @@ void vw_draw_chart(view *v, const scene *s)
         }
         fmt_ms(eng_total_ms(&e[i]->timing), t, sizeof t);
         rnd_text(v->small, t, x + 0.4f * L->pad, y, TEXT);
-        y += bar_h * 1.25f;
+        y += bar_h * 1.15f;
     }
     /* ratios, and the legend of phases */
     buf[0] = '\0';
-    if (s->seq.measured && s->par.measured)
-        short_compare("cpu-par", &s->par.timing, "cpu-seq", &s->seq.timing, buf, sizeof buf);
+    if (s->seq.measured && s->simd.measured) /* the vector lanes' gain */
+        short_compare("cpu-simd", &s->simd.timing, "cpu-seq", &s->seq.timing, buf, sizeof buf);
+    if (s->simd.measured && s->par.measured) { /* the cores' gain */
+        size_t n = strlen(buf);
+        if (n)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, " \xC2\xB7 ");
+        short_compare("cpu-par", &s->par.timing, "cpu-simd", &s->simd.timing, buf + n, sizeof buf - n);
+    }
     if (s->gpu.measured && s->gpu.timing.extrapolated) {
         char m[32], t2[32];
         size_t n = strlen(buf);
@@ -267,9 +288,8 @@ void vw_draw_chart(view *v, const scene *s)
             n += (size_t)snprintf(buf + n, sizeof buf - n, " \xC2\xB7 ");
         short_compare(scene_engine_label(&s->gpu), &s->gpu.timing, "cpu-par", &s->par.timing, buf + n, sizeof buf - n);
     }
-    vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, TEXT);
-    y += vw_lh(v->small);
-    {
+    y += rnd_text_wrapped(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, TEXT, true);
+    if (!legend_on_top) {
         float x = L->chart.x + 0.5f * L->pad;
         for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
             const char *name = eng_phase_name((eng_phase)p);

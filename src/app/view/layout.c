@@ -115,7 +115,7 @@ void view_layout(view *v, const app *a, int W, int H)
         L->arith = (rect){mid_x, y, mid_w, (thumb_h > 0 ? L->thumb_in.y - vw_lh(v->small) : top + grid) - y};
     }
     L->status = (rect){L->pad, top + grid + L->pad, L->W * 0.48f, bottom_h};
-    L->chart = (rect){L->W * 0.50f, top + grid + L->pad, L->W * 0.50f - L->pad, bottom_h - L->pad};
+    L->chart = (rect){L->W * 0.50f, top + grid + L->pad, L->W * 0.50f - L->pad, L->H - (top + grid + L->pad) - L->pad};
     {
         float bw = vw_text_w(v->small, vw_T(v, s->gpu.hardware == ENG_HW_SOFTWARE ? "G  launch on the software GPU"
                                                                                  : "G  launch on the GPU")) +
