@@ -191,6 +191,8 @@ int app_apply_main(int argc, char **argv)
     if (a.have_eng && !eng_has_options(eng_class_of(engine)))
         printf("  note: engine '%s' has no GPU kernel variants or result paths; --gpu-kernel and --result "
                "were ignored\n", a.engine);
+    else if (a.have_eng && a.eng.kernel != ENG_KERNEL_TILED && !eng_has_kernels(eng_class_of(engine)))
+        printf("  note: engine '%s' has one kernel; --gpu-kernel was ignored\n", a.engine);
     print_timing(&timing);
     rc = APP_EXIT_OK;
 close_engine:

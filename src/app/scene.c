@@ -415,7 +415,7 @@ void scene_toggle_threads(scene *s)
 
 void scene_next_gpu_kernel(scene *s)
 {
-    if (!s->gpu.engine || !eng_has_options(eng_class_of(s->gpu.engine))) {
+    if (!s->gpu.engine || !eng_has_kernels(eng_class_of(s->gpu.engine))) {
         scene_notice(s, "naive and tiled are the CUDA engine's two kernels; this GPU engine has one");
         return;
     }

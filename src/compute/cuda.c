@@ -952,6 +952,7 @@ const eng_class eng_cuda_class = {
     .close = cuda_close,
     .run = cuda_run,
     .describe = cuda_describe,
+    .kernel_choice = true,
     .present = cuda_present,
     .configure = cuda_configure,
     .device = cuda_device,

@@ -196,6 +196,11 @@ bool eng_has_options(const eng_class *cls)
     return cls->configure != NULL;
 }
 
+bool eng_has_kernels(const eng_class *cls)
+{
+    return cls->kernel_choice;
+}
+
 bool eng_set_options(eng_engine *e, const eng_options *opt)
 {
     eng_options o = eng_options_resolved(opt);

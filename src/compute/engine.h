@@ -202,6 +202,8 @@ typedef struct eng_device_info {
 typedef struct eng_class {
     const char *name;       /* for the command line: "cpu-seq" */
     const char *summary;    /* one line for people */
+    /* It has the tiled and the naive kernel (eng_options.kernel). */
+    bool kernel_choice;
     /* Computes with the OpenGL context current on the calling thread, which
      * the app provides: the window's, or a hidden window's on the command
      * line. Such an engine's probe fails when no context is current. */
@@ -303,6 +305,10 @@ eng_options eng_options_of(const eng_engine *e);
 /* Whether the engine has the teaching switches at all (false: it ignores
  * eng_set_options). */
 bool eng_has_options(const eng_class *cls);
+
+/* Whether it has a choice of kernels, tiled and naive (CUDA; the gl engine
+ * has one shader and ignores eng_options.kernel). */
+bool eng_has_kernels(const eng_class *cls);
 
 /* `opt` with every zero field replaced by its default. */
 eng_options eng_options_resolved(const eng_options *opt);

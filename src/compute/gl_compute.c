@@ -64,6 +64,7 @@ typedef struct gl_state {
     bool host_timed;                /* phases by the host clock, not timer queries */
     double phase_t0, host_ms[Q_COUNT];
     char renderer[128];
+    eng_options opt;                /* the result path: bulk, or one read-back per pixel */
 } gl_state;
 
 #define CLOCK_QUERY "GL timer query"
@@ -390,6 +391,7 @@ static void *gl_open(void)
         return NULL;
     }
     snprintf(s->renderer, sizeof s->renderer, "%s", gl_text(GL_RENDERER));
+    s->opt = eng_options_resolved(NULL);
     take_errors(); /* not ours: whatever the context's other users left */
     snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), SHADER_FILE);
     source = read_text(path);
@@ -420,6 +422,7 @@ fail:
 static void gl_describe(void *state, char *buf, size_t size)
 {
     gl_state *s = state;
+    size_t n;
     switch (eng_renderer_kind(s->renderer)) {
     case ENG_HW_SOFTWARE: {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -436,6 +439,9 @@ static void gl_describe(void *state, char *buf, size_t size)
         snprintf(buf, size, "OpenGL compute on %s, work groups of %dx%d", s->renderer, s->local[0], s->local[1]);
         break;
     }
+    n = strlen(buf);
+    if (s->opt.result == ENG_RESULT_PER_PIXEL && n < size)
+        snprintf(buf + n, size - n, ", one read-back call per pixel");
 }
 
 /* ---- running ------------------------------------------------------------- */
@@ -532,6 +538,43 @@ static void upload_and_dispatch(gl_state *s, const eng_job *job, GLuint out_buff
     phase_end(s, Q_COMPUTE);
 }
 
+/* The trap on any GPU: one read-back call per output pixel, as a first port
+ * that reads a GPU array element by element writes it. Each
+ * glGetBufferSubData of 4 bytes returns only when they are in host memory.
+ * Runs for at most opt.per_pixel_max pixels or opt.per_pixel_budget_ms of
+ * the host clock, whichever ends first (*done says how many); the rest
+ * comes back in one copy, so the result is whole (*rest_ms: its time,
+ * which is no phase). Returns the milliseconds of the timed calls. */
+static double read_per_pixel(gl_state *s, float *dst, long long n, long long *done, double *rest_ms)
+{
+    long long cap = n < s->opt.per_pixel_max ? n : s->opt.per_pixel_max, i = 0;
+    double t0, ms;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_OUT]);
+    glFinish(); /* the dispatch done: only the copies are timed */
+    t0 = tim_now_ms();
+    while (i < cap) {
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(i * (long long)sizeof(float)), sizeof(float), dst + i);
+        ++i;
+        if (tim_now_ms() - t0 >= s->opt.per_pixel_budget_ms)
+            break;
+    }
+    ms = tim_now_ms() - t0;
+    if (i < n)
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)(i * (long long)sizeof(float)),
+                           (GLsizeiptr)((n - i) * (long long)sizeof(float)), dst + i);
+    glFinish();
+    *rest_ms = tim_now_ms() - t0 - ms;
+    *done = i > 0 ? i : 1;
+    return ms;
+}
+
+static bool gl_configure(void *state, const eng_options *o)
+{
+    gl_state *s = state;
+    s->opt = *o; /* one shader: the kernel is not a choice here */
+    return true;
+}
+
 static bool gl_run(void *state, const eng_job *job, eng_timing *timing)
 {
     gl_state *s = state;
@@ -551,15 +594,32 @@ static bool gl_run(void *state, const eng_job *job, eng_timing *timing)
     glFinish();
     t0 = tim_now_ms();
     upload_and_dispatch(s, job, s->buf[BUF_OUT], &launch);
-    phase_begin(s, Q_DOWNLOAD);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_OUT]);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, job->out->px);
-    phase_end(s, Q_DOWNLOAD);
-    glFinish();
-    wall = tim_now_ms() - t0;
-    if (!gl_check(s, "computing the convolution"))
-        goto restore;
-    fill_timing(s, ENG_COMPUTE, true, wall, timing);
+    if (s->opt.result == ENG_RESULT_PER_PIXEL) {
+        long long n = (long long)w * h, done;
+        double rest_ms, per_pixel_ms = read_per_pixel(s, job->out->px, n, &done, &rest_ms);
+        wall = tim_now_ms() - t0;
+        if (!gl_check(s, "reading the result back one pixel at a time"))
+            goto restore;
+        fill_timing(s, ENG_COMPUTE, false, wall - per_pixel_ms - rest_ms, timing);
+        timing->ms[ENG_DOWNLOAD] = per_pixel_ms / (double)done * (double)n;
+        timing->has[ENG_DOWNLOAD] = true;
+        timing->result = ENG_RESULT_PER_PIXEL;
+        timing->extrapolated = done < n;
+        timing->measured_px = done;
+        timing->total_px = n;
+        timing->clock = CLOCK_HOST;
+    } else {
+        phase_begin(s, Q_DOWNLOAD);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_OUT]);
+        glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, job->out->px);
+        phase_end(s, Q_DOWNLOAD);
+        glFinish();
+        wall = tim_now_ms() - t0;
+        if (!gl_check(s, "computing the convolution"))
+            goto restore;
+        fill_timing(s, ENG_COMPUTE, true, wall, timing);
+        timing->result = ENG_RESULT_BULK;
+    }
     timing->launch = launch;
     ok = gl_check(s, "reading the timer queries");
 restore:
@@ -646,4 +706,5 @@ const eng_class eng_gl_class = {
     .describe = gl_describe,
     .present = gl_present,
     .device = gl_device,
+    .configure = gl_configure,
 };

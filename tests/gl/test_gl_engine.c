@@ -257,16 +257,38 @@ int main(void)
               strstr(eng_description(e), "16x16"),
           "description '%s' names the renderer and the work group", eng_description(e));
 
-    {   /* the device as the overlay shows it; options ignored (one kernel, computes in GL itself) */
+    {   /* the device as the overlay shows it; one kernel (a kernel option is ignored); the result
+         * path per pixel: one read-back call each, capped, extrapolated, the result whole */
         eng_device_info info;
         eng_options o;
-        char before[192];
+        eng_timing t;
+        img_plane in, ref, out;
+        bool exact;
+        int w = 301, h = 77;
         memset(&o, 0, sizeof o);
         o.kernel = ENG_KERNEL_NAIVE;
         o.result = ENG_RESULT_PER_PIXEL;
-        snprintf(before, sizeof before, "%s", eng_description(e));
-        CHECK(!eng_has_options(cls) && eng_set_options(e, &o) && strcmp(before, eng_description(e)) == 0,
-              "the gl engine takes and ignores options: '%s'", eng_description(e));
+        o.per_pixel_max = 5000;
+        CHECK(eng_has_options(cls) && !eng_has_kernels(cls) && eng_set_options(e, &o) &&
+                  strstr(eng_description(e), "one read-back call per pixel"),
+              "the gl engine takes the per-pixel path, and no kernel choice: '%s'", eng_description(e));
+        img_plane_alloc(&in, w, h);
+        img_plane_alloc(&ref, w, h);
+        img_plane_alloc(&out, w, h);
+        ind_fill(in.px, (size_t)w * h, 5);
+        {
+            eng_job job = {&in, &out, conv_params_make(filt_preset(5), CONV_BORDER_MIRROR, false)};
+            conv_reference(&in, &job.params, &ref);
+            CHECK(eng_run(e, &job, &t), "a per-pixel run: %s", err_msg());
+            CHECK(count_off(&out, &ref, &exact) == 0, "per pixel: the whole result equals the reference");
+            CHECK(t.result == ENG_RESULT_PER_PIXEL && t.has[ENG_DOWNLOAD] && t.measured_px >= 1 &&
+                      t.measured_px <= 5000 && t.total_px == (long long)w * h && t.extrapolated,
+                  "per pixel: %lld of %lld copies measured, extrapolated %d", t.measured_px, t.total_px,
+                  t.extrapolated);
+        }
+        img_plane_free(&in);
+        img_plane_free(&ref);
+        img_plane_free(&out);
         CHECK(eng_device(e, &info) && strcmp(info.name, (const char *)glGetString(GL_RENDERER)) == 0 &&
                   info.present == ENG_PRESENT_NATIVE && info.present_why[0] && info.compute_units == 0 &&
                   info.memory_engine > 0 && (info.memory_total == -1 || info.memory_free <= info.memory_total),

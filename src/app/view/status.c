@@ -126,7 +126,7 @@ void vw_draw_status(view *v, const scene *s)
     vw_text_fit(v->font, buf, x, y, L->status.w, TEXT);
     y += L->line;
     if (s->phase == SCENE_PHASE_GPU) {
-        bool options = s->gpu.engine && eng_has_options(eng_class_of(s->gpu.engine));
+        bool options = s->gpu.engine && eng_has_kernels(eng_class_of(s->gpu.engine));
         if (options)
             snprintf(buf, sizeof buf, "kernel: %s (N) \xC2\xB7 result: %s (C) \xC2\xB7 times on the whole image:",
                      eng_kernel_name(s->gpu_kernel), result_label(s));
