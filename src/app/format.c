@@ -22,8 +22,12 @@ void fmt_bytes(long long bytes, char *buf, size_t size)
 {
     if (bytes >= (1LL << 30))
         snprintf(buf, size, "%.1f GiB", (double)bytes / (double)(1LL << 30));
-    else
+    else if (bytes >= (10LL << 20))
         snprintf(buf, size, "%.0f MiB", (double)bytes / (double)(1LL << 20));
+    else if (bytes >= (1LL << 20))
+        snprintf(buf, size, "%.1f MiB", (double)bytes / (double)(1LL << 20));
+    else
+        snprintf(buf, size, "%.0f KiB", (double)bytes / 1024.0);
 }
 
 void fmt_count(long long n, char *buf, size_t size)

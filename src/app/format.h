@@ -9,7 +9,8 @@
 /* "1.23 s", "12.3 ms", "1.23 ms", "45.6 µs" */
 void fmt_ms(double ms, char *buf, size_t size);
 
-/* "512 MiB", "1.5 GiB" (binary units; MiB whole, GiB with one decimal) */
+/* "768 KiB", "1.5 MiB", "512 MiB", "1.5 GiB" (binary units; one decimal
+ * from 1 to 10 MiB and in GiB) */
 void fmt_bytes(long long bytes, char *buf, size_t size);
 
 /* "1,234,567" */

@@ -151,7 +151,11 @@ static void v_gpu_copy_ms(const app *a, char *buf, size_t size)
 
 static void v_image_bytes(const app *a, char *buf, size_t size)
 {
-    fmt_bytes((long long)a->s.img.luma.w * a->s.img.luma.h * 8, buf, size);
+    char all[32], one[32];
+    long long px = (long long)a->s.img.luma.w * a->s.img.luma.h;
+    fmt_bytes(px * 8, all, sizeof all);
+    fmt_bytes(px * 4, one, sizeof one);
+    snprintf(buf, size, zh(a) ? "%s（两个缓冲区，各 %s）" : "%s (two buffers of %s)", all, one);
 }
 
 static void v_device_memory(const app *a, char *buf, size_t size)

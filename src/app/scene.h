@@ -148,6 +148,11 @@ typedef struct scene {
      * figure, from its timing record); 0 before it ran */
     int cpu_bands;
 
+    /* the load on the CPU when its engines were last measured (other
+     * programs' work slows them), and the cores there are */
+    double cpu_load;
+    int cpu_cores;
+
     /* the size sweep: the same filter on square images of growing size */
     struct {
         bool shown;                 /* the sweep chart replaces the timing chart */
@@ -300,6 +305,11 @@ void scene_gpu_grid(const scene *s, long *gx, long *gy, int *bx, int *by);
  * a float in, a float out), from its free memory and buffer limit; -1 when
  * neither is known. Read after a GPU run. */
 long long scene_gpu_max_pixels(const scene *s);
+
+/* Whether the figures are noisy: the CPU was busy with other programs when
+ * it was measured (its load average over its cores), or an engine's runs
+ * spread over half its median. */
+bool scene_noisy(const scene *s);
 
 /* The smallest swept size from which on the GPU beat cpu-par at every
  * larger size too, or 0 when it did not. */

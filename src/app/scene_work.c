@@ -3,6 +3,7 @@
  * the size sweep and the chain in slices, apply again, the image too big
  * for the GPU, and scene_work, which does the pending part of all of it
  * between frames. Contents: measuring · experiments · work. */
+#define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #include "scene_internal.h"
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/err.h"
 #include "core/timing.h"
@@ -41,7 +43,25 @@ static void took_cpu(scene *s, scene_engine *e, bool ok, const eng_timing *t, co
     }
     if (e == &s->par && ok)
         s->cpu_bands = t->launch.bands;
+    {
+        double load[1];
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        s->cpu_load = getloadavg(load, 1) == 1 ? load[0] : -1.0;
+        s->cpu_cores = cores > 0 ? (int)cores : 1;
+    }
     ++s->updates;
+}
+
+bool scene_noisy(const scene *s)
+{
+    const scene_engine *e[4] = {&s->seq, &s->simd, &s->par, &s->gpu};
+    if (s->cpu_load > (double)s->cpu_cores + 0.5)
+        return true;
+    for (int i = 0; i < 4; ++i)
+        if (e[i]->measured && e[i]->timing.reps > 2 &&
+            eng_total_max(&e[i]->timing) - eng_total_min(&e[i]->timing) > 0.5 * eng_total_ms(&e[i]->timing))
+            return true;
+    return false;
 }
 
 /* Gives the measuring thread a copy of `src` to measure engine `e` on;
@@ -387,9 +407,9 @@ void scene_too_big(scene *s)
         scene_notice(s, "launch the GPU phase first (G): how much it can hold is read from it");
         return;
     }
-    side = 1;
+    side = (int)sqrt((double)most); /* the smallest square just over it */
     while ((long long)side * side <= most)
-        side *= 2; /* the first power of two over it */
+        ++side;
     if ((long long)side * side > limit || side > s->opt.limits.max_side) {
         snprintf(msg, sizeof msg, "an image too large for this GPU (%d\xC3\x97%d) is over convis's own limit of "
                  "%lld pixels: every image convis opens fits here", side, side, limit);

@@ -459,8 +459,10 @@ static bool fits(const gl_state *s, int w, int h)
     if ((int64_t)w * h > INT_MAX)
         return err_set("a %dx%d image has more pixels than the compute shader can index (%d)", w, h, INT_MAX);
     if (bytes > (int64_t)s->max_block_bytes)
-        return err_set("a %dx%d image needs %lld MiB in one shader storage buffer; OpenGL on %s allows %lld MiB", w,
-                       h, (long long)(bytes >> 20), s->renderer, (long long)(s->max_block_bytes >> 20));
+        return err_set("a %dx%d image needs %lld bytes (%.2f MiB) in one shader storage buffer; OpenGL on %s allows "
+                       "%lld (%.2f MiB)",
+                       w, h, (long long)bytes, (double)bytes / 1048576.0, s->renderer, (long long)s->max_block_bytes,
+                       (double)s->max_block_bytes / 1048576.0);
     if (groups(w, s->local[0]) > s->max_groups[0] || groups(h, s->local[1]) > s->max_groups[1])
         return err_set("a %dx%d image needs %dx%d work groups; OpenGL on %s allows %dx%d", w, h,
                        groups(w, s->local[0]), groups(h, s->local[1]), s->renderer, s->max_groups[0],

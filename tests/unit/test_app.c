@@ -674,6 +674,24 @@ static void test_hardware_and_compare(void)
     CHECK(strstr(buf, "about the same") != NULL, "overlapping runs: %s", buf);
     fmt_compare("gl", &b, "cpu-par", &a, true, buf, sizeof buf);
     CHECK(strstr(buf, "差不多") != NULL, "in Chinese: %s", buf);
+    {
+        /* the window says when the times are noisy: the CPU busy with other
+         * programs, or runs spread over half their median */
+        app x;
+        fresh(&x);
+        x.s.cpu_load = 0.2, x.s.cpu_cores = 2;
+        x.s.par.timing.total_min = 0.9 * eng_total_ms(&x.s.par.timing);
+        x.s.par.timing.total_max = 1.1 * eng_total_ms(&x.s.par.timing);
+        x.s.seq.timing.total_min = x.s.seq.timing.total_max = 0; /* one run's figure */
+        x.s.simd.measured = x.s.gpu.measured = false;
+        CHECK(!scene_noisy(&x.s), "quiet: load 0.2 on 2 cores, runs within 10%%");
+        x.s.cpu_load = 5.0;
+        CHECK(scene_noisy(&x.s), "noisy: load 5 on 2 cores");
+        x.s.cpu_load = 0.2;
+        x.s.par.timing.total_max = 2.0 * eng_total_ms(&x.s.par.timing);
+        CHECK(scene_noisy(&x.s), "noisy: the slowest run twice the median");
+        app_free(&x);
+    }
 }
 
 /* The texts a step has for other machines reach the narration. */

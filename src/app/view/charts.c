@@ -204,12 +204,21 @@ void vw_draw_chart(view *v, const scene *s)
     snprintf(buf, sizeof buf, "%s %d\xC3\x97%d%s", vw_T(v, "Time for the whole"), s->img.luma.w, s->img.luma.h,
              log_scale ? " (log scale)" : "");
     rnd_text(v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, TEXT);
+    if (scene_noisy(s)) { /* said beside the title, where the times are read */
+        char noisy[96];
+        float tx = L->chart.x + 0.5f * L->pad + vw_text_w(v->small, buf) + L->pad;
+        if (s->cpu_load > s->cpu_cores + 0.5)
+            snprintf(noisy, sizeof noisy, "noisy: load %.1f on %d cores", s->cpu_load, s->cpu_cores);
+        else
+            snprintf(noisy, sizeof noisy, "noisy: the runs spread widely");
+        vw_text_fit(v->small, noisy, tx, y + 0.3f * L->pad, L->chart.x + L->chart.w - tx - 0.5f * L->pad, WINDOW);
+    }
     {
         /* the legend of phases on the title's row, at its right, when it fits */
         float lw = 0, x;
         for (int p = 0; p < ENG_PHASE_COUNT; ++p)
             lw += bar_h * 0.8f + vw_text_w(v->small, eng_phase_name((eng_phase)p)) + L->pad;
-        legend_on_top = vw_text_w(v->small, buf) + lw + 1.5f * L->pad < L->chart.w;
+        legend_on_top = !scene_noisy(s) && vw_text_w(v->small, buf) + lw + 1.5f * L->pad < L->chart.w;
         for (int p = 0, x_set = 0; legend_on_top && p < ENG_PHASE_COUNT; ++p) {
             if (!x_set)
                 x = L->chart.x + L->chart.w - lw, x_set = 1;
