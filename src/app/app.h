@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "lesson/player.h"
+#include "record.h"
 #include "scene.h"
 #include "settings.h"
 
@@ -37,6 +38,10 @@ typedef struct app {
     char edit_text[24];
     app_lesson_entry lessons[APP_MAX_LESSONS];  /* the menu */
     int lesson_count;
+
+    /* a recorded run drawn beside the live ones (--record FILE) */
+    bool has_record;
+    app_record record;
 
     /* what the window is asked to do */
     bool quit, fullscreen_request, screenshot_request;

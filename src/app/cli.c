@@ -82,6 +82,8 @@ static const app_option options[] = {
      "play the CPU walk for N frames and print the frame times"},
     {OPT_PRINT_STATE, "--print-state", NULL, NULL, APP_FOR_WINDOW,
      "when the window ends, print its state, the regions that show\nmeasured times and the places to click (for tests)"},
+    {OPT_RECORD, "--record", NULL, "FILE", APP_FOR_WINDOW,
+     "draw a recorded run (convis record) beside the live ones in the size\nsweep (W), labelled with its machine and date"},
     {OPT_LESSON, "--lesson", NULL, "FILE", APP_FOR_WINDOW, NULL}, /* what `convis lesson FILE` passes on */
 };
 
@@ -205,6 +207,8 @@ void app_usage(FILE *f)
             "  convis lesson --check FILE...  check lesson files without opening a window\n"
             "  convis lesson --render-steps DIR FILE\n"
             "                                 save one screenshot per step of a lesson in DIR\n"
+            "  convis record FILE [OPTIONS]   measure the size sweep here and write it, with this\n"
+            "                                 machine's name and the date, to a new FILE (JSON)\n"
             "  convis kernels                 list the preset filters and their values\n"
             "  convis engines                 list the engines and whether they run here\n"
             "  convis --help | --version\n"

@@ -159,6 +159,8 @@ typedef struct scene {
         int count;                  /* sizes measured */
         int size[SCENE_SWEEP_SIZES];
         double ms[3][SCENE_SWEEP_SIZES]; /* cpu-seq, cpu-par, gpu; < 0: not measured */
+        double lo[3][SCENE_SWEEP_SIZES], hi[3][SCENE_SWEEP_SIZES]; /* the runs' fastest and slowest */
+        int reps[3][SCENE_SWEEP_SIZES];
     } sweep;
 
     /* the chain: dependent passes on a 4x4 image, each started by the host */

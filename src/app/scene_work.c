@@ -261,8 +261,12 @@ static void sweep_slice(scene *s)
         eng_job job = {&in, &out, scene_params(s)};
         scene_engine probe = *e[t->k]; /* the engines' own figures stay for the image shown */
         measure_engine(&probe, &job, 0, SWEEP_BUDGET_MS);
-        if (probe.measured)
+        if (probe.measured) {
             s->sweep.ms[t->k][t->i] = eng_total_ms(&probe.timing);
+            s->sweep.lo[t->k][t->i] = eng_total_min(&probe.timing);
+            s->sweep.hi[t->k][t->i] = eng_total_max(&probe.timing);
+            s->sweep.reps[t->k][t->i] = probe.timing.reps;
+        }
         img_plane_free(&out);
     }
     img_plane_free(&in);
@@ -477,8 +481,12 @@ static void take_result(scene *s)
         took_cpu(s, r.tag == TAG_SEQ ? &s->seq : r.tag == TAG_SIMD ? &s->simd : &s->par, r.ok, &r.timing, r.why);
     } else if (r.tag >= TAG_SWEEP && s->task.kind == SCENE_TASK_SWEEP) {
         int i = (r.tag - TAG_SWEEP) / 3, k = (r.tag - TAG_SWEEP) % 3;
-        if (r.ok && i < SCENE_SWEEP_SIZES && k < 3)
+        if (r.ok && i < SCENE_SWEEP_SIZES && k < 3) {
             s->sweep.ms[k][i] = eng_total_ms(&r.timing);
+            s->sweep.lo[k][i] = eng_total_min(&r.timing);
+            s->sweep.hi[k][i] = eng_total_max(&r.timing);
+            s->sweep.reps[k][i] = r.timing.reps;
+        }
         ++s->task.done;
         ++s->updates;
     }

@@ -29,7 +29,7 @@
 #define MEASURING_FRAME_MS 250.0 /* ... and frames drawn at most this often */
 
 typedef struct window_args {
-    const char *image, *screenshot, *script, *lesson, *render_steps, *lang;
+    const char *image, *screenshot, *script, *lesson, *render_steps, *lang, *record;
     int width, height;
     bool display_given, print_state;
     int report_frames;
@@ -74,6 +74,9 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
             break;
         case OPT_LESSON:
             a->lesson = v;
+            break;
+        case OPT_RECORD:
+            a->record = v;
             break;
         case OPT_RENDER_STEPS:
             a->render_steps = v;
@@ -397,6 +400,13 @@ int app_window_main(int argc, char **argv)
         }
     }
     loaded = tim_now_ms();
+    if (args.record) {
+        if (!rec_read(args.record, &w.app.record)) {
+            app_error("%s", err_msg());
+            goto free_app;
+        }
+        w.app.has_record = true;
+    }
     if (args.lesson && !app_lesson_start(&w.app, args.lesson)) {
         app_error("%s", err_msg());
         goto free_app;

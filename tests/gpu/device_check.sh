@@ -28,16 +28,19 @@
 #              ($OUT/window.png), presented by interop
 #   benchmark  bench_cuda: bandwidth against a copy kernel, naive against
 #              tiled, the interop tax, the per-pixel trap
+#   record     `convis record`: the size sweep of every engine here, with the
+#              machine and the date ($OUT/record.json), to ship in records/
 #   san-*      compute-sanitizer memcheck (both kernels), racecheck and
 #              synccheck (the tiled kernel) on one small `convis apply`
 #
 # Every step has a time limit (machine 20 s, packages 40, build 160 with its
 # retry, ptxas 25, engines 15, gpu tests 90, window 25, benchmark 45 and the
-# engine's phases 20, sanitizers 4 x 12: 488 s in all), each also cut to
+# engine's phases 20, record 40, sanitizers 4 x 12: 528 s in all), each also cut to
 # what is left of BUDGET_S; no step starts with less than 30 s left, so the
 # summary always prints. It leaves
-# three files in $OUT: summary.txt (the table, the exactness lines, ptxas's
-# figures, the benchmark's table), window.png and logs.tar.gz (every log).
+# four files in $OUT: summary.txt (the table, the exactness lines, ptxas's
+# figures, the benchmark's table), window.png, record.json and logs.tar.gz
+# (every log).
 # Exit status: 0 every step passed on a GPU; 1 a step failed; 77 no CUDA GPU
 # here (the GPU steps say "skip: no GPU"; a dry run of the script itself).
 #
@@ -61,7 +64,7 @@ B=${BUILD_DIR:-/tmp/convis-build-device}
 PKG_ROOT=${DEVICE_CHECK_ROOT:-/}
 L=$(mktemp -d "${TMPDIR:-/tmp}/convis-device-logs.XXXXXX")
 mkdir -p "$OUT" || { echo "device_check.sh: cannot create $OUT" >&2; exit 2; }
-rm -f "$OUT/summary.txt" "$OUT/window.png" "$OUT/logs.tar.gz"
+rm -f "$OUT/summary.txt" "$OUT/window.png" "$OUT/record.json" "$OUT/logs.tar.gz"
 export PATH="$PATH:/usr/local/cuda/bin"
 unset DISPLAY WAYLAND_DISPLAY
 
@@ -345,6 +348,17 @@ if can_start benchmark; then
       -o "$L/timing-$k.pfm" 2>&1 | grep -E 'time|engine' | sed "s/^/$k: /" >>"$L/timing.txt"
   done
   rm -f "$L"/timing-*.pfm
+fi
+
+# ---- a record of this machine, for records/ -------------------------------------------------
+if can_start record; then
+  timeout -k 5 "$(lim 40)" "$B/convis" record "$OUT/record.json" >"$L/record.log" 2>&1
+  rc=$?
+  if [ $rc -eq 0 ] && [ -s "$OUT/record.json" ]; then
+    row record ok "record.json: $(grep '^wrote' "$L/record.log" | cut -c1-160)"
+  else
+    row record FAIL "exit $rc: $(tail -n 1 "$L/record.log")"
+  fi
 fi
 
 # ---- compute-sanitizer ---------------------------------------------------------------------------

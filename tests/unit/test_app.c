@@ -8,6 +8,7 @@
  * placeholders · a seeded soak of random actions (CONVIS_SOAK_SECONDS, 20 s
  * by default; ctest gives it 90), its state checked after every action and its memory bounded. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "lessons.h"
 #include "format.h"
 #include "narration.h"
+#include "record.h"
 #include "platform/keys.h"
 #include "state.h"
 #include "check.h"
@@ -718,6 +720,75 @@ static void test_machine_texts(void)
     app_free(&a);
 }
 
+/* ---- recorded runs ------------------------------------------------------------------- */
+
+static void test_records(void)
+{
+    app a;
+    app_record r, back;
+    char path[512], damaged[512], text[8192];
+    FILE *f;
+    size_t n;
+    fresh(&a);
+    CHECK(!rec_from_scene(&a.s, "0.1.0", &r), "no sweep, no record: %s", err_msg());
+    run_name(&a, "sweep");
+    CHECK(rec_from_scene(&a.s, "0.1.0", &r) && r.engine_count >= 2 && r.engine[0].count == SCENE_SWEEP_SIZES,
+          "a record of the sweep: %d engines, %d sizes", r.engine_count, r.engine[0].count);
+    write_lesson("record.json", "", path, sizeof path);
+    remove(path);
+    CHECK(rec_write(path, &r), "written: %s", err_msg());
+    CHECK(!rec_write(path, &r) && err_last_kind() == ERR_EXISTS, "never over an existing file: %s", err_msg());
+    CHECK(rec_read(path, &back), "read back: %s", err_msg());
+    CHECK(back.version == REC_VERSION && back.engine_count == r.engine_count && !strcmp(back.cpu, r.cpu) &&
+              back.cores == r.cores && !strcmp(back.engine[1].name, "cpu-par") &&
+              back.engine[1].run[5].size == 4096 &&
+              fabs(back.engine[1].run[5].median_ms - r.engine[1].run[5].median_ms) <=
+                  1e-5 * r.engine[1].run[5].median_ms,
+          "the same record back");
+    /* a record drawn never changes the live figures */
+    {
+        double live = a.s.sweep.ms[1][5];
+        a.record = back;
+        a.has_record = true;
+        CHECK(a.s.sweep.ms[1][5] == live && a.s.sweep.count == SCENE_SWEEP_SIZES, "the live sweep stays");
+    }
+    /* damaged, of another kind, from a newer convis: one sentence each */
+    f = fopen(path, "r");
+    n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = '\0';
+    write_lesson("damaged.json", "", damaged, sizeof damaged);
+    remove(damaged);
+    f = fopen(damaged, "w");
+    fwrite(text, 1, n / 2, f);
+    fclose(f);
+    CHECK(!rec_read(damaged, &back) && strstr(err_msg(), "damaged record"), "a cut record: %s", err_msg());
+    remove(damaged);
+    f = fopen(damaged, "w");
+    fputs("{\"title\": \"a lesson?\"}\n", f);
+    fclose(f);
+    CHECK(!rec_read(damaged, &back) && strstr(err_msg(), "not a convis record"), "another file: %s", err_msg());
+    remove(damaged);
+    {
+        char *v = strstr(text, "\"convis_record\": 1");
+        if (v)
+            v[17] = '9';
+    }
+    f = fopen(damaged, "w");
+    fputs(text, f);
+    fclose(f);
+    CHECK(!rec_read(damaged, &back) && strstr(err_msg(), "newer convis"), "a future version: %s", err_msg());
+    remove(damaged);
+    remove(path);
+    {
+        char shipped[4096];
+        snprintf(shipped, sizeof shipped, "%s/records/vm-2-cores-llvmpipe.json", app_data_dir());
+        CHECK(rec_read(shipped, &back) && back.engine_count == 3, "the shipped record reads: %s", err_msg());
+    }
+    app_free(&a);
+}
+
 /* ---- every lesson's numbers -------------------------------------------------------------- */
 
 /* Every step of every lesson in `lang`, played as a learner would (each wait
@@ -867,6 +938,7 @@ int main(void)
     test_placeholders();
     test_hardware_and_compare();
     test_machine_texts();
+    test_records();
     test_lesson_numbers("en", NULL);
     test_lesson_numbers("zh", NULL);
     test_lesson_numbers("en", "software");

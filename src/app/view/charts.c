@@ -22,17 +22,20 @@ static float bar_len(double t, double lo, double max, bool log_scale, float widt
 }
 
 /* The size sweep: time against image size, both on log scales, one line per
- * engine with its own marker shape (square, diamond, circle-ish cross), and
- * the size from which the GPU beat cpu-par marked. */
-static void draw_sweep(view *v, const scene *s)
+ * engine with its own marker shape (square, hollow square, cross), and the
+ * size from which the GPU beat cpu-par marked. A recorded run (--record) is
+ * drawn beside it in dashed lines with hollow markers, and labelled with its
+ * machine and date: never mixed with the live one. */
+static void draw_sweep(view *v, const app *a)
 {
+    const scene *s = &a->s;
     const layout *L = &v->L;
     const char *names[3] = {"cpu-seq", "cpu-par", scene_engine_label(&s->gpu)};
     rnd_color colors[3] = {PHASE_COLOR[ENG_COMPUTE], PHASE_COLOR[ENG_UPLOAD], PHASE_COLOR[ENG_PRESENT]};
-    double lo = 1e30, hi = 0;
-    float x0, x1, y0, y1, legend_x;
+    double lo = 1e30, hi = 0, lmin = log(4.0), lmax = log(4096.0);
+    float x0, x1, y0, y1, legend_x, ls = vw_lh(v->small);
     int cross = scene_sweep_crossover(s);
-    char buf[160];
+    char buf[600];
 
     rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
     for (int k = 0; k < 3; ++k)
@@ -41,15 +44,28 @@ static void draw_sweep(view *v, const scene *s)
                 lo = fmin(lo, s->sweep.ms[k][i]);
                 hi = fmax(hi, s->sweep.ms[k][i]);
             }
+    for (int k = 0; a->has_record && k < a->record.engine_count; ++k)
+        for (int i = 0; i < a->record.engine[k].count; ++i) {
+            lo = fmin(lo, a->record.engine[k].run[i].median_ms);
+            hi = fmax(hi, a->record.engine[k].run[i].median_ms);
+        }
     if (cross)
-        snprintf(buf, sizeof buf, "Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up", scene_engine_label(&s->gpu), cross,
-                 cross);
+        snprintf(buf, sizeof buf, "Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up",
+                 scene_engine_label(&s->gpu), cross, cross);
     else
         snprintf(buf, sizeof buf, "Size sweep (W hides it): %s does not stay ahead of cpu-par up to %d\xC3\x97%d",
                  scene_engine_label(&s->gpu), s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
                  s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0);
     vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, L->chart.y + 0.3f * L->pad, L->chart.w - L->pad, TEXT);
-    if (hi <= 0 || s->sweep.count < 2)
+    y0 = L->chart.y + ls * 1.4f;
+    if (a->has_record) { /* what the dashed lines are */
+        char label[480];
+        rec_label(&a->record, label, sizeof label);
+        snprintf(buf, sizeof buf, "dashed, hollow: %s", label);
+        vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y0, L->chart.w - L->pad, DIM);
+        y0 += ls * 1.1f;
+    }
+    if (hi <= 0 || (s->sweep.count < 2 && !a->has_record))
         return;
     lo = pow(10, floor(log10(lo)));
     hi = pow(10, ceil(log10(hi)));
@@ -57,16 +73,17 @@ static void draw_sweep(view *v, const scene *s)
                2 * L->pad;
     x0 = L->chart.x + vw_text_w(v->small, "1000 ms ") + L->pad;
     x1 = legend_x - L->pad;
-    y0 = L->chart.y + vw_lh(v->small) * 1.4f;
-    y1 = L->chart.y + L->chart.h - vw_lh(v->small) * 1.3f;
+    y1 = L->chart.y + L->chart.h - ls * 1.3f;
+#define X_AT(size) (x0 + (float)((log((double)(size)) - lmin) / (lmax - lmin)) * (x1 - x0))
+#define Y_AT(ms) (y1 - (float)(log10((ms) / lo) / log10(hi / lo)) * (y1 - y0))
     /* axes: a line per power of ten, the sizes below */
     {
         float last_label = 1e9f;
         for (double t = lo; t <= hi * 1.0001; t *= 10) {
-            float y = y1 - (float)(log10(t / lo) / log10(hi / lo)) * (y1 - y0);
+            float y = Y_AT(t);
             char label[32];
             rnd_rect(x0, y, x1 - x0, 1, (rnd_color){0.3f, 0.32f, 0.36f, 1});
-            if (last_label - y < vw_lh(v->small)) /* crowded: every other power of ten */
+            if (last_label - y < ls) /* crowded: every other power of ten */
                 continue;
             if (t >= 1000)
                 snprintf(label, sizeof label, "%g s", t / 1000);
@@ -74,26 +91,45 @@ static void draw_sweep(view *v, const scene *s)
                 snprintf(label, sizeof label, "%g ms", t);
             else
                 snprintf(label, sizeof label, "%g \xC2\xB5s", t * 1000);
-            rnd_text(v->small, label, L->chart.x + 0.5f * L->pad, y - vw_lh(v->small) / 2, DIM);
+            rnd_text(v->small, label, L->chart.x + 0.5f * L->pad, y - ls / 2, DIM);
             last_label = y;
         }
     }
-    for (int i = 0; i < s->sweep.count; ++i) {
-        float x = x0 + (float)i / (float)(s->sweep.count - 1) * (x1 - x0);
-        snprintf(buf, sizeof buf, "%d\xC2\xB2", s->sweep.size[i]);
+    for (int size = 4; size <= 4096; size *= 4) {
+        float x = X_AT(size);
+        snprintf(buf, sizeof buf, "%d\xC2\xB2", size);
         rnd_text(v->small, buf, x - vw_text_w(v->small, buf) / 2, y1 + 0.2f * L->pad, DIM);
-        if (s->sweep.size[i] == cross) /* the crossover */
+        if (size == cross) /* the crossover */
             rnd_rect(x - 1, y0, 2, y1 - y0, WHITE);
+    }
+    /* the recorded run first, under the live one */
+    for (int k = 0; a->has_record && k < a->record.engine_count; ++k) {
+        const rec_engine *e = &a->record.engine[k];
+        int c = strcmp(e->name, "cpu-seq") == 0 ? 0 : strcmp(e->name, "cpu-par") == 0 ? 1 : 2;
+        rnd_color col = vw_alpha(vw_mix(colors[c], WHITE, 0.3f), 0.8f);
+        float px = 0, py = 0, m = 0.3f * ls;
+        for (int i = 0; i < e->count; ++i) {
+            float x = X_AT(e->run[i].size), y = Y_AT(e->run[i].median_ms);
+            if (i > 0) { /* dashes from the last point */
+                int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
+                for (int j = 0; j <= steps; ++j)
+                    if ((j / 3) % 2 == 0)
+                        rnd_rect(px + (x - px) * (float)j / (float)steps - 1,
+                                 py + (y - py) * (float)j / (float)steps - 1, 2, 2, col);
+            }
+            rnd_frame(x - m, y - m, 2 * m, 2 * m, 1, col);
+            px = x, py = y;
+        }
     }
     for (int k = 0; k < 3; ++k) {
         float px = 0, py = 0;
         bool have = false;
         for (int i = 0; i < s->sweep.count; ++i) {
-            float x, y, m = 0.35f * vw_lh(v->small);
+            float x, y, m = 0.35f * ls;
             if (s->sweep.ms[k][i] <= 0)
                 continue;
-            x = x0 + (float)i / (float)(s->sweep.count - 1) * (x1 - x0);
-            y = y1 - (float)(log10(s->sweep.ms[k][i] / lo) / log10(hi / lo)) * (y1 - y0);
+            x = X_AT(s->sweep.size[i]);
+            y = Y_AT(s->sweep.ms[k][i]);
             if (have) { /* a line of small squares from the last point */
                 int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
                 for (int j = 0; j <= steps; ++j)
@@ -111,10 +147,11 @@ static void draw_sweep(view *v, const scene *s)
             }
             px = x, py = y, have = true;
         }
-        rnd_rect(legend_x, y0 + (float)k * vw_lh(v->small) * 1.2f + 0.3f * vw_lh(v->small), 0.6f * vw_lh(v->small),
-                 0.6f * vw_lh(v->small), colors[k]);
-        rnd_text(v->small, names[k], legend_x + 0.9f * vw_lh(v->small), y0 + (float)k * vw_lh(v->small) * 1.2f, TEXT);
+        rnd_rect(legend_x, y0 + (float)k * ls * 1.2f + 0.3f * ls, 0.6f * ls, 0.6f * ls, colors[k]);
+        rnd_text(v->small, names[k], legend_x + 0.9f * ls, y0 + (float)k * ls * 1.2f, TEXT);
     }
+#undef X_AT
+#undef Y_AT
 }
 
 /* "cpu-par 27.1× faster than cpu-seq", faster or slower only when every run
@@ -170,10 +207,11 @@ static void draw_chain(view *v, const scene *s)
     }
 }
 
-void vw_draw_chart(view *v, const scene *s)
+void vw_draw_chart(view *v, const app *a)
 {
+    const scene *s = &a->s;
     if (s->sweep.shown) {
-        draw_sweep(v, s);
+        draw_sweep(v, a);
         return;
     }
     if (s->chain.shown) {

@@ -293,7 +293,7 @@ void view_draw(view *v, const app *a, int w, int h)
         else
             vw_draw_status(v, s);
         vw_draw_buttons(v, s);
-        vw_draw_chart(v, s);
+        vw_draw_chart(v, a);
     }
     vw_draw_top(v, s);
     vw_draw_notice(v, s);

@@ -137,7 +137,7 @@ void vw_draw_lesson(view *v, const app *a);
 void vw_draw_buttons(view *v, const scene *s);
 
 /* charts.c */
-void vw_draw_chart(view *v, const scene *s);
+void vw_draw_chart(view *v, const app *a);
 
 /* overlays.c */
 void vw_draw_menu(view *v, const app *a);

@@ -1,0 +1,310 @@
+/* record.c - recorded runs (record.h): from a sweep, to a JSON file, and
+ * back (read with libyaml: JSON is YAML's flow style). Contents: this
+ * machine · from the scene · writing · reading. */
+#define _DEFAULT_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "core/err.h"
+
+/* ---- this machine ----------------------------------------------------------------- */
+
+/* The CPU's model name (Linux: /proc/cpuinfo), else "a CPU". */
+static void cpu_model(char *buf, size_t size)
+{
+    char line[512];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    snprintf(buf, size, "a CPU");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (colon && (strncmp(line, "model name", 10) == 0 || strncmp(line, "Model", 5) == 0)) {
+            char *v = colon + 1;
+            while (*v == ' ' || *v == '\t')
+                ++v;
+            v[strcspn(v, "\n")] = '\0';
+            snprintf(buf, size, "%s", v);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* ---- from the scene ---------------------------------------------------------------- */
+
+bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
+{
+    const scene_engine *e[REC_ENGINES] = {&s->seq, &s->par, &s->gpu};
+    time_t now = time(NULL);
+    struct tm tm;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    memset(r, 0, sizeof *r);
+    if (s->sweep.count < 1)
+        return err_set("no size sweep has been measured to record");
+    r->version = REC_VERSION;
+    snprintf(r->convis, sizeof r->convis, "%s", convis_version);
+    gmtime_r(&now, &tm);
+    strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    cpu_model(r->cpu, sizeof r->cpu);
+    r->cores = cores > 0 ? (int)cores : 1;
+    snprintf(r->gpu, sizeof r->gpu, "%s", s->gpu_device_known ? s->gpu_device.name : s->gpu.engine ? "" : "none");
+    if (!r->gpu[0] && s->gpu.engine) { /* the device's name without a GPU run: from the engine */
+        eng_device_info info;
+        if (eng_device(s->gpu.engine, &info))
+            snprintf(r->gpu, sizeof r->gpu, "%s", info.name);
+    }
+    snprintf(r->gpu_kind, sizeof r->gpu_kind, "%s", s->gpu.engine ? eng_hardware_name(s->gpu.hardware) : "none");
+    snprintf(r->filter, sizeof r->filter, "%s", s->opt.kernel.name);
+    snprintf(r->border, sizeof r->border, "%s", conv_border_name(s->opt.border));
+    for (int k = 0; k < REC_ENGINES; ++k) {
+        rec_engine *re = &r->engine[r->engine_count];
+        if (!e[k]->engine)
+            continue;
+        snprintf(re->name, sizeof re->name, "%s", e[k]->name);
+        snprintf(re->description, sizeof re->description, "%s", eng_description(e[k]->engine));
+        for (int i = 0; i < s->sweep.count; ++i) {
+            if (s->sweep.ms[k][i] < 0)
+                continue;
+            re->run[re->count++] = (rec_run){s->sweep.size[i], s->sweep.ms[k][i], s->sweep.lo[k][i],
+                                             s->sweep.hi[k][i], s->sweep.reps[k][i]};
+        }
+        ++r->engine_count;
+    }
+    return true;
+}
+
+/* ---- writing ------------------------------------------------------------------------- */
+
+/* A JSON string. */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+bool rec_write(const char *path, const app_record *r)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    FILE *f;
+    bool ok;
+    if (fd < 0)
+        return errno == EEXIST ? err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", path)
+                               : err_set("cannot write '%s': %s", path, strerror(errno));
+    f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(path);
+        return err_set("cannot write '%s': %s", path, strerror(errno));
+    }
+    fprintf(f, "{\n  \"convis_record\": %d,\n  \"convis\": ", r->version);
+    json_string(f, r->convis);
+    fprintf(f, ",\n  \"date\": ");
+    json_string(f, r->date);
+    fprintf(f, ",\n  \"machine\": {\"cpu\": ");
+    json_string(f, r->cpu);
+    fprintf(f, ", \"cores\": %d, \"gpu\": ", r->cores);
+    json_string(f, r->gpu);
+    fprintf(f, ", \"gpu_kind\": ");
+    json_string(f, r->gpu_kind);
+    fprintf(f, "},\n  \"filter\": ");
+    json_string(f, r->filter);
+    fprintf(f, ",\n  \"border\": ");
+    json_string(f, r->border);
+    fprintf(f, ",\n  \"what\": \"the size sweep: each engine on square images made from the sample, the median "
+               "of its runs after a warm-up, and the fastest and slowest run, in milliseconds\",\n  \"engines\": [");
+    for (int k = 0; k < r->engine_count; ++k) {
+        const rec_engine *e = &r->engine[k];
+        fprintf(f, "%s\n    {\"name\": ", k ? "," : "");
+        json_string(f, e->name);
+        fprintf(f, ", \"description\": ");
+        json_string(f, e->description);
+        fprintf(f, ", \"runs\": [");
+        for (int i = 0; i < e->count; ++i)
+            fprintf(f, "%s\n      {\"size\": %d, \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, \"reps\": %d}",
+                    i ? "," : "", e->run[i].size, e->run[i].median_ms, e->run[i].min_ms, e->run[i].max_ms,
+                    e->run[i].reps);
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ]\n}\n");
+    ok = fflush(f) == 0 && !ferror(f);
+    if (fclose(f) != 0)
+        ok = false;
+    if (!ok) {
+        unlink(path);
+        return err_set("cannot write '%s': %s", path, strerror(errno));
+    }
+    return true;
+}
+
+/* ---- reading ------------------------------------------------------------------------- */
+
+typedef struct reader {
+    yaml_document_t doc;
+    const char *path;
+} reader;
+
+/* The value of `key` in mapping node m, or NULL. */
+static yaml_node_t *get(reader *rd, yaml_node_t *m, const char *key)
+{
+    if (!m || m->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; ++p) {
+        yaml_node_t *k = yaml_document_get_node(&rd->doc, p->key);
+        if (k && k->type == YAML_SCALAR_NODE && strcmp((const char *)k->data.scalar.value, key) == 0)
+            return yaml_document_get_node(&rd->doc, p->value);
+    }
+    return NULL;
+}
+
+static bool text(reader *rd, yaml_node_t *m, const char *key, char *buf, size_t size)
+{
+    yaml_node_t *v = get(rd, m, key);
+    if (!v || v->type != YAML_SCALAR_NODE)
+        return err_set("'%s' is a damaged record: it has no \"%s\"", rd->path, key);
+    snprintf(buf, size, "%s", (const char *)v->data.scalar.value);
+    return true;
+}
+
+static bool number(reader *rd, yaml_node_t *m, const char *key, double *out)
+{
+    char buf[64], *end;
+    if (!text(rd, m, key, buf, sizeof buf))
+        return false;
+    *out = strtod(buf, &end);
+    if (end == buf || *end)
+        return err_set("'%s' is a damaged record: \"%s\" is '%s', not a number", rd->path, key, buf);
+    return true;
+}
+
+static bool read_doc(reader *rd, app_record *r)
+{
+    yaml_node_t *root = yaml_document_get_root_node(&rd->doc), *machine, *engines;
+    double v;
+    if (!root || root->type != YAML_MAPPING_NODE || !get(rd, root, "convis_record"))
+        return err_set("'%s' is not a convis record: it lacks \"convis_record\"", rd->path);
+    if (!number(rd, root, "convis_record", &v))
+        return false;
+    r->version = (int)v;
+    if (r->version > REC_VERSION || r->version < 1)
+        return err_set("'%s' is a record of version %d, made by a newer convis; this one reads version %d", rd->path,
+                       r->version, REC_VERSION);
+    machine = get(rd, root, "machine");
+    if (!text(rd, root, "convis", r->convis, sizeof r->convis) || !text(rd, root, "date", r->date, sizeof r->date) ||
+        !text(rd, machine, "cpu", r->cpu, sizeof r->cpu) || !number(rd, machine, "cores", &v))
+        return false;
+    r->cores = (int)v;
+    if (!text(rd, machine, "gpu", r->gpu, sizeof r->gpu) ||
+        !text(rd, machine, "gpu_kind", r->gpu_kind, sizeof r->gpu_kind) ||
+        !text(rd, root, "filter", r->filter, sizeof r->filter) || !text(rd, root, "border", r->border, sizeof r->border))
+        return false;
+    engines = get(rd, root, "engines");
+    if (!engines || engines->type != YAML_SEQUENCE_NODE)
+        return err_set("'%s' is a damaged record: \"engines\" is not a list", rd->path);
+    for (yaml_node_item_t *it = engines->data.sequence.items.start; it < engines->data.sequence.items.top; ++it) {
+        yaml_node_t *en = yaml_document_get_node(&rd->doc, *it), *runs;
+        rec_engine *e;
+        if (r->engine_count == REC_ENGINES)
+            return err_set("'%s' is a damaged record: more than %d engines", rd->path, REC_ENGINES);
+        e = &r->engine[r->engine_count++];
+        if (!text(rd, en, "name", e->name, sizeof e->name) ||
+            !text(rd, en, "description", e->description, sizeof e->description))
+            return false;
+        runs = get(rd, en, "runs");
+        if (!runs || runs->type != YAML_SEQUENCE_NODE)
+            return err_set("'%s' is a damaged record: engine '%s' has no list of runs", rd->path, e->name);
+        for (yaml_node_item_t *ri = runs->data.sequence.items.start; ri < runs->data.sequence.items.top; ++ri) {
+            yaml_node_t *run = yaml_document_get_node(&rd->doc, *ri);
+            rec_run *x;
+            double size, reps;
+            if (e->count == SCENE_SWEEP_SIZES)
+                return err_set("'%s' is a damaged record: engine '%s' has more than %d runs", rd->path, e->name,
+                               SCENE_SWEEP_SIZES);
+            x = &e->run[e->count++];
+            if (!number(rd, run, "size", &size) || !number(rd, run, "median_ms", &x->median_ms) ||
+                !number(rd, run, "min_ms", &x->min_ms) || !number(rd, run, "max_ms", &x->max_ms) ||
+                !number(rd, run, "reps", &reps))
+                return false;
+            x->size = (int)size;
+            x->reps = (int)reps;
+            if (x->size < 1 || x->size > 1 << 16 || !(x->median_ms > 0) || !(x->min_ms > 0) ||
+                x->min_ms > x->median_ms || x->max_ms < x->median_ms || x->reps < 1)
+                return err_set("'%s' is a damaged record: engine '%s' has a run of size %d with times %g, %g, %g ms "
+                               "that do not hold together",
+                               rd->path, e->name, x->size, x->min_ms, x->median_ms, x->max_ms);
+        }
+    }
+    return true;
+}
+
+bool rec_read(const char *path, app_record *r)
+{
+    reader rd = {.path = path};
+    yaml_parser_t parser;
+    struct stat st;
+    unsigned char *data;
+    ssize_t got;
+    bool ok;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+    memset(r, 0, sizeof *r);
+    if (fd < 0)
+        return err_set("cannot open the record '%s': %s", path, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > REC_MAX_BYTES) {
+        close(fd);
+        return err_set("'%s' is not a record convis reads: a regular file of at most %d bytes", path, REC_MAX_BYTES);
+    }
+    data = malloc((size_t)st.st_size + 1);
+    if (!data) {
+        close(fd);
+        return err_set("out of memory reading '%s'", path);
+    }
+    got = read(fd, data, (size_t)st.st_size);
+    close(fd);
+    if (got != (ssize_t)st.st_size) {
+        free(data);
+        return err_set("cannot read the record '%s'", path);
+    }
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_string(&parser, data, (size_t)got);
+    if (!yaml_parser_load(&parser, &rd.doc)) {
+        err_set("'%s' is a damaged record: %s at line %zu", path, parser.problem ? parser.problem : "not JSON",
+                parser.problem_mark.line + 1);
+        yaml_parser_delete(&parser);
+        free(data);
+        return false;
+    }
+    ok = read_doc(&rd, r);
+    yaml_document_delete(&rd.doc);
+    yaml_parser_delete(&parser);
+    free(data);
+    if (!ok)
+        memset(r, 0, sizeof *r);
+    return ok;
+}
+
+void rec_label(const app_record *r, char *buf, size_t size)
+{
+    char day[16];
+    snprintf(day, sizeof day, "%.10s", r->date);
+    snprintf(buf, size, "recorded on %s (%s), %s, %s", r->gpu[0] ? r->gpu : "no GPU", r->gpu_kind, r->cpu, day);
+}
