@@ -81,7 +81,12 @@ void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, co
     int c = eng_compare(a, b);
     char r[32];
     fmt_ratio(eng_total_ms(a), eng_total_ms(b), r, sizeof r);
-    if (c == 0)
+    if (!eng_comparable(a, b))
+        snprintf(buf, size,
+                 zh ? "%s 和 %s 各只运行了一两次，太少，不足以判断谁快"
+                    : "%s and %s ran too few times each to tell which was faster",
+                 a_name, b_name);
+    else if (c == 0)
         snprintf(buf, size,
                  zh ? "%s 和 %s 用时差不多（多次运行的时间范围有重叠）"
                     : "%s and %s took about the same time (their runs overlap)",

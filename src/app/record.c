@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,16 +186,22 @@ static bool text(reader *rd, yaml_node_t *m, const char *key, char *buf, size_t 
     return true;
 }
 
-static bool number(reader *rd, yaml_node_t *m, const char *key, double *out)
+/* A finite number from lo to hi. */
+static bool number(reader *rd, yaml_node_t *m, const char *key, double lo, double hi, double *out)
 {
     char buf[64], *end;
     if (!text(rd, m, key, buf, sizeof buf))
         return false;
     *out = strtod(buf, &end);
-    if (end == buf || *end)
+    if (end == buf || *end || !isfinite(*out))
         return err_set("'%s' is a damaged record: \"%s\" is '%s', not a number", rd->path, key, buf);
+    if (*out < lo || *out > hi)
+        return err_set("'%s' is a damaged record: \"%s\" is %g, outside %g to %g", rd->path, key, *out, lo, hi);
     return true;
 }
+
+#define MS_LO 1e-6 /* times in a record: from a nanosecond ... */
+#define MS_HI 1e7  /* ... to about three hours */
 
 static bool read_doc(reader *rd, app_record *r)
 {
@@ -202,15 +209,15 @@ static bool read_doc(reader *rd, app_record *r)
     double v;
     if (!root || root->type != YAML_MAPPING_NODE || !get(rd, root, "convis_record"))
         return err_set("'%s' is not a convis record: it lacks \"convis_record\"", rd->path);
-    if (!number(rd, root, "convis_record", &v))
+    if (!number(rd, root, "convis_record", 1, 1e6, &v))
         return false;
     r->version = (int)v;
-    if (r->version > REC_VERSION || r->version < 1)
+    if (r->version > REC_VERSION)
         return err_set("'%s' is a record of version %d, made by a newer convis; this one reads version %d", rd->path,
                        r->version, REC_VERSION);
     machine = get(rd, root, "machine");
     if (!text(rd, root, "convis", r->convis, sizeof r->convis) || !text(rd, root, "date", r->date, sizeof r->date) ||
-        !text(rd, machine, "cpu", r->cpu, sizeof r->cpu) || !number(rd, machine, "cores", &v))
+        !text(rd, machine, "cpu", r->cpu, sizeof r->cpu) || !number(rd, machine, "cores", 1, 1e6, &v))
         return false;
     r->cores = (int)v;
     if (!text(rd, machine, "gpu", r->gpu, sizeof r->gpu) ||
@@ -240,14 +247,14 @@ static bool read_doc(reader *rd, app_record *r)
                 return err_set("'%s' is a damaged record: engine '%s' has more than %d runs", rd->path, e->name,
                                SCENE_SWEEP_SIZES);
             x = &e->run[e->count++];
-            if (!number(rd, run, "size", &size) || !number(rd, run, "median_ms", &x->median_ms) ||
-                !number(rd, run, "min_ms", &x->min_ms) || !number(rd, run, "max_ms", &x->max_ms) ||
-                !number(rd, run, "reps", &reps))
+            if (!number(rd, run, "size", 4, 4096, &size) ||
+                !number(rd, run, "median_ms", MS_LO, MS_HI, &x->median_ms) ||
+                !number(rd, run, "min_ms", MS_LO, MS_HI, &x->min_ms) ||
+                !number(rd, run, "max_ms", MS_LO, MS_HI, &x->max_ms) || !number(rd, run, "reps", 1, 1e6, &reps))
                 return false;
             x->size = (int)size;
             x->reps = (int)reps;
-            if (x->size < 1 || x->size > 1 << 16 || !(x->median_ms > 0) || !(x->min_ms > 0) ||
-                x->min_ms > x->median_ms || x->max_ms < x->median_ms || x->reps < 1)
+            if (x->min_ms > x->median_ms || x->max_ms < x->median_ms)
                 return err_set("'%s' is a damaged record: engine '%s' has a run of size %d with times %g, %g, %g ms "
                                "that do not hold together",
                                rd->path, e->name, x->size, x->min_ms, x->median_ms, x->max_ms);

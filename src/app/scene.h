@@ -308,9 +308,10 @@ void scene_gpu_grid(const scene *s, long *gx, long *gy, int *bx, int *by);
  * neither is known. Read after a GPU run. */
 long long scene_gpu_max_pixels(const scene *s);
 
-/* Whether the figures are noisy: the CPU was busy with other programs when
- * it was measured (its load average over its cores), or an engine's runs
- * spread over half its median. */
+/* Whether the figures are noisy: an engine's runs spread over half their
+ * median (other work on the machine, convis's own drawing included, slows
+ * some runs). The load average (cpu_load) is said beside it; it counts
+ * convis's own threads too, so it is no verdict alone. */
 bool scene_noisy(const scene *s);
 
 /* The smallest swept size from which on the GPU beat cpu-par at every

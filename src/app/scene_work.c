@@ -55,8 +55,6 @@ static void took_cpu(scene *s, scene_engine *e, bool ok, const eng_timing *t, co
 bool scene_noisy(const scene *s)
 {
     const scene_engine *e[4] = {&s->seq, &s->simd, &s->par, &s->gpu};
-    if (s->cpu_load > (double)s->cpu_cores + 0.5)
-        return true;
     for (int i = 0; i < 4; ++i)
         if (e[i]->measured && e[i]->timing.reps > 2 &&
             eng_total_max(&e[i]->timing) - eng_total_min(&e[i]->timing) > 0.5 * eng_total_ms(&e[i]->timing))
@@ -439,7 +437,7 @@ int scene_sweep_crossover(const scene *s)
     /* the smallest size from which the GPU is faster at every size measured */
     int from = 0;
     for (int i = s->sweep.count - 1; i >= 0; --i) {
-        if (!(s->sweep.ms[2][i] >= 0 && s->sweep.ms[1][i] >= 0 && s->sweep.ms[2][i] < s->sweep.ms[1][i]))
+        if (!(s->sweep.ms[2][i] >= 0 && s->sweep.ms[1][i] >= 0 && s->sweep.hi[2][i] < s->sweep.lo[1][i]))
             break;
         from = s->sweep.size[i];
     }

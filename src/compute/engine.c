@@ -13,7 +13,7 @@ struct eng_engine {
     const eng_class *cls;
     void *state;
     eng_options options;        /* in force, defaults filled in */
-    char description[192];
+    char description[320];
 };
 
 static char shader_dir[4096];
@@ -365,6 +365,7 @@ static bool measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, int r
             tim_stats t = tim_stats_of(samples + ENG_PHASE_COUNT * reps, (size_t)reps);
             timing->total_min = t.min;
             timing->total_max = t.max;
+            timing->total_median = t.median;
         }
         timing->launch = one.launch;
         timing->result = one.result;
@@ -403,6 +404,11 @@ double eng_total_max(const eng_timing *t)
     return t->total_max > 0 ? t->total_max : eng_total_ms(t);
 }
 
+bool eng_comparable(const eng_timing *a, const eng_timing *b)
+{
+    return a->reps >= 3 && b->reps >= 3;
+}
+
 int eng_compare(const eng_timing *a, const eng_timing *b)
 {
     if (eng_total_max(a) < eng_total_min(b))
@@ -415,6 +421,8 @@ int eng_compare(const eng_timing *a, const eng_timing *b)
 double eng_total_ms(const eng_timing *t)
 {
     double sum = 0.0;
+    if (t->total_median > 0) /* measured: the median run's total, inside its own spread */
+        return t->total_median;
     for (int p = 0; p < ENG_PHASE_COUNT; ++p)
         if (t->has[p])
             sum += t->ms[p];

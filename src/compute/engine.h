@@ -134,6 +134,7 @@ typedef struct eng_timing {
                                        more = the median of that many */
     double total_min, total_max;    /* the spread of the runs' totals (eng_measure); a
                                        single run: both 0 (eng_total_min/max then give its total) */
+    double total_median;            /* the median run's total (eng_measure; 0 for a single run) */
     const char *clock;              /* what measured it: "monotonic clock", ... */
     eng_launch launch;              /* the run's launch geometry; zero on the CPU */
     /* The path the result took, when the run had a download or present
@@ -338,7 +339,10 @@ bool eng_measure_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, 
 /* Whether the engine can compute into a GL buffer (eng_present). */
 bool eng_can_present(const eng_engine *e);
 
-/* Sum of the phases the run had (each phase's median, after eng_measure). */
+/* The run's total: after eng_measure the median of the runs' totals (which
+ * lies between total_min and total_max), else the sum of its phases. The
+ * phases' own medians need not add up to it: they split a bar, they do not
+ * make its length. */
 double eng_total_ms(const eng_timing *t);
 
 /* The fastest and slowest of the measured runs' totals; a single run's
@@ -350,6 +354,9 @@ double eng_total_max(const eng_timing *t);
  * (a's slowest below b's fastest), 1 when slower in every run, 0 when
  * their ranges overlap ("about the same"). */
 int eng_compare(const eng_timing *a, const eng_timing *b);
+
+/* Whether both had enough runs (3) for a verdict of faster or slower. */
+bool eng_comparable(const eng_timing *a, const eng_timing *b);
 const char *eng_phase_name(eng_phase p);
 
 #endif

@@ -427,7 +427,7 @@ static void gl_describe(void *state, char *buf, size_t size)
     case ENG_HW_SOFTWARE: {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         snprintf(buf, size,
-                 "OpenGL compute on %s: software on this CPU's %ld core%s, no GPU; work groups of %dx%d",
+                 "OpenGL compute on %s: software on this CPU's %ld core%s; work groups of %dx%d",
                  s->renderer, cores, cores == 1 ? "" : "s", s->local[0], s->local[1]);
         break;
     }
@@ -609,7 +609,8 @@ static bool gl_run(void *state, const eng_job *job, eng_timing *timing)
         timing->extrapolated = done < n;
         timing->measured_px = done;
         timing->total_px = n;
-        timing->clock = CLOCK_HOST;
+        if (!s->host_timed)
+            timing->clock = "GL timer query; the per-pixel copies by the monotonic clock";
     } else {
         phase_begin(s, Q_DOWNLOAD);
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_OUT]);

@@ -686,10 +686,7 @@ static void test_hardware_and_compare(void)
         x.s.par.timing.total_max = 1.1 * eng_total_ms(&x.s.par.timing);
         x.s.seq.timing.total_min = x.s.seq.timing.total_max = 0; /* one run's figure */
         x.s.simd.measured = x.s.gpu.measured = false;
-        CHECK(!scene_noisy(&x.s), "quiet: load 0.2 on 2 cores, runs within 10%%");
-        x.s.cpu_load = 5.0;
-        CHECK(scene_noisy(&x.s), "noisy: load 5 on 2 cores");
-        x.s.cpu_load = 0.2;
+        CHECK(!scene_noisy(&x.s), "quiet: runs within 10%%");
         x.s.par.timing.total_max = 2.0 * eng_total_ms(&x.s.par.timing);
         CHECK(scene_noisy(&x.s), "noisy: the slowest run twice the median");
         app_free(&x);
@@ -780,6 +777,30 @@ static void test_records(void)
     fclose(f);
     CHECK(!rec_read(damaged, &back) && strstr(err_msg(), "newer convis"), "a future version: %s", err_msg());
     remove(damaged);
+    {
+        /* numbers that would break the chart: infinite, out of range (in a
+         * record of this version again) */
+        char *v9 = strstr(text, "\"convis_record\": 9");
+        if (v9)
+            v9[17] = '1';
+        static const char *const bad[][2] = {{"\"median_ms\": ", "\"median_ms\": 1e400, \"x\": "},
+                                             {"\"size\": 4,", "\"size\": 5000,"},
+                                             {"\"min_ms\": ", "\"min_ms\": -1, \"y\": "}};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+            char edited[8400], *at;
+            snprintf(edited, sizeof edited, "%s", text);
+            at = strstr(edited, bad[i][0]);
+            if (!at)
+                continue;
+            snprintf(at, sizeof edited - (size_t)(at - edited), "%s%s", bad[i][1], strstr(text, bad[i][0]) + strlen(bad[i][0]));
+            f = fopen(damaged, "w");
+            fputs(edited, f);
+            fclose(f);
+            CHECK(!rec_read(damaged, &back) && strstr(err_msg(), "damaged record"), "'%s' refused: %s", bad[i][1],
+                  err_msg());
+            remove(damaged);
+        }
+    }
     remove(path);
     {
         char shipped[4096];
@@ -826,27 +847,30 @@ static void test_lesson_numbers(const char *lang, const char *machine)
                 CHECK(app_placeholder(&a, name, value, sizeof value), "%s: {%s} is known", where, name);
                 CHECK(strstr(text, value) != NULL, "%s: {%s} should read '%s': %s", where, name, value, text);
             }
-            /* faster or slower only as measured */
-            if (a.s.par.measured && a.s.seq.measured && strstr(text, "cpu-par was ")) {
-                int c = eng_compare(&a.s.par.timing, &a.s.seq.timing);
-                CHECK(c != 0 || strstr(text, "about the same"), "%s: the runs overlap, but: %s", where, text);
-                CHECK(c >= 0 || strstr(text, "faster than cpu-seq"), "%s: cpu-par was faster: %s", where, text);
-                CHECK(c <= 0 || strstr(text, "slower than cpu-seq"), "%s: cpu-par was slower: %s", where, text);
-            }
-            if (a.s.par.measured && a.s.seq.measured && strstr(text, "cpu-par 比 cpu-seq ")) {
-                int c = eng_compare(&a.s.par.timing, &a.s.seq.timing);
-                CHECK(c >= 0 || strstr(text, "cpu-par 比 cpu-seq 快"), "%s: cpu-par was faster: %s", where, text);
-                CHECK(c <= 0 || strstr(text, "cpu-par 比 cpu-seq 慢"), "%s: cpu-par was slower: %s", where, text);
-            }
-            if (a.s.gpu.measured && a.s.par.measured && strstr(text, " 比 cpu-par ")) {
-                int c = eng_compare(&a.s.gpu.timing, &a.s.par.timing);
-                CHECK(c >= 0 || strstr(text, " 比 cpu-par 快"), "%s: the GPU was faster: %s", where, text);
-                CHECK(c <= 0 || strstr(text, " 比 cpu-par 慢"), "%s: the GPU was slower: %s", where, text);
-            }
-            if (a.s.gpu.measured && a.s.par.measured && strstr(text, "than cpu-par")) {
-                int c = eng_compare(&a.s.gpu.timing, &a.s.par.timing);
-                CHECK(c >= 0 || strstr(text, "faster than cpu-par"), "%s: the GPU was faster: %s", where, text);
-                CHECK(c <= 0 || strstr(text, "slower than cpu-par"), "%s: the GPU was slower: %s", where, text);
+            /* faster or slower only as measured, for every pair the text compares */
+            {
+                const scene_engine *pair[][2] = {{&a.s.simd, &a.s.seq}, {&a.s.par, &a.s.simd}, {&a.s.par, &a.s.seq},
+                                                 {&a.s.gpu, &a.s.par}};
+                for (size_t q = 0; q < sizeof pair / sizeof pair[0]; ++q) {
+                    const scene_engine *x = pair[q][0], *y = pair[q][1];
+                    char want[256];
+                    if (!x->measured || !y->measured)
+                        continue;
+                    fmt_compare(scene_engine_label(x), &x->timing, scene_engine_label(y), &y->timing,
+                                strcmp(lang, "zh") == 0, want, sizeof want);
+                    {
+                        /* where the text names this pair, it says what the measurement says */
+                        char head[128];
+                        const char *at;
+                        snprintf(head, sizeof head, strcmp(lang, "zh") == 0 ? "%s 比 %s " : "%s was ",
+                                 scene_engine_label(x), scene_engine_label(y));
+                        at = strstr(text, head);
+                        if (at && strcmp(lang, "zh") != 0 && !strstr(at, scene_engine_label(y)))
+                            at = NULL;
+                        if (at && strstr(at, want) != at && strstr(text, want) == NULL)
+                            CHECK(false, "%s: '%s' should read '%s': %s", where, head, want, text);
+                    }
+                }
             }
             if (lsn_player_at_end(&a.player))
                 break;

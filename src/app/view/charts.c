@@ -65,10 +65,12 @@ static void draw_sweep(view *v, const app *a)
         vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y0, L->chart.w - L->pad, DIM);
         y0 += ls * 1.1f;
     }
-    if (hi <= 0 || (s->sweep.count < 2 && !a->has_record))
+    if (!(lo > 0) || !(hi > 0) || !isfinite(hi) || (s->sweep.count < 2 && !a->has_record))
         return;
     lo = pow(10, floor(log10(lo)));
     hi = pow(10, ceil(log10(hi)));
+    if (!(lo > 0) || !isfinite(hi) || hi <= lo)
+        return;
     legend_x = L->chart.x + L->chart.w - fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, names[2])) -
                2 * L->pad;
     x0 = L->chart.x + vw_text_w(v->small, "1000 ms ") + L->pad;
@@ -162,7 +164,9 @@ static void short_compare(const char *a_name, const eng_timing *a, const char *b
     int c = eng_compare(a, b);
     char r[32];
     fmt_ratio(eng_total_ms(a), eng_total_ms(b), r, sizeof r);
-    if (c == 0)
+    if (!eng_comparable(a, b))
+        snprintf(buf, size, "%s vs %s: too few runs to tell", a_name, b_name);
+    else if (c == 0)
         snprintf(buf, size, "%s \xE2\x89\x88 %s (their runs overlap)", a_name, b_name);
     else
         snprintf(buf, size, "%s %s %s than %s", a_name, r, c < 0 ? "faster" : "slower", b_name);
@@ -245,8 +249,9 @@ void vw_draw_chart(view *v, const app *a)
     if (scene_noisy(s)) { /* said beside the title, where the times are read */
         char noisy[96];
         float tx = L->chart.x + 0.5f * L->pad + vw_text_w(v->small, buf) + L->pad;
-        if (s->cpu_load > s->cpu_cores + 0.5)
-            snprintf(noisy, sizeof noisy, "noisy: load %.1f on %d cores", s->cpu_load, s->cpu_cores);
+        if (s->cpu_load >= 0)
+            snprintf(noisy, sizeof noisy, "noisy: the runs spread widely (load %.1f on %d cores)", s->cpu_load,
+                     s->cpu_cores);
         else
             snprintf(noisy, sizeof noisy, "noisy: the runs spread widely");
         vw_text_fit(v->small, noisy, tx, y + 0.3f * L->pad, L->chart.x + L->chart.w - tx - 0.5f * L->pad, WINDOW);
