@@ -272,7 +272,7 @@ bool lsn_check_placeholders(const char *name, const char *text, int line, int co
 {
     base b = {line, column, by_lines};
     const char *p = text;
-    char names[300], shown[64];
+    char names[1024], shown[64];
     size_t used = 0;
     if (!text)
         return true;
@@ -295,9 +295,10 @@ bool lsn_check_placeholders(const char *name, const char *text, int line, int co
                                "this '{' is never closed; write {name} for a measurement, such as {gpu_ms}, or "
                                "{{ for a literal brace");
             if (!placeholder_known(p + 1, (size_t)(q - p - 1))) {
-                for (int i = 0; lsn_placeholders[i]; ++i)
-                    used += (size_t)snprintf(names + used, used < sizeof names ? sizeof names - used : 0, "%s%s",
-                                             i ? ", " : "", lsn_placeholders[i]);
+                for (int i = 0; lsn_placeholders[i] && used + 1 < sizeof names; ++i) {
+                    int n = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", lsn_placeholders[i]);
+                    used = n < 0 ? sizeof names : used + (size_t)n; /* past the end: the list stops, cut */
+                }
                 return fail_at(name, line, column, "unknown placeholder {%s}; the placeholders are %s",
                                clip(p + 1, (size_t)(q - p - 1), shown, sizeof shown), names);
             }

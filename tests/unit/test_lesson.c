@@ -291,6 +291,8 @@ static void test_placeholders(void)
 {
     FAILS("title: T\nsteps:\n  - say: Time {gpu_ms} and {bad}\n", "t.yaml:3:28: ",
           "unknown placeholder {bad}; the placeholders are cpu_seq_ms, cpu_par_ms, gpu_ms,");
+    /* the whole list, to its last name (it overran its buffer once the list grew) */
+    FAILS("title: T\nsteps:\n  - say: '{bad}'\n", "t.yaml:3:11: ", "cpu_simd_ms, ratio_simd_seq, ratio_par_simd");
     FAILS("title: T\nsteps:\n  - say: |\n      first line\n      the \xC3\x97{nope} here\n", "t.yaml:5:12: ",
           "unknown placeholder {nope}");
     FAILS("title: T\nsteps:\n  - say: >\n\n      folded {cpu_ms}\n", "t.yaml:5:14: ", "unknown placeholder {cpu_ms}");
