@@ -55,6 +55,17 @@ eng_engine *app_engine_open_reason(const eng_class *cls, char *why, size_t size)
     return eng_open_reason(cls, why, size);
 }
 
+eng_engine *app_host_open_engine(void *user, const char *name, char *why, size_t size)
+{
+    const eng_class *cls = eng_find(name);
+    (void)user;
+    if (!cls) {
+        snprintf(why, size, "this build has no %s engine", name);
+        return NULL;
+    }
+    return app_engine_open_reason(cls, why, size);
+}
+
 eng_engine *app_engine_open(const eng_class *cls)
 {
     char why[256];

@@ -26,6 +26,10 @@ eng_engine *app_engine_open(const eng_class *cls);
 /* app_engine_open that also leaves the bare reason in `why`. */
 eng_engine *app_engine_open_reason(const eng_class *cls, char *why, size_t size);
 
+/* The engine named `name`, opened as above: the scene host's open_engine
+ * (scene.h) for the window and `convis record`. */
+eng_engine *app_host_open_engine(void *user, const char *name, char *why, size_t size);
+
 /* Whether the hidden window's context is offscreen (no display: EGL). */
 bool app_engine_host_offscreen(void);
 

@@ -6,19 +6,6 @@
 #include "engine_host.h"
 #include "render/render.h"
 
-static eng_engine *open_engine(void *user, const char *name, char *why, size_t size)
-{
-    const eng_class *cls = eng_find(name);
-    eng_engine *e;
-    (void)user;
-    if (!cls) {
-        snprintf(why, size, "this build has no %s engine", name);
-        return NULL;
-    }
-    e = app_engine_open_reason(cls, why, size);
-    return e;
-}
-
 static bool buffer_ensure(void *user, unsigned *buffer, size_t bytes)
 {
     (void)user;
@@ -33,7 +20,7 @@ static void buffer_free(void *user, unsigned *buffer)
 
 scene_host app_window_host(void)
 {
-    scene_host h = {open_engine, buffer_ensure, buffer_free, NULL, NULL};
+    scene_host h = {app_host_open_engine, buffer_ensure, buffer_free, NULL, NULL};
     return h;
 }
 

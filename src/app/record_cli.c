@@ -10,21 +10,10 @@
 #include "record.h"
 #include "scene.h"
 
-static eng_engine *open_engine(void *user, const char *name, char *why, size_t size)
-{
-    const eng_class *cls = eng_find(name);
-    (void)user;
-    if (!cls) {
-        snprintf(why, size, "this build has no %s engine", name);
-        return NULL;
-    }
-    return app_engine_open_reason(cls, why, size);
-}
-
 int app_record_main(int argc, char **argv)
 {
     app_options opt;
-    scene_host host = {open_engine, NULL, NULL, NULL, NULL};
+    scene_host host = {app_host_open_engine, NULL, NULL, NULL, NULL};
     const char *file = NULL, *image = NULL;
     char sample[4096], label[512];
     app_record r;
