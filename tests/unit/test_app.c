@@ -6,7 +6,7 @@
  * waits by key and by click · Esc in a lesson · a lesson's start state ·
  * flipped kernel editing · scripts and their bounds · long work in slices ·
  * placeholders · a seeded soak of random actions (CONVIS_SOAK_SECONDS, 20 s
- * by default; ctest gives it 90), its state checked after every action and its memory bounded. */
+ * by default; ctest gives it 60), its state checked after every action and its memory bounded. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
