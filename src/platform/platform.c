@@ -71,6 +71,18 @@ static bool start_video(unsigned flags)
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0)
         return err_set("cannot open a window: %s%s", SDL_GetError(),
                        offscreen ? " (there is no display, and drawing offscreen needs EGL)" : "");
+    /* A display is named but SDL could not reach it and fell back to a
+     * driver that shows nothing: a window there would run unseen. */
+    if (!offscreen && !(asked && asked[0]) && !(flags & PLAT_WINDOW_OFFSCREEN)) {
+        const char *d = SDL_GetCurrentVideoDriver();
+        if (d && (strcmp(d, "offscreen") == 0 || strcmp(d, "dummy") == 0)) {
+            const char *x11 = getenv("DISPLAY");
+            SDL_Quit();
+            return err_set("cannot reach the display '%s' to open a window on (SDL fell back to its '%s' driver): is "
+                           "it running, and may this user use it?",
+                           x11 && x11[0] ? x11 : getenv("WAYLAND_DISPLAY"), d);
+        }
+    }
     return true;
 }
 

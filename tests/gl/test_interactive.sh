@@ -57,7 +57,7 @@ xdo() { timeout 10 xdotool "$@"; }
 # screenshots), and waits until its window is on screen and has the focus.
 start() {
   local attempt
-  for attempt in 1 2; do
+  for attempt in 1 2 3; do
     mkdir -p "$tmp/$1"
     rm -f "$tmp/$1/rc"
     (cd "$tmp/$1" && timeout 60 "$convis" --window 1280x720 --print-state >state 2>err; echo $? >rc) &
@@ -74,16 +74,23 @@ start() {
     done
     [ -n "$wid" ] && break
     if [ -f "$tmp/$1/rc" ]; then
+      # a display that did not answer this once (a busy machine) is tried
+      # again; any other early end is a failure
+      if [ "$attempt" -lt 3 ] && grep -q "cannot reach the display" "$tmp/$1/err"; then
+        echo "# $1: the display did not answer (attempt $attempt); trying again"
+        sleep 2
+        continue
+      fi
       bad "$1: convis ended (exit $(cat "$tmp/$1/rc")) before its window appeared: $(cat "$tmp/$1/err")"
       return 1
     fi
     # seen on a busy machine once in a while: the window never showed up for
     # xdotool; start it again, once
-    echo "# $1: no window after 15 s (attempt $attempt); $([ "$attempt" = 1 ] && echo 'trying again' || echo 'giving up')"
+    echo "# $1: no window after 15 s (attempt $attempt); $([ "$attempt" -lt 3 ] && echo 'trying again' || echo 'giving up')"
     stop
   done
   if [ -z "$wid" ]; then
-    bad "$1: no window appeared within 15 s, twice: $(cat "$tmp/$1/err")"
+    bad "$1: no window appeared within 15 s, three times: $(cat "$tmp/$1/err")"
     return 1
   fi
   xdo windowfocus --sync "$wid" || xdo windowfocus "$wid"

@@ -131,6 +131,15 @@ if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/nodisplay.err")" -eq 1 ] &&
 else
   bad "no display, interactive: exit $rc: $(cat "$tmp/nodisplay.err")"
 fi
+# a display named but not there: the window refuses in one sentence, rather
+# than run unseen on SDL's offscreen driver (it did)
+env -u WAYLAND_DISPLAY DISPLAY=:987 timeout 20 "$convis" >"$tmp/nodisplay.out" 2>"$tmp/nodisplay.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "cannot reach the display ':987'" "$tmp/nodisplay.err"; then
+  ok "a display that is not there: the interactive window refuses at once (exit 2)"
+else
+  bad "a display that is not there: exit $rc: $(cat "$tmp/nodisplay.err")"
+fi
 env -u DISPLAY -u WAYLAND_DISPLAY timeout 60 "$convis" --do gpu --screenshot "$tmp/offscreen.png" \
   >"$tmp/offscreen.out" 2>"$tmp/offscreen.err"
 rc=$?
