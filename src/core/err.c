@@ -6,13 +6,23 @@
 static _Thread_local char err_buf[1024];
 static _Thread_local err_kind err_kind_now;
 
+/* Both setters: the sentence, and its kind. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 0)))
+#endif
+static bool set(err_kind kind, const char *fmt, va_list ap)
+{
+    vsnprintf(err_buf, sizeof err_buf, fmt, ap);
+    err_kind_now = kind;
+    return false;
+}
+
 bool err_set(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err_buf, sizeof err_buf, fmt, ap);
+    set(ERR_OTHER, fmt, ap);
     va_end(ap);
-    err_kind_now = ERR_OTHER;
     return false;
 }
 
@@ -20,9 +30,8 @@ bool err_set_kind(err_kind kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err_buf, sizeof err_buf, fmt, ap);
+    set(kind, fmt, ap);
     va_end(ap);
-    err_kind_now = kind;
     return false;
 }
 
