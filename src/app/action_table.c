@@ -41,6 +41,8 @@ static const app_action actions[] = {
     {ACT_CHAIN, "chain", "X", "time 1000 dependent passes on a 4" TIMES "4 image (again: hide it)", 0, 0,
      {{'x', 0}}, 0, 3},
     {ACT_TOO_BIG, "too-big", "Y", "open an image too big for the GPU", 0, 0, {{'y', 0}}, 0, 3},
+    {ACT_BUDGET, "memory-budget", "P", "pretend the GPU has less memory: off, 1, 4, 16, 64, 256 MiB (tiles)", 0, 0,
+     {{'p', 0}}, 0, 20},
     {ACT_THREADS, "threads", "V", "thread view: the block and thread of each output", 0, 0, {{'v', 0}}, 0, 0},
     {ACT_GPU_KERNEL, "gpu-kernel", "N", "GPU kernel: tiled or naive (CUDA)", 0, 0, {{'n', 0}}, 0, 20},
     {ACT_GPU_ENGINE, "gpu-engine", "U", "GPU engine: CUDA or OpenGL compute", 0, 0, {{'u', 0}}, 0, 10},

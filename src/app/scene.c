@@ -54,6 +54,8 @@ static void reset_settings(scene *s, const app_options *opt)
     s->gpu_kernel = ENG_KERNEL_TILED;
     s->gpu_result = s->gpu.engine && eng_can_present(s->gpu.engine) ? ENG_RESULT_INTEROP : ENG_RESULT_BULK;
     s->sweep.shown = s->chain.shown = false;
+    s->mem_budget = 0;
+    scene_tiles_end(s);
 }
 
 void scene_init(scene *s, const scene_host *host, const app_options *opt)
@@ -113,6 +115,7 @@ void scene_free(scene *s)
     eng_close(s->wpar);
     eng_close(s->wsimd);
     scene_task_end(s);
+    scene_tiles_end(s);
     scene_free_buffer(s); /* the GL context is still current here */
     eng_close(s->seq.engine);
     eng_close(s->par.engine);
@@ -140,10 +143,12 @@ static void redo_from(scene *s, long from)
 void scene_settings_changed(scene *s)
 {
     conv_params p = scene_params(s);
+    bool gpu_shown = s->gpu.measured || s->phase == SCENE_PHASE_GPU;
+    scene_phase was = s->phase;
     if (!s->img.luma.px)
         return;
     if (s->task.kind != SCENE_TASK_NONE)
-        scene_cancel(s); /* a sweep or chain measures one filter, not two */
+        scene_cancel(s); /* a sweep or chain measures one filter, not two; tiles start again */
     conv_stepper_init(&s->stepper, &s->img.luma, &p, &s->cpu_out);
     ++s->measure_gen; /* what the measuring thread is doing is for the old settings */
     redo_from(s, 0);
@@ -152,8 +157,10 @@ void scene_settings_changed(scene *s)
     s->seq.measured = s->simd.measured = s->par.measured = false;
     /* once the GPU has run, its bar and (in the GPU phase) its result follow
      * every change, measured right after the CPU engines */
-    if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
+    if (gpu_shown) {
         s->gpu_stale = true;
+        s->phase = was; /* tiles stopped by the change start again, for the new settings */
+    }
     s->gpu.measured = false;
 }
 
@@ -233,6 +240,7 @@ void scene_stash_settings(scene *s, scene_stash *st, const app_options *defaults
     st->thread_view = s->thread_view;
     st->gpu_kernel = s->gpu_kernel;
     st->gpu_result = s->gpu_result;
+    st->mem_budget = s->mem_budget;
     st->held = true;
     /* the scene goes on with a copy (or with none when there is no room:
      * the lesson's own image comes next, or the banner says why) */
@@ -262,6 +270,7 @@ void scene_unstash(scene *s, scene_stash *st)
     s->thread_view = st->thread_view;
     s->gpu_kernel = st->gpu_kernel;
     s->gpu_result = st->gpu_result;
+    s->mem_budget = st->mem_budget;
     scene_clamp_gpu_result(s); /* the lesson may have switched the GPU engine */
     s->sweep.shown = s->chain.shown = false;
     if (scene_adopt_image(s, &img, name)) {

@@ -3,15 +3,16 @@
  * teaching switches, the experiments (size sweep, chain, apply again, too
  * big) and every measurement.
  *
- * Headless: it includes only core and compute. What it needs from outside
- * (opening an engine, a GL buffer for the GPU to present into, a clock) is
- * handed to it in a scene_host, so a unit test drives it with the CPU
- * engines and no window. Only actions.c changes it (the one input path);
- * the view reads it as const.
+ * Headless: it includes only core, compute and the formatting helpers.
+ * What it needs from outside (opening an engine, a GL buffer for the GPU to
+ * present into, a clock) is handed to it in a scene_host, so a unit test
+ * drives it with the CPU engines and no window. Only actions.c changes it
+ * (the one input path); the view reads it as const.
  *
  * Contents: host and types · life (init, free, images) · the walk ·
- * the GPU phase · settings · the view region · work (measuring and the
- * long experiments, in slices) · questions the view and lessons ask. */
+ * the GPU phase · settings · the view region · experiments · memory (the
+ * budget and tiles, scene_tiles.c) · work (measuring and the long
+ * experiments, in slices) · questions the view and lessons ask. */
 #ifndef CONVIS_SCENE_H
 #define CONVIS_SCENE_H
 
@@ -19,6 +20,7 @@
 #include <stddef.h>
 
 #include "compute/engine.h"
+#include "compute/tiles.h"
 #include "core/stepper.h"
 #include "settings.h"
 
@@ -69,6 +71,7 @@ typedef enum scene_task_kind {
     SCENE_TASK_NONE = 0,
     SCENE_TASK_SWEEP,       /* every engine on 4x4 ... 4096x4096 */
     SCENE_TASK_CHAIN,       /* 1000 dependent passes on a 4x4 image */
+    SCENE_TASK_TILES,       /* the GPU phase in tiles under the memory budget */
 } scene_task_kind;
 
 typedef struct scene_task {
@@ -94,6 +97,7 @@ typedef struct scene_stash {
     bool thread_view;
     eng_kernel gpu_kernel;
     eng_result gpu_result;
+    long long mem_budget;
 } scene_stash;
 
 typedef struct scene {
@@ -143,6 +147,22 @@ typedef struct scene {
     unsigned long gpu_runs;     /* counts the GPU's measured runs: a new result to show */
     eng_device_info gpu_device; /* read after each GPU run */
     bool gpu_device_known;
+
+    /* Memory is finite: the device memory the learner lets the GPU have
+     * ("pretend it has 1 MiB"; 0: all it has). An image whose two buffers
+     * need more runs in tiles that fit (compute/tiles.h), one after
+     * another, each drawn as it completes with its time. */
+    long long mem_budget;
+    struct {
+        bool on;                    /* the GPU result shown is (being) made in tiles */
+        tile_plan plan;
+        int done;                   /* tiles computed so far, in plan order */
+        double ms[TILE_MAX_COUNT];  /* each tile's measured time (upload, compute, download) */
+        eng_timing sum;             /* their phases added up */
+        double next_at;             /* clock: when the next tile may start (paced for the eye) */
+        img_plane up, down;         /* a tile with its halo, in and out (scratch) */
+    } tiles;
+    bool settling;                  /* scene_settle: nothing waits for the eye */
 
     /* cpu-par's bands on the last image it ran: one thread each (its own
      * figure, from its timing record); 0 before it ran */
@@ -254,6 +274,30 @@ void scene_sweep(scene *s);             /* starts the sweep; again: hides its ch
 void scene_chain(scene *s);             /* starts the chain; again: hides its panel */
 void scene_apply_again(scene *s);       /* the whole output becomes the input: one more pass */
 void scene_too_big(scene *s);           /* opens an image just larger than the GPU can hold */
+
+/* ---- memory ------------------------------------------------------------------------ */
+
+#define SCENE_BUDGET_COUNT 6        /* off, 1, 4, 16, 64, 256 MiB */
+#define SCENE_TILE_PACE_MS 1600.0   /* a tiled run is spread over about this long on screen */
+
+/* The next memory budget: off -> 1 MiB -> 4 -> 16 -> 64 -> 256 MiB -> off. */
+void scene_next_budget(scene *s);
+long long scene_budget_at(int i);   /* bytes of budget i (0: off) */
+
+/* Bytes the image needs on the device: two buffers of 4 bytes a pixel. */
+long long scene_image_bytes(const scene *s);
+
+/* Whether the GPU phase runs in tiles: a budget is set and the image needs
+ * more than it (or than the device holds, when that is less). */
+bool scene_needs_tiles(const scene *s);
+
+/* The bytes tiles are planned for: the budget, or what the device can hold
+ * when that is less (a driver's buffer limit, its free memory). */
+long long scene_tile_budget(const scene *s);
+
+/* Whether output (x, y) of the GPU result is computed yet (false only in a
+ * tile still to come). */
+bool scene_gpu_done_at(const scene *s, int x, int y);
 
 /* ---- work -------------------------------------------------------------------------- */
 

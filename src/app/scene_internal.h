@@ -28,6 +28,20 @@ void scene_free_buffer(scene *s);
  * chosen; on failure the banner says why and the CPU phase stays. */
 bool scene_measure_gpu(scene *s);
 
+/* Starts long work of `kind` (what was under way stops first). */
+void scene_task_start(scene *s, scene_task_kind kind, int total);
+
+/* Sets the GPU engine's teaching switches for a run with result path r. */
+void scene_gpu_options(scene *s, eng_result r);
+
+/* scene_tiles.c: the GPU phase in tiles under the memory budget. Starts
+ * it (false with the banner when no plan fits), and runs the next tile
+ * (false when it waits for its turn on screen: tiles are paced so the
+ * eye can follow them; scene_settle does not wait). */
+bool scene_tiles_start(scene *s);
+bool scene_tiles_slice(scene *s);
+void scene_tiles_end(scene *s);     /* forgets the tiles (their scratch too) */
+
 /* Ends the long work under way (a sweep's size on the measuring thread is
  * dropped). */
 void scene_task_end(scene *s);

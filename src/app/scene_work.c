@@ -107,8 +107,7 @@ static void measure_cpu(scene *s, scene_engine *e)
     ++s->updates;
 }
 
-/* Sets the GPU engine's teaching switches for a run with result path r. */
-static void gpu_options(scene *s, eng_result r)
+void scene_gpu_options(scene *s, eng_result r)
 {
     eng_options o = eng_options_of(s->gpu.engine);
     o.kernel = s->gpu_kernel;
@@ -131,9 +130,12 @@ bool scene_measure_gpu(scene *s)
         scene_notice(s, s->gpu.why);
         return false;
     }
+    if (scene_needs_tiles(s))
+        return scene_tiles_start(s); /* tile by tile, in slices (scene_work) */
+    scene_tiles_end(s);
     s->gpu_presented = false;
     if (s->gpu_result == ENG_RESULT_INTEROP && eng_can_present(s->gpu.engine) && s->host.buffer_ensure) {
-        gpu_options(s, ENG_RESULT_BULK);
+        scene_gpu_options(s, ENG_RESULT_BULK);
         if (!eng_run(s->gpu.engine, &job, &unused)) {
             snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
             goto failed;
@@ -145,12 +147,12 @@ bool scene_measure_gpu(scene *s)
             goto failed;
         }
         s->gpu_buffer_bytes = bytes;
-        gpu_options(s, ENG_RESULT_INTEROP);
+        scene_gpu_options(s, ENG_RESULT_INTEROP);
         job.out = NULL;
         measure_engine(&s->gpu, &job, s->gpu_buffer, TIMING_BUDGET_MS);
         s->gpu_presented = s->gpu.measured;
     } else {
-        gpu_options(s, s->gpu_result == ENG_RESULT_INTEROP ? ENG_RESULT_BULK : s->gpu_result);
+        scene_gpu_options(s, s->gpu_result == ENG_RESULT_INTEROP ? ENG_RESULT_BULK : s->gpu_result);
         measure_engine(&s->gpu, &job, 0, TIMING_BUDGET_MS);
     }
     if (!s->gpu.measured)
@@ -179,8 +181,7 @@ static bool scaled_square(const scene *s, int n, img_plane *out)
     return true;
 }
 
-/* Starts long work of `kind` (what was under way stops first). */
-static void task_start(scene *s, scene_task_kind kind, int total)
+void scene_task_start(scene *s, scene_task_kind kind, int total)
 {
     scene_task_end(s);
     s->task.kind = kind;
@@ -207,7 +208,7 @@ void scene_sweep(scene *s)
     }
     if (!s->img.luma.px || s->task.kind == SCENE_TASK_SWEEP)
         return;
-    task_start(s, SCENE_TASK_SWEEP, SCENE_SWEEP_SIZES * 3);
+    scene_task_start(s, SCENE_TASK_SWEEP, SCENE_SWEEP_SIZES * 3);
     s->sweep.count = 0;
     s->sweep.shown = true;
     s->chain.shown = false;
@@ -254,7 +255,7 @@ static void sweep_slice(scene *s)
         return;
     }
     if (t->k == 2 && s->gpu.engine)
-        gpu_options(s, ENG_RESULT_BULK); /* the sweep's GPU times include copying the result back */
+        scene_gpu_options(s, ENG_RESULT_BULK); /* the sweep's GPU times include copying the result back */
     if (img_plane_alloc(&out, n, n)) {
         eng_job job = {&in, &out, scene_params(s)};
         scene_engine probe = *e[t->k]; /* the engines' own figures stay for the image shown */
@@ -287,7 +288,7 @@ void scene_chain(scene *s)
     }
     if (!s->img.luma.px || s->task.kind == SCENE_TASK_CHAIN)
         return;
-    task_start(s, SCENE_TASK_CHAIN, 2 * SCENE_CHAIN_LENGTH);
+    scene_task_start(s, SCENE_TASK_CHAIN, 2 * SCENE_CHAIN_LENGTH);
     if (!scaled_square(s, 4, &s->task.a) || !img_plane_alloc(&s->task.b, 4, 4)) {
         scene_say_error(s, err_msg());
         scene_task_end(s);
@@ -313,7 +314,7 @@ static void chain_slice(scene *s, double budget_ms)
     bool ok = e->engine != NULL;
 
     if (ok && t->k == 1)
-        gpu_options(s, ENG_RESULT_BULK);
+        scene_gpu_options(s, ENG_RESULT_BULK);
     t0 = tim_now_ms();
     while (ok && t->pass < SCENE_CHAIN_LENGTH) {
         bool odd = t->pass > 0 && t->pass % 2; /* the warm-up (pass -1) goes a -> b, as pass 0 does */
@@ -492,6 +493,8 @@ static void take_result(scene *s)
 
 bool scene_waiting(const scene *s)
 {
+    if (s->task.kind == SCENE_TASK_TILES && !s->settling && scene_now(s) < s->tiles.next_at)
+        return true; /* the next tile waits for its turn on screen */
     return s->worker && worker_busy(s->worker);
 }
 
@@ -513,6 +516,10 @@ bool scene_work(scene *s, double budget_ms)
         case SCENE_TASK_CHAIN:
             chain_slice(s, budget_ms);
             break;
+        case SCENE_TASK_TILES:
+            if (!scene_tiles_slice(s))
+                return true; /* the next tile's turn on screen has not come */
+            break;
         default:
             if (!scene_stale(s))
                 return false;
@@ -525,6 +532,7 @@ bool scene_work(scene *s, double budget_ms)
 
 void scene_settle(scene *s)
 {
+    s->settling = true;
     for (;;) {
         if (scene_waiting(s))
             worker_wait(s->worker);
@@ -532,6 +540,7 @@ void scene_settle(scene *s)
             break;
     }
     take_result(s);
+    s->settling = false;
 }
 
 bool scene_stale(const scene *s)
@@ -541,7 +550,7 @@ bool scene_stale(const scene *s)
 
 bool scene_busy(const scene *s)
 {
-    return s->task.kind == SCENE_TASK_SWEEP || s->task.kind == SCENE_TASK_CHAIN;
+    return s->task.kind != SCENE_TASK_NONE;
 }
 
 void scene_progress(const scene *s, int *done, int *total)
@@ -556,6 +565,13 @@ void scene_cancel(scene *s)
         s->gpu_stale = true; /* its switches may have gone to bulk */
     if (s->task.kind == SCENE_TASK_CHAIN && s->task.k == 1 && (s->gpu.measured || s->phase == SCENE_PHASE_GPU))
         s->gpu_stale = true;
+    if (s->task.kind == SCENE_TASK_TILES) { /* the tiles stop: what they made is not the whole result */
+        char msg[128];
+        snprintf(msg, sizeof msg, "stopped after %d of %d tiles", s->tiles.done, tile_count(&s->tiles.plan));
+        scene_notice(s, msg);
+        scene_tiles_end(s);
+        s->phase = SCENE_PHASE_CPU;
+    }
     scene_task_end(s);
 }
 

@@ -944,6 +944,22 @@ static void cuda_forget_buffer(void *state, unsigned gl_buffer)
             unregister(&s->links[i]);
 }
 
+/* Frees the image buffers, so the next run holds only what it needs (a
+ * tile under a memory budget); the stream and registrations stay. */
+static void cuda_trim(void *state)
+{
+    cuda_state *s = state;
+    if (s->resets_seen != device_resets)
+        return; /* its buffers went with the old context */
+    if (s->stream)
+        cudaStreamSynchronize(s->stream);
+    cudaFree(s->d_in); /* clean-up: the next run allocates and reports */
+    cudaFree(s->d_out);
+    s->d_in = s->d_out = NULL;
+    s->capacity = 0;
+    cudaGetLastError();
+}
+
 const eng_class eng_cuda_class = {
     .name = "cuda",
     .summary = "a CUDA kernel (tiled or naive), one GPU thread per output",
@@ -957,4 +973,5 @@ const eng_class eng_cuda_class = {
     .configure = cuda_configure,
     .device = cuda_device,
     .forget_buffer = cuda_forget_buffer,
+    .trim = cuda_trim,
 };

@@ -168,6 +168,12 @@ void eng_forget_buffer(eng_engine *e, unsigned gl_buffer)
         e->cls->forget_buffer(e->state, gl_buffer);
 }
 
+void eng_trim(eng_engine *e)
+{
+    if (e && e->cls->trim)
+        e->cls->trim(e->state);
+}
+
 /* ---- options ------------------------------------------------------------- */
 
 static const char *const kernel_names[ENG_KERNEL_COUNT] = {"tiled", "naive"};

@@ -231,6 +231,8 @@ typedef struct eng_class {
     /* Lets go of anything held for GL buffer `gl_buffer` (a CUDA
      * registration); NULL when nothing is held. */
     void (*forget_buffer)(void *state, unsigned gl_buffer);
+    /* Lets go of the image buffers on the device; NULL when it holds none. */
+    void (*trim)(void *state);
 } eng_class;
 
 typedef struct eng_engine eng_engine;
@@ -292,6 +294,12 @@ bool eng_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, eng_timi
  * storage may have been replaced. Harmless for a buffer the engine never
  * saw. */
 void eng_forget_buffer(eng_engine *e, unsigned gl_buffer);
+
+/* Lets go of the engine's image buffers on the device, so that the next
+ * run holds only what it needs (before tiles under a memory budget, which
+ * must not sit beside buffers of the whole image). Harmless for CPU
+ * engines. A GL engine needs its context current. */
+void eng_trim(eng_engine *e);
 
 /* Sets the engine's teaching switches (eng_options; zero fields mean their
  * defaults). False with a reason when a value is out of range or this engine

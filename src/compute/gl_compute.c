@@ -698,6 +698,22 @@ static bool gl_device(void *state, eng_device_info *info)
     return true;
 }
 
+/* Gives the image buffers' storage back (the next run allocates what it
+ * needs: a tile under a memory budget). The GL context must be current. */
+static void gl_trim(void *state)
+{
+    gl_state *s = state;
+    gl_saved saved;
+    save_bindings(s, &saved);
+    for (int i = 0; i < BUF_COUNT; ++i) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[i]);
+        glBufferData(GL_SHADER_STORAGE_BUFFER, 0, NULL, GL_STREAM_DRAW);
+    }
+    restore_bindings(s, &saved);
+    take_errors();
+    s->capacity = 0;
+}
+
 const eng_class eng_gl_class = {
     .name = "gl",
     .summary = "an OpenGL compute shader, one GPU invocation per output",
@@ -710,4 +726,5 @@ const eng_class eng_gl_class = {
     .present = gl_present,
     .device = gl_device,
     .configure = gl_configure,
+    .trim = gl_trim,
 };

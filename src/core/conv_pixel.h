@@ -70,15 +70,22 @@ CONVIS_HD static inline int conv_border_index(int i, int n, int border)
     }
 }
 
+/* The value the border rule gives position (x, y), inside the image or out. */
+CONVIS_HD static inline float conv_sample(const float *in, int w, int h,
+                                          int x, int y, int border)
+{
+    int sx = conv_border_index(x, w, border);
+    int sy = conv_border_index(y, h, border);
+    if (sx < 0 || sy < 0)
+        return 0.0f;
+    return in[(long)sy * w + sx];
+}
+
 /* The input value that tap t of output (x, y) reads. */
 CONVIS_HD static inline float conv_fetch(const float *in, int w, int h,
                                          int x, int y, int t, int border)
 {
-    int sx = conv_border_index(x + conv_tap_dx(t), w, border);
-    int sy = conv_border_index(y + conv_tap_dy(t), h, border);
-    if (sx < 0 || sy < 0)
-        return 0.0f;
-    return in[(long)sy * w + sx];
+    return conv_sample(in, w, h, x + conv_tap_dx(t), y + conv_tap_dy(t), border);
 }
 
 /* One tap's product, and the end of an output: the two arithmetic steps. */

@@ -611,6 +611,103 @@ static void test_long_work(void)
     app_free(&a);
 }
 
+/* ---- memory: the budget and tiles -------------------------------------------------------- */
+
+/* Whether the GPU result shown equals the reference of the image shown. */
+static bool gpu_result_exact(const scene *s)
+{
+    img_plane want;
+    conv_params p = conv_params_make(&s->opt.kernel, s->opt.border, s->opt.flip);
+    bool same;
+    if (!img_plane_alloc(&want, s->img.luma.w, s->img.luma.h))
+        return false;
+    conv_reference(&s->img.luma, &p, &want);
+    same = memcmp(want.px, s->gpu_out.px, sizeof(float) * (size_t)want.w * (size_t)want.h) == 0;
+    img_plane_free(&want);
+    return same;
+}
+
+static void test_budget_tiles(void)
+{
+    app a;
+    scene *s = &a.s;
+    scene_stash st;
+    app_options defaults;
+    char state[8192];
+    FILE *f;
+    fresh(&a);
+    if (!s->gpu.engine) { /* no GPU engine in this build: cpu-par stands in for one (it has no device) */
+        s->gpu.engine = eng_open(eng_find("cpu-par"));
+        snprintf(s->gpu.name, sizeof s->gpu.name, "cpu-par");
+    }
+    /* the first budget: 1 MiB, under what the 512x384 sample needs (1.5 MiB) */
+    run_name(&a, "memory-budget");
+    CHECK(s->mem_budget == 1 << 20 && scene_image_bytes(s) == 1572864 && scene_needs_tiles(s),
+          "1 MiB budget, the image needs 1.5 MiB: tiles (budget %lld)", s->mem_budget);
+    CHECK(strstr(s->notice, "1.0 MiB") && strstr(s->notice, "tiles"), "the notice says it: %s", s->notice);
+    run_name(&a, "gpu");
+    CHECK(s->phase == SCENE_PHASE_GPU && s->tiles.on && tile_count(&s->tiles.plan) == 4 && s->tiles.done == 4 &&
+              s->tiles.plan.tile_w == 256 && s->tiles.plan.tile_h == 192,
+          "G under the budget: 4 tiles of 256x192 (%d of %d, %dx%d)", s->tiles.done, tile_count(&s->tiles.plan),
+          s->tiles.plan.tile_w, s->tiles.plan.tile_h);
+    CHECK(s->gpu.measured && s->gpu.timing.reps == 1 && !s->gpu_presented, "its time: the tiles added up, one run");
+    CHECK(gpu_result_exact(s), "the tiled result equals the reference");
+    for (int i = 0; i < 4; ++i)
+        CHECK(s->tiles.ms[i] >= 0, "tile %d has its time", i);
+    if (s->gpu_device_known && s->gpu_device.memory_total > 0)
+        CHECK(s->gpu_device.memory_engine <= s->mem_budget, "the engine holds %lld bytes, within the budget",
+              s->gpu_device.memory_engine);
+    f = fmemopen(state, sizeof state, "w");
+    app_print_state(&a, f);
+    fclose(f);
+    CHECK(strstr(state, "\nmem_budget=1048576\n") && strstr(state, "\ntiles=4\n") && strstr(state, "\ntiles_done=4\n"),
+          "the state says it");
+    /* another filter: the tiles again, one a slice, each waiting for its
+     * turn on screen (the clock stands still here until moved) */
+    app_do(&a, app_act_of(app_action_filter(2)));
+    scene_work(s, 0.0); /* the CPU engines go to the measuring thread, then the GPU's turn */
+    for (int guard = 0; s->task.kind != SCENE_TASK_TILES && guard < 5000; ++guard) {
+        scene_work(s, 0.0);
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    CHECK(s->tiles.on && s->task.kind == SCENE_TASK_TILES, "another filter runs the tiles again");
+    for (int guard = 0; s->tiles.done < 1 && guard < 1000; ++guard)
+        scene_work(s, 0.0);
+    CHECK(s->tiles.done == 1, "the first tile at once: %d", s->tiles.done);
+    scene_work(s, 0.0);
+    CHECK(s->tiles.done == 1 && scene_waiting(s), "the second waits for its turn: %d", s->tiles.done);
+    CHECK(scene_gpu_done_at(s, 10, 10) && !scene_gpu_done_at(s, 300, 10) && !scene_gpu_done_at(s, 10, 300),
+          "outputs of tiles to come are not done");
+    fake_now += 1000;
+    scene_work(s, 0.0);
+    CHECK(s->tiles.done == 2, "its turn came: %d", s->tiles.done);
+    /* Esc stops the tiles: back to the CPU, said */
+    app_do(&a, app_act_id(ACT_ESCAPE));
+    CHECK(!s->tiles.on && s->phase == SCENE_PHASE_CPU && strstr(s->notice, "stopped after 2 of 4"),
+          "Esc stops the tiles (%s)", s->notice);
+    run_name(&a, "gpu");
+    CHECK(s->tiles.done == 4 && gpu_result_exact(s), "G again: every tile, exact (gaussian)");
+    /* a lesson starts without a budget; leaving it brings the budget back */
+    app_options_default(&defaults, "sobel-x");
+    memset(&st, 0, sizeof st);
+    scene_stash_settings(s, &st, &defaults);
+    CHECK(s->mem_budget == 0 && !s->tiles.on, "a lesson starts with no budget");
+    scene_unstash(s, &st);
+    CHECK(s->mem_budget == 1 << 20, "leaving it brings the budget back");
+    /* round the budgets: 4, 16, 64, 256 MiB fit the image; then off */
+    for (int i = 2; i < SCENE_BUDGET_COUNT; ++i) {
+        run_name(&a, "memory-budget");
+        CHECK(s->mem_budget == scene_budget_at(i) && !scene_needs_tiles(s), "budget %d: %lld, fits", i,
+              s->mem_budget);
+    }
+    run_name(&a, "memory-budget");
+    CHECK(s->mem_budget == 0 && strstr(s->notice, "off"), "then off: %s", s->notice);
+    run_name(&a, "gpu");
+    CHECK(!s->tiles.on && s->phase == SCENE_PHASE_GPU && s->gpu.measured && gpu_result_exact(s),
+          "with no budget the GPU runs the whole image at once");
+    app_free(&a);
+}
+
 /* ---- placeholders ---------------------------------------------------------------------- */
 
 static void test_placeholders(void)
@@ -959,6 +1056,7 @@ int main(void)
     test_scripts();
     test_states();
     test_long_work();
+    test_budget_tiles();
     test_placeholders();
     test_hardware_and_compare();
     test_machine_texts();

@@ -211,6 +211,63 @@ static void draw_chain(view *v, const scene *s)
     }
 }
 
+/* The memory gauge, one row under the bars: what the image needs on the
+ * device (two buffers of 4 bytes a pixel) against what the device has (its
+ * free and total memory, or the driver's limit for one buffer) or the
+ * budget the learner set (P), in words and on a track: the capacity in
+ * grey, what others use in a darker grey, the image's need in white, a
+ * tick where the capacity ends (the need runs past it when it does not
+ * fit). Returns the y under it. */
+static float draw_memory_row(view *v, const scene *s, float x0, float width, float y)
+{
+    const layout *L = &v->L;
+    const eng_device_info *d = &s->gpu_device;
+    long long need = scene_image_bytes(s), cap = -1, used = 0;
+    char buf[256], a1[32], a2[32], a3[32];
+    float track_y, k, x;
+
+    fmt_bytes(need, a1, sizeof a1);
+    if (s->mem_budget > 0) {
+        cap = s->mem_budget;
+        fmt_bytes(cap, a2, sizeof a2);
+        if (s->tiles.on && tile_count(&s->tiles.plan) > 0)
+            snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P): %d tiles of %d\xC3\x97%d", a1,
+                     a2, tile_count(&s->tiles.plan), s->tiles.plan.tile_w, s->tiles.plan.tile_h);
+        else
+            snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P)%s", a1, a2,
+                     need > cap ? ": G runs it in tiles" : ": fits");
+    } else if (s->gpu_device_known && d->memory_total > 0 && d->memory_free >= 0) {
+        cap = d->memory_total;
+        used = d->memory_total - d->memory_free - d->memory_engine;
+        if (used < 0)
+            used = 0;
+        fmt_bytes(d->memory_free + d->memory_engine, a2, sizeof a2);
+        fmt_bytes(d->memory_total, a3, sizeof a3);
+        snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s free for it of %s", a1, a2, a3);
+    } else if (s->gpu_device_known && d->max_buffer > 0) {
+        cap = 2 * d->max_buffer;
+        fmt_bytes(d->max_buffer, a2, sizeof a2);
+        snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 one buffer \xE2\x89\xA4 %s (no total reported)",
+                 a1, a2);
+    } else {
+        snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s", a1,
+                 s->gpu.engine ? "G reads the device's memory" : "no GPU engine here");
+    }
+    rnd_text(v->small, "memory", L->chart.x + 0.5f * L->pad, y, TEXT);
+    vw_text_fit(v->small, buf, x0, y, L->chart.x + L->chart.w - x0 - 0.5f * L->pad, DIM);
+    track_y = y + vw_lh(v->small) + 2;
+    if (cap > 0) {
+        double scale = fmax((double)cap, (double)(used + need));
+        k = (float)(width / scale);
+        rnd_rect(x0, track_y, (float)cap * k, 3, FAINT);
+        rnd_rect(x0, track_y, (float)used * k, 3, DIM);
+        x = x0 + (float)used * k;
+        rnd_rect(x, track_y - 1, fmaxf(2.0f, (float)need * k), 5, WHITE);
+        rnd_rect(x0 + (float)cap * k - 1, track_y - 4, 2, 11, TEXT); /* where the capacity ends */
+    }
+    return track_y + 10;
+}
+
 void vw_draw_chart(view *v, const app *a)
 {
     const scene *s = &a->s;
@@ -317,6 +374,8 @@ void vw_draw_chart(view *v, const app *a)
         rnd_text(v->small, t, x + 0.4f * L->pad, y, TEXT);
         y += bar_h * 1.15f;
     }
+    if (s->gpu.engine || s->mem_budget > 0)
+        y = draw_memory_row(v, s, x0, width, y);
     /* ratios, and the legend of phases */
     buf[0] = '\0';
     if (s->seq.measured && s->simd.measured) /* the vector lanes' gain */

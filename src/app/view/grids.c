@@ -36,30 +36,58 @@ static bool in_view(const scene *s, int x, int y)
            x < s->img.luma.w && y < s->img.luma.h;
 }
 
+/* The input grid: the region shown (L->input_cells) and the ring of cells
+ * around it, which the outputs at the region's edge read too. A ring cell
+ * inside the image is drawn dimmer; a cell outside the image, one step
+ * past its edge, shows what the border rule reads there, in grey (no
+ * channel's hue) with a dashed frame, the mode named under the grid. */
 static void draw_input_grid(view *v, const scene *s)
 {
     const layout *L = &v->L;
+    const img_plane *in = &s->img.luma;
     int n = s->view_cells;
     rnd_font *cf = view_font_px(v, (int)(L->cell * 0.34f));
     bool numbers = L->cell >= 20;
     char buf[32];
 
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
+    for (int j = -1; j <= n; ++j)
+        for (int i = -1; i <= n; ++i) {
             int x = s->view_x + i, y = s->view_y + j;
+            bool inside = x >= 0 && y >= 0 && x < in->w && y < in->h;
+            bool ring = i < 0 || j < 0 || i >= n || j >= n;
+            float val;
             rect r;
             rnd_color c;
-            if (x >= s->img.luma.w || y >= s->img.luma.h)
+            if (x < -1 || y < -1 || x > in->w || y > in->h)
+                continue; /* more than one step outside: nothing reads it */
+            if (!inside && ring && (i < -1 || j < -1))
                 continue;
-            vw_cell_rect(L, L->input, s, x, y, &r);
-            c = cell_color(img_display_byte(s->img.luma.px[(long)y * s->img.luma.w + x], IMG_DISPLAY_CLAMP), BLUE);
-            rnd_rect(r.x, r.y, r.w - 1, r.h - 1, c);
+            val = conv_sample(in->px, in->w, in->h, x, y, s->opt.border);
+            vw_cell_rect(L, L->input_cells, s, x, y, &r);
+            if (inside) {
+                c = cell_color(img_display_byte(val, IMG_DISPLAY_CLAMP), BLUE);
+                if (ring)
+                    c = vw_mix(c, BG, 0.45f);
+                rnd_rect(r.x, r.y, r.w - 1, r.h - 1, c);
+            } else {
+                c = cell_color(img_display_byte(val, IMG_DISPLAY_CLAMP), (rnd_color){0.7f, 0.7f, 0.7f, 1});
+                c = vw_mix(c, BG, 0.25f);
+                rnd_rect(r.x, r.y, r.w - 1, r.h - 1, c);
+                vw_dashed_frame(r.x + 1, r.y + 1, r.w - 3, r.h - 3, fmaxf(1.0f, L->cell * 0.05f), DIM);
+            }
             if (numbers) {
-                fmt_cell(s->img.luma.px[(long)y * s->img.luma.w + x], buf, sizeof buf);
-                vw_text_center(cf, buf, r, vw_alpha(ink_for(c), 0.9f));
+                fmt_cell(val, buf, sizeof buf);
+                vw_text_center(cf, buf, r, vw_alpha(ink_for(c), inside && !ring ? 0.9f : 0.7f));
             }
         }
-    rnd_frame(L->input.x - 2, L->input.y - 2, L->input.w + 4, L->input.h + 4, 2, BLUE);
+    rnd_frame(L->input_cells.x - 2, L->input_cells.y - 2, L->input_cells.w + 4, L->input_cells.h + 4, 2, BLUE);
+}
+
+/* Whether the input grid shows cells outside the image. */
+static bool outside_in_view(const scene *s)
+{
+    return s->view_x == 0 || s->view_y == 0 || s->view_x + s->view_cells >= s->img.luma.w ||
+           s->view_y + s->view_cells >= s->img.luma.h;
 }
 
 /* The shaded 3x3 window (or the hovered receptive field) over the input. */
@@ -68,7 +96,7 @@ static void draw_window(view *v, const scene *s, int ox, int oy, int taps_done, 
     const layout *L = &v->L;
     float t = fmaxf(2.0f, L->cell * 0.08f);
     rect r;
-    vw_cell_rect(L, L->input, s, ox - 1, oy - 1, &r);
+    vw_cell_rect(L, L->input_cells, s, ox - 1, oy - 1, &r);
     r.w = r.h = 3 * L->cell;
     {
         /* clip to the grid: the window may hang over the image's edge */
@@ -81,7 +109,7 @@ static void draw_window(view *v, const scene *s, int ox, int oy, int taps_done, 
         /* the taps done so far, brighter */
         for (int tap = 0; tap < taps_done && tap < 9; ++tap) {
             rect tr;
-            vw_cell_rect(L, L->input, s, ox + conv_tap_dx(tap), oy + conv_tap_dy(tap), &tr);
+            vw_cell_rect(L, L->input_cells, s, ox + conv_tap_dx(tap), oy + conv_tap_dy(tap), &tr);
             if (vw_inside(L->input, tr.x + 1, tr.y + 1))
                 rnd_frame(tr.x + 1, tr.y + 1, tr.w - 3, tr.h - 3, fmaxf(1.0f, t * 0.6f), vw_alpha(c, 0.8f));
         }
@@ -124,7 +152,7 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
             if (x >= s->img.luma.w || y >= s->img.luma.h)
                 continue;
             vw_cell_rect(L, L->output, s, x, y, &r);
-            if (!gpu && idx >= done) { /* not computed yet */
+            if (gpu ? !scene_gpu_done_at(s, x, y) : idx >= done) { /* not computed yet (or its tile not yet) */
                 rnd_rect(r.x, r.y, r.w - 1, r.h - 1, (rnd_color){0.07f, 0.08f, 0.09f, 1});
                 if (s->thread_view)
                     rnd_rect(r.x, r.y, r.w - 1, r.h - 1, vw_alpha(vw_owner_color(s, x, y, bx, by), 0.25f));
@@ -155,6 +183,18 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
                 rnd_rect(L->output.x, L->output.y + (float)(y - s->view_y) * L->cell - t / 2,
                          fminf(L->output.w, (float)(s->img.luma.w - s->view_x) * L->cell), t, WHITE);
     }
+    if (gpu && s->tiles.on) { /* the tiles' edges */
+        const tile_plan *tp = &s->tiles.plan;
+        float t = fmaxf(2.0f, L->cell * 0.12f);
+        for (int x = s->view_x; x <= s->view_x + n && x < s->img.luma.w; ++x)
+            if (x % tp->tile_w == 0 && x > 0)
+                vw_dashed_frame(L->output.x + (float)(x - s->view_x) * L->cell - t / 2, L->output.y, t,
+                                fminf(L->output.h, (float)(s->img.luma.h - s->view_y) * L->cell), t, WINDOW);
+        for (int y = s->view_y; y <= s->view_y + n && y < s->img.luma.h; ++y)
+            if (y % tp->tile_h == 0 && y > 0)
+                vw_dashed_frame(L->output.x, L->output.y + (float)(y - s->view_y) * L->cell - t / 2,
+                                fminf(L->output.w, (float)(s->img.luma.w - s->view_x) * L->cell), t, t, WINDOW);
+    }
     rnd_frame(L->output.x - 2, L->output.y - 2, L->output.w + 4, L->output.h + 4, 2, GREEN);
 }
 
@@ -165,14 +205,15 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
     int fx, fy;
     bool from_stepper;
 
-    snprintf(buf, sizeof buf, "%s (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)", vw_T(v, "Input: pixels"), s->view_x,
+    snprintf(buf, sizeof buf, "%s (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)%s%s", vw_T(v, "Input: pixels"), s->view_x,
              (s->view_x + s->view_cells < s->img.luma.w ? s->view_x + s->view_cells : s->img.luma.w) - 1, s->view_y,
-             (s->view_y + s->view_cells < s->img.luma.h ? s->view_y + s->view_cells : s->img.luma.h) - 1);
+             (s->view_y + s->view_cells < s->img.luma.h ? s->view_y + s->view_cells : s->img.luma.h) - 1,
+             outside_in_view(s) ? " \xC2\xB7 " : "", outside_in_view(s) ? vw_T(v, "dashed: outside the image (border rule)") : "");
     vw_text_fit(v->small, buf, L->input.x, L->input.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->input.w, BLUE);
     snprintf(buf, sizeof buf, "%s (%s)%s", vw_T(v, "Output"),
              vw_T(v, s->phase == SCENE_PHASE_GPU ? vw_gpu_grid_title(s) : "one at a time, on the CPU"),
              s->thread_view ? vw_T(v, ": thread view") : "");
-    vw_text_fit(v->small, buf, L->output.x, L->output.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->output.w, GREEN);
+    vw_text_fit(v->small, buf, L->output.x, L->input.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->output.w, GREEN);
 
     draw_input_grid(v, s);
     draw_output_grid(v, s, now_ms);

@@ -84,10 +84,13 @@ void view_layout(view *v, const app *a, int W, int H)
         grid = (L->W - 4 * L->pad) * 0.36f;
     if (grid < 40)
         grid = 40;
-    L->cell = grid / (float)s->view_cells;
-    grid = L->cell * (float)s->view_cells;
+    /* the input grid shows one cell more on every side than the output
+     * grid: every pixel the shown outputs read, the border's included */
+    L->cell = grid / (float)(s->view_cells + 2);
+    grid = L->cell * (float)(s->view_cells + 2);
     L->input = (rect){L->pad, top, grid, grid};
-    L->output = (rect){L->W - L->pad - grid, top, grid, grid};
+    L->input_cells = (rect){L->pad + L->cell, top + L->cell, grid - 2 * L->cell, grid - 2 * L->cell};
+    L->output = (rect){L->W - L->pad - L->input_cells.w, L->input_cells.y, L->input_cells.w, L->input_cells.h};
 
     /* the middle column, top to bottom: the kernel's label and cells, the
      * arithmetic, the thumbnails' label and the thumbnails; the kernel
@@ -176,10 +179,10 @@ view_hit view_hit_test(view *v, const app *a, int px, int py)
         return hit_act(ACT_EDIT_KERNEL, row * 3 + col, -1, -1);
     }
     for (int i = 0; i < 2; ++i) {
-        rect g = i ? L->output : L->input;
-        if (vw_inside(g, x, y)) {
-            int cx = s->view_x + (int)((x - g.x) / L->cell), cy = s->view_y + (int)((y - g.y) / L->cell);
-            if (cx < s->img.luma.w && cy < s->img.luma.h) {
+        rect g = i ? L->output : L->input_cells;
+        if (vw_inside(i ? L->output : L->input, x, y)) {
+            int cx = s->view_x + (int)floorf((x - g.x) / L->cell), cy = s->view_y + (int)floorf((y - g.y) / L->cell);
+            if (cx >= 0 && cy >= 0 && cx < s->img.luma.w && cy < s->img.luma.h) {
                 /* a click on an output pins it; a drag on either grid pans */
                 view_hit hit = i ? hit_act(ACT_PIN, 0, cx, cy) : none;
                 hit.grid = true;

@@ -11,9 +11,9 @@
 #include "../format.h"
 #include "../narration.h"
 
-static void engine_line(view *v, const scene_engine *e, const char *label, float x, float y)
+static void engine_line(view *v, const scene_engine *e, const char *label, int tiles, float x, float y)
 {
-    char buf[320], t[32];
+    char buf[320], t[32], runs[64];
     if (!e->engine)
         snprintf(buf, sizeof buf, "%s: unavailable: %s", label, e->why);
     else if (!e->measured && e->why[0])
@@ -22,7 +22,11 @@ static void engine_line(view *v, const scene_engine *e, const char *label, float
         snprintf(buf, sizeof buf, "%s: %s", label, eng_description(e->engine));
     else {
         fmt_ms(eng_total_ms(&e->timing), t, sizeof t);
-        snprintf(buf, sizeof buf, "%s: %s (median of %d) on %s", label, t, e->timing.reps, eng_description(e->engine));
+        if (tiles > 0)
+            snprintf(runs, sizeof runs, "%d tiles, one run each, added up", tiles);
+        else
+            snprintf(runs, sizeof runs, "median of %d", e->timing.reps);
+        snprintf(buf, sizeof buf, "%s: %s (%s) on %s", label, t, runs, eng_description(e->engine));
     }
     vw_text_fit(v->small, buf, x, y, v->L.status.w, e->engine ? DIM : FAINT);
 }
@@ -120,14 +124,25 @@ void vw_draw_status(view *v, const scene *s)
         long gx, gy;
         scene_gpu_grid(s, &gx, &gy, &bx, &by);
         fmt_count(gx * gy * bx * by, t, sizeof t);
-        snprintf(buf, sizeof buf, "GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads", gx, gy, bx, by,
-                 t);
+        if (s->tiles.on) /* a tile's grid: its outputs and their halo */
+            snprintf(buf, sizeof buf, "GPU: %d tiles of %d\xC3\x97%d, %d done \xC2\xB7 each %ld\xC3\x97%ld blocks \xC3\x97 "
+                     "%d\xC3\x97%d threads", tile_count(&s->tiles.plan), s->tiles.plan.tile_w, s->tiles.plan.tile_h,
+                     s->tiles.done, gx, gy, bx, by);
+        else
+            snprintf(buf, sizeof buf, "GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads", gx, gy, bx,
+                     by, t);
     }
     vw_text_fit(v->font, buf, x, y, L->status.w, TEXT);
     y += L->line;
     if (s->phase == SCENE_PHASE_GPU) {
         bool options = s->gpu.engine && eng_has_kernels(eng_class_of(s->gpu.engine));
-        if (options)
+        if (s->tiles.on) {
+            char b[32];
+            fmt_bytes(s->mem_budget, b, sizeof b);
+            snprintf(buf, sizeof buf, "%s%s%sbudget %s (P): a tile goes up with its halo, is computed, comes back",
+                     options ? "kernel: " : "",
+                     options ? eng_kernel_name(s->gpu_kernel) : "", options ? " (N) \xC2\xB7 " : "", b);
+        } else if (options)
             snprintf(buf, sizeof buf, "kernel: %s (N) \xC2\xB7 result: %s (C) \xC2\xB7 times on the whole image:",
                      eng_kernel_name(s->gpu_kernel), result_label(s));
         else
@@ -138,11 +153,11 @@ void vw_draw_status(view *v, const scene *s)
                  y, L->status.w, FAINT);
     }
     y += vw_lh(v->small);
-    engine_line(v, &s->seq, "cpu-seq", x, y);
+    engine_line(v, &s->seq, "cpu-seq", 0, x, y);
     y += vw_lh(v->small);
-    engine_line(v, &s->par, "cpu-par", x, y);
+    engine_line(v, &s->par, "cpu-par", 0, x, y);
     y += vw_lh(v->small);
-    engine_line(v, &s->gpu, scene_engine_label(&s->gpu), x, y);
+    engine_line(v, &s->gpu, scene_engine_label(&s->gpu), s->tiles.on ? tile_count(&s->tiles.plan) : 0, x, y);
     y += vw_lh(v->small);
     if (s->gpu.note[0]) {
         vw_text_fit(v->small, s->gpu.note, x, y, L->status.w, FAINT);

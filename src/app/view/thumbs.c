@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../format.h"
+
 static void refresh_thumbs(view *v, const scene *s)
 {
     int w = s->img.luma.w, h = s->img.luma.h, step, tw, th;
@@ -67,7 +69,7 @@ static void refresh_thumbs(view *v, const scene *s)
         for (int x = 0; x < tw; ++x) {
             long idx = (long)y * step * w + (long)x * step;
             uint8_t *px = v->out_px.px + 4 * ((size_t)y * tw + x);
-            if (gpu || idx < done) {
+            if (gpu ? scene_gpu_done_at(s, x * step, y * step) : idx < done) {
                 uint8_t g = img_display_byte(gpu ? s->gpu_out.px[idx] : s->cpu_out.px[idx], s->opt.display);
                 px[0] = px[1] = px[2] = g;
                 px[3] = 255;
@@ -123,6 +125,38 @@ static void draw_owners(const scene *s, rect r)
     }
 }
 
+/* The GPU phase in tiles, over the output thumbnail r: each tile's frame,
+ * the ones to come darkened, the one just done in amber, and each done
+ * tile's measured time where it fits. */
+static void draw_tiles(view *v, const scene *s, rect r)
+{
+    const tile_plan *p = &s->tiles.plan;
+    float k = r.w / (float)s->img.luma.w;
+    bool running = s->task.kind == SCENE_TASK_TILES;
+    for (int i = 0; i < tile_count(p); ++i) {
+        int x, y, w, h;
+        rect t;
+        tile_rect(p, i, &x, &y, &w, &h);
+        t = (rect){r.x + (float)x * k, r.y + (float)y * k, (float)w * k, (float)h * k};
+        if (i >= s->tiles.done) {
+            rnd_rect(t.x, t.y, t.w, t.h, vw_alpha(BG, 0.6f));
+            vw_dashed_frame(t.x, t.y, t.w, t.h, 1, DIM);
+            continue;
+        }
+        rnd_frame(t.x, t.y, t.w, t.h, running && i == s->tiles.done - 1 ? 2.0f : 1.0f,
+                  running && i == s->tiles.done - 1 ? WINDOW : vw_alpha(WHITE, 0.7f));
+        {
+            char ms[32];
+            fmt_ms(s->tiles.ms[i], ms, sizeof ms);
+            if (vw_text_w(v->small, ms) + 4 < t.w && vw_lh(v->small) + 2 < t.h) {
+                float tw = vw_text_w(v->small, ms);
+                rnd_rect(t.x + 2, t.y + 2, tw + 4, vw_lh(v->small), vw_alpha(BLACK, 0.6f));
+                rnd_text(v->small, ms, t.x + 4, t.y + 2, WHITE);
+            }
+        }
+    }
+}
+
 void vw_draw_thumbs(view *v, const scene *s)
 {
     const layout *L = &v->L;
@@ -153,6 +187,8 @@ void vw_draw_thumbs(view *v, const scene *s)
         rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, 1, hue[i]);
         if (i == 1 && s->thread_view)
             draw_owners(s, r);
+        if (i == 1 && s->phase == SCENE_PHASE_GPU && s->tiles.on)
+            draw_tiles(v, s, r);
         /* where the grids are */
         {
             int cw = s->view_cells < s->img.luma.w - s->view_x ? s->view_cells : s->img.luma.w - s->view_x;

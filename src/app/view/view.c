@@ -139,6 +139,21 @@ rnd_color vw_alpha(rnd_color c, float a)
 }
 
 /* A chip: a rounded-looking button with a label; `on` draws it filled. */
+void vw_dashed_frame(float x, float y, float w, float h, float t, rnd_color c)
+{
+    float dash = fmaxf(2.0f, fminf(w, h) / 7.0f);
+    for (float d = 0; d < w; d += 2 * dash) { /* top and bottom */
+        float len = fminf(dash, w - d);
+        rnd_rect(x + d, y, len, t, c);
+        rnd_rect(x + d, y + h - t, len, t, c);
+    }
+    for (float d = 0; d < h; d += 2 * dash) { /* left and right */
+        float len = fminf(dash, h - d);
+        rnd_rect(x, y + d, t, len, c);
+        rnd_rect(x + w - t, y + d, t, len, c);
+    }
+}
+
 void vw_chip(view *v, rect r, const char *label, bool on, rnd_color accent)
 {
     rnd_rect(r.x, r.y, r.w, r.h, on ? vw_alpha(accent, 0.85f) : PANEL);
@@ -173,6 +188,7 @@ const char *vw_T(const view *v, const char *en)
         {"Space  play", "\xE7\xA9\xBA\xE6\xA0\xBC  \xE6\x92\xAD\xE6\x94\xBE"},
         {"G  launch on the GPU", "G  \xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE8\xBF\x90\xE8\xA1\x8C"},
         {"F1 or ?  every key", "F1 \xE6\x88\x96 ?  \xE6\x89\x80\xE6\x9C\x89\xE6\x8C\x89\xE9\x94\xAE"},
+        {"dashed: outside the image (border rule)", "虚线格：图像之外（边界规则）"},
         {"Time for the whole", "\xE6\x95\xB4\xE5\xB9\x85\xE5\x9B\xBE\xE5\x83\x8F\xE7\x9A\x84\xE6\x97\xB6\xE9\x97\xB4"},
     };
     if (strcmp(v->lang, "zh") == 0)

@@ -67,11 +67,13 @@ typedef struct sized_font {
 
 typedef struct layout {
     float W, H, u, pad, line;
-    rect title, banner, chips, input, output, middle, kernel, arith, thumb_in, thumb_out, status, chart;
+    rect title, banner, chips, input, input_cells, output, middle, kernel, arith, thumb_in, thumb_out, status, chart;
     rect preset[9], border, flip, display, gpu_button, play_button;
     rect lesson_row[APP_MAX_LESSONS];
     int lesson_rows;    /* rows of the lesson menu drawn (0: no menu) */
     float cell;         /* grid cell size in pixels */
+    /* input: the input grid with its ring of the cells around the region
+     * shown; input_cells: the region itself, the same cells as output */
 } layout;
 
 struct view {
@@ -106,6 +108,7 @@ bool vw_inside(rect r, float x, float y);
 rnd_color vw_mix(rnd_color a, rnd_color b, float t);
 rnd_color vw_alpha(rnd_color c, float a);
 void vw_chip(view *v, rect r, const char *label, bool on, rnd_color accent);
+void vw_dashed_frame(float x, float y, float w, float h, float t, rnd_color c); /* t: thickness */
 const char *vw_T(const view *v, const char *en);  /* the window's words in its language */
 
 /* The GPU phase in words, saying what the GPU engine really is: "on the
