@@ -43,6 +43,8 @@ static const app_action actions[] = {
     {ACT_TOO_BIG, "too-big", "Y", "open an image too big for the GPU", 0, 0, {{'y', 0}}, 0, 3},
     {ACT_BUDGET, "memory-budget", "P", "pretend the GPU has less memory: off, 1, 4, 16, 64, 256 MiB (tiles)", 0, 0,
      {{'p', 0}}, 0, 20},
+    {ACT_BUDGET_OFF, "memory-budget-off", "Shift+P", "no memory budget: the GPU may use all it has", 0, 0,
+     {{'p', SHIFT}}, 0, 0},
     {ACT_THREADS, "threads", "V", "thread view: the block and thread of each output", 0, 0, {{'v', 0}}, 0, 0},
     {ACT_GPU_KERNEL, "gpu-kernel", "N", "GPU kernel: tiled or naive (CUDA)", 0, 0, {{'n', 0}}, 0, 20},
     {ACT_GPU_ENGINE, "gpu-engine", "U", "GPU engine: CUDA or OpenGL compute", 0, 0, {{'u', 0}}, 0, 10},

@@ -161,6 +161,7 @@ static void run(app *a, app_act act)
     case ACT_CHAIN: scene_chain(s); break;
     case ACT_TOO_BIG: scene_too_big(s); break;
     case ACT_BUDGET: scene_next_budget(s); break;
+    case ACT_BUDGET_OFF: scene_set_budget(s, 0); break;
     case ACT_THREADS: scene_toggle_threads(s); break;
     case ACT_GPU_KERNEL: scene_next_gpu_kernel(s); break;
     case ACT_GPU_ENGINE: scene_next_gpu_engine(s); break;

@@ -31,6 +31,8 @@ static const char *words(const app *a, const char *en)
         {"(press X to measure first)", "（请先按 X 测量）"},
         {"(press W to measure first)", "（请先按 W 测量）"},
         {"not reported by the driver", "驱动不报告"},
+        {"no budget (all the device has)", "未设预算（设备的全部内存）"},
+        {"(no tiles: the image fits)", "（没有分块：图像放得下）"},
     };
     if (zh(a))
         for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
@@ -158,6 +160,46 @@ static void v_image_bytes(const app *a, char *buf, size_t size)
     snprintf(buf, size, zh(a) ? "%s（两个缓冲区，各 %s）" : "%s (two buffers of %s)", all, one);
 }
 
+static void v_memory_budget(const app *a, char *buf, size_t size)
+{
+    if (a->s.mem_budget <= 0)
+        snprintf(buf, size, "%s", words(a, "no budget (all the device has)"));
+    else
+        fmt_bytes(a->s.mem_budget, buf, size);
+}
+
+static void v_tiles(const app *a, char *buf, size_t size)
+{
+    const scene *s = &a->s;
+    if (!s->tiles.on)
+        snprintf(buf, size, "%s", words(a, "(no tiles: the image fits)"));
+    else
+        snprintf(buf, size, zh(a) ? "%d 块，每块 %d×%d" : "%d tiles of %d×%d", tile_count(&s->tiles.plan),
+                 s->tiles.plan.tile_w, s->tiles.plan.tile_h);
+}
+
+/* The fastest and slowest tile: "2.71–5.43 ms each". */
+static void v_tile_ms(const app *a, char *buf, size_t size)
+{
+    const scene *s = &a->s;
+    double lo = 1e300, hi = 0;
+    char x[32], y[32];
+    if (!s->tiles.on || s->tiles.done < 1) {
+        if (s->tiles.on)
+            snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
+        else
+            snprintf(buf, size, "%s", words(a, "(no tiles: the image fits)"));
+        return;
+    }
+    for (int i = 0; i < s->tiles.done; ++i) {
+        lo = s->tiles.ms[i] < lo ? s->tiles.ms[i] : lo;
+        hi = s->tiles.ms[i] > hi ? s->tiles.ms[i] : hi;
+    }
+    fmt_ms(lo, x, sizeof x);
+    fmt_ms(hi, y, sizeof y);
+    snprintf(buf, size, zh(a) ? "每块 %s 到 %s" : "%s to %s each", x, y);
+}
+
 static void v_device_memory(const app *a, char *buf, size_t size)
 {
     const eng_device_info *d = &a->s.gpu_device;
@@ -259,6 +301,9 @@ static const struct {
     {"cpu_simd_ms", v_cpu_simd_ms},
     {"ratio_simd_seq", v_ratio_simd_seq},
     {"ratio_par_simd", v_ratio_par_simd},
+    {"memory_budget", v_memory_budget},
+    {"tiles", v_tiles},
+    {"tile_ms", v_tile_ms},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

@@ -167,6 +167,7 @@ void scene_settings_changed(scene *s)
 void scene_say_error(scene *s, const char *text)
 {
     snprintf(s->banner, sizeof s->banner, "%s", text);
+    s->banner_gpu = false;
 }
 
 void scene_notice(scene *s, const char *text)

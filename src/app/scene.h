@@ -135,6 +135,7 @@ typedef struct scene {
 
     /* what the scene has to say */
     char banner[512];           /* an error the user should read */
+    bool banner_gpu;            /* ... about the GPU phase: its next success takes it down */
     char notice[512];           /* what just happened ("saved shot.png") */
     double notice_at;
 
@@ -280,8 +281,11 @@ void scene_too_big(scene *s);           /* opens an image just larger than the G
 #define SCENE_BUDGET_COUNT 6        /* off, 1, 4, 16, 64, 256 MiB */
 #define SCENE_TILE_PACE_MS 1600.0   /* a tiled run is spread over about this long on screen */
 
-/* The next memory budget: off -> 1 MiB -> 4 -> 16 -> 64 -> 256 MiB -> off. */
+/* The next memory budget: off -> 1 MiB -> 4 -> 16 -> 64 -> 256 MiB -> off;
+ * or a budget of `bytes` (0: off). The notice says what it means for the
+ * image; a GPU result shown is made again under it. */
 void scene_next_budget(scene *s);
+void scene_set_budget(scene *s, long long bytes);
 long long scene_budget_at(int i);   /* bytes of budget i (0: off) */
 
 /* Bytes the image needs on the device: two buffers of 4 bytes a pixel. */

@@ -28,6 +28,9 @@ void scene_free_buffer(scene *s);
  * chosen; on failure the banner says why and the CPU phase stays. */
 bool scene_measure_gpu(scene *s);
 
+/* A GPU run succeeded: a banner about a GPU failure goes. */
+void scene_gpu_succeeded(scene *s);
+
 /* Starts long work of `kind` (what was under way stops first). */
 void scene_task_start(scene *s, scene_task_kind kind, int total);
 

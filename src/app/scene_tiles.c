@@ -45,10 +45,15 @@ bool scene_gpu_done_at(const scene *s, int x, int y)
 void scene_next_budget(scene *s)
 {
     int i = 0;
-    char msg[256], b[32], need[32];
     while (i < SCENE_BUDGET_COUNT && budgets[i] != s->mem_budget)
         ++i;
-    s->mem_budget = budgets[(i + 1) % SCENE_BUDGET_COUNT];
+    scene_set_budget(s, budgets[(i + 1) % SCENE_BUDGET_COUNT]);
+}
+
+void scene_set_budget(scene *s, long long bytes)
+{
+    char msg[256], b[32], need[32];
+    s->mem_budget = bytes > 0 ? bytes : 0;
     fmt_bytes(s->mem_budget, b, sizeof b);
     fmt_bytes(scene_image_bytes(s), need, sizeof need);
     if (s->mem_budget == 0)
@@ -82,6 +87,7 @@ bool scene_tiles_start(scene *s)
     if (!tile_plan_make(s->img.luma.w, s->img.luma.h, scene_tile_budget(s), &plan)) {
         snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
         snprintf(s->banner, sizeof s->banner, "the GPU phase cannot run in tiles: %s", s->gpu.why);
+        s->banner_gpu = true;
         s->gpu.measured = false;
         s->phase = SCENE_PHASE_CPU;
         return false;
@@ -117,6 +123,7 @@ bool scene_tiles_slice(scene *s)
     if (!tile_run(s->gpu.engine, &job, &s->tiles.plan, i, &s->tiles.up, &s->tiles.down, &t)) {
         snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
         snprintf(s->banner, sizeof s->banner, "the GPU phase failed on tile %d of %d: %s", i + 1, n, s->gpu.why);
+        s->banner_gpu = true;
         scene_task_end(s);
         scene_tiles_end(s);
         s->phase = SCENE_PHASE_CPU;
@@ -133,6 +140,7 @@ bool scene_tiles_slice(scene *s)
         s->gpu.timing.total_px = (long long)s->img.luma.w * s->img.luma.h;
         s->gpu.measured = true;
         s->gpu.why[0] = '\0';
+        scene_gpu_succeeded(s);
         s->gpu_device_known = eng_device(s->gpu.engine, &s->gpu_device);
         img_plane_free(&s->tiles.up);
         img_plane_free(&s->tiles.down);

@@ -159,12 +159,21 @@ bool scene_measure_gpu(scene *s)
         goto failed;
     ++s->gpu_runs;
     s->gpu_device_known = eng_device(s->gpu.engine, &s->gpu_device);
+    scene_gpu_succeeded(s);
     return true;
 failed:
     s->gpu.measured = false;
     snprintf(s->banner, sizeof s->banner, "the GPU phase failed: %s", s->gpu.why);
+    s->banner_gpu = true;
     s->phase = SCENE_PHASE_CPU;
     return false;
+}
+
+void scene_gpu_succeeded(scene *s)
+{
+    if (s->banner_gpu) /* what it said failed has now worked */
+        s->banner[0] = '\0';
+    s->banner_gpu = false;
 }
 
 /* ---- experiments ---------------------------------------------------------------- */

@@ -17,7 +17,7 @@
 
 #include "engine.h"
 
-#define TILE_MAX_COUNT 256      /* a plan of more tiles is refused */
+#define TILE_MAX_COUNT 1024     /* a plan of more tiles is refused */
 
 typedef struct tile_plan {
     int w, h;                   /* the image */

@@ -687,6 +687,17 @@ static void test_budget_tiles(void)
           "Esc stops the tiles (%s)", s->notice);
     run_name(&a, "gpu");
     CHECK(s->tiles.done == 4 && gpu_result_exact(s), "G again: every tile, exact (gaussian)");
+    /* a budget too small for a plan: the banner says why; the next GPU
+     * success takes that banner down */
+    scene_set_budget(s, 100);
+    run_name(&a, "gpu");
+    CHECK(s->banner[0] && strstr(s->banner, "tiles") && s->phase == SCENE_PHASE_CPU, "refused: %s", s->banner);
+    scene_set_budget(s, 1 << 20);
+    run_name(&a, "gpu");
+    CHECK(!s->banner[0] && s->tiles.done == 4, "the GPU ran: its failure's banner went (%s)", s->banner);
+    scene_say_error(s, "a file could not be read");
+    run_name(&a, "gpu");
+    CHECK(strcmp(s->banner, "a file could not be read") == 0, "another banner stays until closed");
     /* a lesson starts without a budget; leaving it brings the budget back */
     app_options_default(&defaults, "sobel-x");
     memset(&st, 0, sizeof st);

@@ -79,6 +79,9 @@ void view_layout(view *v, const app *a, int W, int H)
     top = L->chips.y + L->chips.h + vw_lh(v->small) + 0.6f * L->pad + 3;
     /* below the grids: a status line, five small lines, the buttons */
     bottom_h = L->line + (app_in_lesson(a) ? 8 : 6) * vw_lh(v->small) + 2.2f * L->pad;
+    /* ... and beside them the chart: its title, four bars, the memory
+     * row, two lines of verdicts and the legend */
+    bottom_h = fmaxf(bottom_h, 10.2f * vw_lh(v->small) + 1.5f * L->pad);
     grid = L->H - top - bottom_h - L->pad;
     if (grid > (L->W - 4 * L->pad) * 0.36f)
         grid = (L->W - 4 * L->pad) * 0.36f;

@@ -144,7 +144,7 @@ static void draw_tiles(view *v, const scene *s, rect r)
             continue;
         }
         rnd_frame(t.x, t.y, t.w, t.h, running && i == s->tiles.done - 1 ? 2.0f : 1.0f,
-                  running && i == s->tiles.done - 1 ? WINDOW : vw_alpha(WHITE, 0.7f));
+                  running && i == s->tiles.done - 1 ? WINDOW : vw_alpha(WHITE, t.w < 16 ? 0.25f : 0.7f));
         {
             char ms[32];
             fmt_ms(s->tiles.ms[i], ms, sizeof ms);
