@@ -13,6 +13,7 @@
 
 #include "../unit/check.h"
 #include "../unit/independent.h"
+#include "../unit/tiles_check.h"
 #include "compute/engine.h"
 #include "core/conv.h"
 #include "core/err.h"
@@ -298,6 +299,7 @@ int main(void)
         eng_set_options(e, &o);
     }
     check_all(e, &tot);
+    check_tiles_on(e);
     printf("%ld runs within %g of the reference, %ld of them equal bit for bit\n", tot.runs, (double)TOL, tot.exact);
     check_measure(e);
     check_present_and_bindings(e);

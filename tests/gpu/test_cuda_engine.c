@@ -27,6 +27,7 @@
 
 #include "../unit/check.h"
 #include "../unit/independent.h"
+#include "../unit/tiles_check.h"
 #include "compute/engine.h"
 #include "core/conv.h"
 #include "core/err.h"
@@ -593,6 +594,7 @@ int main(void)
     check_per_pixel(e);
     check_options_and_device(e);
     check_present_without_gl(e);
+    check_tiles_on(e);
     eng_close(e);
     check_two_engines(cls);
     check_alloc_failure(cls);
