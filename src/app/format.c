@@ -53,7 +53,8 @@ void fmt_ratio(double slow_ms, double fast_ms, char *buf, size_t size)
     double r = fast_ms > 0 ? slow_ms / fast_ms : 0.0;
     if (r < 1 && r > 0)
         r = 1 / r;
-    snprintf(buf, size, "%.1f\xC3\x97", r);
+    /* near 1, a second decimal: a verdict of "slower" never reads "1.0x slower" */
+    snprintf(buf, size, r < 1.095 ? "%.2f\xC3\x97" : "%.1f\xC3\x97", r);
 }
 
 void fmt_value(float v, char *buf, size_t size)

@@ -17,7 +17,8 @@ void fmt_bytes(long long bytes, char *buf, size_t size);
 void fmt_count(long long n, char *buf, size_t size);
 
 /* How many times slower `slow` is than `fast`, always one way round and at
- * least 1: "23.4×". */
+ * least 1: "23.4×", and "1.04×" below 1.1, where one decimal would read
+ * "1.0×". */
 void fmt_ratio(double slow_ms, double fast_ms, char *buf, size_t size);
 
 typedef struct eng_timing eng_timing;

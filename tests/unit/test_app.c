@@ -777,6 +777,10 @@ static void test_hardware_and_compare(void)
     b.ms[ENG_COMPUTE] = 138.4, b.total_min = 130, b.total_max = 150, b.reps = 9;
     fmt_compare("gl", &b, "cpu-par", &a, false, buf, sizeof buf);
     CHECK(!strcmp(buf, "gl was 138.4\xC3\x97 slower than cpu-par"), "one way round: %s", buf);
+    fmt_ratio(1.04, 1.0, buf, sizeof buf);
+    CHECK(!strcmp(buf, "1.04\xC3\x97"), "near 1, two decimals: %s", buf);
+    fmt_ratio(1.0, 1.2, buf, sizeof buf);
+    CHECK(!strcmp(buf, "1.2\xC3\x97"), "%s", buf);
     fmt_compare("cpu-par", &a, "gl", &b, false, buf, sizeof buf);
     CHECK(!strcmp(buf, "cpu-par was 138.4\xC3\x97 faster than gl"), "%s", buf);
     b.ms[ENG_COMPUTE] = 1.3, b.total_min = 1.1, b.total_max = 1.6; /* 1.3x, but the runs overlap */
