@@ -77,8 +77,11 @@ bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
         for (int i = 0; i < s->sweep.count; ++i) {
             if (s->sweep.ms[k][i] < 0)
                 continue;
-            re->run[re->count++] = (rec_run){s->sweep.size[i], s->sweep.ms[k][i], s->sweep.lo[k][i],
-                                             s->sweep.hi[k][i], s->sweep.reps[k][i]};
+            rec_run *x = &re->run[re->count++];
+            *x = (rec_run){s->sweep.size[i], s->sweep.ms[k][i], s->sweep.lo[k][i], s->sweep.hi[k][i],
+                           s->sweep.reps[k][i], {0}};
+            for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+                x->phase_ms[p] = s->sweep.phase[k][i][p];
         }
         ++r->engine_count;
     }
@@ -140,10 +143,17 @@ bool rec_write(const char *path, const app_record *r)
         fprintf(f, ", \"description\": ");
         json_string(f, e->description);
         fprintf(f, ", \"runs\": [");
-        for (int i = 0; i < e->count; ++i)
-            fprintf(f, "%s\n      {\"size\": %d, \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, \"reps\": %d}",
-                    i ? "," : "", e->run[i].size, e->run[i].median_ms, e->run[i].min_ms, e->run[i].max_ms,
-                    e->run[i].reps);
+        for (int i = 0; i < e->count; ++i) {
+            const rec_run *x = &e->run[i];
+            int n = 0;
+            fprintf(f, "%s\n      {\"size\": %d, \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, \"reps\": %d",
+                    i ? "," : "", x->size, x->median_ms, x->min_ms, x->max_ms, x->reps);
+            for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+                if (x->phase_ms[p] >= 0)
+                    fprintf(f, "%s\"%s\": %.6g", n++ ? ", " : ", \"phases\": {", eng_phase_name((eng_phase)p),
+                            x->phase_ms[p]);
+            fprintf(f, "%s}", n ? "}" : "");
+        }
         fprintf(f, "]}");
     }
     fprintf(f, "\n  ]\n}\n");
@@ -203,6 +213,32 @@ static bool number(reader *rd, yaml_node_t *m, const char *key, double lo, doubl
 #define MS_LO 1e-6 /* times in a record: from a nanosecond ... */
 #define MS_HI 1e7  /* ... to about three hours */
 
+/* A run's "phases", when it has them: known phase names, each a time. */
+static bool read_phases(reader *rd, yaml_node_t *run, const char *engine, rec_run *x)
+{
+    yaml_node_t *ph = get(rd, run, "phases");
+    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+        x->phase_ms[p] = -1.0;
+    if (!ph)
+        return true; /* a record from before phases were written */
+    if (ph->type != YAML_MAPPING_NODE)
+        return err_set("'%s' is a damaged record: engine '%s' has \"phases\" that are not a mapping", rd->path,
+                       engine);
+    for (yaml_node_pair_t *q = ph->data.mapping.pairs.start; q < ph->data.mapping.pairs.top; ++q) {
+        yaml_node_t *k = yaml_document_get_node(&rd->doc, q->key);
+        const char *name = k && k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
+        int p = 0;
+        while (p < ENG_PHASE_COUNT && strcmp(eng_phase_name((eng_phase)p), name) != 0)
+            ++p;
+        if (p == ENG_PHASE_COUNT)
+            return err_set("'%s' is a damaged record: engine '%s' has a phase '%.40s'; the phases are upload, "
+                           "compute, download, present and overhead", rd->path, engine, name);
+        if (!number(rd, ph, name, 0, MS_HI, &x->phase_ms[p]))
+            return false;
+    }
+    return true;
+}
+
 static bool read_doc(reader *rd, app_record *r)
 {
     yaml_node_t *root = yaml_document_get_root_node(&rd->doc), *machine, *engines;
@@ -254,6 +290,8 @@ static bool read_doc(reader *rd, app_record *r)
                 return false;
             x->size = (int)size;
             x->reps = (int)reps;
+            if (!read_phases(rd, run, e->name, x))
+                return false;
             if (x->min_ms > x->median_ms || x->max_ms < x->median_ms)
                 return err_set("'%s' is a damaged record: engine '%s' has a run of size %d with times %g, %g, %g ms "
                                "that do not hold together",

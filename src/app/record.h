@@ -9,7 +9,10 @@
  *    "machine": {"cpu": "...", "cores": 2, "gpu": "...", "gpu_kind": "software"},
  *    "filter": "gaussian", "border": "clamp", "what": "...",
  *    "engines": [{"name": "cpu-seq", "description": "...", "runs": [
- *        {"size": 4, "median_ms": 0.0012, "min_ms": 0.0011, "max_ms": 0.0015, "reps": 9}, ...]}, ...]} */
+ *        {"size": 4, "median_ms": 0.0012, "min_ms": 0.0011, "max_ms": 0.0015, "reps": 9,
+ *         "phases": {"compute": 0.0011, "overhead": 0.0001}}, ...]}, ...]}
+ * "phases" (the median of each phase the run had, eng_phase_name's names)
+ * may be missing: records made before it was written have none. */
 #ifndef CONVIS_RECORD_H
 #define CONVIS_RECORD_H
 
@@ -26,6 +29,8 @@ typedef struct rec_run {
     int size;               /* a square of size x size pixels */
     double median_ms, min_ms, max_ms;
     int reps;
+    double phase_ms[ENG_PHASE_COUNT]; /* each phase's median (eng_phase order); < 0: the run had
+                                         no such phase, or the record does not say */
 } rec_run;
 
 typedef struct rec_engine {

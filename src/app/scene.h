@@ -182,6 +182,7 @@ typedef struct scene {
         double ms[3][SCENE_SWEEP_SIZES]; /* cpu-seq, cpu-par, gpu; < 0: not measured */
         double lo[3][SCENE_SWEEP_SIZES], hi[3][SCENE_SWEEP_SIZES]; /* the runs' fastest and slowest */
         int reps[3][SCENE_SWEEP_SIZES];
+        double phase[3][SCENE_SWEEP_SIZES][ENG_PHASE_COUNT]; /* each phase's median; < 0: none */
     } sweep;
 
     /* the chain: dependent passes on a 4x4 image, each started by the host */

@@ -190,6 +190,17 @@ static bool scaled_square(const scene *s, int n, img_plane *out)
     return true;
 }
 
+/* A figure of the sweep: engine k at size i. */
+static void sweep_took(scene *s, int k, int i, const eng_timing *t)
+{
+    s->sweep.ms[k][i] = eng_total_ms(t);
+    s->sweep.lo[k][i] = eng_total_min(t);
+    s->sweep.hi[k][i] = eng_total_max(t);
+    s->sweep.reps[k][i] = t->reps;
+    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+        s->sweep.phase[k][i][p] = t->has[p] ? t->ms[p] : -1.0;
+}
+
 void scene_task_start(scene *s, scene_task_kind kind, int total)
 {
     scene_task_end(s);
@@ -269,12 +280,8 @@ static void sweep_slice(scene *s)
         eng_job job = {&in, &out, scene_params(s)};
         scene_engine probe = *e[t->k]; /* the engines' own figures stay for the image shown */
         measure_engine(&probe, &job, 0, SWEEP_BUDGET_MS);
-        if (probe.measured) {
-            s->sweep.ms[t->k][t->i] = eng_total_ms(&probe.timing);
-            s->sweep.lo[t->k][t->i] = eng_total_min(&probe.timing);
-            s->sweep.hi[t->k][t->i] = eng_total_max(&probe.timing);
-            s->sweep.reps[t->k][t->i] = probe.timing.reps;
-        }
+        if (probe.measured)
+            sweep_took(s, t->k, t->i, &probe.timing);
         img_plane_free(&out);
     }
     img_plane_free(&in);
@@ -489,12 +496,8 @@ static void take_result(scene *s)
         took_cpu(s, r.tag == TAG_SEQ ? &s->seq : r.tag == TAG_SIMD ? &s->simd : &s->par, r.ok, &r.timing, r.why);
     } else if (r.tag >= TAG_SWEEP && s->task.kind == SCENE_TASK_SWEEP) {
         int i = (r.tag - TAG_SWEEP) / 3, k = (r.tag - TAG_SWEEP) % 3;
-        if (r.ok && i < SCENE_SWEEP_SIZES && k < 3) {
-            s->sweep.ms[k][i] = eng_total_ms(&r.timing);
-            s->sweep.lo[k][i] = eng_total_min(&r.timing);
-            s->sweep.hi[k][i] = eng_total_max(&r.timing);
-            s->sweep.reps[k][i] = r.timing.reps;
-        }
+        if (r.ok && i < SCENE_SWEEP_SIZES && k < 3)
+            sweep_took(s, k, i, &r.timing);
         ++s->task.done;
         ++s->updates;
     }

@@ -854,6 +854,15 @@ static void test_records(void)
               fabs(back.engine[1].run[5].median_ms - r.engine[1].run[5].median_ms) <=
                   1e-5 * r.engine[1].run[5].median_ms,
           "the same record back");
+    /* the phases: cpu-par's compute and overhead, each back as written */
+    CHECK(r.engine[1].run[5].phase_ms[ENG_COMPUTE] > 0 && r.engine[1].run[5].phase_ms[ENG_OVERHEAD] >= 0 &&
+              r.engine[1].run[5].phase_ms[ENG_UPLOAD] < 0,
+          "cpu-par's record has compute and overhead, no upload");
+    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+        CHECK((back.engine[1].run[5].phase_ms[p] < 0) == (r.engine[1].run[5].phase_ms[p] < 0) &&
+                  fabs(back.engine[1].run[5].phase_ms[p] - r.engine[1].run[5].phase_ms[p]) <=
+                      1e-5 * fabs(r.engine[1].run[5].phase_ms[p]) + 1e-9,
+              "phase %s read back", eng_phase_name((eng_phase)p));
     /* a record drawn never changes the live figures */
     {
         double live = a.s.sweep.ms[1][5];
@@ -897,7 +906,10 @@ static void test_records(void)
             v9[17] = '1';
         static const char *const bad[][2] = {{"\"median_ms\": ", "\"median_ms\": 1e400, \"x\": "},
                                              {"\"size\": 4,", "\"size\": 5000,"},
-                                             {"\"min_ms\": ", "\"min_ms\": -1, \"y\": "}};
+                                             {"\"min_ms\": ", "\"min_ms\": -1, \"y\": "},
+                                             {"\"compute\": ", "\"kompute\": "},
+                                             {"\"phases\": {", "\"phases\": {\"overhead\": 1e400, "},
+                                             {"\"phases\": {", "\"phases\": 3, \"z\": {"}};
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
             char edited[8400], *at;
             snprintf(edited, sizeof edited, "%s", text);
@@ -918,6 +930,7 @@ static void test_records(void)
         char shipped[4096];
         snprintf(shipped, sizeof shipped, "%s/records/vm-2-cores-llvmpipe.json", app_data_dir());
         CHECK(rec_read(shipped, &back) && back.engine_count == 3, "the shipped record reads: %s", err_msg());
+        CHECK(back.engine[2].run[5].phase_ms[ENG_COMPUTE] > 0, "with its phases");
     }
     app_free(&a);
 }
