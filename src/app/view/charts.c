@@ -25,8 +25,9 @@ static float bar_len(double t, double lo, double max, bool log_scale, float widt
  * engine with its own marker shape (square, hollow square, cross), and the
  * size from which the GPU beat cpu-par marked. A recorded run (--record) is
  * drawn beside it in dashed lines with hollow markers, and labelled with its
- * machine and date: never mixed with the live one. */
-static void draw_sweep(view *v, const app *a)
+ * machine and date: never mixed with the live one. It is drawn large, in
+ * `box` (the grids' place), while the timing chart stays in its own. */
+void vw_draw_sweep(view *v, const app *a, rect box)
 {
     const scene *s = &a->s;
     const layout *L = &v->L;
@@ -37,7 +38,7 @@ static void draw_sweep(view *v, const app *a)
     int cross = scene_sweep_crossover(s);
     char buf[600];
 
-    rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
+    rnd_rect(box.x, box.y, box.w, box.h, PANEL);
     for (int k = 0; k < 3; ++k)
         for (int i = 0; i < s->sweep.count; ++i)
             if (s->sweep.ms[k][i] > 0) {
@@ -56,26 +57,27 @@ static void draw_sweep(view *v, const app *a)
         snprintf(buf, sizeof buf, "Size sweep (W hides it): %s does not stay ahead of cpu-par up to %d\xC3\x97%d",
                  scene_engine_label(&s->gpu), s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
                  s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0);
-    vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, L->chart.y + 0.3f * L->pad, L->chart.w - L->pad, TEXT);
-    y0 = L->chart.y + ls * 1.4f;
+    vw_text_fit(v->small, buf, box.x + 0.5f * L->pad, box.y + 0.3f * L->pad, box.w - L->pad, TEXT);
+    y0 = box.y + ls * 1.4f;
     if (a->has_record) { /* what the dashed lines are */
         char label[480];
         rec_label(&a->record, label, sizeof label);
         snprintf(buf, sizeof buf, "dashed, hollow: %s", label);
-        vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y0, L->chart.w - L->pad, DIM);
+        vw_text_fit(v->small, buf, box.x + 0.5f * L->pad, y0, box.w - L->pad, DIM);
         y0 += ls * 1.1f;
     }
+    y0 += 0.5f * ls; /* the axis labels sit centred on their lines */
     if (!(lo > 0) || !(hi > 0) || !isfinite(hi) || (s->sweep.count < 2 && !a->has_record))
         return;
     lo = pow(10, floor(log10(lo)));
     hi = pow(10, ceil(log10(hi)));
     if (!(lo > 0) || !isfinite(hi) || hi <= lo)
         return;
-    legend_x = L->chart.x + L->chart.w - fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, names[2])) -
+    legend_x = box.x + box.w - fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, names[2])) -
                2 * L->pad;
-    x0 = L->chart.x + vw_text_w(v->small, "1000 ms ") + L->pad;
+    x0 = box.x + vw_text_w(v->small, "1000 ms ") + L->pad;
     x1 = legend_x - L->pad;
-    y1 = L->chart.y + L->chart.h - ls * 1.3f;
+    y1 = box.y + box.h - ls * 1.3f;
 #define X_AT(size) (x0 + (float)((log((double)(size)) - lmin) / (lmax - lmin)) * (x1 - x0))
 #define Y_AT(ms) (y1 - (float)(log10((ms) / lo) / log10(hi / lo)) * (y1 - y0))
     /* axes: a line per power of ten, the sizes below */
@@ -93,7 +95,7 @@ static void draw_sweep(view *v, const app *a)
                 snprintf(label, sizeof label, "%g ms", t);
             else
                 snprintf(label, sizeof label, "%g \xC2\xB5s", t * 1000);
-            rnd_text(v->small, label, L->chart.x + 0.5f * L->pad, y - ls / 2, DIM);
+            rnd_text(v->small, label, box.x + 0.5f * L->pad, y - ls / 2, DIM);
             last_label = y;
         }
     }
@@ -271,10 +273,6 @@ static float draw_memory_row(view *v, const scene *s, float x0, float width, flo
 void vw_draw_chart(view *v, const app *a)
 {
     const scene *s = &a->s;
-    if (s->sweep.shown) {
-        draw_sweep(v, a);
-        return;
-    }
     if (s->chain.shown) {
         draw_chain(v, s);
         return;

@@ -120,6 +120,10 @@ void view_layout(view *v, const app *a, int W, int H)
         L->thumb_out = (rect){mid_x + mid_w - thumb_w, top + grid - thumb_h, thumb_w, thumb_h};
         L->arith = (rect){mid_x, y, mid_w, (thumb_h > 0 ? L->thumb_in.y - vw_lh(v->small) : top + grid) - y};
     }
+    /* the size sweep, when shown, takes the grids' place: all of it */
+    L->sweep = (rect){L->input.x, L->middle.y, L->output.x + L->output.w - L->input.x,
+                      L->input.y + L->input.h - L->middle.y};
+    L->sweep_shown = s->sweep.shown && s->img.luma.px;
     L->status = (rect){L->pad, top + grid + L->pad, L->W * 0.48f, bottom_h};
     L->chart = (rect){L->W * 0.50f, top + grid + L->pad, L->W * 0.50f - L->pad, L->H - (top + grid + L->pad) - L->pad};
     {
@@ -177,6 +181,8 @@ view_hit view_hit_test(view *v, const app *a, int px, int py)
         return hit_act(ACT_GPU, 0, -1, -1);
     if (vw_inside(L->play_button, x, y))
         return hit_act(ACT_PLAY, 0, -1, -1);
+    if (s->sweep.shown)
+        return none; /* the sweep covers the grids, the kernel and the thumbnails */
     if (vw_inside(L->kernel, x, y)) {
         int col = (int)((x - L->kernel.x) / (L->kernel.w / 3)), row = (int)((y - L->kernel.y) / (L->kernel.h / 3));
         return hit_act(ACT_EDIT_KERNEL, row * 3 + col, -1, -1);

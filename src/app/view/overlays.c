@@ -89,14 +89,17 @@ void vw_draw_notice(view *v, const scene *s)
 void vw_draw_progress(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    const char *what = s->task.kind == SCENE_TASK_SWEEP ? "Size sweep" : "Chain of dependent passes";
+    const char *what = s->task.kind == SCENE_TASK_SWEEP   ? "Size sweep"
+                       : s->task.kind == SCENE_TASK_CHAIN ? "Chain of dependent passes"
+                                                          : "GPU in tiles";
     char buf[160];
     int done, total;
     float x = L->chart.x + 0.5f * L->pad, w = L->chart.w - L->pad, y = L->chart.y + L->chart.h - 2.6f * vw_lh(v->small);
     if (!scene_busy(s))
         return;
     scene_progress(s, &done, &total);
-    snprintf(buf, sizeof buf, "%s: measuring, %d of %d runs \xC2\xB7 Esc stops it", what, done, total);
+    snprintf(buf, sizeof buf, "%s: measuring, %d of %d %s \xC2\xB7 Esc stops it", what, done, total,
+             s->task.kind == SCENE_TASK_TILES ? "tiles" : "runs");
     rnd_rect(L->chart.x, y - 0.3f * L->pad, L->chart.w, L->chart.y + L->chart.h - y + 0.3f * L->pad, PANEL);
     vw_text_fit(v->small, buf, x, y, w, TEXT);
     y += vw_lh(v->small) + 0.2f * L->pad;

@@ -225,8 +225,8 @@ const char *vw_gpu_grid_title(const scene *s)
 int view_live_regions(const view *v, int (*rects)[4], int max)
 {
     const layout *L = &v->L;
-    float y, r[2][4];
-    int n = 0;
+    float y, r[3][4];
+    int n = 0, count = 2;
     if (!v->small || L->W <= 0) /* nothing drawn yet */
         return 0;
     /* the engine lines of the status block (below its first two lines), and
@@ -234,7 +234,9 @@ int view_live_regions(const view *v, int (*rects)[4], int max)
     y = L->status.y + L->line + (float)rnd_font_line_height(v->small);
     r[0][0] = L->status.x, r[0][1] = y, r[0][2] = L->status.w, r[0][3] = L->play_button.y - y;
     r[1][0] = L->chart.x, r[1][1] = L->chart.y, r[1][2] = L->chart.w, r[1][3] = L->chart.h;
-    for (int i = 0; i < 2 && n < max; ++i, ++n)
+    if (L->sweep_shown) /* the size sweep, in the grids' place */
+        r[2][0] = L->sweep.x, r[2][1] = L->sweep.y, r[2][2] = L->sweep.w, r[2][3] = L->sweep.h, count = 3;
+    for (int i = 0; i < count && n < max; ++i, ++n)
         for (int k = 0; k < 4; ++k)
             rects[n][k] = (int)(k < 2 ? r[i][k] : r[i][k] + 1.5f) - (k < 2 ? 1 : -1);
     return n;
@@ -270,6 +272,8 @@ int view_targets(const view *v, const app *a, view_target *out, int max)
     n = target(out, n, max, "display", -1, L->display);
     n = target(out, n, max, "play", -1, L->play_button);
     n = target(out, n, max, "gpu", -1, L->gpu_button);
+    if (a->s.sweep.shown) /* it covers the grids, the kernel and the thumbnails */
+        return n;
     for (int t = 0; t < 9; ++t) {
         float kc = L->kernel.w / 3;
         n = target(out, n, max, "edit-kernel", t,
@@ -300,10 +304,14 @@ void view_draw(view *v, const app *a, int w, int h)
     view_layout(v, a, w, h);
     rnd_begin(w, h, BG);
     if (s->img.luma.px) {
-        vw_draw_grids(v, s, scene_now(s));
-        vw_draw_kernel(v, a);
-        vw_draw_arithmetic(v, s);
-        vw_draw_thumbs(v, s);
+        if (s->sweep.shown) {
+            vw_draw_sweep(v, a, v->L.sweep);
+        } else {
+            vw_draw_grids(v, s, scene_now(s));
+            vw_draw_kernel(v, a);
+            vw_draw_arithmetic(v, s);
+            vw_draw_thumbs(v, s);
+        }
         if (app_in_lesson(a))
             vw_draw_lesson(v, a);
         else

@@ -67,11 +67,12 @@ typedef struct sized_font {
 
 typedef struct layout {
     float W, H, u, pad, line;
-    rect title, banner, chips, input, input_cells, output, middle, kernel, arith, thumb_in, thumb_out, status, chart;
+    rect title, banner, chips, input, input_cells, output, middle, sweep, kernel, arith, thumb_in, thumb_out, status, chart;
     rect preset[9], border, flip, display, gpu_button, play_button;
     rect lesson_row[APP_MAX_LESSONS];
     int lesson_rows;    /* rows of the lesson menu drawn (0: no menu) */
     float cell;         /* grid cell size in pixels */
+    bool sweep_shown;   /* the sweep was drawn in `sweep` (the live regions say so) */
     /* input: the input grid with its ring of the cells around the region
      * shown; input_cells: the region itself, the same cells as output */
 } layout;
@@ -141,6 +142,7 @@ void vw_draw_buttons(view *v, const scene *s);
 
 /* charts.c */
 void vw_draw_chart(view *v, const app *a);
+void vw_draw_sweep(view *v, const app *a, rect box);
 
 /* overlays.c */
 void vw_draw_menu(view *v, const app *a);
