@@ -336,7 +336,7 @@ static bool lookup(const void *user, const char *name, char *buf, size_t size)
 lsn_variant app_machine(const app *a)
 {
     const char *pretend = getenv("CONVIS_TEST_MACHINE"); /* tests: the other texts, here */
-    if (pretend && strcmp(pretend, "gpu") == 0)
+    if (pretend && (strcmp(pretend, "gpu") == 0 || strcmp(pretend, "virtual") == 0))
         return LSN_ON_GPU;
     if (pretend && strcmp(pretend, "software") == 0)
         return LSN_ON_SOFTWARE;
@@ -347,9 +347,28 @@ lsn_variant app_machine(const app *a)
     return a->s.gpu.hardware == ENG_HW_SOFTWARE ? LSN_ON_SOFTWARE : LSN_ON_GPU;
 }
 
+/* Whether the GPU engine runs on a virtual GPU (or the tests pretend so). */
+static bool on_virtual_gpu(const app *a)
+{
+    const char *pretend = getenv("CONVIS_TEST_MACHINE");
+    if (pretend)
+        return strcmp(pretend, "virtual") == 0;
+    return a->s.gpu.engine && a->s.gpu.hardware == ENG_HW_VIRTUAL;
+}
+
 void app_narration(const app *a, char *buf, size_t size)
 {
-    lsn_player_narration(&a->player, app_machine(a), lookup, a, buf, size);
+    /* A virtual GPU gets a real GPU's texts, said to be about a GPU whose
+     * hardware is hidden: its figures are this machine's alone. */
+    size_t n = 0;
+    if (on_virtual_gpu(a) && size > 0)
+        n = (size_t)snprintf(buf, size, "%s",
+                             zh(a) ? "（这是虚拟 GPU：它背后的真实硬件看不到，下面的数字只代表这台机器。）"
+                                   : "(A virtual GPU: the hardware behind it is hidden, so its figures are this "
+                                     "machine's alone.) ");
+    if (n >= size)
+        return;
+    lsn_player_narration(&a->player, app_machine(a), lookup, a, buf + n, size - n);
 }
 
 void app_hint(const app *a, char *buf, size_t size)

@@ -19,10 +19,11 @@ bool app_placeholder(const app *a, const char *name, char *buf, size_t size);
 
 /* Which of a step's texts this machine gets: a real GPU (or a virtual one),
  * a software GPU (llvmpipe: this CPU), or none. CONVIS_TEST_MACHINE=gpu,
- * software or no-gpu pretends, for tests of the other texts. */
+ * software, no-gpu or virtual pretends, for tests of the other texts. */
 lsn_variant app_machine(const app *a);
 
-/* The current step's narration, placeholders filled ("" outside a lesson). */
+/* The current step's narration, placeholders filled ("" outside a lesson);
+ * on a virtual GPU, opened by a sentence saying its hardware is hidden. */
 void app_narration(const app *a, char *buf, size_t size);
 
 /* "Your turn: press G to go on", or "" when the step does not wait. */

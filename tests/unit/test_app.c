@@ -825,6 +825,10 @@ static void test_machine_texts(void)
     setenv("CONVIS_TEST_MACHINE", "software", 1);
     app_narration(&a, buf, sizeof buf);
     CHECK(!strcmp(buf, "soft"), "pretending software: %s", buf);
+    setenv("CONVIS_TEST_MACHINE", "virtual", 1);
+    app_narration(&a, buf, sizeof buf);
+    CHECK(strstr(buf, "virtual GPU") && strstr(buf, "hidden") && strstr(buf, "real") == buf + strlen(buf) - 4,
+          "a virtual GPU: the GPU's text, said to be about hidden hardware: %s", buf);
     unsetenv("CONVIS_TEST_MACHINE");
     app_free(&a);
 }
