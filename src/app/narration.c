@@ -33,6 +33,7 @@ static const char *words(const app *a, const char *en)
         {"not reported by the driver", "驱动不报告"},
         {"no budget (all the device has)", "未设预算（设备的全部内存）"},
         {"(no tiles: the image fits)", "（没有分块：图像放得下）"},
+        {"the driver reports no subgroup size", "驱动没有报告 subgroup 的大小"},
     };
     if (zh(a))
         for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
@@ -200,6 +201,24 @@ static void v_tile_ms(const app *a, char *buf, size_t size)
     snprintf(buf, size, zh(a) ? "每块 %s 到 %s" : "%s to %s each", x, y);
 }
 
+/* The threads that execute one instruction together on this GPU, as its
+ * driver reports them. */
+static void v_warp_size(const app *a, char *buf, size_t size)
+{
+    const scene *s = &a->s;
+    if (!s->gpu_device_known)
+        snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
+    else if (s->gpu_device.subgroup > 0 && strcmp(s->gpu.name, "cuda") == 0)
+        snprintf(buf, size, zh(a) ? "%d 个线程一个 warp（设备报告的大小）" : "warps of %d threads, as the device reports",
+                 s->gpu_device.subgroup);
+    else if (s->gpu_device.subgroup > 0)
+        snprintf(buf, size, zh(a) ? "每个 subgroup %d 个调用（驱动报告的大小）"
+                                  : "subgroups of %d invocations, as the driver reports",
+                 s->gpu_device.subgroup);
+    else
+        snprintf(buf, size, "%s", words(a, "the driver reports no subgroup size"));
+}
+
 static void v_device_memory(const app *a, char *buf, size_t size)
 {
     const eng_device_info *d = &a->s.gpu_device;
@@ -304,6 +323,7 @@ static const struct {
     {"memory_budget", v_memory_budget},
     {"tiles", v_tiles},
     {"tile_ms", v_tile_ms},
+    {"warp_size", v_warp_size},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

@@ -47,9 +47,10 @@ void app_print_state(const app *a, FILE *f)
             scene_image_bytes(s), s->tiles.on ? tile_count(&s->tiles.plan) : 0, s->tiles.on ? s->tiles.done : 0,
             s->tiles.on ? s->tiles.plan.tile_w : 0, s->tiles.on ? s->tiles.plan.tile_h : 0);
     if (s->gpu_device_known)
-        fprintf(f, "gpu_memory_total=%lld\ngpu_memory_free=%lld\ngpu_memory_engine=%lld\ngpu_max_buffer=%lld\n",
+        fprintf(f, "gpu_memory_total=%lld\ngpu_memory_free=%lld\ngpu_memory_engine=%lld\ngpu_max_buffer=%lld\n"
+                   "gpu_subgroup=%d\n",
                 s->gpu_device.memory_total, s->gpu_device.memory_free, s->gpu_device.memory_engine,
-                s->gpu_device.max_buffer);
+                s->gpu_device.max_buffer, s->gpu_device.subgroup);
     fprintf(f, "passes=%d\nchain_shown=%d\nchain_cpu_ms=%.3f\nchain_gpu_ms=%.3f\n", s->passes, s->chain.shown,
            s->chain.ms[0], s->chain.ms[1]);
     fprintf(f, "sweep_shown=%d\nsweep_sizes=%d\nsweep_crossover=%d\nbusy=%d\n", s->sweep.shown, s->sweep.count,

@@ -532,6 +532,7 @@ static bool cuda_device(void *state, eng_device_info *info)
     snprintf(info->name, sizeof info->name, "%s", s->prop.name);
     info->hardware = ENG_HW_GPU;
     info->compute_units = s->prop.multiProcessorCount;
+    info->subgroup = s->prop.warpSize;
     info->unit_name = "SM";
     info->memory_engine = 2 * (long long)(s->capacity * sizeof(float));
     info->present = s->present;

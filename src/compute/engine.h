@@ -194,6 +194,9 @@ typedef struct eng_device_info {
     long long memory_free;          /* bytes free on the device now; -1 = not known */
     long long memory_engine;        /* bytes this engine holds on the device */
     long long max_buffer;           /* bytes one device buffer may hold (a driver limit); -1 = none known */
+    int subgroup;                   /* threads that execute one instruction together: a warp (CUDA's
+                                       warpSize), or the subgroup size a GL driver reports
+                                       (GL_KHR_shader_subgroup); 0 = not reported */
     eng_hardware hardware;          /* what the device really is */
     eng_present_path present;       /* how eng_present delivers ... */
     char present_why[256];          /* ... and why, as one sentence for the overlay */

@@ -58,6 +58,7 @@ typedef struct gl_state {
     GLint local[3];                 /* work-group size, from the program */
     GLint max_groups[2];            /* GL_MAX_COMPUTE_WORK_GROUP_COUNT x, y */
     GLint64 max_block_bytes;        /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
+    GLint subgroup;                 /* GL_SUBGROUP_SIZE_KHR where the driver reports it; else 0 */
     GLuint buf[BUF_COUNT];
     size_t capacity;                /* bytes each buffer holds */
     GLuint query[Q_COUNT];
@@ -402,6 +403,11 @@ static void *gl_open(void)
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &s->max_groups[0]);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &s->max_groups[1]);
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &s->max_block_bytes);
+    if (GLEW_KHR_shader_subgroup) {
+        glGetIntegerv(GL_SUBGROUP_SIZE_KHR, &s->subgroup);
+        if (take_errors() != GL_NO_ERROR || s->subgroup < 1)
+            s->subgroup = 0;
+    }
     glGenBuffers(BUF_COUNT, s->buf);
     glGenQueries(Q_COUNT, s->query);
     if (!gl_check(s, "creating the buffers and timer queries"))
@@ -683,6 +689,7 @@ static bool gl_device(void *state, eng_device_info *info)
     info->hardware = eng_renderer_kind(s->renderer);
     info->memory_engine = 2 * (long long)s->capacity;
     info->max_buffer = (long long)s->max_block_bytes;
+    info->subgroup = s->subgroup;
     if (GLEW_NVX_gpu_memory_info) {
         take_errors();
         glGetIntegerv(GL_GPU_MEMORY_INFO_DEDICATED_VIDMEM_NVX, &kib_total);

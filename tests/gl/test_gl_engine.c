@@ -292,7 +292,8 @@ int main(void)
         img_plane_free(&out);
         CHECK(eng_device(e, &info) && strcmp(info.name, (const char *)glGetString(GL_RENDERER)) == 0 &&
                   info.present == ENG_PRESENT_NATIVE && info.present_why[0] && info.compute_units == 0 &&
-                  info.memory_engine > 0 && (info.memory_total == -1 || info.memory_free <= info.memory_total),
+                  info.memory_engine > 0 && (info.memory_total == -1 || info.memory_free <= info.memory_total) &&
+                  info.subgroup >= 0 && info.subgroup <= 128,
               "device: '%s', present %s, %lld bytes held, memory %lld of %lld", info.name,
               eng_present_path_name(info.present), info.memory_engine, info.memory_free, info.memory_total);
         memset(&o, 0, sizeof o);

@@ -382,6 +382,7 @@ static void check_options_and_device(eng_engine *e)
           "device '%s', %d %s", info.name, info.compute_units, info.unit_name ? info.unit_name : "?");
     CHECK(info.memory_total > 0 && info.memory_free >= 0 && info.memory_free <= info.memory_total,
           "memory %lld free of %lld", info.memory_free, info.memory_total);
+    CHECK(info.subgroup == 32, "a warp of %d threads (warpSize)", info.subgroup);
     CHECK(info.memory_engine >= 2LL * 4 * 1000 * 777, "the engine holds %lld bytes after a 1000x777 run",
           info.memory_engine);
     CHECK(info.present == ENG_PRESENT_COPY && strstr(info.present_why, "no OpenGL context"),

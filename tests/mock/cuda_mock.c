@@ -309,6 +309,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     memset(prop, 0, sizeof *prop);
     snprintf(prop->name, sizeof prop->name, "CPU stand-in for CUDA %d (tests only)", device);
     prop->multiProcessorCount = 4;
+    prop->warpSize = 32;
     prop->maxThreadsPerBlock = 1024;
     prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;
     prop->maxThreadsDim[2] = 64;

@@ -176,8 +176,9 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[19], "chain_length") && lsn_placeholders[22] &&
                   !strcmp(lsn_placeholders[22], "largest_image") && lsn_placeholders[25] &&
                   !strcmp(lsn_placeholders[25], "ratio_par_simd") && lsn_placeholders[28] &&
-                  !strcmp(lsn_placeholders[28], "tile_ms") && !lsn_placeholders[29],
-              "29 placeholders");
+                  !strcmp(lsn_placeholders[28], "tile_ms") && lsn_placeholders[29] &&
+                  !strcmp(lsn_placeholders[29], "warp_size") && !lsn_placeholders[30],
+              "30 placeholders");
     }
 }
 

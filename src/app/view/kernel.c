@@ -90,8 +90,20 @@ void vw_draw_arithmetic(view *v, const scene *s)
         snprintf(line, sizeof line, "block (%d, %d) \xC2\xB7 thread (%d, %d)", fx / bx, fy / by, fx % bx, fy % by);
         vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
         y += vw_lh(f);
-        snprintf(line, sizeof line, "global index %ld \xC2\xB7 warp %ld of its block", (long)fy * s->img.luma.w + fx,
-                 tid / 32);
+        {
+            /* the warp (CUDA's word) or subgroup (GL's), of the size the device reports */
+            int sg = s->gpu_device_known && s->gpu_device.subgroup > 0 ? s->gpu_device.subgroup : 32;
+            bool gl = s->gpu_device_known && strcmp(s->gpu.name, "gl") == 0;
+            if (gl && s->gpu_device.subgroup > 0)
+                snprintf(line, sizeof line, "global index %ld \xC2\xB7 subgroup %ld of %d (the driver's size)",
+                         (long)fy * s->img.luma.w + fx, tid / sg, sg);
+            else if (gl)
+                snprintf(line, sizeof line, "global index %ld \xC2\xB7 warp %ld, in NVIDIA's 32s (no size reported)",
+                         (long)fy * s->img.luma.w + fx, tid / 32);
+            else
+                snprintf(line, sizeof line, "global index %ld \xC2\xB7 warp %ld of its block (%d threads)",
+                         (long)fy * s->img.luma.w + fx, tid / sg, sg);
+        }
         vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
         y += vw_lh(f);
     }
