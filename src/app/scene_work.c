@@ -211,6 +211,10 @@ void scene_task_start(scene *s, scene_task_kind kind, int total)
 
 void scene_task_end(scene *s)
 {
+    if (s->task.kind == SCENE_TASK_TILES && s->tiles.done < tile_count(&s->tiles.plan)) {
+        scene_tiles_end(s); /* tiles left undone: no GPU result to show */
+        s->phase = SCENE_PHASE_CPU;
+    }
     if (s->worker && s->worker_tag >= TAG_SWEEP) { /* a size of a sweep no longer wanted */
         worker_discard(s->worker);
         s->worker_tag = -1;
@@ -581,8 +585,6 @@ void scene_cancel(scene *s)
         char msg[128];
         snprintf(msg, sizeof msg, "stopped after %d of %d tiles", s->tiles.done, tile_count(&s->tiles.plan));
         scene_notice(s, msg);
-        scene_tiles_end(s);
-        s->phase = SCENE_PHASE_CPU;
     }
     scene_task_end(s);
 }

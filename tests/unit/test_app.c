@@ -685,6 +685,15 @@ static void test_budget_tiles(void)
     app_do(&a, app_act_id(ACT_ESCAPE));
     CHECK(!s->tiles.on && s->phase == SCENE_PHASE_CPU && strstr(s->notice, "stopped after 2 of 4"),
           "Esc stops the tiles (%s)", s->notice);
+    /* the sweep started while tiles run stops them: no half result stays */
+    app_do(&a, app_act_id(ACT_GPU));
+    CHECK(s->task.kind == SCENE_TASK_TILES && s->tiles.done < 4, "tiles under way (%d)", s->tiles.done);
+    app_do(&a, app_act_id(ACT_SWEEP));
+    CHECK(!s->tiles.on && s->phase == SCENE_PHASE_CPU && s->task.kind == SCENE_TASK_SWEEP,
+          "the sweep stopped the tiles");
+    app_do(&a, app_act_id(ACT_ESCAPE));
+    app_do(&a, app_act_id(ACT_ESCAPE));
+    scene_settle(s);
     run_name(&a, "gpu");
     CHECK(s->tiles.done == 4 && gpu_result_exact(s), "G again: every tile, exact (gaussian)");
     /* a budget too small for a plan: the banner says why; the next GPU
