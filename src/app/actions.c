@@ -363,6 +363,14 @@ bool app_lesson_start(app *a, const char *path)
     snprintf(a->lesson_path, sizeof a->lesson_path, "%s", copy);
     if (lang) /* a lesson in lessons/zh/ is in Chinese: the text needs a font that has it */
         snprintf(a->lang, sizeof a->lang, "%s", lang);
+    a->free_has_record = a->has_record;
+    a->free_record = a->record;
+    if (l.record) { /* read when the lesson was checked; again now, in case the file changed since */
+        if (app_lesson_record(copy, &l, &a->record))
+            a->has_record = true;
+        else
+            scene_say_error(&a->s, err_msg());
+    }
     lsn_player_start(&a->player, &l);
     if (a->player.lesson.image)
         open_lesson_image(a, a->player.lesson.image, a->player.lesson.image_line, a->player.lesson.image_column);
@@ -378,6 +386,8 @@ void app_lesson_stop(app *a)
     a->lesson_path[0] = '\0';
     a->edit_tap = -1;
     scene_unstash(&a->s, &a->free_play);
+    a->has_record = a->free_has_record;
+    a->record = a->free_record;
     if (a->free_lang[0])
         snprintf(a->lang, sizeof a->lang, "%s", a->free_lang);
 }

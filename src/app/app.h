@@ -39,9 +39,12 @@ typedef struct app {
     app_lesson_entry lessons[APP_MAX_LESSONS];  /* the menu */
     int lesson_count;
 
-    /* a recorded run drawn beside the live ones (--record FILE) */
+    /* a recorded run drawn beside the live ones (--record FILE, or the
+     * lesson's record: while it plays; free play's waits meanwhile) */
     bool has_record;
     app_record record;
+    bool free_has_record;
+    app_record free_record;
 
     /* what the window is asked to do */
     bool quit, fullscreen_request, screenshot_request;

@@ -25,7 +25,7 @@ static bool inside(const char *root, const char *path)
  * else among convis's own images; with symbolic links followed, it must be
  * inside one of those two folders (the parser already refused absolute
  * names and ".."). False, with `buf` unset, when it is in neither. */
-static bool image_path(const char *lesson_path, const char *image, char *buf, size_t size)
+static bool data_path(const char *lesson_path, const char *image, const char *folder, char *buf, size_t size)
 {
     char dir[4096], assets[4200], real_root[PATH_MAX], real_file[PATH_MAX];
     const char *slash = strrchr(lesson_path, '/');
@@ -34,7 +34,7 @@ static bool image_path(const char *lesson_path, const char *image, char *buf, si
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - lesson_path) : 1, slash ? lesson_path : ".");
     if (!dir[0])
         snprintf(dir, sizeof dir, "/");
-    snprintf(assets, sizeof assets, "%s/assets", app_data_dir());
+    snprintf(assets, sizeof assets, "%s/%s", app_data_dir(), folder);
     roots[0] = dir;
     roots[1] = assets;
     for (int i = 0; i < 2; ++i) {
@@ -50,10 +50,22 @@ static bool image_path(const char *lesson_path, const char *image, char *buf, si
 
 bool app_lesson_image(const char *lesson_path, const char *image, int line, int column, char *buf, size_t size)
 {
-    if (image_path(lesson_path, image, buf, size))
+    if (data_path(lesson_path, image, "assets", buf, size))
         return true;
     return err_set("%s:%d:%d: image '%s' is neither in the lesson's folder nor among convis's images (%s/assets)",
                    lesson_path, line, column, image, app_data_dir());
+}
+
+bool app_lesson_record(const char *lesson_path, const lsn_lesson *l, app_record *r)
+{
+    char path[4096], why[600];
+    if (!data_path(lesson_path, l->record, "records", path, sizeof path))
+        return err_set("%s:%d:%d: record '%s' is neither in the lesson's folder nor among convis's records "
+                       "(%s/records)", lesson_path, l->record_line, l->record_column, l->record, app_data_dir());
+    if (rec_read(path, r))
+        return true;
+    snprintf(why, sizeof why, "%s", err_msg());
+    return err_set("%s:%d:%d: %s", lesson_path, l->record_line, l->record_column, why);
 }
 
 bool app_lesson_load(const char *path, lsn_lesson *out)
@@ -63,6 +75,15 @@ bool app_lesson_load(const char *path, lsn_lesson *out)
         return false;
     if (out->image && !app_lesson_image(path, out->image, out->image_line, out->image_column, img, sizeof img))
         goto fail;
+    if (out->record) {
+        app_record *r = malloc(sizeof *r); /* read to be checked: a lesson never points at a broken one */
+        bool ok = r && app_lesson_record(path, out, r);
+        if (!r)
+            err_set("out of memory while checking the lesson's record");
+        free(r);
+        if (!ok)
+            goto fail;
+    }
     for (int i = 0; i < out->step_count; ++i) {
         const lsn_step *st = &out->steps[i];
         app_tally tally; /* a step's actions together are one script */

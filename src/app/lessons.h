@@ -23,6 +23,10 @@ bool app_lesson_load(const char *path, lsn_lesson *out);
  * "file:line:column: ..." in err_msg(). */
 bool app_lesson_image(const char *lesson_path, const char *image, int line, int column, char *buf, size_t size);
 
+/* Reads the lesson's record (its `record:`), beside the lesson or among
+ * convis's records (records/); false with "file:line:column: sentence". */
+bool app_lesson_record(const char *lesson_path, const lsn_lesson *l, app_record *r);
+
 /* The language of a lesson: the name of the folder it is in when that is a
  * language convis has ("en", "zh"), else NULL. */
 const char *app_lesson_lang(const char *path);

@@ -34,6 +34,7 @@ static const char *words(const app *a, const char *en)
         {"no budget (all the device has)", "未设预算（设备的全部内存）"},
         {"(no tiles: the image fits)", "（没有分块：图像放得下）"},
         {"the driver reports no subgroup size", "驱动没有报告 subgroup 的大小"},
+        {"(no recorded run)", "（没有录制的运行）"},
     };
     if (zh(a))
         for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
@@ -219,6 +220,24 @@ static void v_warp_size(const app *a, char *buf, size_t size)
         snprintf(buf, size, "%s", words(a, "the driver reports no subgroup size"));
 }
 
+/* Where the recorded run drawn came from: "recorded on ..., <date>". */
+static void v_record(const app *a, char *buf, size_t size)
+{
+    if (a->has_record && zh(a)) {
+        static const char *const kinds[][2] = {{"GPU", "GPU"}, {"software on the CPU", "CPU 上的软件"},
+                                               {"virtual GPU", "虚拟 GPU"}, {"none", "无"}};
+        const char *kind = a->record.gpu_kind;
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; ++i)
+            if (strcmp(kind, kinds[i][0]) == 0)
+                kind = kinds[i][1];
+        snprintf(buf, size, "录制于 %s（%s），%s，%.10s", a->record.gpu[0] ? a->record.gpu : "无 GPU", kind,
+                 a->record.cpu, a->record.date);
+    } else if (a->has_record)
+        rec_label(&a->record, buf, size);
+    else
+        snprintf(buf, size, "%s", words(a, "(no recorded run)"));
+}
+
 static void v_device_memory(const app *a, char *buf, size_t size)
 {
     const eng_device_info *d = &a->s.gpu_device;
@@ -324,6 +343,7 @@ static const struct {
     {"tiles", v_tiles},
     {"tile_ms", v_tile_ms},
     {"warp_size", v_warp_size},
+    {"record", v_record},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

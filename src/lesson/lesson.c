@@ -26,7 +26,7 @@
 const char *const lsn_placeholders[] = {
     "cpu_seq_ms", "cpu_par_ms", "gpu_ms", "gpu_engine", "gpu_device", "ratio_par_seq", "ratio_gpu_par",
     "image_size", "outputs", "threads", "blocks", "block_size", "cpu_threads", "gpu_result", "gpu_copy_ms", "crossover", "passes", "chain_cpu_ms", "chain_gpu_ms", "chain_length", "image_bytes", "device_memory", "largest_image", "cpu_simd_ms", "ratio_simd_seq", "ratio_par_simd",
-    "memory_budget", "tiles", "tile_ms", "warp_size", NULL,
+    "memory_budget", "tiles", "tile_ms", "warp_size", "record", NULL,
 };
 
 /* A lesson needs four levels (lesson, steps, step, do); this leaves room for
@@ -647,29 +647,34 @@ static bool text_value(const parse *ps, const node *v, const char *what, const c
 /* An image's name: a path inside the lesson's folder (or among convis's
  * own images), so a lesson shared by a stranger opens nothing else: not
  * absolute, no ".." part, no "\\". */
-static bool image_value(const parse *ps, const node *v, const char *fix)
+static bool path_value(const parse *ps, const node *v, const char *what, const char *example, const char *fix)
 {
     const char *s, *end;
-    if (!text_value(ps, v, "image", fix))
+    if (!text_value(ps, v, what, fix))
         return false;
     s = v->value;
     end = s + v->length;
     if (s[0] == '/' || s[0] == '~' || memchr(s, '\\', v->length))
         return fail_at(ps->name, v->line, v->column,
-                       "image '%.*s' is a path outside the lesson's folder; give a file beside the lesson or one "
-                       "of convis's images, such as tiny.png", (int)v->length, s);
+                       "%s '%.*s' is a path outside the lesson's folder; give a file beside the lesson or one "
+                       "of convis's own, such as %s", what, (int)v->length, s, example);
     for (const char *p = s; p < end;) {
         const char *slash = memchr(p, '/', (size_t)(end - p));
         const char *part_end = slash ? slash : end;
         if (part_end - p == 2 && p[0] == '.' && p[1] == '.')
             return fail_at(ps->name, v->line, v->column,
-                           "image '%.*s' climbs out of the lesson's folder (..); give a file beside the lesson or "
-                           "in a folder under it", (int)v->length, s);
+                           "%s '%.*s' climbs out of the lesson's folder (..); give a file beside the lesson or "
+                           "in a folder under it", what, (int)v->length, s);
         p = part_end + (slash ? 1 : 0);
         if (!slash)
             break;
     }
     return true;
+}
+
+static bool image_value(const parse *ps, const node *v, const char *fix)
+{
+    return path_value(ps, v, "image", "tiny.png", fix);
 }
 
 /* Adds the actions of one scalar of a step's do: the text split at commas,
@@ -843,14 +848,14 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
 
 static bool lesson_value(const parse *ps, const node *root, lsn_lesson *out)
 {
-    static const char *const keys[] = {"title", "image", "steps", NULL};
+    static const char *const keys[] = {"title", "image", "record", "steps", NULL};
     static const char steps_fix[] = "a lesson needs at least one step, written '- say: ...' under 'steps:'";
-    const node *title, *image, *steps;
+    const node *title, *image, *record, *steps;
     if (root->kind != N_MAP)
         return fail_at(ps->name, root->line, root->column,
                        "the lesson is %s; a lesson is a mapping that starts with 'title:' and has 'steps:'",
                        node_what(root));
-    if (!check_keys(ps, root, keys, "in the lesson", "a lesson has title, image and steps"))
+    if (!check_keys(ps, root, keys, "in the lesson", "a lesson has title, image, record and steps"))
         return false;
     title = map_get(root, "title");
     if (!title)
@@ -867,6 +872,15 @@ static bool lesson_value(const parse *ps, const node *root, lsn_lesson *out)
             return fail_at(ps->name, image->line, image->column, "out of memory while reading the lesson");
         out->image_line = image->line;
         out->image_column = image->column;
+    }
+    if ((record = map_get(root, "record"))) { /* a recorded run, drawn in the size sweep */
+        if (!path_value(ps, record, "record", "vm-2-cores-llvmpipe.json",
+                        "write a file name such as 'record: lab.json' (made by convis record), or leave record out"))
+            return false;
+        if (!(out->record = dup_n(record->value, record->length)))
+            return fail_at(ps->name, record->line, record->column, "out of memory while reading the lesson");
+        out->record_line = record->line;
+        out->record_column = record->column;
     }
     steps = map_get(root, "steps");
     if (!steps)
@@ -1005,5 +1019,6 @@ void lsn_free(lsn_lesson *l)
     free(l->steps);
     free(l->title);
     free(l->image);
+    free(l->record);
     memset(l, 0, sizeof *l);
 }

@@ -1,7 +1,7 @@
 /* lesson.h - lesson files: the parser (lessons/README.md describes the format).
  *
- * A lesson is a YAML file a teacher writes: a title, an optional image and
- * a sequence of steps, each with narration (say), the actions that set the
+ * A lesson is a YAML file a teacher writes: a title, an optional image, an
+ * optional recorded run to draw beside the live ones, and a sequence of steps, each with narration (say), the actions that set the
  * scene (do) and an action the learner must do before the next step (wait).
  * The parser checks the structure and the narration's {placeholders}; it
  * does not know the action names: the app checks them with its action table,
@@ -56,6 +56,7 @@ typedef struct lsn_step {
 typedef struct lsn_lesson {
     char *title;
     char *image; int image_line, image_column; /* image NULL when absent */
+    char *record; int record_line, record_column; /* a recorded run to draw; NULL when absent */
     lsn_step *steps; int step_count;
 } lsn_lesson;
 

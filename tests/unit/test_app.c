@@ -945,6 +945,30 @@ static void test_records(void)
         CHECK(rec_read(shipped, &back) && back.engine_count == 3, "the shipped record reads: %s", err_msg());
         CHECK(back.engine[2].run[5].phase_ms[ENG_COMPUTE] > 0, "with its phases");
     }
+    {
+        /* a lesson's record is drawn while it plays; free play's comes back after */
+        char lpath[512], value[256];
+        lsn_lesson l;
+        write_lesson("with_record.yaml",
+                     "title: R\nrecord: vm-2-cores-llvmpipe.json\nsteps:\n  - say: 'dashed: {record}'\n", lpath,
+                     sizeof lpath);
+        a.has_record = false;
+        CHECK(app_lesson_start(&a, lpath), "a lesson with a record: %s", err_msg());
+        CHECK(a.has_record && strstr(a.record.gpu, "llvmpipe"), "its record is drawn");
+        CHECK(app_placeholder(&a, "record", value, sizeof value) && strstr(value, "recorded on llvmpipe"),
+              "{record} names it: %s", value);
+        app_lesson_stop(&a);
+        CHECK(!a.has_record, "free play had none: none after the lesson");
+        write_lesson("missing_record.yaml", "title: R\nrecord: nowhere.json\nsteps:\n  - say: a\n", lpath,
+                     sizeof lpath);
+        CHECK(!app_lesson_load(lpath, &l) && strstr(err_msg(), ":2:9: record 'nowhere.json' is neither"),
+              "a missing record: %s", err_msg());
+        write_lesson("bad_record.json", "{\"convis_record\": 1}\n", lpath, sizeof lpath);
+        write_lesson("broken_record.yaml", "title: R\nrecord: bad_record.json\nsteps:\n  - say: a\n", lpath,
+                     sizeof lpath);
+        CHECK(!app_lesson_load(lpath, &l) && strstr(err_msg(), ":2:9: ") && strstr(err_msg(), "damaged record"),
+              "a damaged record beside the lesson: %s", err_msg());
+    }
     app_free(&a);
 }
 

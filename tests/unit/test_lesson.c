@@ -177,8 +177,9 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[22], "largest_image") && lsn_placeholders[25] &&
                   !strcmp(lsn_placeholders[25], "ratio_par_simd") && lsn_placeholders[28] &&
                   !strcmp(lsn_placeholders[28], "tile_ms") && lsn_placeholders[29] &&
-                  !strcmp(lsn_placeholders[29], "warp_size") && !lsn_placeholders[30],
-              "30 placeholders");
+                  !strcmp(lsn_placeholders[29], "warp_size") && lsn_placeholders[30] &&
+                  !strcmp(lsn_placeholders[30], "record") && !lsn_placeholders[31],
+              "31 placeholders");
     }
 }
 
@@ -189,7 +190,7 @@ static void test_structure(void)
                "unknown key 'sya' in a step (did you mean 'say'?); a step has say (and say-gpu, say-software, "
                "say-no-gpu), do, wait and image");
     FAILS("title: T\ntitel: U\nsteps:\n  - say: a\n", "t.yaml:2:1: ",
-          "unknown key 'titel' in the lesson (did you mean 'title'?); a lesson has title, image and steps");
+          "unknown key 'titel' in the lesson (did you mean 'title'?); a lesson has title, image, record and steps");
     FAILS("title: T\nsteps:\n  - say: a\n    then: gpu\n", "t.yaml:4:5: ", "unknown key 'then' in a step; a step has");
     FAILS("title: T\nsteps:\n  - say: a\n    [x]: gpu\n", "t.yaml:4:5: ", "a key here is a list in a step");
     /* missing or empty parts */
@@ -261,6 +262,23 @@ static void test_step_image(void)
           "step image and its position");
     lsn_free(&l);
     FAILS("title: T\nsteps:\n  - say: a\n    image: [a, b]\n", "t.yaml:4:12: ", "image");
+}
+
+/* A lesson's recorded run: a file name inside the lesson's folder or among
+ * convis's records, like an image. */
+static void test_lesson_record(void)
+{
+    lsn_lesson l;
+    const char *ok = "title: T\nrecord: lab.json\nsteps:\n  - say: a\n";
+    CHECK(lsn_parse("t.yaml", ok, strlen(ok), &l), "%s", err_msg());
+    CHECK(l.record && !strcmp(l.record, "lab.json") && l.record_line == 2 && l.record_column == 9,
+          "the record and its position");
+    lsn_free(&l);
+    FAILS("title: T\nrecord: /etc/passwd\nsteps:\n  - say: a\n", "t.yaml:2:9: ",
+          "record '/etc/passwd' is a path outside the lesson's folder");
+    FAILS("title: T\nrecord: runs/../../x.json\nsteps:\n  - say: a\n", "t.yaml:2:9: ",
+          "record 'runs/../../x.json' climbs out of the lesson's folder");
+    FAILS("title: T\nrecord: ''\nsteps:\n  - say: a\n", "t.yaml:2:9: ", "record is empty");
 }
 
 /* A step's texts for other machines: say-gpu, say-software, say-no-gpu,
@@ -502,6 +520,7 @@ int main(int argc, char **argv)
     test_structure();
     test_step_image();
     test_variants();
+    test_lesson_record();
     test_placeholders();
     test_syntax();
     test_limits_and_bytes();
