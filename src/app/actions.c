@@ -366,9 +366,8 @@ bool app_lesson_start(app *a, const char *path)
     a->free_has_record = a->has_record;
     a->free_record = a->record;
     if (l.record) { /* read when the lesson was checked; again now, in case the file changed since */
-        if (app_lesson_record(copy, &l, &a->record))
-            a->has_record = true;
-        else
+        a->has_record = app_lesson_record(copy, &l, &a->record);
+        if (!a->has_record) /* free play's record is no stand-in for the lesson's */
             scene_say_error(&a->s, err_msg());
     }
     lsn_player_start(&a->player, &l);

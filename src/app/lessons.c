@@ -21,10 +21,11 @@ static bool inside(const char *root, const char *path)
     return strncmp(root, path, n) == 0 && (path[n] == '/' || path[n] == '\0' || (n == 1 && root[0] == '/'));
 }
 
-/* A lesson's image file: beside the lesson file (or in a folder under it),
- * else among convis's own images; with symbolic links followed, it must be
- * inside one of those two folders (the parser already refused absolute
- * names and ".."). False, with `buf` unset, when it is in neither. */
+/* A file a lesson names (an image, a record): beside the lesson file (or in
+ * a folder under it), else in convis's own `folder` (assets, records); with
+ * symbolic links followed, it must be inside one of those two folders (the
+ * parser already refused absolute names and ".."). False, with `buf` unset,
+ * when it is in neither. */
 static bool data_path(const char *lesson_path, const char *image, const char *folder, char *buf, size_t size)
 {
     char dir[4096], assets[4200], real_root[PATH_MAX], real_file[PATH_MAX];

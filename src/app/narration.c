@@ -173,11 +173,14 @@ static void v_memory_budget(const app *a, char *buf, size_t size)
 static void v_tiles(const app *a, char *buf, size_t size)
 {
     const scene *s = &a->s;
-    if (!s->tiles.on)
-        snprintf(buf, size, "%s", words(a, "(no tiles: the image fits)"));
+    if (!s->gpu.engine)
+        snprintf(buf, size, "%s", words(a, "no GPU engine here"));
+    else if (s->tiles.on)
+        scene_tiles_text(s, zh(a), buf, size);
+    else if (scene_needs_tiles(s))
+        snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
     else
-        snprintf(buf, size, zh(a) ? "%d 块，每块 %d×%d" : "%d tiles of %d×%d", tile_count(&s->tiles.plan),
-                 s->tiles.plan.tile_w, s->tiles.plan.tile_h);
+        snprintf(buf, size, "%s", words(a, "(no tiles: the image fits)"));
 }
 
 /* The fastest and slowest tile: "2.71–5.43 ms each". */
@@ -401,7 +404,7 @@ void app_narration(const app *a, char *buf, size_t size)
     /* A virtual GPU gets a real GPU's texts, said to be about a GPU whose
      * hardware is hidden: its figures are this machine's alone. */
     size_t n = 0;
-    if (on_virtual_gpu(a) && size > 0)
+    if (on_virtual_gpu(a) && size > 0 && a->player.active)
         n = (size_t)snprintf(buf, size, "%s",
                              zh(a) ? "（这是虚拟 GPU：它背后的真实硬件看不到，下面的数字只代表这台机器。）"
                                    : "(A virtual GPU: the hardware behind it is hidden, so its figures are this "

@@ -144,11 +144,14 @@ void scene_settings_changed(scene *s)
 {
     conv_params p = scene_params(s);
     bool gpu_shown = s->gpu.measured || s->phase == SCENE_PHASE_GPU;
-    scene_phase was = s->phase;
     if (!s->img.luma.px)
         return;
+    if (s->tiles.on && gpu_shown)
+        scene_tiles_interrupt(s); /* the tiles run again, for the new settings */
+    else if (s->tiles.on)
+        scene_tiles_end(s);
     if (s->task.kind != SCENE_TASK_NONE)
-        scene_cancel(s); /* a sweep or chain measures one filter, not two; tiles start again */
+        scene_cancel(s); /* a sweep or chain measures one filter, not two */
     conv_stepper_init(&s->stepper, &s->img.luma, &p, &s->cpu_out);
     ++s->measure_gen; /* what the measuring thread is doing is for the old settings */
     redo_from(s, 0);
@@ -157,10 +160,8 @@ void scene_settings_changed(scene *s)
     s->seq.measured = s->simd.measured = s->par.measured = false;
     /* once the GPU has run, its bar and (in the GPU phase) its result follow
      * every change, measured right after the CPU engines */
-    if (gpu_shown) {
+    if (gpu_shown)
         s->gpu_stale = true;
-        s->phase = was; /* tiles stopped by the change start again, for the new settings */
-    }
     s->gpu.measured = false;
 }
 
@@ -467,6 +468,8 @@ void scene_next_gpu_engine(scene *s)
         scene_notice(s, msg);
         return;
     }
+    if (s->tiles.on)
+        scene_tiles_interrupt(s); /* they run again on the new engine */
     if (s->task.kind != SCENE_TASK_NONE)
         scene_cancel(s); /* it may be running the engine going away */
     if (s->gpu.engine) {

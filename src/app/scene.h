@@ -280,7 +280,8 @@ void scene_too_big(scene *s);           /* opens an image just larger than the G
 /* ---- memory ------------------------------------------------------------------------ */
 
 #define SCENE_BUDGET_COUNT 6        /* off, 1, 4, 16, 64, 256 MiB */
-#define SCENE_TILE_PACE_MS 1600.0   /* a tiled run is spread over about this long on screen */
+#define SCENE_TILE_PACE_MS 1600.0   /* a tiled run is spread over about this long on screen ... */
+#define SCENE_TILE_MIN_PACE_MS 17.0 /* ... with a frame (at 60 Hz) for each tile at least */
 
 /* The next memory budget: off -> 1 MiB -> 4 -> 16 -> 64 -> 256 MiB -> off;
  * or a budget of `bytes` (0: off). The notice says what it means for the
@@ -304,6 +305,14 @@ long long scene_tile_budget(const scene *s);
  * tile still to come). */
 bool scene_gpu_done_at(const scene *s, int x, int y);
 
+/* Where output (x, y) is in the GPU's launch: its coordinates in the grid
+ * of threads that computed it (in tiles: in its tile's grid, whose (0, 0)
+ * is the halo's corner) and its tile (-1 when not in tiles). */
+void scene_launch_at(const scene *s, int x, int y, int *lx, int *ly, int *tile);
+
+/* "4 tiles of 256×192" (or in Chinese) for the tiles shown. */
+void scene_tiles_text(const scene *s, bool zh, char *buf, size_t size);
+
 /* ---- work -------------------------------------------------------------------------- */
 
 /* Does what is pending (measuring after a change, a sweep, a chain) for
@@ -319,7 +328,9 @@ void scene_settle(scene *s);
  * what it is ("size sweep"). */
 bool scene_busy(const scene *s);
 bool scene_stale(const scene *s);   /* measurements to make after a change */
-bool scene_waiting(const scene *s); /* the measuring thread is at work, or has a figure to give */
+bool scene_waiting(const scene *s); /* the measuring thread is at work, or has a figure to give; or
+                                       the next tile waits for its turn on screen */
+bool scene_measuring(const scene *s); /* the measuring thread only: the window draws less meanwhile */
 void scene_progress(const scene *s, int *done, int *total);
 
 /* Stops the work under way; what it measured so far stays. */

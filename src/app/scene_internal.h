@@ -44,6 +44,12 @@ void scene_gpu_options(scene *s, eng_result r);
 bool scene_tiles_start(scene *s);
 bool scene_tiles_slice(scene *s);
 void scene_tiles_end(scene *s);     /* forgets the tiles (their scratch too) */
+/* Tiles under way stop and go with the GPU phase (Esc, other long work): no
+ * half result stays on screen. */
+void scene_tiles_abort(scene *s);
+/* Tiles under way, or shown, are for old settings: none counts as done
+ * until they run again (the caller makes the GPU result stale). */
+void scene_tiles_interrupt(scene *s);
 
 /* Ends the long work under way (a sweep's size on the measuring thread is
  * dropped). */

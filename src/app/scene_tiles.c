@@ -42,6 +42,26 @@ bool scene_gpu_done_at(const scene *s, int x, int y)
     return tile_of(&s->tiles.plan, x, y) < s->tiles.done;
 }
 
+void scene_launch_at(const scene *s, int x, int y, int *lx, int *ly, int *tile)
+{
+    int tx, ty, tw, th;
+    *lx = x;
+    *ly = y;
+    *tile = -1;
+    if (!s->tiles.on || s->phase != SCENE_PHASE_GPU || tile_count(&s->tiles.plan) < 1)
+        return;
+    *tile = tile_of(&s->tiles.plan, x, y);
+    tile_rect(&s->tiles.plan, *tile, &tx, &ty, &tw, &th);
+    *lx = x - tx + 1; /* the tile's grid starts at its halo */
+    *ly = y - ty + 1;
+}
+
+void scene_tiles_text(const scene *s, bool zh, char *buf, size_t size)
+{
+    snprintf(buf, size, zh ? "%d 块，每块 %d×%d" : "%d tiles of %d×%d", tile_count(&s->tiles.plan),
+             s->tiles.plan.tile_w, s->tiles.plan.tile_h);
+}
+
 void scene_next_budget(scene *s)
 {
     int i = 0;
@@ -53,6 +73,9 @@ void scene_next_budget(scene *s)
 void scene_set_budget(scene *s, long long bytes)
 {
     char msg[256], b[32], need[32];
+    bool rerun = s->gpu.measured || s->phase == SCENE_PHASE_GPU || s->tiles.on;
+    if (s->tiles.on)
+        scene_tiles_interrupt(s); /* tiles under way stop, to run again under the new budget */
     s->mem_budget = bytes > 0 ? bytes : 0;
     fmt_bytes(s->mem_budget, b, sizeof b);
     fmt_bytes(scene_image_bytes(s), need, sizeof need);
@@ -65,12 +88,26 @@ void scene_set_budget(scene *s, long long bytes)
         snprintf(msg, sizeof msg, "memory budget %s (pretend the GPU has no more): this image needs %s and fits", b,
                  need);
     scene_notice(s, msg);
-    if (s->task.kind == SCENE_TASK_TILES)
-        scene_cancel(s);
-    if (s->gpu.measured || s->phase == SCENE_PHASE_GPU || s->tiles.on)
+    if (rerun)
         s->gpu_stale = true; /* the GPU phase again, under the new budget */
     if (!scene_needs_tiles(s))
         scene_tiles_end(s);
+}
+
+void scene_tiles_abort(scene *s)
+{
+    if (s->task.kind != SCENE_TASK_TILES)
+        return;
+    scene_task_end(s);
+    scene_tiles_end(s);
+    s->phase = SCENE_PHASE_CPU;
+}
+
+void scene_tiles_interrupt(scene *s)
+{
+    if (s->task.kind == SCENE_TASK_TILES)
+        scene_task_end(s);
+    s->tiles.done = 0;
 }
 
 void scene_tiles_end(scene *s)
@@ -85,6 +122,7 @@ bool scene_tiles_start(scene *s)
 {
     tile_plan plan;
     if (!tile_plan_make(s->img.luma.w, s->img.luma.h, scene_tile_budget(s), &plan)) {
+        scene_tiles_end(s); /* no plan: nothing of an older one stays */
         snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
         snprintf(s->banner, sizeof s->banner, "the GPU phase cannot run in tiles: %s", s->gpu.why);
         s->banner_gpu = true;
@@ -120,6 +158,8 @@ bool scene_tiles_slice(scene *s)
     eng_timing t;
     if (!s->settling && scene_now(s) < s->tiles.next_at)
         return false;
+    if (pace < SCENE_TILE_MIN_PACE_MS) /* one tile a frame at least: each is seen as it completes */
+        pace = SCENE_TILE_MIN_PACE_MS;
     if (!tile_run(s->gpu.engine, &job, &s->tiles.plan, i, &s->tiles.up, &s->tiles.down, &t)) {
         snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
         snprintf(s->banner, sizeof s->banner, "the GPU phase failed on tile %d of %d: %s", i + 1, n, s->gpu.why);

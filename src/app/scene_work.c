@@ -203,6 +203,7 @@ static void sweep_took(scene *s, int k, int i, const eng_timing *t)
 
 void scene_task_start(scene *s, scene_task_kind kind, int total)
 {
+    scene_tiles_abort(s); /* tiles under way give way to other work */
     scene_task_end(s);
     s->task.kind = kind;
     s->task.total = total;
@@ -211,10 +212,6 @@ void scene_task_start(scene *s, scene_task_kind kind, int total)
 
 void scene_task_end(scene *s)
 {
-    if (s->task.kind == SCENE_TASK_TILES && s->tiles.done < tile_count(&s->tiles.plan)) {
-        scene_tiles_end(s); /* tiles left undone: no GPU result to show */
-        s->phase = SCENE_PHASE_CPU;
-    }
     if (s->worker && s->worker_tag >= TAG_SWEEP) { /* a size of a sweep no longer wanted */
         worker_discard(s->worker);
         s->worker_tag = -1;
@@ -507,11 +504,16 @@ static void take_result(scene *s)
     }
 }
 
+bool scene_measuring(const scene *s)
+{
+    return s->worker && worker_busy(s->worker);
+}
+
 bool scene_waiting(const scene *s)
 {
     if (s->task.kind == SCENE_TASK_TILES && !s->settling && scene_now(s) < s->tiles.next_at)
         return true; /* the next tile waits for its turn on screen */
-    return s->worker && worker_busy(s->worker);
+    return scene_measuring(s);
 }
 
 bool scene_work(scene *s, double budget_ms)
@@ -585,6 +587,7 @@ void scene_cancel(scene *s)
         char msg[128];
         snprintf(msg, sizeof msg, "stopped after %d of %d tiles", s->tiles.done, tile_count(&s->tiles.plan));
         scene_notice(s, msg);
+        scene_tiles_abort(s);
     }
     scene_task_end(s);
 }

@@ -293,7 +293,7 @@ static int run_loop(app_window *w)
         /* while the measuring thread times the CPU engines, frames are few:
          * drawing (on a software renderer, on the same cores) would slow
          * what it measures */
-        if ((dirty || animating) && scene_waiting(&a->s) && now - drawn_at < MEASURING_FRAME_MS)
+        if ((dirty || animating) && scene_measuring(&a->s) && now - drawn_at < MEASURING_FRAME_MS)
             holding = true;
         else if (dirty || animating) {
             holding = false;

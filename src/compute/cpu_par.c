@@ -1,8 +1,8 @@
 /* cpu_par.c - the fair CPU: every core, vectorised.
  *
  * The image's outputs, in raster order, are split into one band per online
- * CPU (rows, or parts of rows when the image has fewer rows than CPUs), each
- * computed by its own thread. Inside a band, the pixels away from the border are computed
+ * CPU (rows, or parts of rows when the image has fewer rows than CPUs); the
+ * threads take the bands one at a time (below). Inside a band, the pixels away from the border are computed
  * by a loop the compiler vectorises: the nine neighbours are plain loads from
  * three rows, and conv_combine (core/conv_pixel.h) does the arithmetic, lane
  * by lane, in the same order as the scalar code, so the result equals the
@@ -255,7 +255,7 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
 
     for (int i = 0; i < n; ++i)
         busy[s->bands[i].runner] += s->bands[i].ms;
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i <= s->started; ++i) /* the caller and every pool thread (one may run a band > n) */
         if (busy[i] > busiest)
             busiest = busy[i];
     timing->ms[ENG_COMPUTE] = busiest;

@@ -707,6 +707,27 @@ static void test_budget_tiles(void)
     scene_say_error(s, "a file could not be read");
     run_name(&a, "gpu");
     CHECK(strcmp(s->banner, "a file could not be read") == 0, "another banner stays until closed");
+    scene_say_error(s, "");
+    /* while tiles run: another filter shows none done until they run again;
+     * another budget, or another GPU engine, runs the GPU phase again */
+    app_do(&a, app_act_id(ACT_GPU));
+    scene_work(s, 0.0);
+    CHECK(s->task.kind == SCENE_TASK_TILES && s->tiles.done == 1, "tiles under way: %d", s->tiles.done);
+    app_do(&a, app_act_of(app_action_filter(3)));
+    CHECK(s->phase == SCENE_PHASE_GPU && s->tiles.on && s->tiles.done == 0 && !scene_gpu_done_at(s, 10, 10),
+          "a new filter: no half result of the old one shows");
+    scene_settle(s);
+    CHECK(s->phase == SCENE_PHASE_GPU && s->tiles.done == 4 && gpu_result_exact(s), "the tiles ran again, exact");
+    app_do(&a, app_act_id(ACT_GPU));
+    scene_work(s, 0.0);
+    CHECK(s->task.kind == SCENE_TASK_TILES && s->tiles.done == 1, "tiles under way again: %d", s->tiles.done);
+    run_name(&a, "memory-budget"); /* 4 MiB: the image fits */
+    CHECK(s->phase == SCENE_PHASE_GPU && !s->tiles.on && s->gpu.measured && gpu_result_exact(s) &&
+              strstr(s->notice, "4.0 MiB"),
+          "P while tiles run: the GPU phase again, whole now (%s)", s->notice);
+    scene_set_budget(s, 1 << 20);
+    scene_settle(s);
+    CHECK(s->phase == SCENE_PHASE_GPU && s->tiles.done == 4 && gpu_result_exact(s), "and back in tiles");
     /* a lesson starts without a budget; leaving it brings the budget back */
     app_options_default(&defaults, "sobel-x");
     memset(&st, 0, sizeof st);

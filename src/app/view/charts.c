@@ -232,12 +232,14 @@ static float draw_memory_row(view *v, const scene *s, float x0, float width, flo
     if (s->mem_budget > 0) {
         cap = s->mem_budget;
         fmt_bytes(cap, a2, sizeof a2);
-        if (s->tiles.on && tile_count(&s->tiles.plan) > 0)
-            snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P): %d tiles of %d\xC3\x97%d", a1,
-                     a2, tile_count(&s->tiles.plan), s->tiles.plan.tile_w, s->tiles.plan.tile_h);
-        else
+        if (s->tiles.on && tile_count(&s->tiles.plan) > 0) {
+            char t[64];
+            scene_tiles_text(s, false, t, sizeof t);
+            snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P): %s", a1, a2, t);
+        } else {
             snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P)%s", a1, a2,
-                     need > cap ? ": G runs it in tiles" : ": fits");
+                     scene_needs_tiles(s) ? ": G runs it in tiles" : ": fits");
+        }
     } else if (s->gpu_device_known && d->memory_total > 0 && d->memory_free >= 0) {
         cap = d->memory_total;
         used = d->memory_total - d->memory_free - d->memory_engine;

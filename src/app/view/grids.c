@@ -60,8 +60,6 @@ static void draw_input_grid(view *v, const scene *s)
             rnd_color c;
             if (x < -1 || y < -1 || x > in->w || y > in->h)
                 continue; /* more than one step outside: nothing reads it */
-            if (!inside && ring && (i < -1 || j < -1))
-                continue;
             val = conv_sample(in->px, in->w, in->h, x, y, s->opt.border);
             vw_cell_rect(L, L->input_cells, s, x, y, &r);
             if (inside) {
@@ -128,7 +126,21 @@ rnd_color vw_owner_color(const scene *s, int x, int y, int bx, int by)
         long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)y * s->img.luma.w + x;
         return BLOCK_COLOR[eng_band_of(total, s->cpu_bands, idx) % 8];
     }
-    return BLOCK_COLOR[(x / bx + 3 * (y / by)) % 8];
+    {
+        int lx, ly, tile;
+        scene_launch_at(s, x, y, &lx, &ly, &tile); /* in tiles: the block of its tile's launch */
+        return BLOCK_COLOR[(lx / bx + 3 * (ly / by) + 5 * (tile > 0 ? tile : 0)) % 8];
+    }
+}
+
+/* Whether a block's edge runs between outputs a and b (neighbours on a row
+ * or a column): another block, or another tile. */
+static bool block_edge(const scene *s, int ax, int ay, int bxo, int byo, int bx, int by)
+{
+    int alx, aly, at, blx, bly, bt;
+    scene_launch_at(s, ax, ay, &alx, &aly, &at);
+    scene_launch_at(s, bxo, byo, &blx, &bly, &bt);
+    return at != bt || alx / bx != blx / bx || aly / by != bly / by;
 }
 
 static void draw_output_grid(view *v, const scene *s, double now_ms)
@@ -175,11 +187,11 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
     if (s->thread_view && gpu) { /* block borders */
         float t = fmaxf(2.0f, L->cell * 0.08f);
         for (int x = s->view_x; x <= s->view_x + n && x <= s->img.luma.w; ++x)
-            if (x % bx == 0)
+            if (x == 0 || x == s->img.luma.w || block_edge(s, x - 1, s->view_y, x, s->view_y, bx, by))
                 rnd_rect(L->output.x + (float)(x - s->view_x) * L->cell - t / 2, L->output.y, t,
                          fminf(L->output.h, (float)(s->img.luma.h - s->view_y) * L->cell), WHITE);
         for (int y = s->view_y; y <= s->view_y + n && y <= s->img.luma.h; ++y)
-            if (y % by == 0)
+            if (y == 0 || y == s->img.luma.h || block_edge(s, s->view_x, y - 1, s->view_x, y, bx, by))
                 rnd_rect(L->output.x, L->output.y + (float)(y - s->view_y) * L->cell - t / 2,
                          fminf(L->output.w, (float)(s->img.luma.w - s->view_x) * L->cell), t, WHITE);
     }

@@ -84,10 +84,22 @@ void vw_draw_arithmetic(view *v, const scene *s)
         vw_text_fit(f, "one band of rows each, in raster order", L->arith.x, y, L->arith.w, DIM);
         y += vw_lh(f);
     } else if (s->thread_view) {
-        long tid;
+        long tid, gidx;
+        int lx, ly, tile;
         scene_block_size(s, &bx, &by);
-        tid = (long)(fy % by) * bx + fx % bx;
-        snprintf(line, sizeof line, "block (%d, %d) \xC2\xB7 thread (%d, %d)", fx / bx, fy / by, fx % bx, fy % by);
+        scene_launch_at(s, fx, fy, &lx, &ly, &tile); /* in tiles: within its tile's launch */
+        tid = (long)(ly % by) * bx + lx % bx;
+        gidx = (long)fy * s->img.luma.w + fx;
+        if (tile >= 0) { /* the index in its tile's launch, halo included */
+            int tx, ty, tw, th;
+            tile_rect(&s->tiles.plan, tile, &tx, &ty, &tw, &th);
+            gidx = (long)ly * (tw + 2) + lx;
+        }
+        if (tile >= 0)
+            snprintf(line, sizeof line, "tile %d \xC2\xB7 block (%d, %d) \xC2\xB7 thread (%d, %d)", tile + 1, lx / bx,
+                     ly / by, lx % bx, ly % by);
+        else
+            snprintf(line, sizeof line, "block (%d, %d) \xC2\xB7 thread (%d, %d)", lx / bx, ly / by, lx % bx, ly % by);
         vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
         y += vw_lh(f);
         {
@@ -95,14 +107,14 @@ void vw_draw_arithmetic(view *v, const scene *s)
             int sg = s->gpu_device_known && s->gpu_device.subgroup > 0 ? s->gpu_device.subgroup : 32;
             bool gl = s->gpu_device_known && strcmp(s->gpu.name, "gl") == 0;
             if (gl && s->gpu_device.subgroup > 0)
-                snprintf(line, sizeof line, "global index %ld \xC2\xB7 subgroup %ld of %d (the driver's size)",
-                         (long)fy * s->img.luma.w + fx, tid / sg, sg);
+                snprintf(line, sizeof line, "global index %ld \xC2\xB7 subgroup %ld of %d (the driver's size)", gidx,
+                         tid / sg, sg);
             else if (gl)
-                snprintf(line, sizeof line, "global index %ld \xC2\xB7 warp %ld, in NVIDIA's 32s (no size reported)",
-                         (long)fy * s->img.luma.w + fx, tid / 32);
+                snprintf(line, sizeof line, "global index %ld \xC2\xB7 warp %ld, in NVIDIA's 32s (no size reported)", gidx,
+                         tid / 32);
             else
-                snprintf(line, sizeof line, "global index %ld \xC2\xB7 warp %ld of its block (%d threads)",
-                         (long)fy * s->img.luma.w + fx, tid / sg, sg);
+                snprintf(line, sizeof line, "global index %ld \xC2\xB7 warp %ld of its block (%d threads)", gidx,
+                         tid / sg, sg);
         }
         vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
         y += vw_lh(f);

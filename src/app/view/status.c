@@ -124,10 +124,14 @@ void vw_draw_status(view *v, const scene *s)
         long gx, gy;
         scene_gpu_grid(s, &gx, &gy, &bx, &by);
         fmt_count(gx * gy * bx * by, t, sizeof t);
-        if (s->tiles.on) /* a tile's grid: its outputs and their halo */
-            snprintf(buf, sizeof buf, "GPU: %d tiles of %d\xC3\x97%d, %d done \xC2\xB7 each %ld\xC3\x97%ld blocks \xC3\x97 "
-                     "%d\xC3\x97%d threads", tile_count(&s->tiles.plan), s->tiles.plan.tile_w, s->tiles.plan.tile_h,
+        if (s->tiles.on) { /* a tile's grid: its outputs and their halo */
+            char tiles[64];
+            scene_tiles_text(s, false, tiles, sizeof tiles);
+            gx = (s->tiles.plan.tile_w + 2 + bx - 1) / bx;
+            gy = (s->tiles.plan.tile_h + 2 + by - 1) / by;
+            snprintf(buf, sizeof buf, "GPU: %s, %d done \xC2\xB7 each %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads", tiles,
                      s->tiles.done, gx, gy, bx, by);
+        }
         else
             snprintf(buf, sizeof buf, "GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads", gx, gy, bx,
                      by, t);

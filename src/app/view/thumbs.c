@@ -117,6 +117,20 @@ static void draw_owners(const scene *s, rect r)
             float y0 = (float)(i0 / w), y1 = (float)((i1 + w - 1) / w);
             rnd_rect(r.x, r.y + y0 * ky, r.w, (y1 - y0) * ky, vw_alpha(BLOCK_COLOR[t % 8], 0.45f));
         }
+    } else if (s->tiles.on) { /* each tile's own launch: blocks from its halo's corner */
+        for (int t = 0; t < tile_count(&s->tiles.plan); ++t) {
+            int tx, ty, tw, th;
+            tile_rect(&s->tiles.plan, t, &tx, &ty, &tw, &th);
+            if ((long)((tw + 2 + bx - 1) / bx) * ((th + 2 + by - 1) / by) * tile_count(&s->tiles.plan) > 20000)
+                return;
+            for (int y = ty - 1; y < ty + th; y += by)
+                for (int x = tx - 1; x < tx + tw; x += bx) {
+                    int x0 = x > tx ? x : tx, y0 = y > ty ? y : ty;
+                    int x1 = x + bx < tx + tw ? x + bx : tx + tw, y1 = y + by < ty + th ? y + by : ty + th;
+                    rnd_rect(r.x + (float)x0 * kx, r.y + (float)y0 * ky, (float)(x1 - x0) * kx, (float)(y1 - y0) * ky,
+                             vw_alpha(vw_owner_color(s, x0, y0, bx, by), 0.45f));
+                }
+        }
     } else if ((long)((w + bx - 1) / bx) * ((h + by - 1) / by) <= 20000) {
         for (int y = 0; y < h; y += by)
             for (int x = 0; x < w; x += bx)

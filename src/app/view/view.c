@@ -138,7 +138,6 @@ rnd_color vw_alpha(rnd_color c, float a)
     return c;
 }
 
-/* A chip: a rounded-looking button with a label; `on` draws it filled. */
 void vw_dashed_frame(float x, float y, float w, float h, float t, rnd_color c)
 {
     float dash = fmaxf(2.0f, fminf(w, h) / 7.0f);
@@ -154,6 +153,7 @@ void vw_dashed_frame(float x, float y, float w, float h, float t, rnd_color c)
     }
 }
 
+/* A chip: a rounded-looking button with a label; `on` draws it filled. */
 void vw_chip(view *v, rect r, const char *label, bool on, rnd_color accent)
 {
     rnd_rect(r.x, r.y, r.w, r.h, on ? vw_alpha(accent, 0.85f) : PANEL);
