@@ -476,6 +476,15 @@ static bool fits(const gl_state *s, int w, int h)
     return true;
 }
 
+/* Gives both buffers new storage of `bytes` (0: lets go of it). */
+static void store_buffers(gl_state *s, size_t bytes)
+{
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_IN]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_DRAW);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_OUT]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_READ);
+}
+
 /* Makes each buffer hold at least `bytes`. */
 static bool ensure_capacity(gl_state *s, size_t bytes)
 {
@@ -483,10 +492,7 @@ static bool ensure_capacity(gl_state *s, size_t bytes)
     if (bytes <= s->capacity)
         return true;
     s->capacity = 0;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_IN]);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_DRAW);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_OUT]);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_READ);
+    store_buffers(s, bytes);
     e = take_errors();
     if (e == GL_OUT_OF_MEMORY)
         return err_set("the image needs two buffers of %zu MiB on %s, which OpenGL could not allocate "
@@ -712,10 +718,7 @@ static void gl_trim(void *state)
     gl_state *s = state;
     gl_saved saved;
     save_bindings(s, &saved);
-    for (int i = 0; i < BUF_COUNT; ++i) {
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[i]);
-        glBufferData(GL_SHADER_STORAGE_BUFFER, 0, NULL, GL_STREAM_DRAW);
-    }
+    store_buffers(s, 0);
     restore_bindings(s, &saved);
     take_errors();
     s->capacity = 0;
