@@ -74,14 +74,17 @@ void vw_draw_help(view *v)
 void vw_draw_notice(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    float tw, x, y;
+    float tw, th, x, y;
     if (!s->notice[0] || scene_now(s) - s->notice_at >= SCENE_NOTICE_MS)
         return;
-    tw = fminf(vw_text_w(v->font, s->notice) + 2 * L->pad, L->W - 2 * L->pad);
-    x = L->W - tw - L->pad;
-    y = L->H - L->line - 2 * L->pad;
-    rnd_rect(x, y, tw, L->line + L->pad, (rnd_color){0.20f, 0.22f, 0.28f, 0.95f});
-    vw_text_fit(v->font, s->notice, x + L->pad, y + 0.5f * L->pad, tw - 2 * L->pad, TEXT);
+    /* over the bottom of the chart, wrapped to its width: never over the
+     * buttons or the lesson's text on the left */
+    tw = fminf(vw_text_w(v->font, s->notice) + 2 * L->pad, L->chart.w);
+    th = rnd_text_wrapped(v->font, s->notice, 0, 0, tw - 2 * L->pad, TEXT, false) + L->pad;
+    x = L->chart.x + L->chart.w - tw;
+    y = L->H - th - L->pad;
+    rnd_rect(x, y, tw, th, (rnd_color){0.20f, 0.22f, 0.28f, 0.95f});
+    rnd_text_wrapped(v->font, s->notice, x + L->pad, y + 0.5f * L->pad, tw - 2 * L->pad, TEXT, true);
 }
 
 /* Long work under way: what it is, a bar of how far it is, and how to stop
