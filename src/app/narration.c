@@ -223,6 +223,12 @@ static void v_warp_size(const app *a, char *buf, size_t size)
         snprintf(buf, size, "%s", words(a, "the driver reports no subgroup size"));
 }
 
+/* The GPU engine as the chart names it: "cuda", "gl (software)". */
+static void v_gpu_label(const app *a, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", a->s.gpu.engine ? scene_engine_label(&a->s.gpu) : words(a, "no GPU engine here"));
+}
+
 /* Where the recorded run drawn came from: "recorded on ..., <date>". */
 static void v_record(const app *a, char *buf, size_t size)
 {
@@ -347,6 +353,7 @@ static const struct {
     {"tile_ms", v_tile_ms},
     {"warp_size", v_warp_size},
     {"record", v_record},
+    {"gpu_label", v_gpu_label},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])
@@ -426,8 +433,21 @@ void app_hint(const app *a, char *buf, size_t size)
     act = app_action_find(st->wait);
     if (act && act->id == ACT_FILTER) /* filter-N: the key is N */
         snprintf(buf, size, form, act->name + 7);
-    else if (act && act->keys)
-        snprintf(buf, size, form, act->keys);
+    else if (act && act->keys) { /* "R  Home": either key, said so */
+        char keys[96];
+        size_t n = 0;
+        for (const char *k = act->keys; *k && n + 8 < sizeof keys; ++k) {
+            if (k[0] == ' ' && k[1] == ' ') {
+                n += (size_t)snprintf(keys + n, sizeof keys - n, "%s", zh(a) ? " 或 " : " or ");
+                while (k[1] == ' ')
+                    ++k;
+            } else {
+                keys[n++] = *k;
+            }
+        }
+        keys[n] = '\0';
+        snprintf(buf, size, form, keys);
+    }
     else
         snprintf(buf, size, zh(a) ? "轮到你了：做“%s”继续" : "Your turn: do '%s' to go on", st->wait);
 }

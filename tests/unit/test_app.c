@@ -860,6 +860,14 @@ static void test_machine_texts(void)
     CHECK(strstr(buf, "virtual GPU") && strstr(buf, "hidden") && strstr(buf, "real") == buf + strlen(buf) - 4,
           "a virtual GPU: the GPU's text, said to be about hidden hardware: %s", buf);
     unsetenv("CONVIS_TEST_MACHINE");
+    app_lesson_stop(&a);
+    app_narration(&a, buf, sizeof buf);
+    CHECK(!buf[0], "no narration outside a lesson: '%s'", buf);
+    /* a wait's keys: either one, said so */
+    write_lesson("hint.yaml", "title: H\nsteps:\n  - say: a\n    wait: restart\n  - say: b\n", path, sizeof path);
+    CHECK(app_lesson_start(&a, path), "start: %s", err_msg());
+    app_hint(&a, buf, sizeof buf);
+    CHECK(!strcmp(buf, "Your turn: press R or Home to go on"), "the hint: %s", buf);
     app_free(&a);
 }
 
