@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/linebreak.h"
 
 #define ATLAS_SIZE 2048
 #define TABLE_SIZE 4096 /* glyphs a font remembers; open addressing, power of two */
@@ -35,32 +36,7 @@ struct rnd_font {
 
 uint32_t rnd_utf8_next(const char **s)
 {
-    const unsigned char *p = (const unsigned char *)*s;
-    uint32_t cp;
-    int extra;
-    if (p[0] < 0x80) {
-        *s += 1;
-        return p[0];
-    }
-    if ((p[0] & 0xE0) == 0xC0)
-        cp = p[0] & 0x1F, extra = 1;
-    else if ((p[0] & 0xF0) == 0xE0)
-        cp = p[0] & 0x0F, extra = 2;
-    else if ((p[0] & 0xF8) == 0xF0)
-        cp = p[0] & 0x07, extra = 3;
-    else {
-        *s += 1;
-        return 0xFFFD;
-    }
-    for (int i = 1; i <= extra; ++i) {
-        if ((p[i] & 0xC0) != 0x80) {
-            *s += i;
-            return 0xFFFD;
-        }
-        cp = cp << 6 | (p[i] & 0x3F);
-    }
-    *s += extra + 1;
-    return cp;
+    return lb_utf8_next(s);
 }
 
 /* Starts the atlas again, empty (transparent). The pixels are uploaded as
@@ -213,43 +189,20 @@ float rnd_text_width(rnd_font *f, const char *utf8)
     return draw_run(f, utf8, utf8 + strlen(utf8), 0, 0, (rnd_color){0, 0, 0, 0}, false);
 }
 
-static bool is_cjk(uint32_t cp)
+static float measure_run(void *f, const char *start, const char *end)
 {
-    return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFF00 && cp <= 0xFFEF) ||
-           (cp >= 0x3000 && cp <= 0x303F);
+    return draw_run(f, start, end, 0, 0, (rnd_color){0, 0, 0, 0}, false);
 }
 
 float rnd_text_wrapped(rnd_font *f, const char *utf8, float x, float y, float max_w, rnd_color c, bool draw)
 {
-    const char *line = utf8, *p = utf8, *last_break = NULL;
+    const char *line = utf8;
     float top = y;
-
     while (*line) {
-        float w;
-        const char *q;
-        uint32_t cp;
-        /* extend the line while it fits */
-        p = line;
-        last_break = NULL;
-        while (*p && *p != '\n') {
-            q = p;
-            cp = rnd_utf8_next(&q);
-            if (cp == ' ' || is_cjk(cp))
-                last_break = cp == ' ' ? p : q;
-            w = draw_run(f, line, q, 0, 0, c, false);
-            if (w > max_w && p > line)
-                break;
-            p = q;
-        }
-        if (*p && *p != '\n' && last_break && last_break > line)
-            p = last_break;
-        draw_run(f, line, p, x, y, c, draw);
+        const char *next, *end = lb_line(line, max_w, measure_run, f, &next);
+        draw_run(f, line, end, x, y, c, draw);
         y += (float)f->line_height;
-        while (*p == ' ')
-            ++p;
-        if (*p == '\n')
-            ++p;
-        line = p;
+        line = next;
     }
     return y - top;
 }
