@@ -55,11 +55,18 @@ void app_capture_screenshot(app_window *w, int width, int height)
     scene_say_error(&w->app.s, msg);
 }
 
-/* A still picture: the work done, the GPU result after its pulse. */
+#define STILL_PLAY_MS 3000.0 /* a still of a playing walk shows it this far on */
+
+/* The state a still shows: the work done, the GPU's light faded, and a
+ * playing walk some seconds on (what a person sees who reads the step). */
 static void settle_for_still(app *a)
 {
     scene_settle(&a->s);
     a->s.gpu_shown_at = scene_now(&a->s) - 2 * SCENE_GPU_PULSE_MS;
+    /* the walk plays: as the window shows it a few seconds on, in frames (a
+     * frame's step is bounded, as after a stall) */
+    for (double t = 0; a->s.playing && t < STILL_PLAY_MS; t += 1000.0 / 60)
+        scene_update(&a->s, 1000.0 / 60);
 }
 
 int app_capture_still(app_window *w, const char *path)

@@ -447,6 +447,9 @@ void scene_too_big(scene *s)
     }
     img_plane_free(&big);
     snprintf(msg, sizeof msg, "a %d\xC3\x97%d test image", side, side);
+    /* it opens in the CPU phase, the GPU not yet tried on it: G does that */
+    s->phase = SCENE_PHASE_CPU;
+    s->gpu.measured = false;
     scene_adopt_image(s, &img, msg);
 }
 

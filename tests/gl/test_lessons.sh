@@ -58,6 +58,27 @@ else
   bad "after G: $(grep -E 'lesson|phase' <<<"$st" | tr '\n' ' ')"
 fi
 
+# a still of a playing walk shows it some seconds on, as a reader of the
+# step sees it (it used to show an empty output)
+st=$(run "$convis" --do play --print-state --screenshot "$tmp/play.png" 2>/dev/null)
+done_now=$(sed -n 's/^done=//p' <<<"$st")
+if [ -n "$done_now" ] && [ "$done_now" -ge 8 ]; then
+  ok "a still of the playing walk shows $done_now outputs done"
+else
+  bad "a still of the playing walk: done=$done_now"
+fi
+
+# Y opens its test image in the CPU phase: the GPU is tried on it only by G
+# (it used to run at once and show the red banner before the learner acted)
+st=$(run "$convis" --do gpu,too-big --print-state --screenshot "$tmp/big.png" 2>/dev/null)
+if ! grep -q '^image=a .* test image$' <<<"$st"; then
+  ok "Y: every image convis opens fits this GPU ($(sed -n 's/^notice=//p' <<<"$st"))"
+elif grep -q '^phase=cpu$' <<<"$st" && grep -q '^banner=$' <<<"$st"; then
+  ok "Y opens $(sed -n 's/^image=//p' <<<"$st") in the CPU phase, no banner before G"
+else
+  bad "Y: $(grep -E '^(image|phase|banner)=' <<<"$st" | tr '\n' ' ')"
+fi
+
 # the menu (L) lists the lessons of the language
 for lang in en zh; do
   count=$(ls "$lessons/$lang"/*.yaml 2>/dev/null | wc -l)
