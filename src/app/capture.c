@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "core/err.h"
 #include "core/timing.h"
+#include "gif.h"
 #include "render/render.h"
 
 #define REPORT_SPEED 256.0 /* outputs a second while --report-frames plays */
@@ -121,6 +122,50 @@ int app_capture_render_steps(app_window *w, const char *dir)
         }
         app_do(a, app_act_id(ACT_LESSON_NEXT));
     }
+    return APP_EXIT_OK;
+}
+
+int app_capture_gif(app_window *w, const char *path, int seconds, int fps)
+{
+    app *a = &w->app;
+    int width = 0, height = 0, frames = seconds * fps;
+    double dt = 1000.0 / fps;
+    gif_writer *g = NULL;
+    struct stat st;
+    scene_settle(&a->s); /* the figures are there from the first frame */
+    for (int i = 0; i < frames; ++i) {
+        img_rgba frame;
+        bool ok;
+        app_frame(w, &width, &height);
+        if (!rnd_read_frame(width, height, &frame)) {
+            app_error("cannot read frame %d back: %s", i + 1, err_msg());
+            gif_abort(g);
+            return APP_EXIT_INPUT;
+        }
+        if (!g && !(g = gif_open(path, width, height, (int)(dt + 0.5)))) {
+            free(frame.px);
+            app_error("%s", err_msg());
+            return APP_EXIT_INPUT;
+        }
+        ok = gif_frame(g, frame.px);
+        free(frame.px);
+        if (!ok) {
+            app_error("%s", err_msg());
+            gif_abort(g);
+            return APP_EXIT_INPUT;
+        }
+        /* the next frame's moment: the walk, the work (tiles, the measuring
+         * thread's figures) and the fading light move on by dt */
+        w->clock_ms += dt;
+        scene_update(&a->s, dt);
+        scene_work(&a->s, 50.0);
+    }
+    if (!gif_close(g)) {
+        app_error("%s", err_msg());
+        return APP_EXIT_INPUT;
+    }
+    printf("wrote %s: %d frames of %dx%d, %d s at %d frames a second, %lld KiB\n", path, frames, width, height,
+           seconds, fps, stat(path, &st) == 0 ? (long long)st.st_size / 1024 : -1LL);
     return APP_EXIT_OK;
 }
 

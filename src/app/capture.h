@@ -21,6 +21,12 @@ int app_capture_still(app_window *w, const char *path);
 /* One screenshot per lesson step, DIR/step-01.png and on. */
 int app_capture_render_steps(app_window *w, const char *dir);
 
+/* --gif: `seconds` of what the window shows at `fps` frames a second, in
+ * the window's own clock (clock_virtual): the walk plays, the GPU's light
+ * fades, tiles complete, as they would on screen; the measuring is done
+ * before the first frame. Writes a new GIF (gif.h) and says its size. */
+int app_capture_gif(app_window *w, const char *path, int seconds, int fps);
+
 /* Frame times while the CPU walk plays, after how long the image took from
  * the start of loading to its first frame. */
 int app_capture_report_frames(app_window *w, int frames, double load_start, double loaded);

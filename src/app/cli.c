@@ -80,6 +80,12 @@ static const app_option options[] = {
      "with a lesson: save one screenshot per step in DIR and exit"},
     {OPT_REPORT_FRAMES, "--report-frames", NULL, "N", APP_FOR_WINDOW,
      "play the CPU walk for N frames and print the frame times"},
+    {OPT_GIF, "--gif", NULL, "FILE", APP_FOR_WINDOW,
+     "record what the window shows after the actions (--do, a lesson's\n"
+     "first step) as an animated GIF for slides, a new FILE, and exit:\n"
+     "the walk playing, the GPU lighting up, tiles completing, in time"},
+    {OPT_GIF_SECONDS, "--gif-seconds", NULL, "N", APP_FOR_WINDOW, "how long the GIF runs (default 5, at most 60)"},
+    {OPT_GIF_FPS, "--gif-fps", NULL, "N", APP_FOR_WINDOW, "its frames a second (default 10, at most 30)"},
     {OPT_PRINT_STATE, "--print-state", NULL, NULL, APP_FOR_WINDOW,
      "when the window ends, print its state, the regions that show\nmeasured times and the places to click (for tests)"},
     {OPT_RECORD, "--record", NULL, "FILE", APP_FOR_WINDOW,

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "compute/engine.h"
+#include "core/timing.h"
 #include "engine_host.h"
 #include "render/render.h"
 
@@ -18,9 +19,15 @@ static void buffer_free(void *user, unsigned *buffer)
     rnd_buffer_free(buffer);
 }
 
-scene_host app_window_host(void)
+static double window_now(void *user)
 {
-    scene_host h = {app_host_open_engine, buffer_ensure, buffer_free, NULL, NULL};
+    const app_window *w = user;
+    return w->clock_virtual ? w->clock_ms : tim_now_ms();
+}
+
+scene_host app_window_host(app_window *w)
+{
+    scene_host h = {app_host_open_engine, buffer_ensure, buffer_free, window_now, w};
     return h;
 }
 

@@ -17,10 +17,14 @@ typedef struct app_window {
     view *view;
     app app;
     bool app_ready;
+    /* The scene's clock: the monotonic clock, or (recording a GIF) time
+     * that moves only frame by frame, clock_ms. */
+    bool clock_virtual;
+    double clock_ms;
 } app_window;
 
-/* The scene's host for a window with a current GL context. */
-scene_host app_window_host(void);
+/* The scene's host for window w (whose GL context is current). */
+scene_host app_window_host(app_window *w);
 
 /* Draws one frame of the app into the window's back buffer and says its
  * size; the caller swaps it onto the screen or reads it back. */

@@ -29,7 +29,8 @@
 #define MEASURING_FRAME_MS 250.0 /* ... and frames drawn at most this often */
 
 typedef struct window_args {
-    const char *image, *screenshot, *script, *lesson, *render_steps, *lang, *record;
+    const char *image, *screenshot, *script, *lesson, *render_steps, *lang, *record, *gif;
+    int gif_seconds, gif_fps;
     int width, height;
     bool display_given, print_state;
     int report_frames;
@@ -40,6 +41,8 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
     memset(a, 0, sizeof *a);
     a->width = 1280;
     a->height = 720;
+    a->gif_seconds = 5;
+    a->gif_fps = 10;
     for (int i = 0; i < argc; ++i) {
         const char *arg = argv[i], *v;
         const app_option *o;
@@ -87,6 +90,17 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
         case OPT_PRINT_STATE:
             a->print_state = true;
             break;
+        case OPT_GIF:
+            a->gif = v;
+            break;
+        case OPT_GIF_SECONDS:
+        case OPT_GIF_FPS: {
+            long long n;
+            if (!app_parse_count(o->name, v, o->id == OPT_GIF_SECONDS ? 60 : 30, &n))
+                return APP_EXIT_USAGE;
+            *(o->id == OPT_GIF_SECONDS ? &a->gif_seconds : &a->gif_fps) = (int)n;
+            break;
+        }
         case OPT_REPORT_FRAMES: {
             long long n;
             if (!app_parse_count(o->name, v, 100000, &n))
@@ -352,7 +366,8 @@ int app_window_main(int argc, char **argv)
      * steps to render) may draw offscreen where there is no display; the
      * interactive window needs one, or it would run unseen. */
     w.win = plat_open("convis", args.width, args.height,
-                      args.screenshot || args.render_steps || args.report_frames ? PLAT_WINDOW_OFFSCREEN : 0);
+                      args.screenshot || args.render_steps || args.report_frames || args.gif ? PLAT_WINDOW_OFFSCREEN
+                                                                                             : 0);
     if (!w.win) {
         app_error("%s%s", err_msg(),
                   plat_has_display() ? "" : " (or render a picture offscreen with --screenshot FILE)");
@@ -379,7 +394,8 @@ int app_window_main(int argc, char **argv)
         app_error("%s", err_msg());
         goto stop_render;
     }
-    host = app_window_host();
+    w.clock_virtual = args.gif != NULL; /* a GIF's frames are spaced in its own time */
+    host = app_window_host(&w);
     app_init(&w.app, &host, &opt, args.lang);
     w.app_ready = true;
     load_start = tim_now_ms();
@@ -419,6 +435,8 @@ int app_window_main(int argc, char **argv)
 
     if (args.screenshot) {
         rc = app_capture_still(&w, args.screenshot);
+    } else if (args.gif) {
+        rc = app_capture_gif(&w, args.gif, args.gif_seconds, args.gif_fps);
     } else if (args.render_steps) {
         if (!app_in_lesson(&w.app)) {
             app_error("--render-steps needs a lesson: convis lesson --render-steps DIR FILE");

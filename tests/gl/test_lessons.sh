@@ -4,9 +4,10 @@
 # no OpenGL error, no message. Then the player's rules: a step that waits
 # for the learner does not move on until the learner acts, and a mistake in a
 # lesson file is one file:line:column sentence.
-# Usage: test_lessons.sh CONVIS LESSONS_DIR
+# Then stills as a reader sees them, and a GIF for slides.
+# Usage: test_lessons.sh CONVIS LESSONS_DIR GIF_INFO (test_gif, which reads a GIF back)
 set -u
-convis=$1 lessons=$2
+convis=$1 lessons=$2 gif_info=$3
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -77,6 +78,22 @@ elif grep -q '^phase=cpu$' <<<"$st" && grep -q '^banner=$' <<<"$st"; then
   ok "Y opens $(sed -n 's/^image=//p' <<<"$st") in the CPU phase, no banner before G"
 else
   bad "Y: $(grep -E '^(image|phase|banner)=' <<<"$st" | tr '\n' ' ')"
+fi
+
+# a GIF of the walk playing: the frames and size asked for; never over a file
+gif=$tmp/walk.gif
+if run "$convis" --do "faster*5,play" --gif "$gif" --gif-seconds 2 --gif-fps 5 --window 640x360 >"$tmp/out" 2>/dev/null &&
+  [ "$("$gif_info" --info "$gif")" = "10 640x360" ]; then
+  ok "a GIF: $(cat "$tmp/out")"
+else
+  bad "a GIF: $(cat "$tmp/out") / $("$gif_info" --info "$gif" 2>&1)"
+fi
+before=$(cksum <"$gif")
+if ! run "$convis" --gif "$gif" --gif-seconds 1 >/dev/null 2>"$tmp/err" && grep -q "already exists" "$tmp/err" &&
+  [ "$(cksum <"$gif")" = "$before" ]; then
+  ok "a GIF is never written over a file: $(cat "$tmp/err")"
+else
+  bad "a GIF over an existing file: $(cat "$tmp/err")"
 fi
 
 # the menu (L) lists the lessons of the language

@@ -1,0 +1,235 @@
+/* gif.c - animated GIFs (gif.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "gif.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gif_lib.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/err.h"
+
+#define CACHE_BITS 5 /* the colour lookup: 5 bits a channel, 32768 entries */
+
+typedef struct gif_writer gif_writer;
+static bool release(gif_writer *g, bool remove);
+
+struct gif_writer {
+    GifFileType *file;
+    char *path;
+    int w, h, delay_cs, frames;
+    bool failed;
+    ColorMapObject *map;
+    int16_t cache[1 << (3 * CACHE_BITS)]; /* palette index for a 15-bit colour; -1 unknown */
+    uint8_t *index, *previous;           /* this frame and the last in palette indices */
+};
+
+static bool fail(gif_writer *g, const char *what, int code)
+{
+    g->failed = true;
+    return err_set("cannot write the GIF '%s' (%s): %s", g->path, what, GifErrorString(code));
+}
+
+gif_writer *gif_open(const char *path, int w, int h, int delay_ms)
+{
+    gif_writer *g;
+    int fd, error = 0;
+    if (w < 1 || h < 1 || w > 65535 || h > 65535) {
+        err_set("a GIF of %dx%d pixels is not possible", w, h);
+        return NULL;
+    }
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        if (errno == EEXIST)
+            err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", path);
+        else
+            err_set("cannot make '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    g = calloc(1, sizeof *g);
+    if (g) {
+        g->path = strdup(path);
+        g->index = malloc((size_t)w * (size_t)h);
+        g->previous = malloc((size_t)w * (size_t)h);
+    }
+    if (!g || !g->path || !g->index || !g->previous) {
+        if (g) {
+            free(g->path);
+            free(g->index);
+            free(g->previous);
+            free(g);
+        }
+        close(fd);
+        unlink(path);
+        err_set("out of memory for a GIF of %dx%d pixels", w, h);
+        return NULL;
+    }
+    g->w = w;
+    g->h = h;
+    g->delay_cs = (delay_ms + 5) / 10 < 2 ? 2 : (delay_ms + 5) / 10;
+    memset(g->cache, 0xff, sizeof g->cache);
+    g->file = EGifOpenFileHandle(fd, &error);
+    if (!g->file) {
+        close(fd);
+        fail(g, "opening it", error);
+        release(g, true);
+        return NULL;
+    }
+    return g;
+}
+
+/* The palette from the first frame (giflib's median cut), and the file's
+ * header with it and the loop. */
+static bool start(gif_writer *g, const uint8_t *rgba)
+{
+    size_t n = (size_t)g->w * (size_t)g->h;
+    GifByteType *r = malloc(n), *gr = malloc(n), *b = malloc(n);
+    GifColorType colors[256];
+    int size = 256;
+    static const unsigned char loop[3] = {1, 0, 0}; /* play forever */
+    bool ok = r && gr && b;
+    for (size_t i = 0; ok && i < n; ++i) {
+        r[i] = rgba[4 * i];
+        gr[i] = rgba[4 * i + 1];
+        b[i] = rgba[4 * i + 2];
+    }
+    if (ok && GifQuantizeBuffer((unsigned)g->w, (unsigned)g->h, &size, r, gr, b, g->index, colors) != GIF_OK)
+        ok = err_set("cannot make the GIF's palette");
+    free(r);
+    free(gr);
+    free(b);
+    if (!ok) {
+        g->failed = true;
+        return false;
+    }
+    g->map = GifMakeMapObject(256, NULL);
+    if (!g->map) {
+        g->failed = true;
+        return err_set("out of memory for the GIF's palette");
+    }
+    for (int i = 0; i < 256; ++i)
+        g->map->Colors[i] = i < size ? colors[i] : colors[0];
+    EGifSetGifVersion(g->file, true); /* GIF89a: frames with their times */
+    if (EGifPutScreenDesc(g->file, g->w, g->h, 8, 0, g->map) != GIF_OK)
+        return fail(g, "its header", g->file->Error);
+    if (EGifPutExtensionLeader(g->file, APPLICATION_EXT_FUNC_CODE) != GIF_OK ||
+        EGifPutExtensionBlock(g->file, 11, "NETSCAPE2.0") != GIF_OK ||
+        EGifPutExtensionBlock(g->file, 3, loop) != GIF_OK || EGifPutExtensionTrailer(g->file) != GIF_OK)
+        return fail(g, "its loop", g->file->Error);
+    return true;
+}
+
+/* The palette index nearest a colour, through the cache. */
+static uint8_t nearest(gif_writer *g, uint8_t r, uint8_t gr, uint8_t b)
+{
+    int key = (r >> (8 - CACHE_BITS)) << (2 * CACHE_BITS) | (gr >> (8 - CACHE_BITS)) << CACHE_BITS |
+              (b >> (8 - CACHE_BITS));
+    if (g->cache[key] < 0) {
+        int best = 0;
+        long best_d = -1;
+        for (int i = 0; i < g->map->ColorCount; ++i) {
+            const GifColorType *c = &g->map->Colors[i];
+            long dr = c->Red - r, dg = c->Green - gr, db = c->Blue - b;
+            long d = dr * dr * 3 + dg * dg * 4 + db * db * 2;
+            if (best_d < 0 || d < best_d)
+                best = i, best_d = d;
+        }
+        g->cache[key] = (int16_t)best;
+    }
+    return (uint8_t)g->cache[key];
+}
+
+/* Writes the rectangle x0..x1, y0..y1 of g->index as one frame. */
+static bool put(gif_writer *g, int x0, int y0, int x1, int y1)
+{
+    unsigned char gce[4] = {1 << 2 /* keep this frame under the next */, (unsigned char)(g->delay_cs & 0xff),
+                            (unsigned char)(g->delay_cs >> 8), 0};
+    if (EGifPutExtension(g->file, GRAPHICS_EXT_FUNC_CODE, 4, gce) != GIF_OK ||
+        EGifPutImageDesc(g->file, x0, y0, x1 - x0, y1 - y0, false, NULL) != GIF_OK)
+        return fail(g, "a frame", g->file->Error);
+    for (int y = y0; y < y1; ++y)
+        if (EGifPutLine(g->file, g->index + (size_t)y * g->w + x0, x1 - x0) != GIF_OK)
+            return fail(g, "a frame's pixels", g->file->Error);
+    return true;
+}
+
+bool gif_frame(gif_writer *g, const uint8_t *rgba)
+{
+    size_t n = (size_t)g->w * (size_t)g->h;
+    int x0 = g->w, y0 = g->h, x1 = 0, y1 = 0;
+    if (g->failed)
+        return err_set("the GIF '%s' failed before", g->path);
+    if (g->frames == 0 && !start(g, rgba))
+        return false;
+    for (size_t i = 0; i < n; ++i)
+        g->index[i] = nearest(g, rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2]);
+    if (g->frames == 0) {
+        x0 = y0 = 0, x1 = g->w, y1 = g->h;
+    } else {
+        /* only what changed since the last frame */
+        for (int y = 0; y < g->h; ++y) {
+            const uint8_t *a = g->index + (size_t)y * g->w, *b = g->previous + (size_t)y * g->w;
+            if (memcmp(a, b, (size_t)g->w) == 0)
+                continue;
+            if (y < y0)
+                y0 = y;
+            y1 = y + 1;
+            for (int x = 0; x < g->w; ++x)
+                if (a[x] != b[x]) {
+                    if (x < x0)
+                        x0 = x;
+                    if (x + 1 > x1)
+                        x1 = x + 1;
+                }
+        }
+        if (x1 <= x0) /* nothing changed: one pixel as it was, to keep the frame's time */
+            x0 = y0 = 0, x1 = y1 = 1;
+    }
+    if (!put(g, x0, y0, x1, y1))
+        return false;
+    memcpy(g->previous, g->index, n);
+    ++g->frames;
+    return true;
+}
+
+int gif_frames(const gif_writer *g)
+{
+    return g->frames;
+}
+
+/* Closes the file (removed when `remove` or anything failed) and frees
+ * the writer; false when anything failed. */
+static bool release(gif_writer *g, bool remove)
+{
+    int error = 0;
+    bool ok = !g->failed;
+    if (g->file && EGifCloseFile(g->file, &error) != GIF_OK && ok)
+        ok = err_set("cannot finish the GIF '%s': %s", g->path, GifErrorString(error));
+    if (remove || !ok)
+        unlink(g->path);
+    GifFreeMapObject(g->map);
+    free(g->index);
+    free(g->previous);
+    free(g->path);
+    free(g);
+    return ok;
+}
+
+bool gif_close(gif_writer *g)
+{
+    if (!g)
+        return false;
+    if (g->frames == 0 && !g->failed) {
+        err_set("the GIF '%s' has no frame", g->path);
+        g->failed = true;
+    }
+    return release(g, false);
+}
+
+void gif_abort(gif_writer *g)
+{
+    if (g)
+        release(g, true);
+}
