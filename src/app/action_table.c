@@ -79,6 +79,8 @@ static const app_action actions[] = {
     {ACT_CENTER_ON, "center-on", NULL, NULL, 0, XY, {{0, 0}}, 0, 0},
     {ACT_HOVER, "hover", NULL, NULL, 0, XY, {{0, 0}}, 0, 0},
     {ACT_PIN, "pin", "click", "pin the output under the mouse (click again to unpin)", 0, 0, {{0, 0}}, 0, 0},
+    {ACT_LARGE, "large-view", "I", "the whole input and output, large, side by side (or click its button)", 0, 0,
+     {{'i', 0}}, 0, 0},
     {ACT_LESSONS, "lessons", "L", "the lessons: pick by number or click", 0, 0, {{'l', 0}}, 0, 100},
     {ACT_PICK_LESSON, "pick-lesson", NULL, NULL, 0, INDEX, {{0, 0}}, 0, 0},
     {ACT_LEAVE_LESSON, "leave-lesson", "Esc", "in a lesson: leave it, back to what you had", 0, 0, {{0, 0}}, 0, 0},

@@ -120,6 +120,8 @@ static void escape(app *a)
         s->pinned = false;
     else if (s->banner[0])
         s->banner[0] = '\0';
+    else if (a->large)
+        a->large = false;
     else if (s->sweep.shown)
         s->sweep.shown = false;
     else if (s->chain.shown)
@@ -156,7 +158,10 @@ static void run(app *a, app_act act)
             enter_step(a);
         break;
     case ACT_GPU: scene_launch_gpu(s); break;
-    case ACT_SWEEP: scene_sweep(s); break;
+    case ACT_SWEEP:
+        a->large = false; /* they take the same place */
+        scene_sweep(s);
+        break;
     case ACT_APPLY_AGAIN: scene_apply_again(s); break;
     case ACT_CHAIN: scene_chain(s); break;
     case ACT_TOO_BIG: scene_too_big(s); break;
@@ -209,6 +214,11 @@ static void run(app *a, app_act act)
             scene_open_image(s, act.text);
         break;
     case ACT_ESCAPE: escape(a); break;
+    case ACT_LARGE:
+        a->large = !a->large;
+        if (a->large)
+            s->sweep.shown = false; /* they take the same place */
+        break;
     case ACT_QUIT: a->quit = true; break;
     case ACT_COUNT: break;
     }

@@ -611,6 +611,25 @@ static void test_long_work(void)
     app_free(&a);
 }
 
+/* ---- the large view ---------------------------------------------------------------------- */
+
+/* I shows the whole input and output large; it and the sweep take the same
+ * place, one at a time; Esc closes it before anything behind it. */
+static void test_large_view(void)
+{
+    app a;
+    fresh(&a);
+    run_name(&a, "large-view");
+    CHECK(a.large, "I: the large view");
+    run_name(&a, "sweep");
+    CHECK(!a.large && a.s.sweep.shown, "W: the sweep in its place");
+    run_name(&a, "large-view");
+    CHECK(a.large && !a.s.sweep.shown, "I again: the large view in the sweep's place");
+    app_do(&a, app_act_id(ACT_ESCAPE));
+    CHECK(!a.large && !a.quit, "Esc closes it, nothing more");
+    app_free(&a);
+}
+
 /* ---- memory: the budget and tiles -------------------------------------------------------- */
 
 /* Whether the GPU result shown equals the reference of the image shown. */
@@ -1151,6 +1170,7 @@ int main(void)
     test_states();
     test_long_work();
     test_budget_tiles();
+    test_large_view();
     test_placeholders();
     test_hardware_and_compare();
     test_machine_texts();

@@ -134,6 +134,8 @@ void view_layout(view *v, const app *a, int W, int H)
         L->play_button = (rect){L->pad, L->status.y + L->line + (app_in_lesson(a) ? 7 : 5) * vw_lh(v->small) + 0.6f * L->pad,
                                 pw, vw_lh(v->small) + 0.6f * L->pad};
         L->gpu_button = (rect){L->pad * 2 + pw, L->play_button.y, bw, L->play_button.h};
+        L->large_button = (rect){L->gpu_button.x + bw + L->pad, L->play_button.y,
+                                 vw_text_w(v->small, vw_T(v, "I  large picture")) + L->pad * 1.5f, L->play_button.h};
     }
 }
 
@@ -181,6 +183,24 @@ view_hit view_hit_test(view *v, const app *a, int px, int py)
         return hit_act(ACT_GPU, 0, -1, -1);
     if (vw_inside(L->play_button, x, y))
         return hit_act(ACT_PLAY, 0, -1, -1);
+    if (vw_inside(L->large_button, x, y))
+        return hit_act(ACT_LARGE, 0, -1, -1);
+    if (a->large) { /* over either picture: that output, hovered or pinned */
+        rect r[2];
+        vw_large_boxes(v, s, &r[0], &r[1]);
+        for (int i = 0; i < 2; ++i)
+            if (vw_inside(r[i], x, y)) {
+                int cx = (int)((x - r[i].x) / r[i].w * (float)s->img.luma.w);
+                int cy = (int)((y - r[i].y) / r[i].h * (float)s->img.luma.h);
+                view_hit hit = hit_act(ACT_PIN, 0, cx < s->img.luma.w ? cx : s->img.luma.w - 1,
+                                       cy < s->img.luma.h ? cy : s->img.luma.h - 1);
+                hit.output = true;
+                hit.x = hit.act.x;
+                hit.y = hit.act.y;
+                return hit;
+            }
+        return none;
+    }
     if (s->sweep.shown)
         return none; /* the sweep covers the grids, the kernel and the thumbnails */
     if (vw_inside(L->kernel, x, y)) {

@@ -172,14 +172,17 @@ void vw_draw_status(view *v, const scene *s)
 
 }
 
-void vw_draw_buttons(view *v, const scene *s)
+void vw_draw_buttons(view *v, const app *a)
 {
     const layout *L = &v->L;
+    const scene *s = &a->s;
+    bool a_large = a->large;
     vw_chip(v, L->play_button, vw_T(v, s->playing ? "Space  pause" : "Space  play"), s->playing, WINDOW);
     vw_chip(v, L->gpu_button,
             vw_T(v, s->gpu.hardware == ENG_HW_SOFTWARE ? "G  launch on the software GPU" : "G  launch on the GPU"),
             s->phase == SCENE_PHASE_GPU, GREEN);
-    rnd_text(v->small, vw_T(v, "F1 or ?  every key"), L->gpu_button.x + L->gpu_button.w + L->pad,
+    vw_chip(v, L->large_button, vw_T(v, "I  large picture"), a_large, BLUE);
+    rnd_text(v->small, vw_T(v, "F1 or ?  every key"), L->large_button.x + L->large_button.w + L->pad,
              L->gpu_button.y + (L->gpu_button.h - vw_lh(v->small)) / 2, DIM);
 }
 

@@ -171,38 +171,42 @@ static void draw_tiles(view *v, const scene *s, rect r)
     }
 }
 
+void vw_draw_picture(view *v, const scene *s, int which, rect r)
+{
+    const rnd_texture *tex = which ? &v->thumb_out : &v->thumb_in;
+    refresh_thumbs(v, s);
+    if (which == 1 && s->phase == SCENE_PHASE_GPU && s->gpu_presented) {
+        /* the GPU's buffer as it is: it never came back to the host */
+        if (v->plane_run != s->gpu_runs) {
+            v->plane_ok = rnd_plane_from_buffer(&v->plane, s->gpu_buffer, s->img.luma.w, s->img.luma.h);
+            v->plane_run = s->gpu_runs;
+        }
+        if (v->plane_ok)
+            rnd_plane_image(&v->plane, r.x, r.y, r.w, r.h, (int)s->opt.display, true);
+        else /* too big for a GL texture here: the copy that came back */
+            rnd_image(tex, r.x, r.y, r.w, r.h, WHITE, true);
+    } else {
+        rnd_image(tex, r.x, r.y, r.w, r.h, WHITE, true);
+    }
+    rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, 1, which ? GREEN : BLUE);
+    if (which == 1 && s->thread_view)
+        draw_owners(s, r);
+    if (which == 1 && s->phase == SCENE_PHASE_GPU && s->tiles.on)
+        draw_tiles(v, s, r);
+}
+
 void vw_draw_thumbs(view *v, const scene *s)
 {
     const layout *L = &v->L;
     rect boxes[2] = {L->thumb_in, L->thumb_out};
-    bool from_gpu = s->phase == SCENE_PHASE_GPU && s->gpu_presented;
-    const rnd_texture *tex[2] = {&v->thumb_in, &v->thumb_out};
-    rnd_color hue[2] = {BLUE, GREEN};
 
     if (L->thumb_in.h <= 0)
         return;
-    refresh_thumbs(v, s);
     rnd_text(v->small, vw_T(v, "Whole image"), L->thumb_in.x, L->thumb_in.y - vw_lh(v->small), DIM);
     for (int i = 0; i < 2; ++i) {
         rect r = vw_thumb_fit(s, boxes[i]);
         float k = r.w / (float)s->img.luma.w;
-        if (i == 1 && from_gpu) { /* the GPU's buffer as it is: it never came back to the host */
-            if (v->plane_run != s->gpu_runs) {
-                v->plane_ok = rnd_plane_from_buffer(&v->plane, s->gpu_buffer, s->img.luma.w, s->img.luma.h);
-                v->plane_run = s->gpu_runs;
-            }
-            if (v->plane_ok)
-                rnd_plane_image(&v->plane, r.x, r.y, r.w, r.h, (int)s->opt.display, true);
-            else /* too big for a GL texture here: the copy that came back */
-                rnd_image(tex[i], r.x, r.y, r.w, r.h, WHITE, true);
-        } else {
-            rnd_image(tex[i], r.x, r.y, r.w, r.h, WHITE, true);
-        }
-        rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, 1, hue[i]);
-        if (i == 1 && s->thread_view)
-            draw_owners(s, r);
-        if (i == 1 && s->phase == SCENE_PHASE_GPU && s->tiles.on)
-            draw_tiles(v, s, r);
+        vw_draw_picture(v, s, i, r);
         /* where the grids are */
         {
             int cw = s->view_cells < s->img.luma.w - s->view_x ? s->view_cells : s->img.luma.w - s->view_x;

@@ -188,6 +188,10 @@ const char *vw_T(const view *v, const char *en)
         {"Space  play", "\xE7\xA9\xBA\xE6\xA0\xBC  \xE6\x92\xAD\xE6\x94\xBE"},
         {"G  launch on the GPU", "G  \xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE8\xBF\x90\xE8\xA1\x8C"},
         {"F1 or ?  every key", "F1 \xE6\x88\x96 ?  \xE6\x89\x80\xE6\x9C\x89\xE6\x8C\x89\xE9\x94\xAE"},
+        {"I  large picture", "I  大图"},
+        {"Input, the whole image", "输入：整幅图像"},
+        {"The mouse over either picture marks the same spot on both; a click pins it. I or Esc: back to the grids.",
+         "鼠标移到任一幅图上，两幅图的同一位置都会标出；点击可以固定。按 I 或 Esc 回到网格。"},
         {"dashed: outside the image (border rule)", "虚线格：图像之外（边界规则）"},
         {"Time for the whole", "\xE6\x95\xB4\xE5\xB9\x85\xE5\x9B\xBE\xE5\x83\x8F\xE7\x9A\x84\xE6\x97\xB6\xE9\x97\xB4"},
     };
@@ -272,6 +276,13 @@ int view_targets(const view *v, const app *a, view_target *out, int max)
     n = target(out, n, max, "display", -1, L->display);
     n = target(out, n, max, "play", -1, L->play_button);
     n = target(out, n, max, "gpu", -1, L->gpu_button);
+    n = target(out, n, max, "large-view", -1, L->large_button);
+    if (a->large) { /* the two pictures: a click pins an output */
+        rect in, o;
+        vw_large_boxes(v, &a->s, &in, &o);
+        n = target(out, n, max, "pin", -1, in);
+        return target(out, n, max, "pin", -1, o);
+    }
     if (a->s.sweep.shown) /* it covers the grids, the kernel and the thumbnails */
         return n;
     for (int t = 0; t < 9; ++t) {
@@ -304,7 +315,9 @@ void view_draw(view *v, const app *a, int w, int h)
     view_layout(v, a, w, h);
     rnd_begin(w, h, BG);
     if (s->img.luma.px) {
-        if (s->sweep.shown) {
+        if (a->large) {
+            vw_draw_large(v, a);
+        } else if (s->sweep.shown) {
             vw_draw_sweep(v, a, v->L.sweep);
         } else {
             vw_draw_grids(v, s, scene_now(s));
@@ -316,7 +329,7 @@ void view_draw(view *v, const app *a, int w, int h)
             vw_draw_lesson(v, a);
         else
             vw_draw_status(v, s);
-        vw_draw_buttons(v, s);
+        vw_draw_buttons(v, a);
         vw_draw_chart(v, a);
     }
     vw_draw_top(v, s);

@@ -68,7 +68,7 @@ typedef struct sized_font {
 typedef struct layout {
     float W, H, u, pad, line;
     rect title, banner, chips, input, input_cells, output, middle, sweep, kernel, arith, thumb_in, thumb_out, status, chart;
-    rect preset[9], border, flip, display, gpu_button, play_button;
+    rect preset[9], border, flip, display, gpu_button, play_button, large_button;
     rect lesson_row[APP_MAX_LESSONS];
     int lesson_rows;    /* rows of the lesson menu drawn (0: no menu) */
     float cell;         /* grid cell size in pixels */
@@ -133,12 +133,21 @@ void vw_draw_arithmetic(view *v, const scene *s);
 /* thumbs.c */
 rect vw_thumb_fit(const scene *s, rect box);
 void vw_draw_thumbs(view *v, const scene *s);
+/* The whole input (which 0) or output (1) in rectangle r: the output as
+ * the walk has it, or the GPU's result, with thread view's owners and the
+ * tiles over it. */
+void vw_draw_picture(view *v, const scene *s, int which, rect r);
+
+/* large.c */
+/* The two pictures side by side in L->sweep's place, and where they are. */
+void vw_large_boxes(const view *v, const scene *s, rect *in, rect *out);
+void vw_draw_large(view *v, const app *a);
 
 /* status.c */
 void vw_draw_top(view *v, const scene *s);
 void vw_draw_status(view *v, const scene *s);
 void vw_draw_lesson(view *v, const app *a);
-void vw_draw_buttons(view *v, const scene *s);
+void vw_draw_buttons(view *v, const app *a);
 
 /* charts.c */
 void vw_draw_chart(view *v, const app *a);
