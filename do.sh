@@ -18,7 +18,7 @@ build_dir=${CONVIS_BUILD_DIR:-build}
 
 # What building and running need, and what the tests need besides.
 build_packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-ttf-dev libglew-dev libgl-dev
-  libstb-dev libfontconfig-dev fonts-dejavu-core fonts-noto-cjk libyaml-dev libgif-dev)
+  libstb-dev libfontconfig-dev fonts-dejavu-core fonts-noto-cjk libyaml-dev libgif-dev gettext)
 test_packages=(xvfb xauth xdotool time)
 check_packages=(clang libclang-rt-14-dev)
 

@@ -372,7 +372,7 @@ bool app_lesson_start(app *a, const char *path)
     a->menu = a->help = false;
     snprintf(a->lesson_path, sizeof a->lesson_path, "%s", copy);
     if (lang) /* a lesson in lessons/zh/ is in Chinese: the text needs a font that has it */
-        snprintf(a->lang, sizeof a->lang, "%s", lang);
+        app_set_lang(a, lang);
     a->free_has_record = a->has_record;
     a->free_record = a->record;
     if (l.record) { /* read when the lesson was checked; again now, in case the file changed since */
@@ -398,5 +398,5 @@ void app_lesson_stop(app *a)
     a->has_record = a->free_has_record;
     a->record = a->free_record;
     if (a->free_lang[0])
-        snprintf(a->lang, sizeof a->lang, "%s", a->free_lang);
+        app_set_lang(a, a->free_lang);
 }

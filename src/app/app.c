@@ -1,5 +1,7 @@
 #include "app.h"
 
+#include "i18n.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,13 @@ void app_init(app *a, const scene_host *host, const app_options *opt, const char
             }
         }
     }
+    i18n_set_lang(a->lang);
+}
+
+void app_set_lang(app *a, const char *lang)
+{
+    snprintf(a->lang, sizeof a->lang, "%s", lang);
+    i18n_set_lang(a->lang);
 }
 
 void app_free(app *a)

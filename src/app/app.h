@@ -60,5 +60,7 @@ bool app_in_lesson(const app *a);
 
 /* The language in force ("en", "zh"). */
 const char *app_lang(const app *a);
+/* Sets the language of the words shown (i18n_set_lang) and of the fonts. */
+void app_set_lang(app *a, const char *lang);
 
 #endif

@@ -1,6 +1,7 @@
 #include "format.h"
 
 #include "compute/engine.h"
+#include "i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -76,7 +77,7 @@ void fmt_cell(float v, char *buf, size_t size)
         snprintf(buf, size, "0");
 }
 
-void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, bool zh, char *buf,
+void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, char *buf,
                  size_t size)
 {
     int c = eng_compare(a, b);
@@ -84,16 +85,12 @@ void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, co
     fmt_ratio(eng_total_ms(a), eng_total_ms(b), r, sizeof r);
     if (!eng_comparable(a, b))
         snprintf(buf, size,
-                 zh ? "%s 和 %s 各只运行了一两次，太少，不足以判断谁快"
-                    : "%s and %s ran too few times each to tell which was faster",
+                 _("%s and %s ran too few times each to tell which was faster"),
                  a_name, b_name);
     else if (c == 0)
         snprintf(buf, size,
-                 zh ? "%s 和 %s 用时差不多（多次运行的时间范围有重叠）"
-                    : "%s and %s took about the same time (their runs overlap)",
+                 _("%s and %s took about the same time (their runs overlap)"),
                  a_name, b_name);
-    else if (zh)
-        snprintf(buf, size, "%s 比 %s %s %s", a_name, b_name, c < 0 ? "快" : "慢", r);
     else
-        snprintf(buf, size, "%s was %s %s than %s", a_name, r, c < 0 ? "faster" : "slower", b_name);
+        snprintf(buf, size, c < 0 ? _("%s was %s faster than %s") : _("%s was %s slower than %s"), a_name, r, b_name);
 }

@@ -28,7 +28,7 @@ typedef struct eng_timing eng_timing;
  * "cpu-par was 27.1× faster than cpu-seq", "gl was 85.6× slower than
  * cpu-par", "cpu-par and gl took about the same time (their runs overlap)";
  * in Chinese with zh. */
-void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, bool zh, char *buf,
+void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, char *buf,
                  size_t size);
 
 /* A value as a cell or the arithmetic shows it: whole numbers plainly,

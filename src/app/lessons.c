@@ -13,6 +13,7 @@
 #include "action_table.h"
 #include "core/err.h"
 #include "data.h"
+#include "i18n.h"
 
 /* Whether `path` is `root` or inside it, both as realpath gives them. */
 static bool inside(const char *root, const char *path)
@@ -152,9 +153,28 @@ int app_lesson_list(const char *lang, app_lesson_entry *out, int max)
     return n;
 }
 
+bool app_lang_known(const char *lang)
+{
+    char path[4400];
+    struct stat st;
+    size_t n = strlen(lang);
+    if (n < 2 || n > 3)
+        return false;
+    for (size_t i = 0; i < n; ++i)
+        if (lang[i] < 'a' || lang[i] > 'z')
+            return false;
+    if (strcmp(lang, "en") == 0)
+        return true;
+    snprintf(path, sizeof path, "%s/lessons/%s", app_data_dir(), lang);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return true;
+    snprintf(path, sizeof path, "%s/%s/LC_MESSAGES/convis.mo", i18n_locale_dir(), lang);
+    return stat(path, &st) == 0;
+}
+
 const char *app_lesson_lang(const char *path)
 {
-    static const char *const langs[] = {"en", "zh"};
+    static char lang[4];
     const char *slash = strrchr(path, '/'), *folder;
     size_t n;
     if (!slash)
@@ -163,9 +183,9 @@ const char *app_lesson_lang(const char *path)
     while (folder > path && folder[-1] != '/')
         --folder;
     n = (size_t)(slash - folder);
-    for (size_t i = 0; i < sizeof langs / sizeof langs[0]; ++i)
-        if (n == strlen(langs[i]) && strncmp(folder, langs[i], n) == 0)
-            return langs[i];
-    return NULL;
+    if (n < 2 || n > 3)
+        return NULL;
+    snprintf(lang, sizeof lang, "%.*s", (int)n, folder);
+    return app_lang_known(lang) ? lang : NULL;
 }
 

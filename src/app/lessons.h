@@ -21,6 +21,10 @@ bool app_lesson_load(const char *path, lsn_lesson *out);
  * under it), else among convis's own images, links followed and confined to
  * those folders: true with the real path in buf; false with
  * "file:line:column: ..." in err_msg(). */
+/* Whether convis has a language: en, or one with lessons/<lang>/ or a
+ * catalogue (po/<lang>.po, compiled). Two or three small letters. */
+bool app_lang_known(const char *lang);
+
 bool app_lesson_image(const char *lesson_path, const char *image, int line, int column, char *buf, size_t size);
 
 /* Reads the lesson's record (its `record:`), beside the lesson or among

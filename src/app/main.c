@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "core/image.h"
 #include "data.h"
+#include "i18n.h"
 #include "platform/platform.h"
 
 /* SIGINT and SIGTERM end convis at once, whatever it is doing (a long
@@ -40,6 +41,7 @@ int main(int argc, char **argv)
 {
     end_on_signals();
     app_data_set_base(plat_base_path());
+    i18n_init();
     if (argc >= 2) {
         const char *cmd = argv[1];
         if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

@@ -10,37 +10,16 @@
 
 #include "action_table.h"
 #include "format.h"
+#include "i18n.h"
 
 typedef void (*value_fn)(const app *a, char *buf, size_t size);
 
-static bool zh(const app *a)
-{
-    return strcmp(app_lang(a), "zh") == 0;
-}
 
 /* The words a placeholder's value may contain, in the lesson's language. */
 static const char *words(const app *a, const char *en)
 {
-    static const char *const table[][2] = {
-        {"(not measured yet)", "（尚未测量）"},
-        {"(launch the GPU phase first)", "（请先在 GPU 上运行）"},
-        {"straight into the picture, no copy", "直接写进屏幕上的图像，不复制"},
-        {"one bulk copy back", "一次整体复制取回"},
-        {"one copy per pixel", "每个像素复制一次"},
-        {"no GPU engine here", "这台机器上没有 GPU 引擎"},
-        {"(press X to measure first)", "（请先按 X 测量）"},
-        {"(press W to measure first)", "（请先按 W 测量）"},
-        {"not reported by the driver", "驱动不报告"},
-        {"no budget (all the device has)", "未设预算（设备的全部内存）"},
-        {"(no tiles: the image fits)", "（没有分块：图像放得下）"},
-        {"the driver reports no subgroup size", "驱动没有报告 subgroup 的大小"},
-        {"(no recorded run)", "（没有录制的运行）"},
-    };
-    if (zh(a))
-        for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
-            if (strcmp(en, table[i][0]) == 0)
-                return table[i][1];
-    return en;
+    (void)a;
+    return _(en);
 }
 
 static void engine_ms(const app *a, const scene_engine *e, char *buf, size_t size)
@@ -59,7 +38,8 @@ static void compare(const app *a, const scene_engine *x, const scene_engine *y, 
         snprintf(buf, size, "%s", words(a, "(not measured yet)"));
         return;
     }
-    fmt_compare(scene_engine_label(x), &x->timing, scene_engine_label(y), &y->timing, zh(a), buf, size);
+    (void)a;
+    fmt_compare(scene_engine_label(x), &x->timing, scene_engine_label(y), &y->timing, buf, size);
 }
 
 static void v_cpu_seq_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.seq, buf, size); }
@@ -132,8 +112,7 @@ static void v_gpu_result(const app *a, char *buf, size_t size)
         fmt_count(s->gpu.timing.measured_px, m, sizeof m);
         fmt_count(s->gpu.timing.total_px, n, sizeof n);
         snprintf(buf, size,
-                 zh(a) ? "每个像素复制一次（测量了 %s 次中的 %s 次，其余按比例推算）"
-                       : "one copy per pixel (%2$s of the %1$s copies measured, the rest extrapolated)",
+                 _("one copy per pixel (%2$s of the %1$s copies measured, the rest extrapolated)"),
                  n, m);
     } else if (s->gpu.timing.result == ENG_RESULT_PER_PIXEL) {
         snprintf(buf, size, "%s", words(a, "one copy per pixel"));
@@ -159,7 +138,7 @@ static void v_image_bytes(const app *a, char *buf, size_t size)
     long long px = (long long)a->s.img.luma.w * a->s.img.luma.h;
     fmt_bytes(px * 8, all, sizeof all);
     fmt_bytes(px * 4, one, sizeof one);
-    snprintf(buf, size, zh(a) ? "%s（两个缓冲区，各 %s）" : "%s (two buffers of %s)", all, one);
+    snprintf(buf, size, _("%s (two buffers of %s)"), all, one);
 }
 
 static void v_memory_budget(const app *a, char *buf, size_t size)
@@ -176,7 +155,7 @@ static void v_tiles(const app *a, char *buf, size_t size)
     if (!s->gpu.engine)
         snprintf(buf, size, "%s", words(a, "no GPU engine here"));
     else if (s->tiles.on)
-        scene_tiles_text(s, zh(a), buf, size);
+        scene_tiles_text(s, buf, size);
     else if (scene_needs_tiles(s))
         snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
     else
@@ -202,7 +181,7 @@ static void v_tile_ms(const app *a, char *buf, size_t size)
     }
     fmt_ms(lo, x, sizeof x);
     fmt_ms(hi, y, sizeof y);
-    snprintf(buf, size, zh(a) ? "每块 %s 到 %s" : "%s to %s each", x, y);
+    snprintf(buf, size, _("%s to %s each"), x, y);
 }
 
 /* The threads that execute one instruction together on this GPU, as its
@@ -213,11 +192,10 @@ static void v_warp_size(const app *a, char *buf, size_t size)
     if (!s->gpu_device_known)
         snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
     else if (s->gpu_device.subgroup > 0 && strcmp(s->gpu.name, "cuda") == 0)
-        snprintf(buf, size, zh(a) ? "%d 个线程一个 warp（设备报告的大小）" : "warps of %d threads, as the device reports",
+        snprintf(buf, size, _("warps of %d threads, as the device reports"),
                  s->gpu_device.subgroup);
     else if (s->gpu_device.subgroup > 0)
-        snprintf(buf, size, zh(a) ? "每个 subgroup %d 个调用（驱动报告的大小）"
-                                  : "subgroups of %d invocations, as the driver reports",
+        snprintf(buf, size, _("subgroups of %d invocations, as the driver reports"),
                  s->gpu_device.subgroup);
     else
         snprintf(buf, size, "%s", words(a, "the driver reports no subgroup size"));
@@ -232,16 +210,7 @@ static void v_gpu_label(const app *a, char *buf, size_t size)
 /* Where the recorded run drawn came from: "recorded on ..., <date>". */
 static void v_record(const app *a, char *buf, size_t size)
 {
-    if (a->has_record && zh(a)) {
-        static const char *const kinds[][2] = {{"GPU", "GPU"}, {"software on the CPU", "CPU 上的软件"},
-                                               {"virtual GPU", "虚拟 GPU"}, {"none", "无"}};
-        const char *kind = a->record.gpu_kind;
-        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; ++i)
-            if (strcmp(kind, kinds[i][0]) == 0)
-                kind = kinds[i][1];
-        snprintf(buf, size, "录制于 %s（%s），%s，%.10s", a->record.gpu[0] ? a->record.gpu : "无 GPU", kind,
-                 a->record.cpu, a->record.date);
-    } else if (a->has_record)
+    if (a->has_record)
         rec_label(&a->record, buf, size);
     else
         snprintf(buf, size, "%s", words(a, "(no recorded run)"));
@@ -256,10 +225,10 @@ static void v_device_memory(const app *a, char *buf, size_t size)
     } else if (d->memory_total > 0 && d->memory_free >= 0) {
         fmt_bytes(d->memory_free, x, sizeof x);
         fmt_bytes(d->memory_total, y, sizeof y);
-        snprintf(buf, size, zh(a) ? "%2$s 中空闲 %1$s" : "%s free of %s", x, y);
+        snprintf(buf, size, _("%s free of %s"), x, y);
     } else if (d->max_buffer > 0) {
         fmt_bytes(d->max_buffer, x, sizeof x);
-        snprintf(buf, size, zh(a) ? "驱动不报告总量；一个缓冲区最多 %s" : "not reported by the driver; one buffer may hold %s",
+        snprintf(buf, size, _("not reported by the driver; one buffer may hold %s"),
                  x);
     } else {
         snprintf(buf, size, "%s", words(a, "not reported by the driver"));
@@ -279,7 +248,7 @@ static void v_largest_image(const app *a, char *buf, size_t size)
         --side;
     fmt_count(most, px, sizeof px);
     fmt_count(side, sd, sizeof sd);
-    snprintf(buf, size, zh(a) ? "约 %s 个像素（大约 %s×%s）" : "about %s pixels (about %s×%s)", px, sd, sd);
+    snprintf(buf, size, _("about %s pixels (about %s×%s)"), px, sd, sd);
 }
 
 static void v_passes(const app *a, char *buf, size_t size)
@@ -312,9 +281,9 @@ static void v_crossover(const app *a, char *buf, size_t size)
     if (!s->sweep.count)
         snprintf(buf, size, "%s", words(a, "(press W to measure first)"));
     else if (c)
-        snprintf(buf, size, zh(a) ? "从 %d\xC3\x97%d 起" : "from %d\xC3\x97%d up", c, c);
+        snprintf(buf, size, _("from %d×%d up"), c, c);
     else
-        snprintf(buf, size, zh(a) ? "在 %d\xC3\x97%d 以内的任何尺寸都没有" : "at no size up to %d\xC3\x97%d", last, last);
+        snprintf(buf, size, _("at no size up to %d×%d"), last, last);
 }
 
 /* The one table: a lesson's {name} is filled by its function. */
@@ -413,9 +382,8 @@ void app_narration(const app *a, char *buf, size_t size)
     size_t n = 0;
     if (on_virtual_gpu(a) && size > 0 && a->player.active)
         n = (size_t)snprintf(buf, size, "%s",
-                             zh(a) ? "（这是虚拟 GPU：它背后的真实硬件看不到，下面的数字只代表这台机器。）"
-                                   : "(A virtual GPU: the hardware behind it is hidden, so its figures are this "
-                                     "machine's alone.) ");
+                             _("(A virtual GPU: the hardware behind it is hidden, so its figures are this "
+                               "machine's alone.) "));
     if (n >= size)
         return;
     lsn_player_narration(&a->player, app_machine(a), lookup, a, buf + n, size - n);
@@ -425,7 +393,7 @@ void app_hint(const app *a, char *buf, size_t size)
 {
     const lsn_step *st = lsn_player_current(&a->player);
     const app_action *act;
-    const char *form = zh(a) ? "轮到你了：按 %s 继续" : "Your turn: press %s to go on";
+    const char *form = _("Your turn: press %s to go on");
     if (!st || !a->player.waiting) {
         buf[0] = '\0';
         return;
@@ -438,7 +406,7 @@ void app_hint(const app *a, char *buf, size_t size)
         size_t n = 0;
         for (const char *k = act->keys; *k && n + 8 < sizeof keys; ++k) {
             if (k[0] == ' ' && k[1] == ' ') {
-                n += (size_t)snprintf(keys + n, sizeof keys - n, "%s", zh(a) ? " 或 " : " or ");
+                n += (size_t)snprintf(keys + n, sizeof keys - n, "%s", _(" or "));
                 while (k[1] == ' ')
                     ++k;
             } else {
@@ -449,5 +417,5 @@ void app_hint(const app *a, char *buf, size_t size)
         snprintf(buf, size, form, keys);
     }
     else
-        snprintf(buf, size, zh(a) ? "轮到你了：做“%s”继续" : "Your turn: do '%s' to go on", st->wait);
+        snprintf(buf, size, _("Your turn: do '%s' to go on"), st->wait);
 }

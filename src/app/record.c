@@ -17,6 +17,7 @@
 #include <yaml.h>
 
 #include "core/err.h"
+#include "i18n.h"
 
 /* ---- this machine ----------------------------------------------------------------- */
 
@@ -351,5 +352,9 @@ void rec_label(const app_record *r, char *buf, size_t size)
 {
     char day[16];
     snprintf(day, sizeof day, "%.10s", r->date);
-    snprintf(buf, size, "recorded on %s (%s), %s, %s", r->gpu[0] ? r->gpu : "no GPU", r->gpu_kind, r->cpu, day);
+    /* the kinds a record says its GPU was, for the catalogue */
+    static const char *const kinds[] = {N_("GPU"), N_("software on the CPU"), N_("virtual GPU"), N_("none")};
+    (void)kinds;
+    snprintf(buf, size, _("recorded on %s (%s), %s, %s"), r->gpu[0] ? r->gpu : _("no GPU"), _(r->gpu_kind), r->cpu,
+             day);
 }

@@ -311,7 +311,7 @@ bool scene_gpu_done_at(const scene *s, int x, int y);
 void scene_launch_at(const scene *s, int x, int y, int *lx, int *ly, int *tile);
 
 /* "4 tiles of 256×192" (or in Chinese) for the tiles shown. */
-void scene_tiles_text(const scene *s, bool zh, char *buf, size_t size);
+void scene_tiles_text(const scene *s, char *buf, size_t size);
 
 /* ---- work -------------------------------------------------------------------------- */
 

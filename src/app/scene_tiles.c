@@ -9,6 +9,7 @@
 
 #include "core/err.h"
 #include "format.h"
+#include "i18n.h"
 
 static const long long budgets[SCENE_BUDGET_COUNT] = {0, 1LL << 20, 4LL << 20, 16LL << 20, 64LL << 20, 256LL << 20};
 
@@ -56,9 +57,9 @@ void scene_launch_at(const scene *s, int x, int y, int *lx, int *ly, int *tile)
     *ly = y - ty + 1;
 }
 
-void scene_tiles_text(const scene *s, bool zh, char *buf, size_t size)
+void scene_tiles_text(const scene *s, char *buf, size_t size)
 {
-    snprintf(buf, size, zh ? "%d 块，每块 %d×%d" : "%d tiles of %d×%d", tile_count(&s->tiles.plan),
+    snprintf(buf, size, _("%d tiles of %d×%d"), tile_count(&s->tiles.plan),
              s->tiles.plan.tile_w, s->tiles.plan.tile_h);
 }
 

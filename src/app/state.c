@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "narration.h"
 #include "scene.h"
 
 void app_print_state(const app *a, FILE *f)
@@ -56,9 +57,12 @@ void app_print_state(const app *a, FILE *f)
     fprintf(f, "sweep_shown=%d\nsweep_sizes=%d\nsweep_crossover=%d\nbusy=%d\n", s->sweep.shown, s->sweep.count,
            scene_sweep_crossover(s), scene_busy(s));
     fprintf(f, "menu=%d\nlessons_found=%d\nlang=%s\n", a->menu, a->lesson_count, app_lang(a));
-    if (app_in_lesson(a))
-        fprintf(f, "lesson=%s\nlesson_step=%d\nlesson_steps=%d\nlesson_waiting=%d\n", a->lesson_path, a->player.step + 1,
-               a->player.lesson.step_count, a->player.waiting);
+    if (app_in_lesson(a)) {
+        char hint[256];
+        app_hint(a, hint, sizeof hint);
+        fprintf(f, "lesson=%s\nlesson_step=%d\nlesson_steps=%d\nlesson_waiting=%d\nhint=%s\n", a->lesson_path,
+                a->player.step + 1, a->player.lesson.step_count, a->player.waiting, hint);
+    }
     fprintf(f, "help=%d\nblank=%d\ntext_scale=%d\nedit_tap=%d\n", a->help, a->blank, a->text_scale, a->edit_tap);
     fprintf(f, "banner=%s\nnotice=%s\n", s->banner, s->notice);
 }

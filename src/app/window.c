@@ -69,8 +69,9 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
             a->screenshot = v;
             break;
         case OPT_LANG:
-            if (strcmp(v, "en") != 0 && strcmp(v, "zh") != 0) {
-                app_error("option '--lang' takes en or zh, not '%s'", v);
+            if (!app_lang_known(v)) {
+                app_error("option '--lang' takes en, zh or another language with lessons/<lang>/ or po/<lang>.po, "
+                          "not '%s'", v);
                 return APP_EXIT_USAGE;
             }
             a->lang = v;

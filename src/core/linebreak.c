@@ -98,7 +98,7 @@ static bool may_break(uint32_t before, const char *p)
         while (*w == ' ')
             ++w;
         u = w;
-        /* "4.4 ms", "2 个线程": a number keeps the unit or measure word after it */
+        /* 4.4 ms, or 2 and a Chinese measure word: a number keeps what follows it */
         return !(is_digit(before) && (unit_at(w) || lb_is_cjk(lb_utf8_next(&u))));
     }
     if (before == ' ')

@@ -96,6 +96,18 @@ else
   bad "a GIF over an existing file: $(cat "$tmp/err")"
 fi
 
+# a Chinese lesson's words from the catalogue, on a system with no Chinese
+# locale (C.UTF-8, or plain C)
+for loc in C.UTF-8 C; do
+  st=$(LC_ALL= LANGUAGE= LANG=$loc run "$convis" lesson "$lessons/zh/02-all-at-once.yaml" --print-state \
+    --screenshot "$tmp/zh-$loc.png" 2>/dev/null)
+  if grep -q '^hint=轮到你了：按 G 继续$' <<<"$st"; then
+    ok "LANG=$loc: the Chinese lesson's hint from the catalogue"
+  else
+    bad "LANG=$loc: $(grep '^hint=' <<<"$st")"
+  fi
+done
+
 # the menu (L) lists the lessons of the language
 for lang in en zh; do
   count=$(ls "$lessons/$lang"/*.yaml 2>/dev/null | wc -l)

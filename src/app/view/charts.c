@@ -234,7 +234,7 @@ static float draw_memory_row(view *v, const scene *s, float x0, float width, flo
         fmt_bytes(cap, a2, sizeof a2);
         if (s->tiles.on && tile_count(&s->tiles.plan) > 0) {
             char t[64];
-            scene_tiles_text(s, false, t, sizeof t);
+            scene_tiles_text(s, t, sizeof t);
             snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P): %s", a1, a2, t);
         } else {
             snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P)%s", a1, a2,

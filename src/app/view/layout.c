@@ -127,8 +127,8 @@ void view_layout(view *v, const app *a, int W, int H)
     L->status = (rect){L->pad, top + grid + L->pad, L->W * 0.48f, bottom_h};
     L->chart = (rect){L->W * 0.50f, top + grid + L->pad, L->W * 0.50f - L->pad, L->H - (top + grid + L->pad) - L->pad};
     {
-        float bw = vw_text_w(v->small, vw_T(v, s->gpu.hardware == ENG_HW_SOFTWARE ? "G  launch on the software GPU"
-                                                                                 : "G  launch on the GPU")) +
+        float bw = vw_text_w(v->small, vw_T(v, s->gpu.hardware == ENG_HW_SOFTWARE ? N_("G  launch on the software GPU")
+                                                                                 : N_("G  launch on the GPU"))) +
                    L->pad * 1.5f;
         float pw = vw_text_w(v->small, vw_T(v, "Space  pause")) + L->pad * 1.5f;
         L->play_button = (rect){L->pad, L->status.y + L->line + (app_in_lesson(a) ? 7 : 5) * vw_lh(v->small) + 0.6f * L->pad,

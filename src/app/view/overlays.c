@@ -15,7 +15,7 @@ void vw_draw_menu(view *v, const app *a)
     layout *L = &v->L;
     float x = 2 * L->pad, y = L->pad;
     rnd_rect(0, 0, L->W, L->H, (rnd_color){0.05f, 0.05f, 0.07f, 0.97f});
-    rnd_text(v->big, strcmp(app_lang(a), "zh") == 0 ? "课程（L 或 Esc 关闭）" : "Lessons (L or Esc closes this)",
+    rnd_text(v->big, _("Lessons (L or Esc closes this)"),
              x, y, TEXT);
     y += vw_lh(v->big) + L->pad;
     if (a->lesson_count == 0)

@@ -84,12 +84,10 @@ void vw_draw_lesson(view *v, const app *a)
     app_narration(a, text, sizeof text);
     app_hint(a, hint, sizeof hint);
     if (!hint[0]) {
-        bool zh = strcmp(app_lang(a), "zh") == 0, last = lsn_player_at_end(p);
+        bool last = lsn_player_at_end(p);
         snprintf(hint, sizeof hint, "%s",
-                 zh ? (last ? "本课完。← 或 PageUp：上一步 · Esc：退出本课"
-                            : "→ 或 PageDown：下一步 · ← 或 PageUp：上一步 · Esc：退出本课")
-                    : (last ? "The end of this lesson. \xE2\x86\x90 or PageUp: back \xC2\xB7 Esc: leave it"
-                            : "\xE2\x86\x92 or PageDown: next \xC2\xB7 \xE2\x86\x90 or PageUp: back \xC2\xB7 Esc: leave"));
+                 last ? _("The end of this lesson. ← or PageUp: back · Esc: leave it")
+                      : _("→ or PageDown: next · ← or PageUp: back · Esc: leave"));
     }
     {
         /* the narration in the small font, smaller still if it would not fit */
@@ -126,7 +124,7 @@ void vw_draw_status(view *v, const scene *s)
         fmt_count(gx * gy * bx * by, t, sizeof t);
         if (s->tiles.on) { /* a tile's grid: its outputs and their halo */
             char tiles[64];
-            scene_tiles_text(s, false, tiles, sizeof tiles);
+            scene_tiles_text(s, tiles, sizeof tiles);
             gx = (s->tiles.plan.tile_w + 2 + bx - 1) / bx;
             gy = (s->tiles.plan.tile_h + 2 + by - 1) / by;
             snprintf(buf, sizeof buf, "GPU: %s, %d done \xC2\xB7 each %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads", tiles,
@@ -177,9 +175,9 @@ void vw_draw_buttons(view *v, const app *a)
     const layout *L = &v->L;
     const scene *s = &a->s;
     bool a_large = a->large;
-    vw_chip(v, L->play_button, vw_T(v, s->playing ? "Space  pause" : "Space  play"), s->playing, WINDOW);
+    vw_chip(v, L->play_button, s->playing ? vw_T(v, "Space  pause") : vw_T(v, "Space  play"), s->playing, WINDOW);
     vw_chip(v, L->gpu_button,
-            vw_T(v, s->gpu.hardware == ENG_HW_SOFTWARE ? "G  launch on the software GPU" : "G  launch on the GPU"),
+            s->gpu.hardware == ENG_HW_SOFTWARE ? vw_T(v, "G  launch on the software GPU") : vw_T(v, "G  launch on the GPU"),
             s->phase == SCENE_PHASE_GPU, GREEN);
     vw_chip(v, L->large_button, vw_T(v, "I  large picture"), a_large, BLUE);
     rnd_text(v->small, vw_T(v, "F1 or ?  every key"), L->large_button.x + L->large_button.w + L->pad,
@@ -193,7 +191,7 @@ void vw_draw_top(view *v, const scene *s)
     static const char *display_label[] = {"display: clamp", "display: |value|", "display: signed (0 = grey)"};
 
     snprintf(buf, sizeof buf, "convis \xC2\xB7 %s",
-             vw_T(v, s->phase == SCENE_PHASE_GPU ? vw_gpu_title(s) : "one output at a time on the CPU"));
+             vw_T(v, s->phase == SCENE_PHASE_GPU ? vw_gpu_title(s) : N_("one output at a time on the CPU")));
     {
         char right[320];
         float rw;

@@ -169,48 +169,19 @@ __attribute__((noinline))
 #endif
 const char *vw_T(const view *v, const char *en)
 {
-    static const char *const zh[][2] = {
-        {"every output at once on the GPU", "\xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE5\x90\x8C\xE6\x97\xB6\xE8\xAE\xA1\xE7\xAE\x97\xE6\x89\x80\xE6\x9C\x89\xE8\xBE\x93\xE5\x87\xBA"},
-        {"one output at a time on the CPU", "\xE5\x9C\xA8 CPU \xE4\xB8\x8A\xE4\xB8\x80\xE6\xAC\xA1\xE7\xAE\x97\xE4\xB8\x80\xE4\xB8\xAA\xE8\xBE\x93\xE5\x87\xBA"},
-        {"Whole image", "\xE6\x95\xB4\xE5\xB9\x85\xE5\x9B\xBE\xE5\x83\x8F"},
-        {"Input: pixels", "\xE8\xBE\x93\xE5\x85\xA5\xEF\xBC\x9A\xE5\x83\x8F\xE7\xB4\xA0"},
-        {"Output", "\xE8\xBE\x93\xE5\x87\xBA"},
-        {"all at once, on the GPU", "\xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE5\x90\x8C\xE6\x97\xB6"},
-        {"every output at once on a software GPU: this CPU", "在软件模拟的 GPU（其实是本机 CPU）上同时计算所有输出"},
-        {"all at once, on a software GPU: this CPU", "同时计算，在软件模拟的 GPU（其实是本机 CPU）上"},
-        {"every output at once on a virtual GPU", "在虚拟 GPU 上同时计算所有输出"},
-        {"all at once, on a virtual GPU", "同时计算，在虚拟 GPU 上"},
-        {"G  launch on the software GPU", "G  在软件 GPU 上运行"},
-        {"one at a time, on the CPU", "\xE5\x9C\xA8 CPU \xE4\xB8\x8A\xE9\x80\x90\xE4\xB8\xAA"},
-        {": thread view", "\xEF\xBC\x9A\xE7\xBA\xBF\xE7\xA8\x8B\xE8\xA7\x86\xE5\x9B\xBE"},
-        {"Kernel", "\xE5\x8D\xB7\xE7\xA7\xAF\xE6\xA0\xB8"},
-        {"Space  pause", "\xE7\xA9\xBA\xE6\xA0\xBC  \xE6\x9A\x82\xE5\x81\x9C"},
-        {"Space  play", "\xE7\xA9\xBA\xE6\xA0\xBC  \xE6\x92\xAD\xE6\x94\xBE"},
-        {"G  launch on the GPU", "G  \xE5\x9C\xA8 GPU \xE4\xB8\x8A\xE8\xBF\x90\xE8\xA1\x8C"},
-        {"F1 or ?  every key", "F1 \xE6\x88\x96 ?  \xE6\x89\x80\xE6\x9C\x89\xE6\x8C\x89\xE9\x94\xAE"},
-        {"I  large picture", "I  大图"},
-        {"Input, the whole image", "输入：整幅图像"},
-        {"The mouse over either picture marks the same spot on both; a click pins it. I or Esc: back to the grids.",
-         "鼠标移到任一幅图上，两幅图的同一位置都会标出；点击可以固定。按 I 或 Esc 回到网格。"},
-        {"dashed: outside the image (border rule)", "虚线格：图像之外（边界规则）"},
-        {"Time for the whole", "\xE6\x95\xB4\xE5\xB9\x85\xE5\x9B\xBE\xE5\x83\x8F\xE7\x9A\x84\xE6\x97\xB6\xE9\x97\xB4"},
-    };
-    if (strcmp(v->lang, "zh") == 0)
-        for (size_t i = 0; i < sizeof zh / sizeof zh[0]; ++i)
-            if (strcmp(en, zh[i][0]) == 0)
-                return zh[i][1];
-    return en;
+    (void)v; /* the language is i18n's, set with the app's */
+    return _(en);
 }
 
 const char *vw_gpu_title(const scene *s)
 {
     switch (s->gpu.hardware) {
     case ENG_HW_SOFTWARE:
-        return "every output at once on a software GPU: this CPU";
+        return N_("every output at once on a software GPU: this CPU");
     case ENG_HW_VIRTUAL:
-        return "every output at once on a virtual GPU";
+        return N_("every output at once on a virtual GPU");
     default:
-        return "every output at once on the GPU";
+        return N_("every output at once on the GPU");
     }
 }
 
@@ -218,11 +189,11 @@ const char *vw_gpu_grid_title(const scene *s)
 {
     switch (s->gpu.hardware) {
     case ENG_HW_SOFTWARE:
-        return "all at once, on a software GPU: this CPU";
+        return N_("all at once, on a software GPU: this CPU");
     case ENG_HW_VIRTUAL:
-        return "all at once, on a virtual GPU";
+        return N_("all at once, on a virtual GPU");
     default:
-        return "all at once, on the GPU";
+        return N_("all at once, on the GPU");
     }
 }
 

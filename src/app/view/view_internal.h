@@ -24,6 +24,7 @@
 #include "platform/platform.h"
 #include "render/render.h"
 #include "render/text.h"
+#include "../i18n.h"
 
 typedef struct rect {
     float x, y, w, h;

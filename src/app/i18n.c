@@ -1,0 +1,60 @@
+/* i18n.c - the language of the words shown (i18n.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "i18n.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "data.h"
+
+extern int _nl_msg_cat_cntr; /* GNU gettext: bumped, it forgets the translations it looked up */
+
+static char current[16];
+
+static int has_catalogue(const char *dir)
+{
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/zh/LC_MESSAGES/convis.mo", dir);
+    return stat(path, &st) == 0;
+}
+
+const char *i18n_locale_dir(void)
+{
+    static char dir[4200];
+    const char *env = getenv("CONVIS_LOCALE_DIR");
+    if (env && has_catalogue(env))
+        return env;
+    snprintf(dir, sizeof dir, "%s/../locale", app_data_dir()); /* installed: share/convis/../locale */
+    if (has_catalogue(dir))
+        return dir;
+    if (has_catalogue(CONVIS_BUILD_LOCALE_DIR))
+        return CONVIS_BUILD_LOCALE_DIR;
+    return CONVIS_INSTALL_LOCALE_DIR;
+}
+
+void i18n_init(void)
+{
+    const char *messages;
+    setlocale(LC_ALL, "");
+    messages = setlocale(LC_MESSAGES, NULL);
+    if (!messages || strcmp(messages, "C") == 0 || strcmp(messages, "POSIX") == 0)
+        setlocale(LC_MESSAGES, "C.UTF-8"); /* gettext translates nothing in plain "C" */
+    setlocale(LC_NUMERIC, "C");            /* numbers keep their '.' in files and on screen */
+    bindtextdomain("convis", i18n_locale_dir());
+    bind_textdomain_codeset("convis", "UTF-8");
+    textdomain("convis");
+    current[0] = '\0';
+}
+
+void i18n_set_lang(const char *lang)
+{
+    if (!lang || strcmp(lang, current) == 0)
+        return;
+    snprintf(current, sizeof current, "%s", lang);
+    setenv("LANGUAGE", lang, 1); /* po/<lang>.po, compiled: locale/<lang>/LC_MESSAGES/convis.mo */
+    ++_nl_msg_cat_cntr;
+}
