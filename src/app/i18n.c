@@ -38,12 +38,11 @@ const char *i18n_locale_dir(void)
 
 void i18n_init(void)
 {
-    const char *messages;
-    setlocale(LC_ALL, "");
-    messages = setlocale(LC_MESSAGES, NULL);
+    /* the messages' locale only: the rest (character types for SDL's
+     * window titles, numbers in files) stays the C library's "C" */
+    const char *messages = setlocale(LC_MESSAGES, "");
     if (!messages || strcmp(messages, "C") == 0 || strcmp(messages, "POSIX") == 0)
         setlocale(LC_MESSAGES, "C.UTF-8"); /* gettext translates nothing in plain "C" */
-    setlocale(LC_NUMERIC, "C");            /* numbers keep their '.' in files and on screen */
     bindtextdomain("convis", i18n_locale_dir());
     bind_textdomain_codeset("convis", "UTF-8");
     textdomain("convis");

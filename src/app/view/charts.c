@@ -9,6 +9,14 @@
 
 #include "../format.h"
 
+/* A phase's name in the legend, in the window's language. */
+static const char *phase_word(int p)
+{
+    static const char *const words[ENG_PHASE_COUNT] = {N_("upload"), N_("compute"), N_("download"), N_("present"),
+                                                       N_("overhead")};
+    return _(words[p]);
+}
+
 /* Length of a bar for t ms on a scale to `max` (log from `lo` when log). */
 static float bar_len(double t, double lo, double max, bool log_scale, float width)
 {
@@ -51,10 +59,10 @@ void vw_draw_sweep(view *v, const app *a, rect box)
             hi = fmax(hi, a->record.engine[k].run[i].median_ms);
         }
     if (cross)
-        snprintf(buf, sizeof buf, "Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up",
+        snprintf(buf, sizeof buf, _("Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up"),
                  scene_engine_label(&s->gpu), cross, cross);
     else
-        snprintf(buf, sizeof buf, "Size sweep (W hides it): %s does not stay ahead of cpu-par up to %d\xC3\x97%d",
+        snprintf(buf, sizeof buf, _("Size sweep (W hides it): %s does not stay ahead of cpu-par up to %d\xC3\x97%d"),
                  scene_engine_label(&s->gpu), s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
                  s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0);
     vw_text_fit(v->small, buf, box.x + 0.5f * L->pad, box.y + 0.3f * L->pad, box.w - L->pad, TEXT);
@@ -62,7 +70,7 @@ void vw_draw_sweep(view *v, const app *a, rect box)
     if (a->has_record) { /* what the dashed lines are */
         char label[480];
         rec_label(&a->record, label, sizeof label);
-        snprintf(buf, sizeof buf, "dashed, hollow: %s", label);
+        snprintf(buf, sizeof buf, _("dashed, hollow: %s"), label);
         vw_text_fit(v->small, buf, box.x + 0.5f * L->pad, y0, box.w - L->pad, DIM);
         y0 += ls * 1.1f;
     }
@@ -167,11 +175,11 @@ static void short_compare(const char *a_name, const eng_timing *a, const char *b
     char r[32];
     fmt_ratio(eng_total_ms(a), eng_total_ms(b), r, sizeof r);
     if (!eng_comparable(a, b))
-        snprintf(buf, size, "%s vs %s: too few runs to tell", a_name, b_name);
+        snprintf(buf, size, _("%s vs %s: too few runs to tell"), a_name, b_name);
     else if (c == 0)
-        snprintf(buf, size, "%s \xE2\x89\x88 %s (their runs overlap)", a_name, b_name);
+        snprintf(buf, size, _("%s \xE2\x89\x88 %s (their runs overlap)"), a_name, b_name);
     else
-        snprintf(buf, size, "%s %s %s than %s", a_name, r, c < 0 ? "faster" : "slower", b_name);
+        snprintf(buf, size, c < 0 ? _("%s %s faster than %s") : _("%s %s slower than %s"), a_name, r, b_name);
 }
 
 /* The chain: the same passes one after another on a 4x4 image, each waiting
@@ -189,14 +197,14 @@ static void draw_chain(view *v, const scene *s)
 
     rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
     fmt_count(s->chain.length, n, sizeof n);
-    snprintf(buf, sizeof buf, "Chain (X hides it): %s dependent passes on a 4\xC3\x97" "4 image, each started by the host",
+    snprintf(buf, sizeof buf, _("Chain (X hides it): %s dependent passes on a 4\xC3\x97" "4 image, each started by the host"),
              n);
     vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, L->chart.w - L->pad, TEXT);
     y += vw_lh(v->small) + 0.5f * L->pad;
     for (int i = 0; i < 2; ++i) {
         rnd_text(v->small, label[i], L->chart.x + 0.5f * L->pad, y, TEXT);
         if (s->chain.ms[i] < 0) {
-            rnd_text(v->small, scene_busy(s) ? "measuring\xE2\x80\xA6" : "did not run", x0, y, FAINT);
+            rnd_text(v->small, scene_busy(s) ? _("measuring\xE2\x80\xA6") : _("did not run"), x0, y, FAINT);
         } else {
             float w = hi > 0 ? (float)(s->chain.ms[i] / hi) * width : 0;
             rnd_rect(x0, y, w, bar_h, PHASE_COLOR[i == 0 ? ENG_COMPUTE : ENG_OVERHEAD]);
@@ -207,8 +215,10 @@ static void draw_chain(view *v, const scene *s)
     }
     if (s->chain.ms[0] > 0 && s->chain.ms[1] > 0) {
         fmt_ratio(fmax(s->chain.ms[0], s->chain.ms[1]), fmin(s->chain.ms[0], s->chain.ms[1]), t, sizeof t);
-        snprintf(buf, sizeof buf, "%s %s %s than cpu-seq, measured once, the passes only", scene_engine_label(&s->gpu), t,
-                 s->chain.ms[1] < s->chain.ms[0] ? "faster" : "slower");
+        snprintf(buf, sizeof buf,
+                 s->chain.ms[1] < s->chain.ms[0] ? _("%s %s faster than cpu-seq, measured once, the passes only")
+                                                 : _("%s %s slower than cpu-seq, measured once, the passes only"),
+                 scene_engine_label(&s->gpu), t);
         vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, DIM);
     }
 }
@@ -235,10 +245,10 @@ static float draw_memory_row(view *v, const scene *s, float x0, float width, flo
         if (s->tiles.on && tile_count(&s->tiles.plan) > 0) {
             char t[64];
             scene_tiles_text(s, t, sizeof t);
-            snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P): %s", a1, a2, t);
+            snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P): %s"), a1, a2, t);
         } else {
-            snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P)%s", a1, a2,
-                     scene_needs_tiles(s) ? ": G runs it in tiles" : ": fits");
+            snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P)%s"), a1, a2,
+                     scene_needs_tiles(s) ? _(": G runs it in tiles") : _(": fits"));
         }
     } else if (s->gpu_device_known && d->memory_total > 0 && d->memory_free >= 0) {
         cap = d->memory_total;
@@ -247,17 +257,17 @@ static float draw_memory_row(view *v, const scene *s, float x0, float width, flo
             used = 0;
         fmt_bytes(d->memory_free + d->memory_engine, a2, sizeof a2);
         fmt_bytes(d->memory_total, a3, sizeof a3);
-        snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s free for it of %s", a1, a2, a3);
+        snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s free for it of %s"), a1, a2, a3);
     } else if (s->gpu_device_known && d->max_buffer > 0) {
         cap = 2 * d->max_buffer;
         fmt_bytes(d->max_buffer, a2, sizeof a2);
-        snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 one buffer \xE2\x89\xA4 %s (no total reported)",
+        snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 one buffer \xE2\x89\xA4 %s (no total reported)"),
                  a1, a2);
     } else {
-        snprintf(buf, sizeof buf, "image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s", a1,
-                 s->gpu.engine ? "G reads the device's memory" : "no GPU engine here");
+        snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s"), a1,
+                 s->gpu.engine ? _("G reads the device's memory") : _("no GPU engine here"));
     }
-    rnd_text(v->small, "memory", L->chart.x + 0.5f * L->pad, y, TEXT);
+    rnd_text(v->small, _("memory"), L->chart.x + 0.5f * L->pad, y, TEXT);
     vw_text_fit(v->small, buf, x0, y, L->chart.x + L->chart.w - x0 - 0.5f * L->pad, DIM);
     track_y = y + vw_lh(v->small) + 2;
     if (cap > 0) {
@@ -301,30 +311,30 @@ void vw_draw_chart(view *v, const app *a)
     if (log_scale)
         lo = pow(10, floor(log10(lo)) - 0.3);
     snprintf(buf, sizeof buf, "%s %d\xC3\x97%d%s", vw_T(v, "Time for the whole"), s->img.luma.w, s->img.luma.h,
-             log_scale ? " (log scale)" : "");
+             log_scale ? _(" (log scale)") : "");
     rnd_text(v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, TEXT);
     if (scene_noisy(s)) { /* said beside the title, where the times are read */
         char noisy[96];
         float tx = L->chart.x + 0.5f * L->pad + vw_text_w(v->small, buf) + L->pad;
         if (s->cpu_load >= 0)
-            snprintf(noisy, sizeof noisy, "noisy: the runs spread widely (load %.1f on %d cores)", s->cpu_load,
+            snprintf(noisy, sizeof noisy, _("noisy: the runs spread widely (load %.1f on %d cores)"), s->cpu_load,
                      s->cpu_cores);
         else
-            snprintf(noisy, sizeof noisy, "noisy: the runs spread widely");
+            snprintf(noisy, sizeof noisy, _("noisy: the runs spread widely"));
         vw_text_fit(v->small, noisy, tx, y + 0.3f * L->pad, L->chart.x + L->chart.w - tx - 0.5f * L->pad, WINDOW);
     }
     {
         /* the legend of phases on the title's row, at its right, when it fits */
         float lw = 0, x;
         for (int p = 0; p < ENG_PHASE_COUNT; ++p)
-            lw += bar_h * 0.8f + vw_text_w(v->small, eng_phase_name((eng_phase)p)) + L->pad;
+            lw += bar_h * 0.8f + vw_text_w(v->small, phase_word(p)) + L->pad;
         legend_on_top = !scene_noisy(s) && vw_text_w(v->small, buf) + lw + 1.5f * L->pad < L->chart.w;
         for (int p = 0, x_set = 0; legend_on_top && p < ENG_PHASE_COUNT; ++p) {
             if (!x_set)
                 x = L->chart.x + L->chart.w - lw, x_set = 1;
             rnd_rect(x, y + 0.3f * L->pad + bar_h * 0.25f, bar_h * 0.6f, bar_h * 0.6f, PHASE_COLOR[p]);
             x += bar_h * 0.8f;
-            x += rnd_text(v->small, eng_phase_name((eng_phase)p), x, y + 0.3f * L->pad, DIM) + L->pad;
+            x += rnd_text(v->small, phase_word(p), x, y + 0.3f * L->pad, DIM) + L->pad;
         }
     }
     y += vw_lh(v->small) + 0.5f * L->pad;
@@ -335,9 +345,9 @@ void vw_draw_chart(view *v, const app *a)
         rnd_text(v->small, label[i], L->chart.x + 0.5f * L->pad, y, e[i]->engine ? TEXT : FAINT);
         if (!e[i]->measured) {
             rnd_text(v->small,
-                     !e[i]->engine ? "unavailable here"
-                     : i == 3      ? "press G to launch"
-                                   : "measuring\xE2\x80\xA6",
+                     !e[i]->engine ? _("unavailable here")
+                     : i == 3      ? _("press G to launch")
+                                   : _("measuring\xE2\x80\xA6"),
                      x0, y, FAINT);
             y += bar_h * 1.15f;
             continue;
@@ -403,7 +413,7 @@ void vw_draw_chart(view *v, const app *a)
     if (!legend_on_top) {
         float x = L->chart.x + 0.5f * L->pad;
         for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
-            const char *name = eng_phase_name((eng_phase)p);
+            const char *name = phase_word(p);
             if (x + bar_h * 0.8f + vw_text_w(v->small, name) > L->chart.x + L->chart.w)
                 x = L->chart.x + 0.5f * L->pad, y += vw_lh(v->small);
             rnd_rect(x, y + bar_h * 0.25f, bar_h * 0.6f, bar_h * 0.6f, PHASE_COLOR[p]);

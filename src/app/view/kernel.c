@@ -65,23 +65,23 @@ void vw_draw_arithmetic(view *v, const scene *s)
         sum += product[t];
 
     if (from_stepper)
-        snprintf(line, sizeof line, "Output (%d, %d): tap %d of 9", fx, fy, taps);
+        snprintf(line, sizeof line, _("Output (%d, %d): tap %d of 9"), fx, fy, taps);
     else
-        snprintf(line, sizeof line, "Output (%d, %d)%s", fx, fy,
-                 s->pinned ? ", pinned" : s->hovering ? ", under the mouse" : "");
+        snprintf(line, sizeof line, _("Output (%d, %d)%s"), fx, fy,
+                 s->pinned ? _(", pinned") : s->hovering ? _(", under the mouse") : "");
     vw_text_fit(f, line, L->arith.x, y, L->arith.w, s->pinned || s->hovering ? HOVER : WINDOW);
     y += vw_lh(f);
     if (s->thread_view && s->phase == SCENE_PHASE_CPU && s->cpu_bands < 1) {
-        vw_text_fit(f, "cpu-par's threads: measuring\xE2\x80\xA6", L->arith.x, y, L->arith.w, DIM);
+        vw_text_fit(f, _("cpu-par's threads: measuring\xE2\x80\xA6"), L->arith.x, y, L->arith.w, DIM);
         y += 2 * vw_lh(f);
     } else if (s->thread_view && s->phase == SCENE_PHASE_CPU) {
         long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)fy * s->img.luma.w + fx;
         int n = s->cpu_bands, band = eng_band_of(total, n, idx);
-        snprintf(line, sizeof line, "CPU thread %d of %d: outputs %ld\xE2\x80\xA6%ld", band + 1, n,
+        snprintf(line, sizeof line, _("CPU thread %d of %d: outputs %ld\xE2\x80\xA6%ld"), band + 1, n,
                  eng_band_first(total, n, band), eng_band_first(total, n, band + 1) - 1);
         vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
         y += vw_lh(f);
-        vw_text_fit(f, "one band of rows each, in raster order", L->arith.x, y, L->arith.w, DIM);
+        vw_text_fit(f, _("one band of rows each, in raster order"), L->arith.x, y, L->arith.w, DIM);
         y += vw_lh(f);
     } else if (s->thread_view) {
         long tid, gidx;
@@ -96,10 +96,10 @@ void vw_draw_arithmetic(view *v, const scene *s)
             gidx = (long)ly * (tw + 2) + lx;
         }
         if (tile >= 0)
-            snprintf(line, sizeof line, "tile %d \xC2\xB7 block (%d, %d) \xC2\xB7 thread (%d, %d)", tile + 1, lx / bx,
+            snprintf(line, sizeof line, _("tile %d \xC2\xB7 block (%d, %d) \xC2\xB7 thread (%d, %d)"), tile + 1, lx / bx,
                      ly / by, lx % bx, ly % by);
         else
-            snprintf(line, sizeof line, "block (%d, %d) \xC2\xB7 thread (%d, %d)", lx / bx, ly / by, lx % bx, ly % by);
+            snprintf(line, sizeof line, _("block (%d, %d) \xC2\xB7 thread (%d, %d)"), lx / bx, ly / by, lx % bx, ly % by);
         vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
         y += vw_lh(f);
         {
@@ -107,13 +107,13 @@ void vw_draw_arithmetic(view *v, const scene *s)
             int sg = s->gpu_device_known && s->gpu_device.subgroup > 0 ? s->gpu_device.subgroup : 32;
             bool gl = s->gpu_device_known && strcmp(s->gpu.name, "gl") == 0;
             if (gl && s->gpu_device.subgroup > 0)
-                snprintf(line, sizeof line, "global index %ld \xC2\xB7 subgroup %ld of %d (the driver's size)", gidx,
+                snprintf(line, sizeof line, _("global index %ld \xC2\xB7 subgroup %ld of %d (the driver's size)"), gidx,
                          tid / sg, sg);
             else if (gl)
-                snprintf(line, sizeof line, "global index %ld \xC2\xB7 warp %ld, in NVIDIA's 32s (no size reported)", gidx,
+                snprintf(line, sizeof line, _("global index %ld \xC2\xB7 warp %ld, in NVIDIA's 32s (no size reported)"), gidx,
                          tid / 32);
             else
-                snprintf(line, sizeof line, "global index %ld \xC2\xB7 warp %ld of its block (%d threads)", gidx,
+                snprintf(line, sizeof line, _("global index %ld \xC2\xB7 warp %ld of its block (%d threads)"), gidx,
                          tid / sg, sg);
         }
         vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
@@ -146,7 +146,7 @@ void vw_draw_arithmetic(view *v, const scene *s)
     }
     fmt_value(sum, a, sizeof a);
     if (taps < 9) {
-        snprintf(line, sizeof line, "running sum = %s", a);
+        snprintf(line, sizeof line, _("running sum = %s"), a);
     } else if (p.divisor != 1.0f) {
         fmt_value(p.divisor, b, sizeof b);
         fmt_value(conv_finish(sum, p.divisor), c, sizeof c);

@@ -19,7 +19,7 @@ void vw_draw_menu(view *v, const app *a)
              x, y, TEXT);
     y += vw_lh(v->big) + L->pad;
     if (a->lesson_count == 0)
-        rnd_text(v->font, "No lessons found in the lessons folder for this language.", x, y, DIM);
+        rnd_text(v->font, _("No lessons found in the lessons folder for this language."), x, y, DIM);
     for (int i = 0; i < a->lesson_count; ++i) {
         char num[8];
         L->lesson_row[i] = (rect){x - 0.5f * L->pad, y - 0.2f * L->pad, L->W - 3 * L->pad, L->line * 1.4f};
@@ -43,7 +43,7 @@ void vw_draw_help(view *v)
     for (size_t i = 0; i < n; ++i)
         if (app_action_at(i)->help)
             key_w = fmaxf(key_w, vw_text_w(v->font, app_action_at(i)->keys) + 1.5f * L->pad);
-    rnd_text(v->big, "Every key (F1, ? or Esc closes this)", x, L->pad, TEXT);
+    rnd_text(v->big, _("Every key (F1, ? or Esc closes this)"), x, L->pad, TEXT);
     for (size_t i = 0; i < n; ++i)
         shown += app_action_at(i)->help != NULL;
     half = (shown + 1) / 2;
@@ -64,10 +64,10 @@ void vw_draw_help(view *v)
     }
     y = fmaxf(y, L->pad * 2 + vw_lh(v->big) + (float)half * L->line * 1.15f) + L->pad;
     rnd_text_wrapped(v->small,
-                     "Mouse: hover an output to see its 3\xC3\x97" "3 inputs and arithmetic; click to pin it. Drag a "
+                     _("Mouse: hover an output to see its 3\xC3\x97" "3 inputs and arithmetic; click to pin it. Drag a "
                      "grid or click a thumbnail to move; the wheel zooms. Click a kernel cell and type a number "
                      "(Enter applies, Tab moves on). Click a filter's name to choose it. Drop an image file on the "
-                     "window to open it.",
+                     "window to open it."),
                      x, y, L->W - 4 * L->pad, DIM, true);
 }
 
@@ -92,17 +92,19 @@ void vw_draw_notice(view *v, const scene *s)
 void vw_draw_progress(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    const char *what = s->task.kind == SCENE_TASK_SWEEP   ? "Size sweep"
-                       : s->task.kind == SCENE_TASK_CHAIN ? "Chain of dependent passes"
-                                                          : "GPU in tiles";
+    const char *what = s->task.kind == SCENE_TASK_SWEEP   ? _("Size sweep")
+                       : s->task.kind == SCENE_TASK_CHAIN ? _("Chain of dependent passes")
+                                                          : _("GPU in tiles");
     char buf[160];
     int done, total;
     float x = L->chart.x + 0.5f * L->pad, w = L->chart.w - L->pad, y = L->chart.y + L->chart.h - 2.6f * vw_lh(v->small);
     if (!scene_busy(s))
         return;
     scene_progress(s, &done, &total);
-    snprintf(buf, sizeof buf, "%s: measuring, %d of %d %s \xC2\xB7 Esc stops it", what, done, total,
-             s->task.kind == SCENE_TASK_TILES ? "tiles" : "runs");
+    snprintf(buf, sizeof buf,
+             s->task.kind == SCENE_TASK_TILES ? _("%s: measuring, %d of %d tiles \xC2\xB7 Esc stops it")
+                                              : _("%s: measuring, %d of %d runs \xC2\xB7 Esc stops it"),
+             what, done, total);
     rnd_rect(L->chart.x, y - 0.3f * L->pad, L->chart.w, L->chart.y + L->chart.h - y + 0.3f * L->pad, PANEL);
     vw_text_fit(v->small, buf, x, y, w, TEXT);
     y += vw_lh(v->small) + 0.2f * L->pad;

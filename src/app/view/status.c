@@ -23,9 +23,9 @@ static void engine_line(view *v, const scene_engine *e, const char *label, int t
     else {
         fmt_ms(eng_total_ms(&e->timing), t, sizeof t);
         if (tiles > 0)
-            snprintf(runs, sizeof runs, "%d tiles, one run each, added up", tiles);
+            snprintf(runs, sizeof runs, _("%d tiles, one run each, added up"), tiles);
         else
-            snprintf(runs, sizeof runs, "median of %d", e->timing.reps);
+            snprintf(runs, sizeof runs, _("median of %d"), e->timing.reps);
         snprintf(buf, sizeof buf, "%s: %s (%s) on %s", label, t, runs, eng_description(e->engine));
     }
     vw_text_fit(v->small, buf, x, y, v->L.status.w, e->engine ? DIM : FAINT);
@@ -36,7 +36,7 @@ static void device_text(const scene *s, char *buf, size_t size)
 {
     const eng_device_info *d = &s->gpu_device;
     char a[32], b[32], c[32];
-    size_t n = (size_t)snprintf(buf, size, "device: %s", d->name);
+    size_t n = (size_t)snprintf(buf, size, _("device: %s"), d->name);
     if (d->compute_units > 0 && n < size)
         n += (size_t)snprintf(buf + n, size - n, " \xC2\xB7 %d %ss", d->compute_units, d->unit_name);
     if (d->memory_total > 0 && d->memory_free >= 0 && n < size) {
@@ -53,18 +53,18 @@ static void device_text(const scene *s, char *buf, size_t size)
 static const char *result_label(const scene *s)
 {
     if (s->gpu_result == ENG_RESULT_PER_PIXEL)
-        return "one copy per pixel";
+        return N_("one copy per pixel");
     if (s->gpu_result == ENG_RESULT_BULK)
-        return "one bulk copy back";
+        return N_("one bulk copy back");
     if (!s->gpu_device_known || !s->gpu_presented)
-        return "straight into the picture";
+        return N_("straight into the picture");
     switch (s->gpu_device.present) {
     case ENG_PRESENT_INTEROP:
-        return "CUDA-GL interop, no copy";
+        return N_("CUDA-GL interop, no copy");
     case ENG_PRESENT_COPY:
-        return "via the host (interop not possible here)";
+        return N_("via the host (interop not possible here)");
     default:
-        return "computed in the GL context, no copy";
+        return N_("computed in the GL context, no copy");
     }
 }
 
@@ -114,9 +114,10 @@ void vw_draw_status(view *v, const scene *s)
     if (s->phase == SCENE_PHASE_CPU) {
         fmt_count(done, d, sizeof d);
         fmt_count(total, t, sizeof t);
-        snprintf(buf, sizeof buf, "CPU walk: %s / %s outputs \xC2\xB7 %s at %.0f output%s a second", d, t,
-                 s->playing ? "playing" : (done == total ? "finished" : "paused"), s->speed,
-                 s->speed == 1 ? "" : "s");
+        snprintf(buf, sizeof buf,
+                 ngettext("CPU walk: %s / %s outputs \xC2\xB7 %s at %.0f output a second",
+                          "CPU walk: %s / %s outputs \xC2\xB7 %s at %.0f outputs a second", (unsigned long)s->speed),
+                 d, t, s->playing ? _("playing") : (done == total ? _("finished") : _("paused")), s->speed);
     } else {
         int bx, by;
         long gx, gy;
@@ -127,11 +128,11 @@ void vw_draw_status(view *v, const scene *s)
             scene_tiles_text(s, tiles, sizeof tiles);
             gx = (s->tiles.plan.tile_w + 2 + bx - 1) / bx;
             gy = (s->tiles.plan.tile_h + 2 + by - 1) / by;
-            snprintf(buf, sizeof buf, "GPU: %s, %d done \xC2\xB7 each %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads", tiles,
+            snprintf(buf, sizeof buf, _("GPU: %s, %d done \xC2\xB7 each %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads"), tiles,
                      s->tiles.done, gx, gy, bx, by);
         }
         else
-            snprintf(buf, sizeof buf, "GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads", gx, gy, bx,
+            snprintf(buf, sizeof buf, _("GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads"), gx, gy, bx,
                      by, t);
     }
     vw_text_fit(v->font, buf, x, y, L->status.w, TEXT);
@@ -145,13 +146,13 @@ void vw_draw_status(view *v, const scene *s)
                      options ? "kernel: " : "",
                      options ? eng_kernel_name(s->gpu_kernel) : "", options ? " (N) \xC2\xB7 " : "", b);
         } else if (options)
-            snprintf(buf, sizeof buf, "kernel: %s (N) \xC2\xB7 result: %s (C) \xC2\xB7 times on the whole image:",
-                     eng_kernel_name(s->gpu_kernel), result_label(s));
+            snprintf(buf, sizeof buf, _("kernel: %s (N) \xC2\xB7 result: %s (C) \xC2\xB7 times on the whole image:"),
+                     eng_kernel_name(s->gpu_kernel), _(result_label(s)));
         else
-            snprintf(buf, sizeof buf, "result: %s (C) \xC2\xB7 times on the whole image:", result_label(s));
+            snprintf(buf, sizeof buf, _("result: %s (C) \xC2\xB7 times on the whole image:"), _(result_label(s)));
         vw_text_fit(v->small, buf, x, y, L->status.w, DIM);
     } else {
-        vw_text_fit(v->small, "The animation is for the eye; the times are measured separately, on the whole image:", x,
+        vw_text_fit(v->small, _("The animation is for the eye; the times are measured separately, on the whole image:"), x,
                  y, L->status.w, FAINT);
     }
     y += vw_lh(v->small);
@@ -188,7 +189,8 @@ void vw_draw_top(view *v, const scene *s)
 {
     const layout *L = &v->L;
     char buf[512];
-    static const char *display_label[] = {"display: clamp", "display: |value|", "display: signed (0 = grey)"};
+    static const char *display_label[] = {N_("display: clamp"), N_("display: |value|"),
+                                          N_("display: signed (0 = grey)")};
 
     snprintf(buf, sizeof buf, "convis \xC2\xB7 %s",
              vw_T(v, s->phase == SCENE_PHASE_GPU ? vw_gpu_title(s) : N_("one output at a time on the CPU")));
@@ -207,10 +209,10 @@ void vw_draw_top(view *v, const scene *s)
         snprintf(label, sizeof label, "%d %s", i + 1, filt_preset((size_t)i)->name);
         vw_chip(v, L->preset[i], label, s->preset == i, TEXT);
     }
-    snprintf(buf, sizeof buf, "border: %s", conv_border_name(s->opt.border));
+    snprintf(buf, sizeof buf, _("border: %s"), conv_border_name(s->opt.border));
     vw_chip(v, L->border, buf, false, TEXT);
-    vw_chip(v, L->flip, s->opt.flip ? "true convolution" : "cross-correlation", s->opt.flip, TEXT);
-    vw_chip(v, L->display, display_label[s->opt.display], false, TEXT);
+    vw_chip(v, L->flip, s->opt.flip ? _("true convolution") : _("cross-correlation"), s->opt.flip, TEXT);
+    vw_chip(v, L->display, _(display_label[s->opt.display]), false, TEXT);
 
     if (s->banner[0]) {
         vw_banner_text(s, buf, sizeof buf);
