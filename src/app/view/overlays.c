@@ -58,7 +58,7 @@ void vw_draw_help(view *v)
         if (shown == half)
             y = L->pad * 2 + vw_lh(v->big);
         rnd_text(v->font, a->keys, cx, y, WINDOW);
-        vw_text_fit(v->font, a->help, cx + key_w, y, col_w - key_w - L->pad, TEXT);
+        vw_text_fit(v->font, _(a->help), cx + key_w, y, col_w - key_w - L->pad, TEXT);
         y += L->line * 1.15f;
         ++shown;
     }
