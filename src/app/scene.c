@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "i18n.h"
 #include "core/timing.h"
 #include "worker.h"
 
@@ -73,7 +74,7 @@ void scene_init(scene *s, const scene_host *host, const app_options *opt)
         snprintf(cuda_why, sizeof cuda_why, "%s", s->gpu.why);
         open_engine(s, &s->gpu, "gl");
         if (s->gpu.engine)
-            snprintf(s->gpu.note, sizeof s->gpu.note, "CUDA is not used: %s", cuda_why);
+            snprintf(s->gpu.note, sizeof s->gpu.note, _("CUDA is not used: %s"), cuda_why);
         else {
             char gl_why[256];
             snprintf(gl_why, sizeof gl_why, "%s", s->gpu.why);
@@ -427,7 +428,7 @@ void scene_toggle_threads(scene *s)
 void scene_next_gpu_kernel(scene *s)
 {
     if (!s->gpu.engine || !eng_has_kernels(eng_class_of(s->gpu.engine))) {
-        scene_notice(s, "naive and tiled are the CUDA engine's two kernels; this GPU engine has one");
+        scene_notice(s, _("naive and tiled are the CUDA engine's two kernels; this GPU engine has one"));
         return;
     }
     s->gpu_kernel = s->gpu_kernel == ENG_KERNEL_TILED ? ENG_KERNEL_NAIVE : ENG_KERNEL_TILED;
@@ -445,7 +446,7 @@ void scene_next_gpu_result(scene *s)
     for (int i = 0; i < ENG_RESULT_COUNT; ++i) {
         r = r == ENG_RESULT_INTEROP ? ENG_RESULT_BULK : r == ENG_RESULT_BULK ? ENG_RESULT_PER_PIXEL : ENG_RESULT_INTEROP;
         if (r == ENG_RESULT_PER_PIXEL && !options) {
-            scene_notice(s, "one copy per pixel is a path of the CUDA engine; this GPU engine has the other two");
+            scene_notice(s, _("one copy per pixel is a path of the CUDA engine; this GPU engine has the other two"));
             continue;
         }
         if (r == ENG_RESULT_INTEROP && !present)
@@ -464,7 +465,7 @@ void scene_next_gpu_engine(scene *s)
     char msg[400];
     open_engine(s, &next, other);
     if (!next.engine) {
-        snprintf(msg, sizeof msg, "the %s engine cannot run here: %s", other, next.why);
+        snprintf(msg, sizeof msg, _("the %s engine cannot run here: %s"), other, next.why);
         scene_notice(s, msg);
         return;
     }
@@ -483,7 +484,7 @@ void scene_next_gpu_engine(scene *s)
     scene_clamp_gpu_result(s);
     if (s->phase == SCENE_PHASE_GPU)
         s->gpu_stale = true;
-    snprintf(msg, sizeof msg, "the GPU phase now runs on %s", eng_description(s->gpu.engine));
+    snprintf(msg, sizeof msg, _("the GPU phase now runs on %s"), eng_description(s->gpu.engine));
     scene_notice(s, msg);
 }
 
@@ -619,7 +620,8 @@ void scene_block_size(const scene *s, int *bx, int *by)
 void scene_title(const scene *s, char *buf, size_t size)
 {
     if (s->passes > 0)
-        snprintf(buf, size, "%s after %d pass%s", s->image_name, s->passes, s->passes == 1 ? "" : "es");
+        snprintf(buf, size, ngettext("%s after %d pass", "%s after %d passes", (unsigned long)s->passes), s->image_name,
+                 s->passes);
     else
         snprintf(buf, size, "%s", s->image_name);
 }

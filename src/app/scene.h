@@ -3,7 +3,8 @@
  * teaching switches, the experiments (size sweep, chain, apply again, too
  * big) and every measurement.
  *
- * Headless: it includes only core, compute and the formatting helpers.
+ * Headless: it includes only core, compute, the formatting helpers and
+ * the catalogue of words (i18n.h: its notices are in the language shown).
  * What it needs from outside (opening an engine, a GL buffer for the GPU to
  * present into, a clock) is handed to it in a scene_host, so a unit test
  * drives it with the CPU engines and no window. Only actions.c changes it

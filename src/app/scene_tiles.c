@@ -81,12 +81,14 @@ void scene_set_budget(scene *s, long long bytes)
     fmt_bytes(s->mem_budget, b, sizeof b);
     fmt_bytes(scene_image_bytes(s), need, sizeof need);
     if (s->mem_budget == 0)
-        snprintf(msg, sizeof msg, "memory budget off: the GPU may use all the memory it has");
+        snprintf(msg, sizeof msg, "%s", _("memory budget off: the GPU may use all the memory it has"));
     else if (scene_needs_tiles(s))
-        snprintf(msg, sizeof msg, "memory budget %s (pretend the GPU has no more): this image needs %s, so the GPU "
-                 "works through it in tiles", b, need);
+        snprintf(msg, sizeof msg,
+                 _("memory budget %s (pretend the GPU has no more): this image needs %s, so the GPU works through it "
+                   "in tiles"),
+                 b, need);
     else
-        snprintf(msg, sizeof msg, "memory budget %s (pretend the GPU has no more): this image needs %s and fits", b,
+        snprintf(msg, sizeof msg, _("memory budget %s (pretend the GPU has no more): this image needs %s and fits"), b,
                  need);
     scene_notice(s, msg);
     if (rerun)
@@ -125,7 +127,7 @@ bool scene_tiles_start(scene *s)
     if (!tile_plan_make(s->img.luma.w, s->img.luma.h, scene_tile_budget(s), &plan)) {
         scene_tiles_end(s); /* no plan: nothing of an older one stays */
         snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
-        snprintf(s->banner, sizeof s->banner, "the GPU phase cannot run in tiles: %s", s->gpu.why);
+        snprintf(s->banner, sizeof s->banner, _("the GPU phase cannot run in tiles: %s"), s->gpu.why);
         s->banner_gpu = true;
         s->gpu.measured = false;
         s->phase = SCENE_PHASE_CPU;
@@ -163,7 +165,7 @@ bool scene_tiles_slice(scene *s)
         pace = SCENE_TILE_MIN_PACE_MS;
     if (!tile_run(s->gpu.engine, &job, &s->tiles.plan, i, &s->tiles.up, &s->tiles.down, &t)) {
         snprintf(s->gpu.why, sizeof s->gpu.why, "%s", err_msg());
-        snprintf(s->banner, sizeof s->banner, "the GPU phase failed on tile %d of %d: %s", i + 1, n, s->gpu.why);
+        snprintf(s->banner, sizeof s->banner, _("the GPU phase failed on tile %d of %d: %s"), i + 1, n, s->gpu.why);
         s->banner_gpu = true;
         scene_task_end(s);
         scene_tiles_end(s);

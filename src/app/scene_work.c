@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "i18n.h"
 #include "core/timing.h"
 #include "worker.h"
 
@@ -163,7 +164,7 @@ bool scene_measure_gpu(scene *s)
     return true;
 failed:
     s->gpu.measured = false;
-    snprintf(s->banner, sizeof s->banner, "the GPU phase failed: %s", s->gpu.why);
+    snprintf(s->banner, sizeof s->banner, _("the GPU phase failed: %s"), s->gpu.why);
     s->banner_gpu = true;
     s->phase = SCENE_PHASE_CPU;
     return false;
@@ -397,7 +398,7 @@ void scene_apply_again(scene *s)
         s->passes = passes;
     return;
 failed:
-    snprintf(msg, sizeof msg, "cannot apply the filter again: %s", err_msg());
+    snprintf(msg, sizeof msg, _("cannot apply the filter again: %s"), err_msg());
     scene_say_error(s, msg);
 }
 
@@ -424,15 +425,17 @@ void scene_too_big(scene *s)
     if (!s->img.luma.px)
         return;
     if (most < 0) {
-        scene_notice(s, "launch the GPU phase first (G): how much it can hold is read from it");
+        scene_notice(s, _("launch the GPU phase first (G): how much it can hold is read from it"));
         return;
     }
     side = (int)sqrt((double)most); /* the smallest square just over it */
     while ((long long)side * side <= most)
         ++side;
     if ((long long)side * side > limit || side > s->opt.limits.max_side) {
-        snprintf(msg, sizeof msg, "an image too large for this GPU (%d\xC3\x97%d) is over convis's own limit of "
-                 "%lld pixels: every image convis opens fits here", side, side, limit);
+        snprintf(msg, sizeof msg,
+                 _("an image too large for this GPU (%d×%d) is over convis's own limit of %lld pixels: every image "
+                   "convis opens fits here"),
+                 side, side, limit);
         scene_notice(s, msg);
         return;
     }
@@ -446,7 +449,7 @@ void scene_too_big(scene *s)
         return;
     }
     img_plane_free(&big);
-    snprintf(msg, sizeof msg, "a %d\xC3\x97%d test image", side, side);
+    snprintf(msg, sizeof msg, _("a %d×%d test image"), side, side);
     /* it opens in the CPU phase, the GPU not yet tried on it: G does that */
     s->phase = SCENE_PHASE_CPU;
     s->gpu.measured = false;
@@ -588,7 +591,7 @@ void scene_cancel(scene *s)
         s->gpu_stale = true;
     if (s->task.kind == SCENE_TASK_TILES) { /* the tiles stop: what they made is not the whole result */
         char msg[128];
-        snprintf(msg, sizeof msg, "stopped after %d of %d tiles", s->tiles.done, tile_count(&s->tiles.plan));
+        snprintf(msg, sizeof msg, _("stopped after %d of %d tiles"), s->tiles.done, tile_count(&s->tiles.plan));
         scene_notice(s, msg);
         scene_tiles_abort(s);
     }
