@@ -14,6 +14,8 @@ void vw_banner_text(const scene *s, char *buf, size_t size)
     snprintf(buf, size, "\xE2\x9A\xA0  %s   (Esc closes this)", s->banner);
 }
 
+#define GRID_SHARE 0.33f /* of the window's height, for the grids at least, whatever the text size */
+
 void view_layout(view *v, const app *a, int W, int H)
 {
     const scene *s = &a->s;
@@ -31,58 +33,68 @@ void view_layout(view *v, const app *a, int W, int H)
         v->nfonts = 0;
         snprintf(v->lang, sizeof v->lang, "%s", app_lang(a));
     }
-    v->font = view_font_px(v, base);
-    v->small = view_font_px(v, base * 82 / 100);
-    v->big = view_font_px(v, base * 135 / 100);
-    L->W = (float)W;
-    L->H = (float)H;
-    L->u = u;
-    L->pad = 10 * u;
-    L->line = vw_lh(v->font);
+    /* The text size asked for (Z), as far as the window has room for it:
+     * the grids keep at least GRID_SHARE of the height, else the text is
+     * made smaller by Z's own steps (never under 100%), so nothing overlaps. */
+    for (;;) {
+        v->font = view_font_px(v, base);
+        v->small = view_font_px(v, base * 82 / 100);
+        v->big = view_font_px(v, base * 135 / 100);
+        L->W = (float)W;
+        L->H = (float)H;
+        L->u = u;
+        L->pad = 10 * u;
+        L->line = vw_lh(v->font);
 
-    L->title = (rect){0, 0, L->W, vw_lh(v->big) + L->pad};
-    /* an error banner, when there is one, sits under the title and pushes
-     * everything below it down: it never covers what it talks about */
-    L->banner = (rect){0, L->title.h, L->W, 0};
-    if (s->banner[0]) {
-        char text[640];
-        vw_banner_text(s, text, sizeof text);
-        L->banner.h = rnd_text_wrapped(v->font, text, 0, 0, L->W - 2 * L->pad, TEXT, false) + 0.6f * L->pad;
-    }
-    L->chips = (rect){L->pad, L->banner.y + L->banner.h, L->W - 2 * L->pad, vw_lh(v->small) + 0.8f * L->pad};
-    {
-        /* the chips flow left to right onto as many rows as they need */
-        float x = L->pad, cy = L->chips.y, cw, gap = 0.5f * L->pad, ch = vw_lh(v->small) + 0.5f * L->pad;
-        float row = vw_lh(v->small) + 0.8f * L->pad, right;
-        for (int i = 0; i < 9; ++i) {
-            char label[48];
-            snprintf(label, sizeof label, "%d %s", i + 1, filt_preset((size_t)i)->name);
-            cw = vw_text_w(v->small, label) + L->pad * 1.4f;
-            if (x > L->pad && x + cw > L->W - L->pad)
-                x = L->pad, cy += row;
-            L->preset[i] = (rect){x, cy, cw, ch};
-            x += cw + gap;
+        L->title = (rect){0, 0, L->W, vw_lh(v->big) + L->pad};
+        /* an error banner, when there is one, sits under the title and pushes
+         * everything below it down: it never covers what it talks about */
+        L->banner = (rect){0, L->title.h, L->W, 0};
+        if (s->banner[0]) {
+            char text[640];
+            vw_banner_text(s, text, sizeof text);
+            L->banner.h = rnd_text_wrapped(v->font, text, 0, 0, L->W - 2 * L->pad, TEXT, false) + 0.6f * L->pad;
         }
-        /* border / flip / display: right-aligned on the same row when they fit */
-        right = vw_text_w(v->small, "border: mirror") + vw_text_w(v->small, "true convolution") +
-                vw_text_w(v->small, "display: signed (0 = grey)") + 3 * L->pad + 2 * gap;
-        if (x + right > L->W - L->pad)
-            cy += row;
-        cw = vw_text_w(v->small, "display: signed (0 = grey)") + L->pad;
-        L->display = (rect){L->W - L->pad - cw, cy, cw, ch};
-        cw = vw_text_w(v->small, "true convolution") + L->pad;
-        L->flip = (rect){L->display.x - gap - cw, cy, cw, ch};
-        cw = vw_text_w(v->small, "border: mirror") + L->pad;
-        L->border = (rect){L->flip.x - gap - cw, cy, cw, ch};
-        L->chips.h = cy + row - L->chips.y;
+        L->chips = (rect){L->pad, L->banner.y + L->banner.h, L->W - 2 * L->pad, vw_lh(v->small) + 0.8f * L->pad};
+        {
+            /* the chips flow left to right onto as many rows as they need */
+            float x = L->pad, cy = L->chips.y, cw, gap = 0.5f * L->pad, ch = vw_lh(v->small) + 0.5f * L->pad;
+            float row = vw_lh(v->small) + 0.8f * L->pad, right;
+            for (int i = 0; i < 9; ++i) {
+                char label[48];
+                snprintf(label, sizeof label, "%d %s", i + 1, filt_preset((size_t)i)->name);
+                cw = vw_text_w(v->small, label) + L->pad * 1.4f;
+                if (x > L->pad && x + cw > L->W - L->pad)
+                    x = L->pad, cy += row;
+                L->preset[i] = (rect){x, cy, cw, ch};
+                x += cw + gap;
+            }
+            /* border / flip / display: right-aligned on the same row when they fit */
+            right = vw_text_w(v->small, "border: mirror") + vw_text_w(v->small, "true convolution") +
+                    vw_text_w(v->small, "display: signed (0 = grey)") + 3 * L->pad + 2 * gap;
+            if (x + right > L->W - L->pad)
+                cy += row;
+            cw = vw_text_w(v->small, "display: signed (0 = grey)") + L->pad;
+            L->display = (rect){L->W - L->pad - cw, cy, cw, ch};
+            cw = vw_text_w(v->small, "true convolution") + L->pad;
+            L->flip = (rect){L->display.x - gap - cw, cy, cw, ch};
+            cw = vw_text_w(v->small, "border: mirror") + L->pad;
+            L->border = (rect){L->flip.x - gap - cw, cy, cw, ch};
+            L->chips.h = cy + row - L->chips.y;
+        }
+        top = L->chips.y + L->chips.h + vw_lh(v->small) + 0.6f * L->pad + 3;
+        /* below the grids: a status line, five small lines, the buttons */
+        bottom_h = L->line + (app_in_lesson(a) ? 8 : 6) * vw_lh(v->small) + 2.2f * L->pad;
+        /* ... and beside them the chart: its title, four bars, the memory
+         * row, two lines of verdicts and the legend */
+        bottom_h = fmaxf(bottom_h, 10.2f * vw_lh(v->small) + 1.5f * L->pad);
+        grid = L->H - top - bottom_h - L->pad;
+        if (grid >= GRID_SHARE * L->H || ts <= 1.0f)
+            break;
+        ts = ts > 1.5f ? 1.5f : ts > 1.25f ? 1.25f : 1.0f; /* the next smaller of Z's sizes */
+        base = (int)(17.0f * (u < 0.75f ? 0.75f : u) * ts + 0.5f);
     }
-    top = L->chips.y + L->chips.h + vw_lh(v->small) + 0.6f * L->pad + 3;
-    /* below the grids: a status line, five small lines, the buttons */
-    bottom_h = L->line + (app_in_lesson(a) ? 8 : 6) * vw_lh(v->small) + 2.2f * L->pad;
-    /* ... and beside them the chart: its title, four bars, the memory
-     * row, two lines of verdicts and the legend */
-    bottom_h = fmaxf(bottom_h, 10.2f * vw_lh(v->small) + 1.5f * L->pad);
-    grid = L->H - top - bottom_h - L->pad;
+    L->text_scale = ts;
     if (grid > (L->W - 4 * L->pad) * 0.36f)
         grid = (L->W - 4 * L->pad) * 0.36f;
     if (grid < 40)
@@ -127,15 +139,26 @@ void view_layout(view *v, const app *a, int W, int H)
     L->status = (rect){L->pad, top + grid + L->pad, L->W * 0.48f, bottom_h};
     L->chart = (rect){L->W * 0.50f, top + grid + L->pad, L->W * 0.50f - L->pad, L->H - (top + grid + L->pad) - L->pad};
     {
-        float bw = vw_text_w(v->small, vw_T(v, s->gpu.hardware == ENG_HW_SOFTWARE ? N_("G  launch on the software GPU")
-                                                                                 : N_("G  launch on the GPU"))) +
-                   L->pad * 1.5f;
-        float pw = vw_text_w(v->small, vw_T(v, "Space  pause")) + L->pad * 1.5f;
+        /* the buttons, with their words where the row has room, shorter
+         * where it has not: never into the chart */
+        static const char *const gpu_words[3][2] = {
+            {N_("G  launch on the GPU"), N_("G  launch on the software GPU")}, {N_("G  GPU"), N_("G  GPU")}, {"G", "G"}};
+        static const char *const large_words[3] = {N_("I  large picture"), N_("I  large"), "I"};
+        float room = L->chart.x - L->pad, pw = vw_text_w(v->small, vw_T(v, "Space  pause")) + L->pad * 1.5f, bw, lw;
+        int k = 0;
+        for (;; ++k) {
+            L->gpu_label = vw_T(v, gpu_words[k][s->gpu.hardware == ENG_HW_SOFTWARE]);
+            L->large_label = vw_T(v, large_words[k]);
+            bw = vw_text_w(v->small, L->gpu_label) + L->pad * 1.5f;
+            lw = vw_text_w(v->small, L->large_label) + L->pad * 1.5f;
+            if (k == 2 || L->pad * 3 + pw + bw + lw <= room)
+                break;
+        }
         L->play_button = (rect){L->pad, L->status.y + L->line + (app_in_lesson(a) ? 7 : 5) * vw_lh(v->small) + 0.6f * L->pad,
                                 pw, vw_lh(v->small) + 0.6f * L->pad};
         L->gpu_button = (rect){L->pad * 2 + pw, L->play_button.y, bw, L->play_button.h};
-        L->large_button = (rect){L->gpu_button.x + bw + L->pad, L->play_button.y,
-                                 vw_text_w(v->small, vw_T(v, "I  large picture")) + L->pad * 1.5f, L->play_button.h};
+        L->large_button = (rect){L->gpu_button.x + bw + L->pad, L->play_button.y, lw, L->play_button.h};
+        L->keys_hint = L->large_button.x + lw + L->pad + vw_text_w(v->small, vw_T(v, "F1 or ?  every key")) <= room;
     }
 }
 

@@ -56,7 +56,7 @@ static const rnd_color BLOCK_COLOR[8] = {
     {0.00f, 0.45f, 0.70f, 1}, {0.84f, 0.37f, 0.00f, 1}, {0.80f, 0.47f, 0.65f, 1}, {0.60f, 0.60f, 0.60f, 1},
 };
 
-#define MAX_FONTS 12
+#define MAX_FONTS 32 /* sizes a frame may use: three text sizes a try of the layout, cells, kernel */
 #define THUMB_MAX 1024 /* thumbnails are downsampled to at most this many pixels a side */
 
 typedef struct sized_font {
@@ -73,7 +73,10 @@ typedef struct layout {
     rect lesson_row[APP_MAX_LESSONS];
     int lesson_rows;    /* rows of the lesson menu drawn (0: no menu) */
     float cell;         /* grid cell size in pixels */
+    float text_scale;   /* the text size in force: the one asked for, or less where the window is short */
     bool sweep_shown;   /* the sweep was drawn in `sweep` (the live regions say so) */
+    const char *gpu_label, *large_label; /* the buttons' words, as long as the row has room for */
+    bool keys_hint;     /* "F1 or ?  every key" fits after them */
     /* input: the input grid with its ring of the cells around the region
      * shown; input_cells: the region itself, the same cells as output */
 } layout;
