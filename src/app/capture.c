@@ -16,6 +16,7 @@
 #include "core/timing.h"
 #include "gif.h"
 #include "render/render.h"
+#include "render/text.h"
 
 #define REPORT_SPEED 256.0 /* outputs a second while --report-frames plays */
 
@@ -74,7 +75,9 @@ int app_capture_still(app_window *w, const char *path)
 {
     int width, height;
     settle_for_still(&w->app);
+    rnd_text_record(true); /* where the text goes, for --print-state */
     app_frame(w, &width, &height);
+    rnd_text_record(false);
     if (rnd_gl_error())
         fprintf(stderr, "convis: an OpenGL error while drawing\n");
     if (!app_capture_save(width, height, path)) {
@@ -226,5 +229,13 @@ void app_capture_print_state(const app_window *w)
     for (int i = 0; i < n; ++i)
         printf("target=%s,%d,%d,%d,%d,%d\n", targets[i].action, targets[i].arg, targets[i].x, targets[i].y,
                targets[i].w, targets[i].h);
+    {
+        /* the text of the last frame drawn for a still: where each run went */
+        const rnd_text_box *b;
+        n = rnd_text_boxes(&b);
+        for (int i = 0; i < n; ++i)
+            printf("text=%d,%d,%d,%d,%d,%s\n", (int)b[i].x, (int)b[i].y, (int)(b[i].w + 0.5f), (int)(b[i].h + 0.5f),
+                   b[i].layer, b[i].text);
+    }
     fflush(stdout);
 }

@@ -1,5 +1,6 @@
 #include "text.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,8 +157,48 @@ static const glyph *get_glyph(rnd_font *f, uint32_t cp)
     return g;
 }
 
+#define MAX_TEXT_BOXES 4096
+
+static struct {
+    bool on;
+    int layer, count;
+    rnd_text_box box[MAX_TEXT_BOXES];
+} rec;
+
+void rnd_text_record(bool on)
+{
+    if (on) {
+        rec.count = 0;
+        rec.layer = 0;
+    }
+    rec.on = on;
+}
+
+void rnd_text_layer(void)
+{
+    ++rec.layer;
+}
+
+int rnd_text_boxes(const rnd_text_box **boxes)
+{
+    *boxes = rec.box;
+    return rec.count;
+}
+
+static void record_run(const rnd_font *f, const char *s, const char *end, float x, float y, float w)
+{
+    rnd_text_box *b;
+    if (!rec.on || rec.count >= MAX_TEXT_BOXES || w <= 0)
+        return;
+    b = &rec.box[rec.count++];
+    *b = (rnd_text_box){x, y, w, (float)f->line_height, rec.layer, ""};
+    snprintf(b->text, sizeof b->text, "%.*s", (int)(end - s < (long)sizeof b->text - 1 ? end - s : (long)sizeof b->text - 1),
+             s);
+}
+
 static float draw_run(rnd_font *f, const char *s, const char *end, float x, float y, rnd_color c, bool draw)
 {
+    const char *start = s;
     float pen = x;
     x = (float)(int)(x + 0.5f); /* whole pixels keep glyphs sharp */
     y = (float)(int)(y + 0.5f);
@@ -176,6 +217,8 @@ static float draw_run(rnd_font *f, const char *s, const char *end, float x, floa
                      (float)(g->y + g->h) / ATLAS_SIZE, c, false);
         pen += (float)g->advance;
     }
+    if (draw)
+        record_run(f, start, end, x, y, pen - x);
     return pen - x;
 }
 

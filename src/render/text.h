@@ -27,10 +27,24 @@ int rnd_font_line_height(const rnd_font *f);
 float rnd_text(rnd_font *f, const char *utf8, float x, float y, rnd_color c);
 float rnd_text_width(rnd_font *f, const char *utf8);
 
-/* Draws text wrapped into lines at most max_w wide (breaking at spaces, and
- * between any two CJK characters); returns the height used. With draw false
+/* Draws text wrapped into lines at most max_w wide (core/linebreak.h says
+ * where a line may break); returns the height used. With draw false
  * it only measures. Explicit '\n' starts a new line. */
 float rnd_text_wrapped(rnd_font *f, const char *utf8, float x, float y, float max_w, rnd_color c, bool draw);
+
+/* Where text was drawn, for tests of a layout (no two pieces of text on
+ * one layer overlap; none leaves the window): while recording, every run of
+ * text drawn adds its box. Overlays (a menu, the help, a notice) start a
+ * layer of their own over what is below. */
+typedef struct rnd_text_box {
+    float x, y, w, h;
+    int layer;
+    char text[40];          /* its start, for messages */
+} rnd_text_box;
+
+void rnd_text_record(bool on);          /* on: an empty list, recording; off: recording stops, the list stays */
+void rnd_text_layer(void);              /* what is drawn from now on lies over what was */
+int rnd_text_boxes(const rnd_text_box **boxes);
 
 /* Decodes one UTF-8 code point at *s and moves past it (U+FFFD for bad
  * bytes). */

@@ -14,6 +14,7 @@ void vw_draw_menu(view *v, const app *a)
 {
     layout *L = &v->L;
     float x = 2 * L->pad, y = L->pad;
+    rnd_text_layer(); /* over the frame */
     rnd_rect(0, 0, L->W, L->H, (rnd_color){0.05f, 0.05f, 0.07f, 0.97f});
     rnd_text(v->big, _("Lessons (L or Esc closes this)"),
              x, y, TEXT);
@@ -33,21 +34,43 @@ void vw_draw_menu(view *v, const app *a)
     L->lesson_rows = a->lesson_count;
 }
 
+/* The help's text, as much as fits: two columns of every key and what it
+ * does, then a paragraph on the mouse; in a smaller font where the window
+ * is short for the text size, so that nothing runs off the window. */
 void vw_draw_help(view *v)
 {
     const layout *L = &v->L;
-    float x = 2 * L->pad, y, col_w = (L->W - 4 * L->pad) / 2, key_w = 0;
+    static const char mouse[] = N_("Mouse: hover an output to see its 3×3 inputs and arithmetic; click to pin it. "
+                                   "Drag a grid or click a thumbnail to move; the wheel zooms. Click a kernel cell and "
+                                   "type a number (Enter applies, Tab moves on). Click a filter's name to choose it. "
+                                   "Drop an image file on the window to open it.");
+    float x = 2 * L->pad, y, col_w = (L->W - 4 * L->pad) / 2, key_w = 0, top, row;
     size_t n = app_action_count(), shown = 0, half;
+    rnd_font *f = v->font, *small = v->small;
+    rnd_text_layer(); /* over the frame */
 
     rnd_rect(0, 0, L->W, L->H, (rnd_color){0.05f, 0.05f, 0.07f, 0.97f});
-    for (size_t i = 0; i < n; ++i)
-        if (app_action_at(i)->help)
-            key_w = fmaxf(key_w, vw_text_w(v->font, app_action_at(i)->keys) + 1.5f * L->pad);
     rnd_text(v->big, _("Every key (F1, ? or Esc closes this)"), x, L->pad, TEXT);
     for (size_t i = 0; i < n; ++i)
         shown += app_action_at(i)->help != NULL;
     half = (shown + 1) / 2;
-    y = L->pad * 2 + vw_lh(v->big);
+    top = L->pad * 2 + vw_lh(v->big);
+    /* the largest font (down from the window's) with which it all fits */
+    for (int px = rnd_font_line_height(v->font);; --px) {
+        float need;
+        f = view_font_px(v, px * 100 / 130);
+        small = view_font_px(v, px * 82 / 130);
+        row = vw_lh(f) * 1.15f;
+        need = top + (float)half * row + L->pad +
+               rnd_text_wrapped(small, _(mouse), 0, 0, L->W - 4 * L->pad, DIM, false) + L->pad;
+        if (need <= L->H || px <= 10)
+            break;
+    }
+    key_w = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (app_action_at(i)->help)
+            key_w = fmaxf(key_w, vw_text_w(f, app_action_at(i)->keys) + 1.5f * L->pad);
+    y = top;
     shown = 0;
     for (size_t i = 0; i < n; ++i) {
         const app_action *a = app_action_at(i);
@@ -56,19 +79,14 @@ void vw_draw_help(view *v)
             continue;
         cx = x + (shown >= half ? col_w : 0);
         if (shown == half)
-            y = L->pad * 2 + vw_lh(v->big);
-        rnd_text(v->font, a->keys, cx, y, WINDOW);
-        vw_text_fit(v->font, _(a->help), cx + key_w, y, col_w - key_w - L->pad, TEXT);
-        y += L->line * 1.15f;
+            y = top;
+        rnd_text(f, a->keys, cx, y, WINDOW);
+        vw_text_fit(f, _(a->help), cx + key_w, y, col_w - key_w - L->pad, TEXT);
+        y += row;
         ++shown;
     }
-    y = fmaxf(y, L->pad * 2 + vw_lh(v->big) + (float)half * L->line * 1.15f) + L->pad;
-    rnd_text_wrapped(v->small,
-                     _("Mouse: hover an output to see its 3\xC3\x97" "3 inputs and arithmetic; click to pin it. Drag a "
-                     "grid or click a thumbnail to move; the wheel zooms. Click a kernel cell and type a number "
-                     "(Enter applies, Tab moves on). Click a filter's name to choose it. Drop an image file on the "
-                     "window to open it."),
-                     x, y, L->W - 4 * L->pad, DIM, true);
+    y = top + (float)half * row + L->pad;
+    rnd_text_wrapped(small, _(mouse), x, y, L->W - 4 * L->pad, DIM, true);
 }
 
 void vw_draw_notice(view *v, const scene *s)
@@ -77,6 +95,7 @@ void vw_draw_notice(view *v, const scene *s)
     float tw, th, x, y;
     if (!s->notice[0] || scene_now(s) - s->notice_at >= SCENE_NOTICE_MS)
         return;
+    rnd_text_layer(); /* over the chart */
     /* over the bottom of the chart, wrapped to its width: never over the
      * buttons or the lesson's text on the left */
     tw = fminf(vw_text_w(v->font, s->notice) + 2 * L->pad, L->chart.w);
@@ -100,6 +119,7 @@ void vw_draw_progress(view *v, const scene *s)
     float x = L->chart.x + 0.5f * L->pad, w = L->chart.w - L->pad, y = L->chart.y + L->chart.h - 2.6f * vw_lh(v->small);
     if (!scene_busy(s))
         return;
+    rnd_text_layer(); /* over the chart */
     scene_progress(s, &done, &total);
     snprintf(buf, sizeof buf,
              s->task.kind == SCENE_TASK_TILES ? _("%s: measuring, %d of %d tiles \xC2\xB7 Esc stops it")
