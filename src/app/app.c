@@ -10,7 +10,6 @@ void app_init(app *a, const scene_host *host, const app_options *opt, const char
 {
     memset(a, 0, sizeof *a);
     a->defaults = *opt;
-    scene_init(&a->s, host, opt);
     a->text_scale = 100;
     a->edit_tap = -1;
     snprintf(a->lang, sizeof a->lang, "en");
@@ -28,7 +27,8 @@ void app_init(app *a, const scene_host *host, const app_options *opt, const char
             }
         }
     }
-    i18n_set_lang(a->lang);
+    i18n_set_lang(a->lang); /* before the scene, whose notes are in it */
+    scene_init(&a->s, host, opt);
 }
 
 void app_set_lang(app *a, const char *lang)

@@ -15,6 +15,7 @@
 #include "core/err.h"
 #include "core/timing.h"
 #include "gif.h"
+#include "i18n.h"
 #include "render/render.h"
 #include "render/text.h"
 
@@ -45,7 +46,7 @@ void app_capture_screenshot(app_window *w, int width, int height)
             snprintf(name, sizeof name, "convis-%s-%d.png", stamp, n);
         if (app_capture_save(width, height, name)) {
             char *full = realpath(name, NULL);
-            snprintf(msg, sizeof msg, "saved the screen as %s", full ? full : name);
+            snprintf(msg, sizeof msg, _("saved the screen as %s"), full ? full : name);
             free(full);
             scene_notice(&w->app.s, msg);
             return;
@@ -53,7 +54,7 @@ void app_capture_screenshot(app_window *w, int width, int height)
         if (err_last_kind() != ERR_EXISTS)
             break;
     }
-    snprintf(msg, sizeof msg, "cannot save a screenshot: %s", err_msg());
+    snprintf(msg, sizeof msg, _("cannot save a screenshot: %s"), err_msg());
     scene_say_error(&w->app.s, msg);
 }
 
@@ -131,10 +132,14 @@ int app_capture_render_steps(app_window *w, const char *dir)
 int app_capture_gif(app_window *w, const char *path, int seconds, int fps)
 {
     app *a = &w->app;
-    int width = 0, height = 0, frames = seconds * fps;
+    int width = 0, height = 0, gif_w = 0, gif_h = 0, frames = seconds * fps;
     double dt = 1000.0 / fps;
     gif_writer *g = NULL;
     struct stat st;
+    if (lstat(path, &st) == 0) { /* said before the work (gif_open refuses it again, for sure) */
+        app_error("'%s' already exists; convis does not overwrite it", path);
+        return APP_EXIT_INPUT;
+    }
     scene_settle(&a->s); /* the figures are there from the first frame */
     for (int i = 0; i < frames; ++i) {
         img_rgba frame;
@@ -145,6 +150,14 @@ int app_capture_gif(app_window *w, const char *path, int seconds, int fps)
             gif_abort(g);
             return APP_EXIT_INPUT;
         }
+        if (g && (width != gif_w || height != gif_h)) { /* the window changed size: the GIF cannot */
+            free(frame.px);
+            app_error("the window changed size while recording %s (%dx%d, then %dx%d)", path, gif_w, gif_h, width,
+                      height);
+            gif_abort(g);
+            return APP_EXIT_INPUT;
+        }
+        gif_w = width, gif_h = height;
         if (!g && !(g = gif_open(path, width, height, (int)(dt + 0.5)))) {
             free(frame.px);
             app_error("%s", err_msg());
@@ -232,7 +245,9 @@ void app_capture_print_state(const app_window *w)
     {
         /* the text of the last frame drawn for a still: where each run went */
         const rnd_text_box *b;
-        n = rnd_text_boxes(&b);
+        int dropped;
+        n = rnd_text_boxes(&b, &dropped);
+        printf("text_dropped=%d\n", dropped);
         for (int i = 0; i < n; ++i)
             printf("text=%d,%d,%d,%d,%d,%s\n", (int)b[i].x, (int)b[i].y, (int)(b[i].w + 0.5f), (int)(b[i].h + 0.5f),
                    b[i].layer, b[i].text);

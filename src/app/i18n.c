@@ -41,8 +41,13 @@ void i18n_init(void)
     /* the messages' locale only: the rest (character types for SDL's
      * window titles, numbers in files) stays the C library's "C" */
     const char *messages = setlocale(LC_MESSAGES, "");
-    if (!messages || strcmp(messages, "C") == 0 || strcmp(messages, "POSIX") == 0)
-        setlocale(LC_MESSAGES, "C.UTF-8"); /* gettext translates nothing in plain "C" */
+    if (!messages || strcmp(messages, "C") == 0 || strcmp(messages, "POSIX") == 0) {
+        /* gettext translates nothing in plain "C": a UTF-8 locale that the
+         * C library has, whichever it is called */
+        static const char *const tries[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8", "en_GB.UTF-8"};
+        for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !setlocale(LC_MESSAGES, tries[i]); ++i)
+            ;
+    }
     bindtextdomain("convis", i18n_locale_dir());
     bind_textdomain_codeset("convis", "UTF-8");
     textdomain("convis");

@@ -353,8 +353,9 @@ void rec_label(const app_record *r, char *buf, size_t size)
     char day[16];
     snprintf(day, sizeof day, "%.10s", r->date);
     /* the kinds a record says its GPU was, for the catalogue */
-    static const char *const kinds[] = {N_("GPU"), N_("software on the CPU"), N_("virtual GPU"), N_("none")};
+    static const char *const kinds[] = {N_("GPU"), N_("software on the CPU"), N_("virtual GPU"), N_("CPU"),
+                                        N_("none")};
     (void)kinds;
-    snprintf(buf, size, _("recorded on %s (%s), %s, %s"), r->gpu[0] ? r->gpu : _("no GPU"), _(r->gpu_kind), r->cpu,
-             day);
+    snprintf(buf, size, _("recorded on %s (%s), %s, %s"), r->gpu[0] ? r->gpu : _("no GPU"),
+             r->gpu_kind[0] ? _(r->gpu_kind) : "", r->cpu, day); /* _("") would be the catalogue's header */
 }

@@ -19,6 +19,7 @@
 #include "core/timing.h"
 #include "data.h"
 #include "frame.h"
+#include "i18n.h"
 #include "lessons.h"
 #include "platform/platform.h"
 #include "render/render.h"
@@ -412,7 +413,7 @@ int app_window_main(int argc, char **argv)
         }
         if (banner[0]) {
             char msg[600];
-            snprintf(msg, sizeof msg, "%s; showing the sample image", banner);
+            snprintf(msg, sizeof msg, _("%s; showing the sample image"), banner);
             scene_say_error(&w.app.s, msg);
         }
     }

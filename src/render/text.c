@@ -161,14 +161,14 @@ static const glyph *get_glyph(rnd_font *f, uint32_t cp)
 
 static struct {
     bool on;
-    int layer, count;
+    int layer, count, dropped;
     rnd_text_box box[MAX_TEXT_BOXES];
 } rec;
 
 void rnd_text_record(bool on)
 {
     if (on) {
-        rec.count = 0;
+        rec.count = rec.dropped = 0;
         rec.layer = 0;
     }
     rec.on = on;
@@ -179,21 +179,35 @@ void rnd_text_layer(void)
     ++rec.layer;
 }
 
-int rnd_text_boxes(const rnd_text_box **boxes)
+int rnd_text_boxes(const rnd_text_box **boxes, int *dropped)
 {
     *boxes = rec.box;
+    *dropped = rec.dropped;
     return rec.count;
 }
 
 static void record_run(const rnd_font *f, const char *s, const char *end, float x, float y, float w)
 {
     rnd_text_box *b;
-    if (!rec.on || rec.count >= MAX_TEXT_BOXES || w <= 0)
+    size_t n = 0;
+    if (!rec.on || w <= 0)
         return;
+    if (rec.count >= MAX_TEXT_BOXES) {
+        ++rec.dropped;
+        return;
+    }
     b = &rec.box[rec.count++];
     *b = (rnd_text_box){x, y, w, (float)f->line_height, rec.layer, ""};
-    snprintf(b->text, sizeof b->text, "%.*s", (int)(end - s < (long)sizeof b->text - 1 ? end - s : (long)sizeof b->text - 1),
-             s);
+    /* its start, whole characters only, control characters as spaces */
+    while (s < end && *s) {
+        const char *next = s;
+        lb_utf8_next(&next);
+        if ((size_t)(next - s) + n >= sizeof b->text)
+            break;
+        for (; s < next; ++s)
+            b->text[n++] = (unsigned char)*s < 0x20 ? ' ' : *s;
+    }
+    b->text[n] = '\0';
 }
 
 static float draw_run(rnd_font *f, const char *s, const char *end, float x, float y, rnd_color c, bool draw)

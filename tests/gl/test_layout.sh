@@ -17,7 +17,8 @@ bad() { echo "not ok - $1"; failed=$((failed + 1)); }
 
 # check NAME W H: the text boxes in $tmp/state
 check() {
-  awk -F, -v W="$2" -v H="$3" -v name="$1" '
+  awk -F, -v W="$2" -v H="$3" -v name="$1" -v bad=0 '
+    /^text_dropped=/ { sub(/^text_dropped=/, ""); if ($0 + 0 > 0) { printf "  %d runs of text not recorded\n", $0; bad++ } }
     /^text=/ {
       sub(/^text=/, "")
       n++; x[n] = $1 + 0; y[n] = $2 + 0; w[n] = $3 + 0; h[n] = $4 + 0; l[n] = $5 + 0
@@ -25,7 +26,6 @@ check() {
       for (k = 0; k < 5; k++) t[n] = substr(t[n], index(t[n], ",") + 1)
     }
     END {
-      bad = 0
       for (i = 1; i <= n; i++) {
         if (x[i] < -1 || y[i] < -1 || x[i] + w[i] > W + 1 || y[i] + h[i] > H + 1) {
           if (bad < 5) printf "  outside the window: \"%s\" at %d,%d %dx%d\n", t[i], x[i], y[i], w[i], h[i]

@@ -11,7 +11,7 @@
 
 void vw_banner_text(const scene *s, char *buf, size_t size)
 {
-    snprintf(buf, size, "\xE2\x9A\xA0  %s   (Esc closes this)", s->banner);
+    snprintf(buf, size, _("⚠  %s   (Esc closes this)"), s->banner);
 }
 
 #define GRID_SHARE 0.33f /* of the window's height, for the grids at least, whatever the text size */
@@ -69,18 +69,25 @@ void view_layout(view *v, const app *a, int W, int H)
                 L->preset[i] = (rect){x, cy, cw, ch};
                 x += cw + gap;
             }
-            /* border / flip / display: right-aligned on the same row when they fit */
-            right = vw_text_w(v->small, "border: mirror") + vw_text_w(v->small, "true convolution") +
-                    vw_text_w(v->small, "display: signed (0 = grey)") + 3 * L->pad + 2 * gap;
+            /* border / flip / display: right-aligned on the same row when they
+         * fit, each as wide as its longest words in the language shown */
+        {
+            char border_w[64];
+            snprintf(border_w, sizeof border_w, vw_T(v, "border: %s"), "mirror");
+            float bw = vw_text_w(v->small, border_w), fw = fmaxf(vw_text_w(v->small, vw_T(v, "true convolution")),
+                                                               vw_text_w(v->small, vw_T(v, "cross-correlation")));
+            float dw = vw_text_w(v->small, vw_T(v, "display: signed (0 = grey)"));
+            right = bw + fw + dw + 3 * L->pad + 2 * gap;
             if (x + right > L->W - L->pad)
                 cy += row;
-            cw = vw_text_w(v->small, "display: signed (0 = grey)") + L->pad;
+            cw = dw + L->pad;
             L->display = (rect){L->W - L->pad - cw, cy, cw, ch};
-            cw = vw_text_w(v->small, "true convolution") + L->pad;
+            cw = fw + L->pad;
             L->flip = (rect){L->display.x - gap - cw, cy, cw, ch};
-            cw = vw_text_w(v->small, "border: mirror") + L->pad;
+            cw = bw + L->pad;
             L->border = (rect){L->flip.x - gap - cw, cy, cw, ch};
-            L->chips.h = cy + row - L->chips.y;
+        }
+        L->chips.h = cy + row - L->chips.y;
         }
         top = L->chips.y + L->chips.h + vw_lh(v->small) + 0.6f * L->pad + 3;
         /* below the grids: a status line, five small lines, the buttons */

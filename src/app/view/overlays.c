@@ -55,16 +55,21 @@ void vw_draw_help(view *v)
         shown += app_action_at(i)->help != NULL;
     half = (shown + 1) / 2;
     top = L->pad * 2 + vw_lh(v->big);
-    /* the largest font (down from the window's) with which it all fits */
-    for (int px = rnd_font_line_height(v->font);; --px) {
-        float need;
-        f = view_font_px(v, px * 100 / 130);
-        small = view_font_px(v, px * 82 / 130);
-        row = vw_lh(f) * 1.15f;
-        need = top + (float)half * row + L->pad +
-               rnd_text_wrapped(small, _(mouse), 0, 0, L->W - 4 * L->pad, DIM, false) + L->pad;
-        if (need <= L->H || px <= 10)
-            break;
+    /* the window's font, or one smaller in proportion to what does not fit
+     * (a few tries at most: each opens two font sizes) */
+    {
+        int px = rnd_font_line_height(v->font) * 100 / 130;
+        for (int tries = 0;; ++tries) {
+            float need;
+            f = view_font_px(v, px);
+            small = view_font_px(v, px * 82 / 100);
+            row = vw_lh(f) * 1.15f;
+            need = top + (float)half * row + L->pad +
+                   rnd_text_wrapped(small, _(mouse), 0, 0, L->W - 4 * L->pad, DIM, false) + L->pad;
+            if (need <= L->H || px <= 8 || tries == 4)
+                break;
+            px = (int)((float)px * (L->H - top) / (need - top) * 0.97f);
+        }
     }
     key_w = 0;
     for (size_t i = 0; i < n; ++i)

@@ -15,9 +15,9 @@ static void engine_line(view *v, const scene_engine *e, const char *label, int t
 {
     char buf[320], t[32], runs[64];
     if (!e->engine)
-        snprintf(buf, sizeof buf, "%s: unavailable: %s", label, e->why);
+        snprintf(buf, sizeof buf, _("%s: unavailable: %s"), label, e->why);
     else if (!e->measured && e->why[0])
-        snprintf(buf, sizeof buf, "%s failed: %s", label, e->why);
+        snprintf(buf, sizeof buf, _("%s failed: %s"), label, e->why);
     else if (!e->measured)
         snprintf(buf, sizeof buf, "%s: %s", label, eng_description(e->engine));
     else {
@@ -26,7 +26,7 @@ static void engine_line(view *v, const scene_engine *e, const char *label, int t
             snprintf(runs, sizeof runs, _("%d tiles, one run each, added up"), tiles);
         else
             snprintf(runs, sizeof runs, _("median of %d"), e->timing.reps);
-        snprintf(buf, sizeof buf, "%s: %s (%s) on %s", label, t, runs, eng_description(e->engine));
+        snprintf(buf, sizeof buf, _("%s: %s (%s) on %s"), label, t, runs, eng_description(e->engine));
     }
     vw_text_fit(v->small, buf, x, y, v->L.status.w, e->engine ? DIM : FAINT);
 }
@@ -43,7 +43,7 @@ static void device_text(const scene *s, char *buf, size_t size)
         fmt_bytes(d->memory_engine, a, sizeof a);
         fmt_bytes(d->memory_free, b, sizeof b);
         fmt_bytes(d->memory_total, c, sizeof c);
-        n += (size_t)snprintf(buf + n, size - n, " \xC2\xB7 convis holds %s \xC2\xB7 %s free of %s", a, b, c);
+        n += (size_t)snprintf(buf + n, size - n, _(" · convis holds %s · %s free of %s"), a, b, c);
     }
     if (d->present == ENG_PRESENT_COPY && d->present_why[0] && n < size) /* why interop is not used */
         snprintf(buf + n, size - n, " \xC2\xB7 %s", d->present_why);
@@ -142,9 +142,12 @@ void vw_draw_status(view *v, const scene *s)
         if (s->tiles.on) {
             char b[32];
             fmt_bytes(s->mem_budget, b, sizeof b);
-            snprintf(buf, sizeof buf, "%s%s%sbudget %s (P): a tile goes up with its halo, is computed, comes back",
-                     options ? "kernel: " : "",
-                     options ? eng_kernel_name(s->gpu_kernel) : "", options ? " (N) \xC2\xB7 " : "", b);
+            if (options)
+                snprintf(buf, sizeof buf,
+                         _("kernel: %s (N) · budget %s (P): a tile goes up with its halo, is computed, comes back"),
+                         eng_kernel_name(s->gpu_kernel), b);
+            else
+                snprintf(buf, sizeof buf, _("budget %s (P): a tile goes up with its halo, is computed, comes back"), b);
         } else if (options)
             snprintf(buf, sizeof buf, _("kernel: %s (N) \xC2\xB7 result: %s (C) \xC2\xB7 times on the whole image:"),
                      eng_kernel_name(s->gpu_kernel), _(result_label(s)));
