@@ -89,6 +89,8 @@ static const app_action actions[] = {
     {ACT_TEXT_SIZE, "text-size", "Z", N_("text size: 100%, 125%, 150%, 200%"), 0, 0, {{'z', 0}}, 0, 0},
     {ACT_FULLSCREEN, "fullscreen", "F11", N_("fullscreen"), 0, 0, {{PLAT_KEY_F11, 0}}, 0, 10},
     {ACT_SCREENSHOT, "screenshot", "S", N_("save a screenshot (a new file, never overwriting)"), 0, 0, {{'s', 0}}, 0, 5},
+    {ACT_RECORD_GIF, "record-gif", "Shift+S", N_("record the window as a GIF for slides; again: stop and save it"), 0, 0,
+     {{'s', SHIFT}}, 0, 4},
     {ACT_OPEN, "open", "drop a file", N_("open an image: drop it on the window"), 0, PATH, {{0, 0}}, 0, 0},
     {ACT_ESCAPE, "escape", "Esc", N_("close what is open or stop what runs; then leave the lesson; then quit"), 0, 0,
      {{PLAT_KEY_ESCAPE, 0}}, 0, 0},
@@ -170,6 +172,7 @@ bool app_action_steers(const app_action *a)
     case ACT_QUIT:
     case ACT_FULLSCREEN:
     case ACT_SCREENSHOT:
+    case ACT_RECORD_GIF:
         return true;
     default:
         return false;

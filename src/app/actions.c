@@ -209,6 +209,7 @@ static void run(app *a, app_act act)
     case ACT_TEXT_SIZE: next_text_scale(a); break;
     case ACT_FULLSCREEN: a->fullscreen_request = true; break;
     case ACT_SCREENSHOT: a->screenshot_request = true; break;
+    case ACT_RECORD_GIF: a->gif_request = true; break;
     case ACT_OPEN:
         if (act.text)
             scene_open_image(s, act.text);

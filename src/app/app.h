@@ -49,6 +49,7 @@ typedef struct app {
 
     /* what the window is asked to do */
     bool quit, fullscreen_request, screenshot_request;
+    bool gif_request;           /* start or stop recording a GIF (the window does it) */
 } app;
 
 /* Sets up the app and its scene (scene_init) with no image and no lesson;

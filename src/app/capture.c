@@ -58,6 +58,109 @@ void app_capture_screenshot(app_window *w, int width, int height)
     scene_say_error(&w->app.s, msg);
 }
 
+/* ---- a GIF of the window, live (Shift+S) ---- */
+
+#define LIVE_GIF_FRAME_MS 100.0   /* ten frames a second */
+#define LIVE_GIF_MOST_MS 60000.0  /* and a minute at most */
+
+static struct {
+    gif_writer *g;
+    char path[160];
+    double next, started;
+} live_gif;
+
+bool app_capture_gif_recording(void)
+{
+    return live_gif.g != NULL;
+}
+
+static void live_stop(app_window *w)
+{
+    char msg[512];
+    int frames = gif_frames(live_gif.g);
+    if (gif_close(live_gif.g)) {
+        char *full = realpath(live_gif.path, NULL);
+        snprintf(msg, sizeof msg, _("saved the GIF as %s (%d frames, %.1f s)"), full ? full : live_gif.path, frames,
+                 frames * LIVE_GIF_FRAME_MS / 1000.0);
+        free(full);
+        scene_notice(&w->app.s, msg);
+    } else {
+        snprintf(msg, sizeof msg, _("cannot save the GIF: %s"), err_msg());
+        scene_say_error(&w->app.s, msg);
+    }
+    live_gif.g = NULL;
+    plat_set_title(w->win, "convis");
+}
+
+void app_capture_gif_toggle(app_window *w, int width, int height)
+{
+    char stamp[32], msg[512];
+    time_t now = time(NULL);
+    struct tm tm;
+    if (live_gif.g) {
+        live_stop(w);
+        return;
+    }
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    for (int n = 1; n < 100 && !live_gif.g; ++n) {
+        if (n == 1)
+            snprintf(live_gif.path, sizeof live_gif.path, "convis-%s.gif", stamp);
+        else
+            snprintf(live_gif.path, sizeof live_gif.path, "convis-%s-%d.gif", stamp, n);
+        live_gif.g = gif_open(live_gif.path, width, height, (int)LIVE_GIF_FRAME_MS);
+        if (!live_gif.g && err_last_kind() != ERR_EXISTS)
+            break;
+    }
+    if (!live_gif.g) {
+        snprintf(msg, sizeof msg, _("cannot record a GIF: %s"), err_msg());
+        scene_say_error(&w->app.s, msg);
+        return;
+    }
+    live_gif.next = live_gif.started = tim_now_ms();
+    /* said in the window's title, not in the window: it is what is recorded */
+    plat_set_title(w->win, _("convis · recording a GIF (Shift+S stops it)"));
+}
+
+bool app_capture_gif_due(void)
+{
+    return live_gif.g && tim_now_ms() >= live_gif.next;
+}
+
+void app_capture_gif_frame(app_window *w, int width, int height)
+{
+    img_rgba frame;
+    double now = tim_now_ms();
+    bool ok;
+    if (!live_gif.g || now < live_gif.next)
+        return;
+    if (!rnd_read_frame(width, height, &frame))
+        return;
+    /* the frame for every tick since the last, so the GIF keeps time */
+    ok = true;
+    do {
+        ok = ok && gif_frame(live_gif.g, frame.px);
+        live_gif.next += LIVE_GIF_FRAME_MS;
+    } while (ok && live_gif.next <= now);
+    free(frame.px);
+    if (!ok) {
+        char msg[512];
+        snprintf(msg, sizeof msg, _("cannot record a GIF: %s"), err_msg());
+        gif_abort(live_gif.g);
+        live_gif.g = NULL;
+        plat_set_title(w->win, "convis");
+        scene_say_error(&w->app.s, msg);
+    } else if (now - live_gif.started >= LIVE_GIF_MOST_MS) {
+        live_stop(w);
+    }
+}
+
+void app_capture_gif_end(app_window *w)
+{
+    if (live_gif.g)
+        live_stop(w);
+}
+
 #define STILL_PLAY_MS 3000.0 /* a still of a playing walk shows it this far on */
 
 /* The state a still shows: the work done, the GPU's light faded, and a

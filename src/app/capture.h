@@ -21,6 +21,17 @@ int app_capture_still(app_window *w, const char *path);
 /* One screenshot per lesson step, DIR/step-01.png and on. */
 int app_capture_render_steps(app_window *w, const char *dir);
 
+/* Shift+S: starts recording the window into a new GIF (convis-DATE-TIME.gif
+ * in the current folder, never overwriting), or stops and saves it (a
+ * minute at most). While it records, the loop draws a frame every tenth
+ * of a second (app_capture_gif_due) and hands it over after drawing
+ * (app_capture_gif_frame); app_capture_gif_end saves one still open. */
+void app_capture_gif_toggle(app_window *w, int width, int height);
+bool app_capture_gif_recording(void);
+bool app_capture_gif_due(void);
+void app_capture_gif_frame(app_window *w, int width, int height);
+void app_capture_gif_end(app_window *w);
+
 /* --gif: `seconds` of what the window shows at `fps` frames a second, in
  * the window's own clock (clock_virtual): the walk plays, the GPU's light
  * fades, tiles complete, as they would on screen; the measuring is done

@@ -309,7 +309,10 @@ static int run_loop(app_window *w)
         /* while the measuring thread times the CPU engines, frames are few:
          * drawing (on a software renderer, on the same cores) would slow
          * what it measures */
-        if ((dirty || animating) && scene_measuring(&a->s) && now - drawn_at < MEASURING_FRAME_MS)
+        if (app_capture_gif_due())
+            dirty = true; /* a GIF's frame is due: drawn whatever else holds */
+        if ((dirty || animating) && scene_measuring(&a->s) && now - drawn_at < MEASURING_FRAME_MS &&
+            !app_capture_gif_recording())
             holding = true;
         else if (dirty || animating) {
             holding = false;
@@ -319,6 +322,11 @@ static int run_loop(app_window *w)
                 a->screenshot_request = false;
                 app_capture_screenshot(w, width, height);
             }
+            if (a->gif_request) {
+                a->gif_request = false;
+                app_capture_gif_toggle(w, width, height);
+            }
+            app_capture_gif_frame(w, width, height);
             plat_swap(w->win);
             dirty = false;
             shown_once = true;
@@ -334,15 +342,19 @@ static int run_loop(app_window *w)
             if (a->s.updates != seen)
                 dirty = true;
         }
-        if (plat_next_event(w->win, working ? (scene_waiting(&a->s) ? WAIT_MS : 0) : animating || holding ? 1 : 250,
+        if (plat_next_event(w->win,
+                            working ? (scene_waiting(&a->s) ? WAIT_MS : 0)
+                            : animating || holding || app_capture_gif_recording() ? 1
+                                                                                  : 250,
                             &ev)) {
             do
                 dirty |= handle(w, &in, &ev);
             while (!a->quit && plat_next_event(w->win, 0, &ev));
         }
-        if (a->screenshot_request)
+        if (a->screenshot_request || a->gif_request)
             dirty = true;
     }
+    app_capture_gif_end(w); /* a GIF still recording is saved */
     return APP_EXIT_OK;
 }
 

@@ -164,6 +164,11 @@ void plat_swap(plat_window *win)
     SDL_GL_SwapWindow(win->window);
 }
 
+void plat_set_title(plat_window *win, const char *title)
+{
+    SDL_SetWindowTitle(win->window, title);
+}
+
 void plat_toggle_fullscreen(plat_window *win)
 {
     Uint32 flags = SDL_GetWindowFlags(win->window);

@@ -71,6 +71,7 @@ void plat_window_size(plat_window *win, int *w, int *h);
 void plat_drawable_size(plat_window *win, int *w, int *h);
 void plat_swap(plat_window *win);
 void plat_toggle_fullscreen(plat_window *win);
+void plat_set_title(plat_window *win, const char *title); /* UTF-8 */
 
 /* Waits up to timeout_ms for an event (0: only polls). False when none came. */
 bool plat_next_event(plat_window *win, int timeout_ms, plat_event *ev);

@@ -3,7 +3,7 @@
 # clicks and the wheel, sent through xdotool to convis in a virtual display,
 # then the state convis prints when it closes (--print-state) checked.
 #
-# Usage: test_interactive.sh CONVIS
+# Usage: test_interactive.sh CONVIS [GIF_INFO]
 # Needs a display of its own (ctest runs it under Xvfb: it presses keys and
 # moves the mouse, so never run it on a desktop) and xdotool (./do.sh test
 # installs it). Every wait has a limit; a window that does not close is killed
@@ -14,11 +14,12 @@
 # brought to the same state by --do prints its places to click
 # (--print-state: target=ACTION,ARG,X,Y,W,H), and the clicks go there.
 set -u
-if [ $# -ne 1 ]; then
-  echo "usage: test_interactive.sh CONVIS" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+  echo "usage: test_interactive.sh CONVIS [GIF_INFO]" >&2
   exit 2
 fi
 convis=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # it runs in another folder
+gif_info=${2:-} # test_gif, which reads a GIF back
 if ! command -v xdotool >/dev/null 2>&1; then
   echo "test_interactive.sh: xdotool is missing; install it (./do.sh test does)" >&2
   exit 1
@@ -254,6 +255,36 @@ if start b; then
     case $notice in
       "saved the screen as "*convis-*.png) ok "b: the notice says where: $notice" ;;
       *) bad "b: notice='$notice'" ;;
+    esac
+  fi
+fi
+stop
+
+# ---- G: Shift+S records a GIF of the window, again stops and saves it ----------------------
+if start g; then
+  keys Right shift+s
+  sleep 2
+  keys shift+s
+  gif=
+  for _ in $(seq 100); do
+    gif=$(ls "$tmp/g"/convis-*.gif 2>/dev/null | head -1)
+    [ -n "$gif" ] && break
+    sleep 0.1
+  done
+  sleep 0.3
+  keys q
+  if closed g; then
+    info=$([ -n "$gif" ] && [ -n "$gif_info" ] && "$gif_info" --info "$gif")
+    frames=${info%% *}
+    if [ -n "$gif" ] && [ "${frames:-0}" -ge 10 ] && [ "${info#* }" = "1280x720" ]; then
+      ok "g: Shift+S recorded $(basename "$gif"): $frames frames of 1280x720"
+    else
+      bad "g: Shift+S twice: gif='$gif' info='$info'"
+    fi
+    notice=$(sed -n 's/^notice=//p' "$tmp/g/state")
+    case $notice in
+      "saved the GIF as "*convis-*.gif*) ok "g: the notice says where: $notice" ;;
+      *) bad "g: notice='$notice'" ;;
     esac
   fi
 fi
