@@ -512,7 +512,7 @@ void scene_set_weight(scene *s, int tap, float value)
         return;
     s->opt.kernel.weight[tap] = value;
     snprintf(s->opt.kernel.name, sizeof s->opt.kernel.name, "custom");
-    snprintf(s->opt.kernel.title, sizeof s->opt.kernel.title, "Custom kernel");
+    snprintf(s->opt.kernel.title, sizeof s->opt.kernel.title, "%s", N_("Custom kernel"));
     s->preset = -1;
     scene_settings_changed(s);
 }

@@ -10,16 +10,19 @@
 
 #include "err.h"
 
+/* marks the titles for the app's catalogue (po/), which translates them where they are shown */
+#define N_(text) (text)
+
 static const filt_kernel presets[] = {
-    {"identity", "Identity", {0, 0, 0, 0, 1, 0, 0, 0, 0}, 1},
-    {"box", "Box blur", {1, 1, 1, 1, 1, 1, 1, 1, 1}, 9},
-    {"gaussian", "Gaussian blur", {1, 2, 1, 2, 4, 2, 1, 2, 1}, 16},
-    {"sharpen", "Sharpen", {0, -1, 0, -1, 5, -1, 0, -1, 0}, 1},
-    {"laplacian", "Laplacian edges", {0, -1, 0, -1, 4, -1, 0, -1, 0}, 1},
-    {"sobel-x", "Sobel X (vertical edges)", {-1, 0, 1, -2, 0, 2, -1, 0, 1}, 1},
-    {"sobel-y", "Sobel Y (horizontal edges)", {-1, -2, -1, 0, 0, 0, 1, 2, 1}, 1},
-    {"emboss", "Emboss", {-2, -1, 0, -1, 1, 1, 0, 1, 2}, 1},
-    {"outline", "Outline", {-1, -1, -1, -1, 8, -1, -1, -1, -1}, 1},
+    {"identity", N_("Identity"), {0, 0, 0, 0, 1, 0, 0, 0, 0}, 1},
+    {"box", N_("Box blur"), {1, 1, 1, 1, 1, 1, 1, 1, 1}, 9},
+    {"gaussian", N_("Gaussian blur"), {1, 2, 1, 2, 4, 2, 1, 2, 1}, 16},
+    {"sharpen", N_("Sharpen"), {0, -1, 0, -1, 5, -1, 0, -1, 0}, 1},
+    {"laplacian", N_("Laplacian edges"), {0, -1, 0, -1, 4, -1, 0, -1, 0}, 1},
+    {"sobel-x", N_("Sobel X (vertical edges)"), {-1, 0, 1, -2, 0, 2, -1, 0, 1}, 1},
+    {"sobel-y", N_("Sobel Y (horizontal edges)"), {-1, -2, -1, 0, 0, 0, 1, 2, 1}, 1},
+    {"emboss", N_("Emboss"), {-2, -1, 0, -1, 1, 1, 0, 1, 2}, 1},
+    {"outline", N_("Outline"), {-1, -1, -1, -1, 8, -1, -1, -1, -1}, 1},
 };
 
 #define PRESET_COUNT (sizeof presets / sizeof presets[0])
@@ -93,7 +96,7 @@ static bool parse_matrix(const char *text, filt_kernel *out)
     if (*p)
         return false;
     snprintf(out->name, sizeof out->name, "custom");
-    snprintf(out->title, sizeof out->title, "Custom kernel");
+    snprintf(out->title, sizeof out->title, "%s", N_("Custom kernel"));
     return true;
 }
 

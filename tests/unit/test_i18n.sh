@@ -14,7 +14,7 @@ ok() { echo "ok - $1"; passed=$((passed + 1)); }
 bad() { echo "not ok - $1"; failed=$((failed + 1)); }
 
 cd "$root" || exit 1
-mapfile -t sources < <(find src/app -name '*.c' | sort)
+mapfile -t sources < <( (find src/app -name '*.c'; echo src/core/filter.c) | sort)
 if xgettext --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --keyword=vw_T:2 --keyword=words:2 --keyword=ngettext:1,2 \
   -o "$tmp/convis.pot" "${sources[@]}" 2>"$tmp/err"; then
   ok "$(grep -c '^msgid "' "$tmp/convis.pot") strings marked in ${#sources[@]} files"

@@ -18,7 +18,7 @@ void vw_draw_kernel(view *v, const app *a)
     rnd_font *kf = view_font_px(v, (int)(kc * 0.36f));
     char buf[96], div[32];
 
-    snprintf(buf, sizeof buf, "%s: %s%s", vw_T(v, "Kernel"), s->opt.kernel.title, s->opt.flip ? _(" (flipped)") : "");
+    snprintf(buf, sizeof buf, "%s: %s%s", vw_T(v, "Kernel"), _(s->opt.kernel.title), s->opt.flip ? _(" (flipped)") : "");
     rnd_text(v->small, buf, L->middle.x + (L->middle.w - vw_text_w(v->small, buf)) / 2, L->middle.y, TEXT);
     for (int t = 0; t < 9; ++t) {
         rect r = {L->kernel.x + (float)(t % 3) * kc, L->kernel.y + (float)(t / 3) * kc, kc - 2, kc - 2};
