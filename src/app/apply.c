@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "i18n.h"
 #include "compute/engine.h"
 #include "core/err.h"
 #include "engine_host.h"
@@ -116,21 +117,21 @@ static int parse(int argc, char **argv, apply_args *a)
 static void print_timing(const eng_timing *t)
 {
     const char *sep = " (";
-    printf("  time: %.3f ms", eng_total_ms(t));
+    printf(_("  time: %.3f ms"), eng_total_ms(t));
     for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
         if (t->has[p]) {
             printf("%s%s %.3f", sep, eng_phase_name((eng_phase)p), t->ms[p]);
             sep = ", ";
         }
     }
-    printf("), median of %d runs after a warm-up, by %s\n", t->reps, t->clock ? t->clock : "?");
+    printf(_("), median of %d runs after a warm-up, by %s\n"), t->reps, t->clock ? t->clock : "?");
     if (t->has[ENG_DOWNLOAD] && t->result == ENG_RESULT_PER_PIXEL) {
         if (t->extrapolated)
-            printf("  download: one copy per pixel, measured on %lld of %lld pixels and extrapolated to all "
-                   "(%.3f us a pixel)\n", t->measured_px, t->total_px,
+            printf(_("  download: one copy per pixel, measured on %lld of %lld pixels and extrapolated to all "
+                   "(%.3f us a pixel)\n"), t->measured_px, t->total_px,
                    t->total_px ? 1000.0 * t->ms[ENG_DOWNLOAD] / (double)t->total_px : 0.0);
         else
-            printf("  download: one copy per pixel, all %lld pixels measured (%.3f us a pixel)\n", t->total_px,
+            printf(_("  download: one copy per pixel, all %lld pixels measured (%.3f us a pixel)\n"), t->total_px,
                    t->total_px ? 1000.0 * t->ms[ENG_DOWNLOAD] / (double)t->total_px : 0.0);
     }
 }
@@ -184,15 +185,15 @@ int app_apply_main(int argc, char **argv)
         goto close_engine;
     }
     filt_format(&a.opt.kernel, kernel_text, sizeof kernel_text);
-    printf("wrote %s: %dx%d, kernel %s [%s]%s, border %s, display %s\n", a.output, out.w, out.h,
-           a.opt.kernel.name, kernel_text, a.opt.flip ? " flipped (true convolution)" : "",
+    printf(_("wrote %s: %dx%d, kernel %s [%s]%s, border %s, display %s\n"), a.output, out.w, out.h,
+           a.opt.kernel.name, kernel_text, a.opt.flip ? _(" flipped (true convolution)") : "",
            conv_border_name(a.opt.border), img_display_name(a.opt.display));
-    printf("  engine: %s (%s)\n", a.engine, eng_description(engine));
+    printf(_("  engine: %s (%s)\n"), a.engine, eng_description(engine));
     if (a.have_eng && !eng_has_options(eng_class_of(engine)))
-        printf("  note: engine '%s' has no GPU kernel variants or result paths; --gpu-kernel and --result "
-               "were ignored\n", a.engine);
+        printf(_("  note: engine '%s' has no GPU kernel variants or result paths; --gpu-kernel and --result "
+               "were ignored\n"), a.engine);
     else if (a.have_eng && a.eng.kernel != ENG_KERNEL_TILED && !eng_has_kernels(eng_class_of(engine)))
-        printf("  note: engine '%s' has one kernel; --gpu-kernel was ignored\n", a.engine);
+        printf(_("  note: engine '%s' has one kernel; --gpu-kernel was ignored\n"), a.engine);
     print_timing(&timing);
     rc = APP_EXIT_OK;
 close_engine:

@@ -183,12 +183,12 @@ int app_capture_still(app_window *w, const char *path)
     app_frame(w, &width, &height);
     rnd_text_record(false);
     if (rnd_gl_error())
-        fprintf(stderr, "convis: an OpenGL error while drawing\n");
+        fprintf(stderr, _("convis: an OpenGL error while drawing\n"));
     if (!app_capture_save(width, height, path)) {
         app_error("cannot save the screenshot: %s", err_msg());
         return APP_EXIT_INPUT;
     }
-    printf("saved %s (%dx%d)\n", path, width, height);
+    printf(_("saved %s (%dx%d)\n"), path, width, height);
     return APP_EXIT_OK;
 }
 
@@ -215,7 +215,7 @@ int app_capture_render_steps(app_window *w, const char *dir)
             app_error("cannot save step %d: %s", i + 1, err_msg());
             return APP_EXIT_INPUT;
         }
-        printf("%s: step %d of %d%s\n", path, i + 1, steps, gl_err ? ", with an OpenGL error" : "");
+        printf(_("%s: step %d of %d%s\n"), path, i + 1, steps, gl_err ? _(", with an OpenGL error") : "");
         if (gl_err) {
             app_error("an OpenGL error (%s) while drawing step %d", gl_err, i + 1);
             return APP_EXIT_INPUT;
@@ -283,7 +283,7 @@ int app_capture_gif(app_window *w, const char *path, int seconds, int fps)
         app_error("%s", err_msg());
         return APP_EXIT_INPUT;
     }
-    printf("wrote %s: %d frames of %dx%d, %d s at %d frames a second, %lld KiB\n", path, frames, width, height,
+    printf(_("wrote %s: %d frames of %dx%d, %d s at %d frames a second, %lld KiB\n"), path, frames, width, height,
            seconds, fps, stat(path, &st) == 0 ? (long long)st.st_size / 1024 : -1LL);
     return APP_EXIT_OK;
 }

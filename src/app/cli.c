@@ -11,13 +11,15 @@
 #include "core/err.h"
 #include "action_table.h"
 #include "engine_host.h"
+#include "core/linebreak.h"
+#include "i18n.h"
 
 void app_error(const char *fmt, ...)
 {
     va_list ap;
     fputs("convis: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vfprintf(stderr, _(fmt), ap); /* in the current language */
     va_end(ap);
     fputc('\n', stderr);
 }
@@ -50,46 +52,46 @@ bool app_parse_count(const char *opt, const char *text, long long max, long long
 
 static const app_option options[] = {
     {OPT_KERNEL, "--kernel", "-k", "FILTER", APP_FOR_ALL,
-     "a preset or a 3x3 matrix, e.g. sobel-x or \"-1 0 1; -2 0 2; -1 0 1\"\n"
-     "(a divisor may follow: \"1 2 1; 2 4 2; 1 2 1 / 16\")"},
-    {OPT_BORDER, "--border", NULL, "MODE", APP_FOR_ALL, "zero, clamp (default), mirror or wrap: what taps outside read"},
+     N_("a preset or a 3x3 matrix, e.g. sobel-x or \"-1 0 1; -2 0 2; -1 0 1\"\n"
+     "(a divisor may follow: \"1 2 1; 2 4 2; 1 2 1 / 16\")")},
+    {OPT_BORDER, "--border", NULL, "MODE", APP_FOR_ALL, N_("zero, clamp (default), mirror or wrap: what taps outside read")},
     {OPT_FLIP, "--flip", NULL, NULL, APP_FOR_ALL,
-     "true convolution (kernel rotated 180 degrees) instead of\ncross-correlation"},
+     N_("true convolution (kernel rotated 180 degrees) instead of\ncross-correlation")},
     {OPT_DISPLAY, "--display", NULL, "MODE", APP_FOR_ALL,
-     "how results become grey levels: clamp, abs, signed\n(default: clamp for apply, abs in the window)"},
-    {OPT_MAX_SIDE, "--max-side", NULL, "N", APP_FOR_ALL, "refuse images wider or taller than N pixels"},
-    {OPT_MAX_PIXELS, "--max-pixels", NULL, "N", APP_FOR_ALL, "refuse images of more than N pixels"},
-    {OPT_OUTPUT, "--output", "-o", "FILE", APP_FOR_APPLY, ".png (display, 8-bit grey) or .pfm (exact float values)"},
-    {OPT_ENGINE, "--engine", NULL, "NAME", APP_FOR_APPLY, "the engine (default cpu-par): "},
-    {OPT_REPS, "--reps", NULL, "N", APP_FOR_APPLY, "time N runs after a warm-up and report the median (default 5)"},
+     N_("how results become grey levels: clamp, abs, signed\n(default: clamp for apply, abs in the window)")},
+    {OPT_MAX_SIDE, "--max-side", NULL, "N", APP_FOR_ALL, N_("refuse images wider or taller than N pixels")},
+    {OPT_MAX_PIXELS, "--max-pixels", NULL, "N", APP_FOR_ALL, N_("refuse images of more than N pixels")},
+    {OPT_OUTPUT, "--output", "-o", "FILE", APP_FOR_APPLY, N_(".png (display, 8-bit grey) or .pfm (exact float values)")},
+    {OPT_ENGINE, "--engine", NULL, "NAME", APP_FOR_APPLY, N_("the engine (default cpu-par): ")},
+    {OPT_REPS, "--reps", NULL, "N", APP_FOR_APPLY, N_("time N runs after a warm-up and report the median (default 5)")},
     {OPT_GPU_KERNEL, "--gpu-kernel", NULL, "NAME", APP_FOR_APPLY,
-     "cuda: tiled (default; a shared-memory tile, the filter in constant\n"
-     "memory) or naive (nine reads from global memory per output)"},
+     N_("cuda: tiled (default; a shared-memory tile, the filter in constant\n"
+     "memory) or naive (nine reads from global memory per output)")},
     {OPT_RESULT, "--result", NULL, "PATH", APP_FOR_APPLY,
-     "cuda: bulk (default; one copy back) or per-pixel (one copy per\n"
+     N_("cuda: bulk (default; one copy back) or per-pixel (one copy per\n"
      "output pixel, the trap: measured on the first pixels, then\n"
-     "extrapolated to the image, and labelled so). Other engines\nignore both and say so."},
-    {OPT_WINDOW, "--window", NULL, "WxH", APP_FOR_WINDOW, "window size in pixels (default 1280x720)"},
-    {OPT_LANG, "--lang", NULL, "en|zh", APP_FOR_WINDOW, "the language of lessons and their fonts (default: from the locale)"},
+     "extrapolated to the image, and labelled so). Other engines\nignore both and say so.")},
+    {OPT_WINDOW, "--window", NULL, "WxH", APP_FOR_WINDOW, N_("window size in pixels (default 1280x720)")},
+    {OPT_LANG, "--lang", NULL, "en|zh", APP_FOR_WINDOW, N_("the language of lessons and their fonts (default: from the locale)")},
     {OPT_DO, "--do", NULL, "ACTIONS", APP_FOR_WINDOW,
-     "run actions first, as keys would: names parted by commas, each\n"
-     "repeatable as name*N, e.g. \"gpu,threads,step*40\" (the actions below)"},
+     N_("run actions first, as keys would: names parted by commas, each\n"
+     "repeatable as name*N, e.g. \"gpu,threads,step*40\" (the actions below)")},
     {OPT_SCREENSHOT, "--screenshot", NULL, "FILE", APP_FOR_WINDOW,
-     "render one frame once the work is done, save it as FILE (.png) and\nexit (offscreen where there is no display)"},
+     N_("render one frame once the work is done, save it as FILE (.png) and\nexit (offscreen where there is no display)")},
     {OPT_RENDER_STEPS, "--render-steps", NULL, "DIR", APP_FOR_WINDOW,
-     "with a lesson: save one screenshot per step in DIR and exit"},
+     N_("with a lesson: save one screenshot per step in DIR and exit")},
     {OPT_REPORT_FRAMES, "--report-frames", NULL, "N", APP_FOR_WINDOW,
-     "play the CPU walk for N frames and print the frame times"},
+     N_("play the CPU walk for N frames and print the frame times")},
     {OPT_GIF, "--gif", NULL, "FILE", APP_FOR_WINDOW,
-     "record what the window shows after the actions (--do, a lesson's\n"
+     N_("record what the window shows after the actions (--do, a lesson's\n"
      "first step) as an animated GIF for slides, a new FILE, and exit:\n"
-     "the walk playing, the GPU lighting up, tiles completing, in time"},
-    {OPT_GIF_SECONDS, "--gif-seconds", NULL, "N", APP_FOR_WINDOW, "how long the GIF runs (default 5, at most 60)"},
-    {OPT_GIF_FPS, "--gif-fps", NULL, "N", APP_FOR_WINDOW, "its frames a second (default 10, at most 30)"},
+     "the walk playing, the GPU lighting up, tiles completing, in time")},
+    {OPT_GIF_SECONDS, "--gif-seconds", NULL, "N", APP_FOR_WINDOW, N_("how long the GIF runs (default 5, at most 60)")},
+    {OPT_GIF_FPS, "--gif-fps", NULL, "N", APP_FOR_WINDOW, N_("its frames a second (default 10, at most 30)")},
     {OPT_PRINT_STATE, "--print-state", NULL, NULL, APP_FOR_WINDOW,
-     "when the window ends, print its state, the regions that show\nmeasured times and the places to click (for tests)"},
+     N_("when the window ends, print its state, the regions that show\nmeasured times and the places to click (for tests)")},
     {OPT_RECORD, "--record", NULL, "FILE", APP_FOR_WINDOW,
-     "draw a recorded run (convis record) beside the live ones in the size\nsweep (W), labelled with its machine and date"},
+     N_("draw a recorded run (convis record) beside the live ones in the size\nsweep (W), labelled with its machine and date")},
     {OPT_LESSON, "--lesson", NULL, "FILE", APP_FOR_WINDOW, NULL}, /* what `convis lesson FILE` passes on */
 };
 
@@ -164,13 +166,13 @@ static void option_default(const app_option *o, char *buf, size_t size)
 {
     buf[0] = '\0';
     if (o->id == OPT_MAX_SIDE)
-        snprintf(buf, size, " (default %d)", IMG_DEFAULT_MAX_SIDE);
+        snprintf(buf, size, _(" (default %d)"), IMG_DEFAULT_MAX_SIDE);
     else if (o->id == OPT_MAX_PIXELS)
-        snprintf(buf, size, " (default %lld)", (long long)IMG_DEFAULT_MAX_PIXELS);
+        snprintf(buf, size, _(" (default %lld)"), (long long)IMG_DEFAULT_MAX_PIXELS);
     else if (o->id == OPT_ENGINE)
         snprintf(buf, size, "%s", eng_names());
     else if (o->id == OPT_RESULT)
-        snprintf(buf, size, "\n  %-21s (per-pixel: %d pixels or %.0f ms at most, for real)", "", ENG_PER_PIXEL_MAX,
+        snprintf(buf, size, _("\n  %-21s (per-pixel: %d pixels or %.0f ms at most, for real)"), "", ENG_PER_PIXEL_MAX,
                  ENG_PER_PIXEL_BUDGET_MS);
 }
 
@@ -186,7 +188,7 @@ static void print_options(FILE *f, int scope)
                  o->value ? " " : "", o->value ? o->value : "");
         option_default(o, def, sizeof def);
         fprintf(f, "  %-21s ", head);
-        for (line = o->help; *line;) { /* the help's lines, each indented under the first */
+        for (line = _(o->help); *line;) { /* the help's lines, each indented under the first */
             const char *nl = strchr(line, '\n');
             int n = nl ? (int)(nl - line) : (int)strlen(line);
             fprintf(f, "%.*s", n, line);
@@ -202,7 +204,7 @@ static void print_options(FILE *f, int scope)
 void app_usage(FILE *f)
 {
     fprintf(f,
-            "convis %s - see a 3x3 convolution computed one output at a time on the CPU\n"
+            _("convis %s - see a 3x3 convolution computed one output at a time on the CPU\n"
             "and all at once on the GPU, with timings measured on this machine.\n"
             "\n"
             "Usage:\n"
@@ -219,53 +221,78 @@ void app_usage(FILE *f)
             "  convis engines                 list the engines and whether they run here\n"
             "  convis --help | --version\n"
             "\n"
-            "Options:\n",
+            "Options:\n"),
             CONVIS_VERSION);
     print_options(f, APP_FOR_ALL);
-    fprintf(f, "\nOptions of apply:\n");
+    fputs(_("\nOptions of apply:\n"), f);
     print_options(f, APP_FOR_APPLY);
-    fprintf(f, "\nOptions of the window (and of lesson):\n");
+    fputs(_("\nOptions of the window (and of lesson):\n"), f);
     print_options(f, APP_FOR_WINDOW);
-    fprintf(f, "\nActions, for --do and lessons (the window's help, F1, shows their keys):\n");
+    fputs(_("\nActions, for --do and lessons (the window's help, F1, shows their keys):\n"), f);
     app_action_list(f);
-    fprintf(f, "\nExit status: 0 done, 1 wrong usage, 2 an input that cannot be used,\n"
-               "3 the asked engine is unavailable or fails (out of device memory, say).\n");
+    fputs(_("\nExit status: 0 done, 1 wrong usage, 2 an input that cannot be used,\n"
+            "3 the asked engine is unavailable or fails (out of device memory, say).\n"),
+          f);
+}
+
+/* Writes `text` and spaces after it up to `columns` columns of a terminal,
+ * where a Chinese character takes two; then two spaces. */
+static void put_column(const char *text, int columns)
+{
+    int used = 0;
+    for (const char *p = text; *p;)
+        used += lb_is_cjk(lb_utf8_next(&p)) ? 2 : 1;
+    fputs(text, stdout);
+    printf("%*s  ", columns > used ? columns - used : 0, "");
 }
 
 int app_kernels_main(void)
 {
     char text[160];
-    printf("%-10s  %-28s  %s\n", "NAME", "WHAT", "WEIGHTS (rows; / divisor)");
+    put_column(_("NAME"), 10);
+    put_column(_("WHAT"), 28);
+    printf("%s\n", _("WEIGHTS (rows; / divisor)"));
     for (size_t i = 0; i < filt_preset_count(); ++i) {
         const filt_kernel *k = filt_preset(i);
         filt_format(k, text, sizeof text);
-        printf("%-10s  %-28s  %s\n", k->name, k->title, text);
+        put_column(k->name, 10);
+        put_column(_(k->title), 28);
+        printf("%s\n", text);
     }
-    printf("\nAny 3x3 matrix works too: -k \"-1 0 1; -2 0 2; -1 0 1\" (a divisor may follow: / 16).\n");
+    printf(_("\nAny 3x3 matrix works too: -k \"%s\" (a divisor may follow: / 16).\n"), "-1 0 1; -2 0 2; -1 0 1");
     return APP_EXIT_OK;
 }
 
 int app_engines_main(void)
 {
-    printf("%-8s  %-11s  %s\n", "ENGINE", "STATUS", "WHAT RUNS");
+    put_column(_("ENGINE"), 8);
+    put_column(_("STATUS"), 11);
+    printf("%s\n", _("WHAT RUNS"));
     for (size_t i = 0; i < eng_count(); ++i) {
         const eng_class *cls = eng_class_at(i);
         char why[256];
         eng_engine *e;
         if (!app_engine_probe(cls, why, sizeof why)) {
-            printf("%-8s  %-11s  %s\n", cls->name, "unavailable", why);
+            put_column(cls->name, 8);
+            put_column(_("unavailable"), 11);
+            printf("%s\n", why);
             continue;
         }
         e = app_engine_open(cls);
         if (!e) {
-            printf("%-8s  %-11s  %s\n", cls->name, "unavailable", err_msg());
+            put_column(cls->name, 8);
+            put_column(_("unavailable"), 11);
+            printf("%s\n", err_msg());
             continue;
         }
-        printf("%-8s  %-11s  %s: %s\n", cls->name, "available", eng_description(e), cls->summary);
+        put_column(cls->name, 8);
+        put_column(_("available"), 11);
+        printf("%s: %s\n", eng_description(e), _(cls->summary));
         eng_close(e);
     }
     if (app_engine_host_offscreen())
-        printf("\nNo display: the OpenGL engines ran in an offscreen context (EGL, SDL's offscreen video driver).\n");
+        fputs(_("\nNo display: the OpenGL engines ran in an offscreen context (EGL, SDL's offscreen video driver).\n"),
+              stdout);
     app_engine_host_close();
     return APP_EXIT_OK;
 }

@@ -13,10 +13,7 @@
 #ifndef CONVIS_I18N_H
 #define CONVIS_I18N_H
 
-#include <libintl.h>
-
-#define _(text) gettext(text)
-#define N_(text) (text)
+#include "core/tr.h"
 
 /* Binds convis's catalogue (call once, before any _()). */
 void i18n_init(void);

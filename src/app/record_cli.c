@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "i18n.h"
 #include "core/err.h"
 #include "data.h"
 #include "engine_host.h"
@@ -49,7 +50,7 @@ int app_record_main(int argc, char **argv)
         app_error("%s", s.banner);
         goto done;
     }
-    fprintf(stderr, "convis: measuring every engine on 4x4 ... 4096x4096 (a minute at most)...\n");
+    fprintf(stderr, _("convis: measuring every engine on 4x4 ... 4096x4096 (a minute at most)...\n"));
     scene_sweep(&s);
     scene_settle(&s);
     if (!rec_from_scene(&s, CONVIS_VERSION, &r) || !rec_write(file, &r)) {
@@ -57,7 +58,7 @@ int app_record_main(int argc, char **argv)
         goto done;
     }
     rec_label(&r, label, sizeof label);
-    printf("wrote %s: %d engines, %d sizes, %s\n", file, r.engine_count, s.sweep.count, label);
+    printf(_("wrote %s: %d engines, %d sizes, %s\n"), file, r.engine_count, s.sweep.count, label);
     rc = APP_EXIT_OK;
 done:
     scene_free(&s);

@@ -143,7 +143,8 @@ static int check_files(int argc, char **argv)
             ++bad;
             continue;
         }
-        printf("%s: ok, \"%s\", %d step%s\n", argv[i], l.title, l.step_count, l.step_count == 1 ? "" : "s");
+        printf(ngettext("%s: ok, \"%s\", %d step\n", "%s: ok, \"%s\", %d steps\n", (unsigned long)l.step_count), argv[i],
+               l.title, l.step_count);
         lsn_free(&l);
     }
     return bad ? APP_EXIT_INPUT : APP_EXIT_OK;
@@ -391,11 +392,11 @@ int app_window_main(int argc, char **argv)
         int dw, dh;
         plat_window_size(w.win, &dw, &dh);
         if (dw < args.width || dh < args.height)
-            fprintf(stderr, "convis: the window is %dx%d, not %dx%d: the display has no more room\n", dw, dh,
+            fprintf(stderr, _("convis: the window is %dx%d, not %dx%d: the display has no more room\n"), dw, dh,
                     args.width, args.height);
     }
     if (strcmp(plat_video_driver(), "offscreen") == 0)
-        fprintf(stderr, "convis: no display: drawing offscreen through EGL (SDL's %s video driver)\n",
+        fprintf(stderr, _("convis: no display: drawing offscreen through EGL (SDL's %s video driver)\n"),
                 plat_video_driver());
     rc = APP_EXIT_INPUT;
     snprintf(path, sizeof path, "%s/shaders", app_data_dir());

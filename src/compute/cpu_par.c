@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "../core/err.h"
+#include "core/tr.h"
 #include "../core/timing.h"
 #include "engines.h"
 
@@ -283,12 +284,13 @@ static const char *vector_isa(void)
 static void par_describe(void *state, char *buf, size_t size)
 {
     par_state *s = state;
-    snprintf(buf, size, "CPU, %d thread%s, %s", s->threads, s->threads == 1 ? "" : "s", vector_isa());
+    snprintf(buf, size, ngettext("CPU, %d thread, %s", "CPU, %d threads, %s", (unsigned long)s->threads), s->threads,
+             vector_isa());
 }
 
 const eng_class eng_cpu_par_class = {
     .name = "cpu-par",
-    .summary = "every CPU core, one band of rows each, vectorised",
+    .summary = N_("every CPU core, one band of rows each, vectorised"),
     .open = par_open,
     .close = par_close,
     .run = par_run,
@@ -297,7 +299,7 @@ const eng_class eng_cpu_par_class = {
 
 const eng_class eng_cpu_simd_class = {
     .name = "cpu-simd",
-    .summary = "one CPU core, the loop vectorised as cpu-par's: the vector lanes' gain alone",
+    .summary = N_("one CPU core, the loop vectorised as cpu-par's: the vector lanes' gain alone"),
     .open = simd_open,
     .close = par_close,
     .run = par_run,

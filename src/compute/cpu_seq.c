@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "../core/timing.h"
+#include "core/tr.h"
 #include "engines.h"
 
 static bool seq_run(void *state, const eng_job *job, eng_timing *timing)
@@ -25,13 +26,13 @@ static bool seq_run(void *state, const eng_job *job, eng_timing *timing)
 static void seq_describe(void *state, char *buf, size_t size)
 {
     (void)state;
-    snprintf(buf, size, "CPU, 1 thread, scalar");
+    snprintf(buf, size, _("CPU, 1 thread, scalar"));
 }
 
 const eng_class eng_cpu_seq_class = {
     .name = "cpu-seq",
-    .summary = "one scalar output after another on one CPU thread, every tap through the border rule (the "
-               "baseline: what a plain loop does)",
+    .summary = N_("one scalar output after another on one CPU thread, every tap through the border rule (the "
+               "baseline: what a plain loop does)"),
     .run = seq_run,
     .describe = seq_describe,
 };

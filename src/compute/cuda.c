@@ -58,6 +58,7 @@
 #include <string.h>
 
 #include "../../kernels/conv3x3.h"
+#include "core/tr.h"
 #include "../../kernels/conv3x3_body.h"
 #include "../core/err.h"
 #include "../core/timing.h"
@@ -209,13 +210,13 @@ static bool cuda_probe(char *why, size_t size)
     version_text(driver, dv, sizeof dv);
     version_text(runtime, rv, sizeof rv);
     if (e == cudaErrorInsufficientDriver && driver == 0)
-        snprintf(why, size, "no NVIDIA driver is installed");
+        snprintf(why, size, _("no NVIDIA driver is installed"));
     else if (e == cudaErrorInsufficientDriver)
-        snprintf(why, size, "the NVIDIA driver supports CUDA %s, older than the CUDA %s runtime convis was built with",
+        snprintf(why, size, _("the NVIDIA driver supports CUDA %s, older than the CUDA %s runtime convis was built with"),
                  dv, rv);
     else if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0))
-        snprintf(why, size, "no CUDA device was found%s",
-                 getenv("CUDA_VISIBLE_DEVICES") ? " (CUDA_VISIBLE_DEVICES hides them all?)" : "");
+        snprintf(why, size, _("no CUDA device was found%s"),
+                 getenv("CUDA_VISIBLE_DEVICES") ? _(" (CUDA_VISIBLE_DEVICES hides them all?)") : "");
     else
         snprintf(why, size, "%s", cudaGetErrorString(e));
     return false;
@@ -517,10 +518,10 @@ static void cuda_describe(void *state, char *buf, size_t size)
     cuda_state *s = state;
     const char *path = "";
     if (s->opt.result == ENG_RESULT_PER_PIXEL)
-        path = ", one copy per pixel";
+        path = _(", one copy per pixel");
     else if (s->opt.result == ENG_RESULT_INTEROP)
-        path = s->present == ENG_PRESENT_INTEROP ? ", CUDA-GL interop" : ", copy path (no interop here)";
-    snprintf(buf, size, "CUDA on %s (%d SMs), %s kernel, %dx%d threads a block%s", s->prop.name,
+        path = s->present == ENG_PRESENT_INTEROP ? _(", CUDA-GL interop") : _(", copy path (no interop here)");
+    snprintf(buf, size, _("CUDA on %s (%d SMs), %s kernel, %dx%d threads a block%s"), s->prop.name,
              s->prop.multiProcessorCount, eng_kernel_name(s->opt.kernel), s->opt.block_x, s->opt.block_y, path);
 }
 
@@ -963,7 +964,7 @@ static void cuda_trim(void *state)
 
 const eng_class eng_cuda_class = {
     .name = "cuda",
-    .summary = "a CUDA kernel (tiled or naive), one GPU thread per output",
+    .summary = N_("a CUDA kernel (tiled or naive), one GPU thread per output"),
     .probe = cuda_probe,
     .open = cuda_open,
     .close = cuda_close,

@@ -1,4 +1,5 @@
 #include "engine.h"
+#include "core/tr.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -94,7 +95,7 @@ eng_engine *eng_open_reason(const eng_class *cls, char *why, size_t size)
     }
     e = calloc(1, sizeof *e);
     if (!e) {
-        snprintf(why, size, "out of memory");
+        snprintf(why, size, _("out of memory"));
         err_set("out of memory opening engine '%s'", cls->name);
         return NULL;
     }
@@ -135,6 +136,7 @@ const eng_class *eng_class_of(const eng_engine *e)
 
 const char *eng_description(eng_engine *e)
 {
+    describe(e); /* again: in the language of now */
     return e->description;
 }
 

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "core/tr.h"
 #include "../core/timing.h"
 #include "engines.h"
 
@@ -135,7 +136,7 @@ static bool gl_probe(char *why, size_t size)
     GLenum e;
 
     if (!eng_gl_context_current()) {
-        snprintf(why, size, "no OpenGL context is current on this thread");
+        snprintf(why, size, _("no OpenGL context is current on this thread"));
         return false;
     }
     glewExperimental = GL_TRUE; /* load every entry point of a core context */
@@ -143,7 +144,7 @@ static bool gl_probe(char *why, size_t size)
     /* GLEW built for GLX says NO_GLX_DISPLAY on an EGL context (Wayland),
      * after loading the core entry points all the same. */
     if (e != GLEW_OK && e != GLEW_ERROR_NO_GLX_DISPLAY) {
-        snprintf(why, size, "cannot load the OpenGL functions: %s", (const char *)glewGetErrorString(e));
+        snprintf(why, size, _("cannot load the OpenGL functions: %s"), (const char *)glewGetErrorString(e));
         return false;
     }
     take_errors(); /* glewInit asks for GL_EXTENSIONS, an error in a core context */
@@ -151,12 +152,12 @@ static bool gl_probe(char *why, size_t size)
     glGetIntegerv(GL_MINOR_VERSION, &minor);
     take_errors();
     if (major < NEED_MAJOR || (major == NEED_MAJOR && minor < NEED_MINOR)) {
-        snprintf(why, size, "needs OpenGL %d.%d for compute shaders; this context is OpenGL %s on %s", NEED_MAJOR,
+        snprintf(why, size, _("needs OpenGL %d.%d for compute shaders; this context is OpenGL %s on %s"), NEED_MAJOR,
                  NEED_MINOR, gl_text(GL_VERSION), gl_text(GL_RENDERER));
         return false;
     }
     if (!glDispatchCompute || !glGetBufferSubData || !glMemoryBarrier || !glGetProgramResourceIndex) {
-        snprintf(why, size, "the OpenGL driver (%s on %s) reports version %d.%d but lacks glDispatchCompute",
+        snprintf(why, size, _("the OpenGL driver (%s on %s) reports version %d.%d but lacks glDispatchCompute"),
                  gl_text(GL_VERSION), gl_text(GL_RENDERER), major, minor);
         return false;
     }
@@ -211,7 +212,7 @@ static void read_log(GLuint object, bool is_program, char *buf, size_t size)
         if (*c == '\n')
             *c = ';';
     if (!buf[0])
-        snprintf(buf, size, "(the driver gave no log)");
+        snprintf(buf, size, _("(the driver gave no log)"));
 }
 
 /* Compiles and links `source` into s->program; on failure the sentence
@@ -433,16 +434,18 @@ static void gl_describe(void *state, char *buf, size_t size)
     case ENG_HW_SOFTWARE: {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         snprintf(buf, size,
-                 "OpenGL compute on %s: software on this CPU's %ld core%s; work groups of %dx%d",
-                 s->renderer, cores, cores == 1 ? "" : "s", s->local[0], s->local[1]);
+                 ngettext("OpenGL compute on %s: software on this CPU's %ld core; work groups of %dx%d",
+                          "OpenGL compute on %s: software on this CPU's %ld cores; work groups of %dx%d",
+                          (unsigned long)cores),
+                 s->renderer, cores, s->local[0], s->local[1]);
         break;
     }
     case ENG_HW_VIRTUAL:
-        snprintf(buf, size, "OpenGL compute on %s: a virtual GPU, the hardware behind it unknown; work groups of %dx%d",
+        snprintf(buf, size, _("OpenGL compute on %s: a virtual GPU, the hardware behind it unknown; work groups of %dx%d"),
                  s->renderer, s->local[0], s->local[1]);
         break;
     default:
-        snprintf(buf, size, "OpenGL compute on %s, work groups of %dx%d", s->renderer, s->local[0], s->local[1]);
+        snprintf(buf, size, _("OpenGL compute on %s, work groups of %dx%d"), s->renderer, s->local[0], s->local[1]);
         break;
     }
     n = strlen(buf);
@@ -726,7 +729,7 @@ static void gl_trim(void *state)
 
 const eng_class eng_gl_class = {
     .name = "gl",
-    .summary = "an OpenGL compute shader, one GPU invocation per output",
+    .summary = N_("an OpenGL compute shader, one GPU invocation per output"),
     .needs_gl_context = true,
     .probe = gl_probe,
     .open = gl_open,

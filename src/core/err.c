@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "tr.h"
+
 static _Thread_local char err_buf[1024];
 static _Thread_local err_kind err_kind_now;
 
@@ -12,7 +14,7 @@ __attribute__((format(printf, 2, 0)))
 #endif
 static bool set(err_kind kind, const char *fmt, va_list ap)
 {
-    vsnprintf(err_buf, sizeof err_buf, fmt, ap);
+    vsnprintf(err_buf, sizeof err_buf, _(fmt), ap); /* in the current language */
     err_kind_now = kind;
     return false;
 }

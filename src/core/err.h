@@ -8,8 +8,10 @@
 
 #include <stdbool.h>
 
-/* Sets the current thread's reason, printf-style. Always returns false so a
- * caller can write `return err_set(...);`. */
+/* Sets the current thread's reason, printf-style, its format looked up in
+ * the catalogue first (tr.h: the sentence is in the current language; the
+ * catalogue's tools collect every err_set format). Always returns false so
+ * a caller can write `return err_set(...);`. */
 bool err_set(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

@@ -17,6 +17,7 @@
 
 #include "decode.h"
 #include "err.h"
+#include "tr.h"
 
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -337,6 +338,13 @@ static bool decode_in_child(sbx_decoder decode, const char *name, const unsigned
     if (pipe2(fds, O_CLOEXEC) != 0)
         return err_set("cannot start the image decoder for '%s': %s", name, strerror(errno));
     fflush(NULL); /* nothing buffered is written twice */
+    /* the catalogue of the current language loaded here, so that the
+     * child's sentences are translated from memory: under its seccomp
+     * filter, opening the catalogue's file would end it */
+    {
+        const char *header = ""; /* (a variable: the catalogue's own header, no string to collect) */
+        (void)gettext(header);
+    }
     parent = getpid();
     pid = fork();
     if (pid < 0) {

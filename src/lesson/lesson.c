@@ -8,6 +8,7 @@
  * tree is freed by a walk whose depth the cap bounds. */
 #define _POSIX_C_SOURCE 200809L
 #include "lesson.h"
+#include "core/tr.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -601,7 +602,7 @@ static bool check_keys(const parse *ps, const node *map, const char *const *know
             hint[0] = '\0';
             for (int j = 0; known[j]; ++j)
                 if (distance(k->value, known[j]) <= (strlen(known[j]) >= 3 ? 2 : 1))
-                    snprintf(hint, sizeof hint, " (did you mean '%s'?)", known[j]);
+                    snprintf(hint, sizeof hint, _(" (did you mean '%s'?)"), known[j]);
             return fail_at(ps->name, k->line, k->column, "unknown key '%s' %s%s; %s",
                            clip(k->value, k->length, shown, sizeof shown), where, hint, has);
         }
@@ -813,7 +814,7 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
     if (!say)
         return fail_at(ps->name, m->line, m->column, "step %d has no say; every step needs 'say:' with its narration",
                        step_no);
-    snprintf(what, sizeof what, "say in step %d", step_no);
+    snprintf(what, sizeof what, _("say in step %d"), step_no);
     if (!text_value(ps, say, what, say_fix))
         return false;
     b = scalar_base(say, ps->text, ps->size);

@@ -1,4 +1,5 @@
 #include "render.h"
+#include "core/tr.h"
 
 #include <GL/glew.h>
 #include <stddef.h>
@@ -462,6 +463,6 @@ const char *rnd_gl_error(void)
     GLenum e = glGetError();
     if (e == GL_NO_ERROR)
         return NULL;
-    snprintf(text, sizeof text, "GL error 0x%04x", (unsigned)e);
+    snprintf(text, sizeof text, _("GL error 0x%04x"), (unsigned)e);
     return text;
 }

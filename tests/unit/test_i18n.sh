@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The words convis shows, in every language it has: every string marked for
-# translation (_(), N_(), vw_T, words) has its Chinese in po/zh.po; the
+# translation (po/make_pot.sh collects them) has its Chinese in po/zh.po; the
 # catalogue compiles; and no Chinese is left in the C sources, written out
 # or as hex escapes, where no translator would find it (lessons live in
 # lessons/zh/, the window's words in po/).
@@ -14,12 +14,10 @@ ok() { echo "ok - $1"; passed=$((passed + 1)); }
 bad() { echo "not ok - $1"; failed=$((failed + 1)); }
 
 cd "$root" || exit 1
-mapfile -t sources < <( (find src/app -name '*.c'; echo src/core/filter.c) | sort)
-if xgettext --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --keyword=vw_T:2 --keyword=words:2 --keyword=ngettext:1,2 \
-  -o "$tmp/convis.pot" "${sources[@]}" 2>"$tmp/err"; then
-  ok "$(grep -c '^msgid "' "$tmp/convis.pot") strings marked in ${#sources[@]} files"
+if bash po/make_pot.sh "$tmp/convis.pot" 2>"$tmp/err"; then
+  ok "$(grep -c '^msgid "' "$tmp/convis.pot") strings marked in the sources"
 else
-  bad "xgettext: $(cat "$tmp/err")"
+  bad "po/make_pot.sh: $(cat "$tmp/err")"
 fi
 for po in po/*.po; do
   if msgfmt --check -o /dev/null "$po" 2>"$tmp/err"; then
