@@ -1,5 +1,7 @@
 #include "player.h"
 
+#include "core/linebreak.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -103,8 +105,13 @@ void lsn_player_narration(const lsn_player *p, lsn_variant on, lsn_lookup lookup
         } else if (say[0] == '\n' && say[1] && say[1] != '\n' && out > 0 && buf[out - 1] != '\n') {
             /* a line break inside a paragraph joins the lines, the panel
              * wraps them at its own width: with a space, or with nothing
-             * between two CJK characters (both sides outside ASCII) */
-            if (!((unsigned char)buf[out - 1] >= 0x80 && (unsigned char)say[1] >= 0x80))
+             * between two characters of a script written without spaces */
+            size_t last = out - 1;
+            const char *before, *after = say + 1;
+            while (last > 0 && ((unsigned char)buf[last] & 0xC0) == 0x80)
+                --last; /* the start of the last character */
+            before = buf + last;
+            if (!(lb_is_cjk(lb_utf8_next(&before)) && lb_is_cjk(lb_utf8_next(&after))))
                 buf[out++] = ' ';
             ++say;
         } else if (say[0] == '\n' && say[1] == '\0') {

@@ -308,6 +308,37 @@ static void test_variants(void)
     FAILS("title: T\nsteps:\n  - say-gpu: a\n", "t.yaml:3:5: ", "step 1 has no say");
 }
 
+/* A line break inside a paragraph joins the lines: with a space in any
+ * alphabet (accented Latin too), with nothing only between two CJK
+ * characters. */
+static void test_joined_lines(void)
+{
+    static const struct {
+        const char *say, *want;
+    } cases[] = {
+        {"one\n      two", "one two"},
+        {"caf\xC3\xA9\n      \xC3\xBC" "ber", "caf\xC3\xA9 \xC3\xBC" "ber"},          /* é, ü: a space */
+        {"\xE4\xB8\xAD\n      \xE6\x96\x87", "\xE4\xB8\xAD\xE6\x96\x87"},       /* 中, 文: nothing */
+        {"GPU\n      \xE5\xBC\x95\xE6\x93\x8E", "GPU \xE5\xBC\x95\xE6\x93\x8E"}, /* Latin, CJK: a space */
+        {"\xCE\xB1\n      \xE6\x96\x87", "\xCE\xB1 \xE6\x96\x87"},                /* α, 文: a space */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char text[256], buf[128];
+        lsn_lesson l;
+        lsn_player p;
+        memset(&p, 0, sizeof p);
+        snprintf(text, sizeof text, "title: T\nsteps:\n  - say: |\n      %s\n", cases[i].say);
+        bool parsed = lsn_parse("t.yaml", text, strlen(text), &l);
+        CHECK(parsed, "case %zu: %s", i, err_msg());
+        if (!parsed)
+            continue;
+        lsn_player_start(&p, &l);
+        lsn_player_narration(&p, LSN_ON_GPU, NULL, NULL, buf, sizeof buf);
+        CHECK(!strcmp(buf, cases[i].want), "case %zu: joined as '%s', not '%s'", i, buf, cases[i].want);
+        lsn_player_stop(&p);
+    }
+}
+
 static void test_placeholders(void)
 {
     FAILS("title: T\nsteps:\n  - say: Time {gpu_ms} and {bad}\n", "t.yaml:3:28: ",
@@ -521,6 +552,7 @@ int main(int argc, char **argv)
     test_structure();
     test_step_image();
     test_variants();
+    test_joined_lines();
     test_lesson_record();
     test_placeholders();
     test_syntax();
