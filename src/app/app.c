@@ -1,6 +1,7 @@
 #include "app.h"
 
 #include "i18n.h"
+#include "lessons.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,21 +13,12 @@ void app_init(app *a, const scene_host *host, const app_options *opt, const char
     a->defaults = *opt;
     a->text_scale = 100;
     a->edit_tap = -1;
-    snprintf(a->lang, sizeof a->lang, "en");
-    if (lang) {
-        snprintf(a->lang, sizeof a->lang, "%s", lang);
-    } else {
-        /* the language from the locale, as the C library reads it */
-        const char *vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
-        for (int i = 0; i < 3; ++i) {
-            const char *v = getenv(vars[i]);
-            if (v && *v) {
-                if (strncmp(v, "zh", 2) == 0)
-                    snprintf(a->lang, sizeof a->lang, "zh");
-                break;
-            }
-        }
+    if (!lang) {
+        lang = i18n_env_lang();
+        if (!app_lang_known(lang))
+            lang = "en";
     }
+    snprintf(a->lang, sizeof a->lang, "%s", lang);
     i18n_set_lang(a->lang); /* before the scene, whose notes are in it */
     scene_init(&a->s, host, opt);
 }

@@ -54,6 +54,28 @@ void i18n_init(void)
     current[0] = '\0';
 }
 
+const char *i18n_env_lang(void)
+{
+    /* as GNU gettext reads them: LANGUAGE ("zh_CN:en") first, then the locale */
+    static const char *const vars[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"};
+    static char lang[4];
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; ++i) {
+        const char *v = getenv(vars[i]);
+        size_t n = 0;
+        if (!v || !*v)
+            continue;
+        while (n < 3 && v[n] >= 'a' && v[n] <= 'z')
+            ++n;
+        if (n >= 2 && (v[n] == '\0' || strchr("_.@:", v[n]))) {
+            snprintf(lang, sizeof lang, "%.*s", (int)n, v);
+            return lang;
+        }
+        if (i > 0)
+            break; /* a locale set but unnamed ("C", "POSIX"): English */
+    }
+    return "en";
+}
+
 void i18n_set_lang(const char *lang)
 {
     if (!lang || strcmp(lang, current) == 0)

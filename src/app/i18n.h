@@ -22,6 +22,11 @@ void i18n_init(void);
  * any other with a po/<lang>.po. Cheap when it does not change. */
 void i18n_set_lang(const char *lang);
 
+/* The language the environment asks for, as GNU gettext reads it
+ * (LANGUAGE, LC_ALL, LC_MESSAGES, LANG): "zh" for zh_CN.UTF-8; "en" when
+ * none names one. Whether convis has it is the caller's question. */
+const char *i18n_env_lang(void);
+
 /* Where the catalogues are: CONVIS_LOCALE_DIR, an installed share/locale,
  * or the build tree's locale/. */
 const char *i18n_locale_dir(void);

@@ -9,6 +9,7 @@
 #include "core/image.h"
 #include "data.h"
 #include "i18n.h"
+#include "lessons.h"
 #include "platform/platform.h"
 
 /* SIGINT and SIGTERM end convis at once, whatever it is doing (a long
@@ -42,6 +43,9 @@ int main(int argc, char **argv)
     end_on_signals();
     app_data_set_base(plat_base_path());
     i18n_init();
+    /* the command line speaks the environment's language; the window may
+     * choose another (--lang, a lesson's folder) */
+    i18n_set_lang(app_lang_known(i18n_env_lang()) ? i18n_env_lang() : "en");
     if (argc >= 2) {
         const char *cmd = argv[1];
         if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

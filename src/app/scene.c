@@ -637,8 +637,8 @@ void scene_gpu_grid(const scene *s, long *gx, long *gy, int *bx, int *by)
 const char *scene_engine_label(const scene_engine *e)
 {
     if (e->hardware == ENG_HW_SOFTWARE)
-        return strcmp(e->name, "gl") == 0 ? "gl (software)" : "GPU (software)";
+        return strcmp(e->name, "gl") == 0 ? _("gl (software)") : _("GPU (software)");
     if (e->hardware == ENG_HW_VIRTUAL)
-        return strcmp(e->name, "gl") == 0 ? "gl (virtual)" : "GPU (virtual)";
+        return strcmp(e->name, "gl") == 0 ? _("gl (virtual)") : _("GPU (virtual)");
     return e->name;
 }

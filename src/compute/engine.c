@@ -178,7 +178,7 @@ void eng_trim(eng_engine *e)
 
 /* ---- options ------------------------------------------------------------- */
 
-static const char *const kernel_names[ENG_KERNEL_COUNT] = {"tiled", "naive"};
+static const char *const kernel_names[ENG_KERNEL_COUNT] = {NC_("kernel", "tiled"), NC_("kernel", "naive")};
 static const char *const result_names[ENG_RESULT_COUNT] = {"bulk", "per-pixel", "interop"};
 
 eng_options eng_options_resolved(const eng_options *opt)

@@ -9,20 +9,20 @@
 #include <strings.h>
 
 #include "err.h"
+#include "tr.h"
 
 /* marks the titles for the app's catalogue (po/), which translates them where they are shown */
-#define N_(text) (text)
 
 static const filt_kernel presets[] = {
-    {"identity", N_("Identity"), {0, 0, 0, 0, 1, 0, 0, 0, 0}, 1},
-    {"box", N_("Box blur"), {1, 1, 1, 1, 1, 1, 1, 1, 1}, 9},
-    {"gaussian", N_("Gaussian blur"), {1, 2, 1, 2, 4, 2, 1, 2, 1}, 16},
-    {"sharpen", N_("Sharpen"), {0, -1, 0, -1, 5, -1, 0, -1, 0}, 1},
-    {"laplacian", N_("Laplacian edges"), {0, -1, 0, -1, 4, -1, 0, -1, 0}, 1},
-    {"sobel-x", N_("Sobel X (vertical edges)"), {-1, 0, 1, -2, 0, 2, -1, 0, 1}, 1},
-    {"sobel-y", N_("Sobel Y (horizontal edges)"), {-1, -2, -1, 0, 0, 0, 1, 2, 1}, 1},
-    {"emboss", N_("Emboss"), {-2, -1, 0, -1, 1, 1, 0, 1, 2}, 1},
-    {"outline", N_("Outline"), {-1, -1, -1, -1, 8, -1, -1, -1, -1}, 1},
+    {NC_("filter", "identity"), N_("Identity"), {0, 0, 0, 0, 1, 0, 0, 0, 0}, 1},
+    {NC_("filter", "box"), N_("Box blur"), {1, 1, 1, 1, 1, 1, 1, 1, 1}, 9},
+    {NC_("filter", "gaussian"), N_("Gaussian blur"), {1, 2, 1, 2, 4, 2, 1, 2, 1}, 16},
+    {NC_("filter", "sharpen"), N_("Sharpen"), {0, -1, 0, -1, 5, -1, 0, -1, 0}, 1},
+    {NC_("filter", "laplacian"), N_("Laplacian edges"), {0, -1, 0, -1, 4, -1, 0, -1, 0}, 1},
+    {NC_("filter", "sobel-x"), N_("Sobel X (vertical edges)"), {-1, 0, 1, -2, 0, 2, -1, 0, 1}, 1},
+    {NC_("filter", "sobel-y"), N_("Sobel Y (horizontal edges)"), {-1, -2, -1, 0, 0, 0, 1, 2, 1}, 1},
+    {NC_("filter", "emboss"), N_("Emboss"), {-2, -1, 0, -1, 1, 1, 0, 1, 2}, 1},
+    {NC_("filter", "outline"), N_("Outline"), {-1, -1, -1, -1, 8, -1, -1, -1, -1}, 1},
 };
 
 #define PRESET_COUNT (sizeof presets / sizeof presets[0])

@@ -12,7 +12,27 @@
 
 #include <libintl.h>
 
+#include <stdio.h>
+
 #define _(text) gettext(text)
 #define N_(text) (text)
+
+/* A word that is also a name the user types (a filter's "gaussian", a
+ * border rule's "clamp"), shown in the current language: `C_("filter",
+ * name)`. The context tells the translator what the word names, and keeps
+ * apart words spelt alike ("clamp" the border rule, "clamp" the display).
+ * NC_ marks one in a table. (GNU gettext's pgettext, for a word known only
+ * at run time.) */
+static inline const char *tr_context(const char *context, const char *text)
+{
+    char key[160];
+    const char *found;
+    if (snprintf(key, sizeof key, "%s\004%s", context, text) >= (int)sizeof key)
+        return text;
+    found = gettext(key);
+    return found == key ? text : found;
+}
+#define C_(context, text) tr_context(context, text)
+#define NC_(context, text) (text)
 
 #endif

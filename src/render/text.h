@@ -39,7 +39,7 @@ float rnd_text_wrapped(rnd_font *f, const char *utf8, float x, float y, float ma
 typedef struct rnd_text_box {
     float x, y, w, h;
     int layer;
-    char text[40];          /* its start, for messages */
+    char text[200];         /* its text (its start, when longer), for tests */
 } rnd_text_box;
 
 void rnd_text_record(bool on);          /* on: an empty list, recording; off: recording stops, the list stays */

@@ -62,7 +62,7 @@ void view_layout(view *v, const app *a, int W, int H)
             float row = vw_lh(v->small) + 0.8f * L->pad, right;
             for (int i = 0; i < 9; ++i) {
                 char label[48];
-                snprintf(label, sizeof label, "%d %s", i + 1, filt_preset((size_t)i)->name);
+                vw_preset_label(i, label, sizeof label);
                 cw = vw_text_w(v->small, label) + L->pad * 1.4f;
                 if (x > L->pad && x + cw > L->W - L->pad)
                     x = L->pad, cy += row;
@@ -73,9 +73,13 @@ void view_layout(view *v, const app *a, int W, int H)
          * fit, each as wide as its longest words in the language shown */
         {
             char border_w[64];
-            snprintf(border_w, sizeof border_w, vw_T(v, "border: %s"), "mirror");
-            float bw = vw_text_w(v->small, border_w), fw = fmaxf(vw_text_w(v->small, vw_T(v, "true convolution")),
-                                                               vw_text_w(v->small, vw_T(v, "cross-correlation")));
+            float bw = 0, fw;
+            for (int b = 0; b < CONV_BORDER_COUNT; ++b) {
+                snprintf(border_w, sizeof border_w, vw_T(v, "border: %s"), C_("border", conv_border_name((conv_border)b)));
+                bw = fmaxf(bw, vw_text_w(v->small, border_w));
+            }
+            fw = fmaxf(vw_text_w(v->small, vw_T(v, "true convolution")),
+                       vw_text_w(v->small, vw_T(v, "cross-correlation")));
             float dw = vw_text_w(v->small, vw_T(v, "display: signed (0 = grey)"));
             right = bw + fw + dw + 3 * L->pad + 2 * gap;
             if (x + right > L->W - L->pad)

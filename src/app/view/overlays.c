@@ -74,7 +74,7 @@ void vw_draw_help(view *v)
     key_w = 0;
     for (size_t i = 0; i < n; ++i)
         if (app_action_at(i)->help)
-            key_w = fmaxf(key_w, vw_text_w(f, app_action_at(i)->keys) + 1.5f * L->pad);
+            key_w = fmaxf(key_w, vw_text_w(f, _(app_action_at(i)->keys)) + 1.5f * L->pad);
     y = top;
     shown = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -85,7 +85,7 @@ void vw_draw_help(view *v)
         cx = x + (shown >= half ? col_w : 0);
         if (shown == half)
             y = top;
-        rnd_text(f, a->keys, cx, y, WINDOW);
+        rnd_text(f, _(a->keys), cx, y, WINDOW); /* key names as printed; words ("click") translated */
         vw_text_fit(f, _(a->help), cx + key_w, y, col_w - key_w - L->pad, TEXT);
         y += row;
         ++shown;

@@ -145,12 +145,12 @@ void vw_draw_status(view *v, const scene *s)
             if (options)
                 snprintf(buf, sizeof buf,
                          _("kernel: %s (N) · budget %s (P): a tile goes up with its halo, is computed, comes back"),
-                         eng_kernel_name(s->gpu_kernel), b);
+                         C_("kernel", eng_kernel_name(s->gpu_kernel)), b);
             else
                 snprintf(buf, sizeof buf, _("budget %s (P): a tile goes up with its halo, is computed, comes back"), b);
         } else if (options)
             snprintf(buf, sizeof buf, _("kernel: %s (N) \xC2\xB7 result: %s (C) \xC2\xB7 times on the whole image:"),
-                     eng_kernel_name(s->gpu_kernel), _(result_label(s)));
+                     C_("kernel", eng_kernel_name(s->gpu_kernel)), _(result_label(s)));
         else
             snprintf(buf, sizeof buf, _("result: %s (C) \xC2\xB7 times on the whole image:"), _(result_label(s)));
         vw_text_fit(v->small, buf, x, y, L->status.w, DIM);
@@ -208,10 +208,10 @@ void vw_draw_top(view *v, const scene *s)
     }
     for (int i = 0; i < 9; ++i) {
         char label[48];
-        snprintf(label, sizeof label, "%d %s", i + 1, filt_preset((size_t)i)->name);
+        vw_preset_label(i, label, sizeof label);
         vw_chip(v, L->preset[i], label, s->preset == i, TEXT);
     }
-    snprintf(buf, sizeof buf, _("border: %s"), conv_border_name(s->opt.border));
+    snprintf(buf, sizeof buf, _("border: %s"), C_("border", conv_border_name(s->opt.border)));
     vw_chip(v, L->border, buf, false, TEXT);
     vw_chip(v, L->flip, s->opt.flip ? _("true convolution") : _("cross-correlation"), s->opt.flip, TEXT);
     vw_chip(v, L->display, _(display_label[s->opt.display]), false, TEXT);

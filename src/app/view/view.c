@@ -167,6 +167,11 @@ void vw_chip(view *v, rect r, const char *label, bool on, rnd_color accent)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
+void vw_preset_label(int i, char *buf, size_t size)
+{
+    snprintf(buf, size, "%d %s", i + 1, C_("filter", filt_preset((size_t)i)->name));
+}
+
 const char *vw_T(const view *v, const char *en)
 {
     (void)v; /* the language is i18n's, set with the app's */

@@ -115,6 +115,7 @@ rnd_color vw_alpha(rnd_color c, float a);
 void vw_chip(view *v, rect r, const char *label, bool on, rnd_color accent);
 void vw_dashed_frame(float x, float y, float w, float h, float t, rnd_color c); /* t: thickness */
 const char *vw_T(const view *v, const char *en);  /* the window's words in its language */
+void vw_preset_label(int i, char *buf, size_t size); /* a filter chip's words: "3 gaussian" */
 
 /* The GPU phase in words, saying what the GPU engine really is: "on the
  * GPU", "on a software GPU: this CPU", "on a virtual GPU" (English). */
