@@ -124,7 +124,7 @@ static void print_timing(const eng_timing *t)
             sep = ", ";
         }
     }
-    printf(_("), median of %d runs after a warm-up, by %s\n"), t->reps, t->clock ? t->clock : "?");
+    printf(_("), median of %d runs after a warm-up, by %s\n"), t->reps, t->clock ? _(t->clock) : "?");
     if (t->has[ENG_DOWNLOAD] && t->result == ENG_RESULT_PER_PIXEL) {
         if (t->extrapolated)
             printf(_("  download: one copy per pixel, measured on %lld of %lld pixels and extrapolated to all "

@@ -201,7 +201,7 @@ int app_capture_render_steps(app_window *w, const char *dir)
      * wherever a path points */
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         app_error("cannot make the folder '%s' for the steps: %s%s", dir, strerror(errno),
-                  errno == ENOENT ? " (the folder it goes in must exist)" : "");
+                  errno == ENOENT ? _(" (the folder it goes in must exist)") : "");
         return APP_EXIT_INPUT;
     }
     for (int i = 0; i < steps && app_in_lesson(a); ++i) {
@@ -333,6 +333,8 @@ int app_capture_report_frames(app_window *w, int frames, double load_start, doub
     return APP_EXIT_OK;
 }
 
+#define VIEW_MAX_CUT_PRINTED 64
+
 void app_capture_print_state(const app_window *w)
 {
     int live[4][4], n;
@@ -354,6 +356,14 @@ void app_capture_print_state(const app_window *w)
         for (int i = 0; i < n; ++i)
             printf("text=%d,%d,%d,%d,%d,%s\n", (int)b[i].x, (int)b[i].y, (int)(b[i].w + 0.5f), (int)(b[i].h + 0.5f),
                    b[i].layer, b[i].text);
+    }
+    if (w->view) {
+        /* text cut with an ellipsis, whole; and what the pointer shows of it */
+        view_cut cut[VIEW_MAX_CUT_PRINTED];
+        n = view_cut_texts(w->view, cut, VIEW_MAX_CUT_PRINTED);
+        for (int i = 0; i < n; ++i)
+            printf("cut=%d,%d,%d,%d,%s\n", cut[i].x, cut[i].y, cut[i].w, cut[i].h, cut[i].text);
+        printf("tooltip=%s\n", view_tooltip(w->view));
     }
     fflush(stdout);
 }

@@ -287,7 +287,8 @@ int app_engines_main(void)
         }
         put_column(cls->name, 8);
         put_column(_("available"), 11);
-        printf("%s: %s\n", eng_description(e), _(cls->summary));
+        /* TRANSLATORS: an engine's description, then what it runs */
+        printf(_("%s: %s\n"), eng_description(e), _(cls->summary));
         eng_close(e);
     }
     if (app_engine_host_offscreen())

@@ -6,6 +6,7 @@
 #include "core/timing.h"
 #include "engine_host.h"
 #include "render/render.h"
+#include "render/text.h"
 
 static bool buffer_ensure(void *user, unsigned *buffer, size_t bytes)
 {
@@ -34,5 +35,9 @@ scene_host app_window_host(app_window *w)
 void app_frame(app_window *w, int *width, int *height)
 {
     plat_drawable_size(w->win, width, height);
+    if (w->record_text)
+        rnd_text_record(true);
     view_draw(w->view, &w->app, *width, *height);
+    if (w->record_text)
+        rnd_text_record(false);
 }

@@ -21,6 +21,8 @@ typedef struct app_window {
      * that moves only frame by frame, clock_ms. */
     bool clock_virtual;
     double clock_ms;
+    /* every frame notes where its text went (--print-state prints the last) */
+    bool record_text;
 } app_window;
 
 /* The scene's host for window w (whose GL context is current). */

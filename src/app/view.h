@@ -50,4 +50,18 @@ int view_targets(const view *v, const app *a, view_target *out, int max);
 /* The size of one grid cell in pixels in the last frame (for dragging). */
 float view_cell_px(const view *v);
 
+/* Where the mouse is, in window pixels (negative: it left the window): text
+ * cut with an ellipsis shows whole while the pointer is on it. */
+void view_pointer(view *v, int x, int y);
+
+/* The whole text the last frame showed under the pointer, "" when none. */
+const char *view_tooltip(const view *v);
+
+/* The texts the last frame cut with an ellipsis: where, and their whole text. */
+typedef struct view_cut {
+    int x, y, w, h;
+    const char *text;
+} view_cut;
+int view_cut_texts(const view *v, view_cut *out, int max);
+
 #endif

@@ -231,6 +231,7 @@ static void mouse_move(app_window *w, input *in, const plat_event *ev)
         }
         return;
     }
+    view_pointer(w->view, ev->x, ev->y);
     hit = view_hit_test(w->view, &w->app, ev->x, ev->y);
     act = app_act_id(ACT_HOVER);
     act.x = hit.output ? hit.x : -1;
@@ -277,6 +278,7 @@ static bool handle(app_window *w, input *in, const plat_event *ev)
         app_do(a, app_act_id(ev->wheel > 0 ? ACT_ZOOM_IN : ACT_ZOOM_OUT));
         break;
     case PLAT_EVENT_LEAVE:
+        view_pointer(w->view, -1, -1);
         act = app_act_id(ACT_HOVER);
         app_do(a, act);
         break;
@@ -385,7 +387,7 @@ int app_window_main(int argc, char **argv)
                                                                                              : 0);
     if (!w.win) {
         app_error("%s%s", err_msg(),
-                  plat_has_display() ? "" : " (or render a picture offscreen with --screenshot FILE)");
+                  plat_has_display() ? "" : _(" (or render a picture offscreen with --screenshot FILE)"));
         return APP_EXIT_INPUT;
     }
     {
@@ -410,6 +412,7 @@ int app_window_main(int argc, char **argv)
         goto stop_render;
     }
     w.clock_virtual = args.gif != NULL; /* a GIF's frames are spaced in its own time */
+    w.record_text = args.print_state;
     host = app_window_host(&w);
     app_init(&w.app, &host, &opt, args.lang);
     w.app_ready = true;

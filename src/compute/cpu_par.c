@@ -262,7 +262,7 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
     timing->ms[ENG_COMPUTE] = busiest;
     timing->ms[ENG_OVERHEAD] = wall > busiest ? wall - busiest : 0.0;
     timing->has[ENG_COMPUTE] = timing->has[ENG_OVERHEAD] = true;
-    timing->clock = "monotonic clock";
+    timing->clock = N_("monotonic clock");
     timing->launch.bands = n;
     return true;
 }

@@ -18,7 +18,7 @@ static bool seq_run(void *state, const eng_job *job, eng_timing *timing)
     conv_reference(job->in, &job->params, job->out);
     timing->ms[ENG_COMPUTE] = tim_now_ms() - t0;
     timing->has[ENG_COMPUTE] = true;
-    timing->clock = "monotonic clock";
+    timing->clock = N_("monotonic clock");
     timing->launch.bands = 1;
     return true;
 }

@@ -65,8 +65,8 @@
 #include "engines.h"
 
 #define MAX_GL_BUFFERS 8
-#define CLOCK_EVENTS "cudaEvent"
-#define CLOCK_COPY_PATH "cudaEvent; the present phase (glBufferSubData) by the monotonic clock, closed by glFinish"
+#define CLOCK_EVENTS N_("cudaEvent")
+#define CLOCK_COPY_PATH N_("cudaEvent; the present phase (glBufferSubData) by the monotonic clock, closed by glFinish")
 
 /* Leaves "CALL failed at FILE:LINE: reason" and returns false on error. */
 #define CUDA_CHECK(call) cuda_check((call), #call, __FILE__, __LINE__)
@@ -586,7 +586,7 @@ static bool ensure_capacity(cuda_state *s, int w, int h)
     size_text((long long)total_b, tot, sizeof tot);
     return err_set("a %dx%d image needs two device buffers of %s (%s) on %s, which has %s free of %s: %s%s", w, h,
                    one, two, s->prop.name, fr, tot, cudaGetErrorString(e),
-                   injected ? " (a failure injected by CONVIS_CUDA_FAIL_ALLOC=1)" : "");
+                   injected ? _(" (a failure injected by CONVIS_CUDA_FAIL_ALLOC=1)") : "");
 }
 
 /* Host memory for the copy path when the caller gave no job->out. */

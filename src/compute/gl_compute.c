@@ -69,8 +69,8 @@ typedef struct gl_state {
     eng_options opt;                /* the result path: bulk, or one read-back per pixel */
 } gl_state;
 
-#define CLOCK_QUERY "GL timer query"
-#define CLOCK_HOST "monotonic clock, glFinish closing each phase (GL timer queries miss a CPU renderer's work)"
+#define CLOCK_QUERY N_("GL timer query")
+#define CLOCK_HOST N_("monotonic clock, glFinish closing each phase (GL timer queries miss a CPU renderer's work)")
 
 /* What the caller had bound, put back after a run (indexed bindings as
  * whole buffers: a range bound there is not kept). */
@@ -625,7 +625,7 @@ static bool gl_run(void *state, const eng_job *job, eng_timing *timing)
         timing->measured_px = done;
         timing->total_px = n;
         if (!s->host_timed)
-            timing->clock = "GL timer query; the per-pixel copies by the monotonic clock";
+            timing->clock = N_("GL timer query; the per-pixel copies by the monotonic clock");
     } else {
         phase_begin(s, Q_DOWNLOAD);
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_OUT]);

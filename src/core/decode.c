@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "tr.h"
 #include "stb_config.h"
 
 /* ---- stb's allocator: zeroed memory ----------------------------------------
@@ -35,6 +36,11 @@ void convis_stbi_free(void *p)
 }
 
 /* ---- formats ------------------------------------------------------------------ */
+
+const char *img_accepted(void)
+{
+    return _("PNG, JPEG, BMP, TGA, PGM/PPM or PFM");
+}
 
 static const char *const format_names[] = {"unknown", "PNG", "JPEG", "BMP", "TGA", "PGM/PPM", "PFM"};
 
@@ -466,7 +472,7 @@ static bool load_stb(img_format f, const char *name, const unsigned char *data, 
         return err_set("'%s' is too large for the image decoder", name);
     if (!stbi_info_from_memory(data, (int)size, &w, &h, &comp))
         return err_set("'%s' is not an image convis can read (%s); give a %s image", name, stbi_failure_reason(),
-                       IMG_ACCEPTED);
+                       img_accepted());
     if (!img_check_limits(name, w, h, lim))
         return false;
     scrub_stack();
@@ -521,7 +527,7 @@ bool img_decode(const char *name, const unsigned char *data, size_t size, const 
         return load_pnm(name, data, size, lim, out);
     case IMG_FORMAT_UNKNOWN:
         return err_set("'%s' is not an image convis can read: its first bytes are not those of a %s file", name,
-                       IMG_ACCEPTED);
+                       img_accepted());
     default:
         return load_stb(f, name, data, size, lim, out);
     }

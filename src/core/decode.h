@@ -24,8 +24,9 @@ typedef enum img_format {
     IMG_FORMAT_PFM,
 } img_format;
 
-/* What the formats convis reads are called, for sentences. */
-#define IMG_ACCEPTED "PNG, JPEG, BMP, TGA, PGM/PPM or PFM"
+/* What the formats convis reads are called, for sentences (in the current
+ * language). */
+const char *img_accepted(void);
 
 /* The format of a file from its first bytes (n of them, as many as there
  * are up to 64): a signature, or for TGA, which has none, a plausible

@@ -39,9 +39,9 @@ const filt_kernel *filt_preset(size_t i)
 
 const char *filt_expected_form(void)
 {
-    return "a preset (identity, box, gaussian, sharpen, laplacian, sobel-x, sobel-y, emboss, outline) "
-           "or three rows of three numbers such as \"-1 0 1; -2 0 2; -1 0 1\", "
-           "optionally followed by a divisor as in \"1 2 1; 2 4 2; 1 2 1 / 16\"";
+    return _("a preset (identity, box, gaussian, sharpen, laplacian, sobel-x, sobel-y, emboss, outline) "
+             "or three rows of three numbers such as \"-1 0 1; -2 0 2; -1 0 1\", "
+             "optionally followed by a divisor as in \"1 2 1; 2 4 2; 1 2 1 / 16\"");
 }
 
 static const char *skip_space(const char *p)

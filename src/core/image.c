@@ -106,9 +106,9 @@ uint8_t img_display_byte(float v, img_display d)
 static bool open_error(const char *path, int e)
 {
     if (e == ENOENT || e == ENOTDIR)
-        return err_set("cannot open '%s': no such file; give the path of a %s image", path, IMG_ACCEPTED);
+        return err_set("cannot open '%s': no such file; give the path of a %s image", path, img_accepted());
     if (e == EACCES)
-        return err_set("cannot open '%s': permission denied; give a %s image you can read", path, IMG_ACCEPTED);
+        return err_set("cannot open '%s': permission denied; give a %s image you can read", path, img_accepted());
     if (e == ELOOP)
         return err_set("cannot open '%s': it is a symbolic link that leads round in a loop", path);
     return err_set("cannot open '%s': %s", path, strerror(e));
@@ -151,13 +151,13 @@ static bool read_image_file(const char *path, unsigned char **data, size_t *size
     if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
         close(fd);
         if (S_ISDIR(st.st_mode))
-            return err_set("'%s' is a directory, not an image file; give a %s image", path, IMG_ACCEPTED);
+            return err_set("'%s' is a directory, not an image file; give a %s image", path, img_accepted());
         return err_set("'%s' is not a regular file (a pipe, a device or a socket); give a %s image file", path,
-                       IMG_ACCEPTED);
+                       img_accepted());
     }
     if (st.st_size == 0) {
         close(fd);
-        return err_set("'%s' is empty (0 bytes); give a %s image", path, IMG_ACCEPTED);
+        return err_set("'%s' is empty (0 bytes); give a %s image", path, img_accepted());
     }
     if ((long long)st.st_size > IMG_MAX_FILE_BYTES) {
         close(fd);
@@ -176,7 +176,7 @@ static bool read_image_file(const char *path, unsigned char **data, size_t *size
             return err_set("'%s' is a text or one-bit PNM (P%c); convis reads binary PGM and PPM (P5, P6): convert "
                            "it first", path, head[1]);
         return err_set("'%s' is not an image convis can read: its first bytes are not those of a %s file", path,
-                       IMG_ACCEPTED);
+                       img_accepted());
     }
     /* the rest, up to the cap: a file that grew since fstat is read no further */
     want = (size_t)st.st_size;

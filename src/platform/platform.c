@@ -1,4 +1,5 @@
 #include "platform.h"
+#include "core/tr.h"
 
 #include <SDL.h>
 #include <stdbool.h>
@@ -70,7 +71,7 @@ static bool start_video(unsigned flags)
     SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0)
         return err_set("cannot open a window: %s%s", SDL_GetError(),
-                       offscreen ? " (there is no display, and drawing offscreen needs EGL)" : "");
+                       offscreen ? _(" (there is no display, and drawing offscreen needs EGL)") : "");
     /* A display is named but SDL could not reach it and fell back to a
      * driver that shows nothing: a window there would run unseen. */
     if (!offscreen && !(asked && asked[0]) && !(flags & PLAT_WINDOW_OFFSCREEN)) {

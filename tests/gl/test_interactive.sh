@@ -191,6 +191,38 @@ if start a; then
 fi
 stop
 
+# ---- D: text cut with an ellipsis shows whole under the pointer ---------------------
+# G: the GPU phase, whose engine line (the device's whole name) is cut at
+# 1280x720; the mouse on it shows the whole line over everything: the last
+# frame's tooltip is one of its cut texts, drawn on the topmost layer.
+layout d "gpu"
+IFS=, read -r cx cy cw ch _ < <(sed -n 's/^cut=//p' "$tmp/d.layout" | head -1)
+if [ -z "${cx:-}" ]; then
+  bad "D: nothing was cut at 1280x720 in the GPU phase; the test has nothing to hover"
+elif start d; then
+  keys g
+  sleep 2
+  at $((cx + cw / 2)) $((cy + ch / 2))
+  sleep 0.5
+  at $((cx + cw / 2 + 1)) $((cy + ch / 2))
+  sleep 0.5
+  keys q
+  if closed d; then
+    tip=$(sed -n 's/^tooltip=//p' "$tmp/d/state")
+    top=$(awk -F, '/^text=/ { if ($5 + 0 >= top) { if ($5 + 0 > top) first = ""; top = $5 + 0; if (first == "") { first = $0; for (k = 0; k < 5; k++) first = substr(first, index(first, ",") + 1) } } } END { print first }' "$tmp/d/state")
+    whole=$(awk -v tip="$tip" 'index($0, "cut=") == 1 { t = $0; for (k = 0; k < 4; k++) t = substr(t, index(t, ",") + 1); if (t == tip) n++ } END { print n + 0 }' "$tmp/d/state")
+    if [ -n "$tip" ] && [ "$whole" -gt 0 ]; then
+      case $tip in
+        "$top"*) ok "D: the cut text shows whole under the pointer: $tip" ;;
+        *) bad "D: the tooltip '$tip' is not drawn on top (topmost text: '$top')" ;;
+      esac
+    else
+      bad "D: no cut text shown under the pointer (tooltip='$tip')"
+    fi
+  fi
+fi
+stop
+
 # ---- C: typing a kernel value swallows other keys ------------------------------------
 # E starts editing the kernel's first cell; while a value is typed, letters
 # that are keys elsewhere (G launches the GPU, Q quits) do nothing; Tab applies

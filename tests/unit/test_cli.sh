@@ -528,6 +528,30 @@ expect_error 2 "output is a directory: exit 2, one line naming it" "$OUT/looks-l
 check "output is a directory: it is still an empty directory" \
     test -d "$OUT/looks-like.png" -a -z "$(ls -A "$OUT/looks-like.png")"
 
+# ---- in the environment's language: Chinese without a Chinese locale installed ---------
+# LANG=zh_CN.UTF-8 on a system that may have no such locale: the messages
+# come from convis's own catalogue all the same, the decoder's too (it runs
+# in its sandbox, where the catalogue cannot be opened, only read from memory).
+zh() {
+    (cd "$IN" && env -u LC_ALL -u LANGUAGE -u LC_MESSAGES LANG=zh_CN.UTF-8 timeout 20 "$CONVIS" "$@") \
+        >"$S/stdout" 2>"$S/stderr" </dev/null
+    RC=$?
+}
+zh --help
+PROBLEMS=()
+[ "$RC" -eq 0 ] || PROBLEMS+=("exit status $RC")
+has "$S/stdout" "用法" || PROBLEMS+=("no 用法 (Usage) in the help")
+has "$S/stdout" "--kernel FILTER" || PROBLEMS+=("the option names were translated too")
+verdict "LANG=zh_CN.UTF-8 convis --help: in Chinese, the options as typed"
+zh apply truncated.png -k box -o "$OUT/zh.png"
+expect_error 2 "LANG=zh_CN.UTF-8, a damaged image: one line, naming it" "truncated.png"
+check "LANG=zh_CN.UTF-8, a damaged image: the sandboxed decoder's sentence in Chinese" has "$S/stderr" "损坏"
+check "LANG=zh_CN.UTF-8, a damaged image: no output written" absent "$OUT/zh.png"
+zh kernels
+check "LANG=zh_CN.UTF-8 convis kernels: the titles in Chinese, the names as typed" has_line "$S/stdout" "^gaussian +高斯"
+(cd "$IN" && env -u LC_ALL -u LANGUAGE LANG=C.UTF-8 timeout 20 "$CONVIS" kernels) >"$S/stdout" 2>"$S/stderr" </dev/null
+check "LANG=C.UTF-8 convis kernels: in English" has_line "$S/stdout" "^gaussian +Gaussian blur"
+
 check "no *.tmp-* file anywhere under the scratch directory at the end" test -z "$(tmp_files)"
 
 echo "$PASS passed, $FAIL failed"

@@ -25,6 +25,13 @@ for po in po/*.po; do
   else
     bad "$po: $(cat "$tmp/err")"
   fi
+  # every string of the catalogue still shown: none left over from old sources
+  if msgmerge -q --no-fuzzy-matching -o "$tmp/merged.po" "$po" "$tmp/convis.pot" 2>"$tmp/err" &&
+    ! grep -q '^#~ msgid' "$tmp/merged.po"; then
+    ok "$po: every string of it is used"
+  else
+    bad "$po has strings no source uses any more: $(grep -A1 '^#~ msgid' "$tmp/merged.po" 2>/dev/null | head -6) $(cat "$tmp/err")"
+  fi
   # every marked string has a translation (an empty one counts as missing)
   if msgcmp "$po" "$tmp/convis.pot" 2>"$tmp/err"; then
     ok "$po translates every marked string"

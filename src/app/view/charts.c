@@ -65,13 +65,13 @@ void vw_draw_sweep(view *v, const app *a, rect box)
         snprintf(buf, sizeof buf, _("Size sweep (W hides it): %s does not stay ahead of cpu-par up to %d\xC3\x97%d"),
                  scene_engine_label(&s->gpu), s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
                  s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0);
-    vw_text_fit(v->small, buf, box.x + 0.5f * L->pad, box.y + 0.3f * L->pad, box.w - L->pad, TEXT);
+    vw_text_fit(v, v->small, buf, box.x + 0.5f * L->pad, box.y + 0.3f * L->pad, box.w - L->pad, TEXT);
     y0 = box.y + ls * 1.4f;
     if (a->has_record) { /* what the dashed lines are */
         char label[480];
         rec_label(&a->record, label, sizeof label);
         snprintf(buf, sizeof buf, _("dashed, hollow: %s"), label);
-        vw_text_fit(v->small, buf, box.x + 0.5f * L->pad, y0, box.w - L->pad, DIM);
+        vw_text_fit(v, v->small, buf, box.x + 0.5f * L->pad, y0, box.w - L->pad, DIM);
         y0 += ls * 1.1f;
     }
     y0 += 0.5f * ls; /* the axis labels sit centred on their lines */
@@ -199,7 +199,7 @@ static void draw_chain(view *v, const scene *s)
     fmt_count(s->chain.length, n, sizeof n);
     snprintf(buf, sizeof buf, _("Chain (X hides it): %s dependent passes on a 4\xC3\x97" "4 image, each started by the host"),
              n);
-    vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, L->chart.w - L->pad, TEXT);
+    vw_text_fit(v, v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, L->chart.w - L->pad, TEXT);
     y += vw_lh(v->small) + 0.5f * L->pad;
     for (int i = 0; i < 2; ++i) {
         rnd_text(v->small, label[i], L->chart.x + 0.5f * L->pad, y, TEXT);
@@ -219,7 +219,7 @@ static void draw_chain(view *v, const scene *s)
                  s->chain.ms[1] < s->chain.ms[0] ? _("%s %s faster than cpu-seq, measured once, the passes only")
                                                  : _("%s %s slower than cpu-seq, measured once, the passes only"),
                  scene_engine_label(&s->gpu), t);
-        vw_text_fit(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, DIM);
+        vw_text_fit(v, v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, DIM);
     }
 }
 
@@ -268,7 +268,7 @@ static float draw_memory_row(view *v, const scene *s, float x0, float width, flo
                  s->gpu.engine ? _("G reads the device's memory") : _("no GPU engine here"));
     }
     rnd_text(v->small, _("memory"), L->chart.x + 0.5f * L->pad, y, TEXT);
-    vw_text_fit(v->small, buf, x0, y, L->chart.x + L->chart.w - x0 - 0.5f * L->pad, DIM);
+    vw_text_fit(v, v->small, buf, x0, y, L->chart.x + L->chart.w - x0 - 0.5f * L->pad, DIM);
     track_y = y + vw_lh(v->small) + 2;
     if (cap > 0) {
         double scale = fmax((double)cap, (double)(used + need));
@@ -321,7 +321,7 @@ void vw_draw_chart(view *v, const app *a)
                      s->cpu_cores);
         else
             snprintf(noisy, sizeof noisy, _("noisy: the runs spread widely"));
-        vw_text_fit(v->small, noisy, tx, y + 0.3f * L->pad, L->chart.x + L->chart.w - tx - 0.5f * L->pad, WINDOW);
+        vw_text_fit(v, v->small, noisy, tx, y + 0.3f * L->pad, L->chart.x + L->chart.w - tx - 0.5f * L->pad, WINDOW);
     }
     {
         /* the legend of phases on the title's row, at its right, when it fits */

@@ -221,11 +221,11 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
              (s->view_x + s->view_cells < s->img.luma.w ? s->view_x + s->view_cells : s->img.luma.w) - 1, s->view_y,
              (s->view_y + s->view_cells < s->img.luma.h ? s->view_y + s->view_cells : s->img.luma.h) - 1,
              outside_in_view(s) ? " \xC2\xB7 " : "", outside_in_view(s) ? vw_T(v, "dashed: outside the image (border rule)") : "");
-    vw_text_fit(v->small, buf, L->input.x, L->input.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->input.w, BLUE);
+    vw_text_fit(v, v->small, buf, L->input.x, L->input.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->input.w, BLUE);
     snprintf(buf, sizeof buf, "%s (%s)%s", vw_T(v, "Output"),
              vw_T(v, s->phase == SCENE_PHASE_GPU ? vw_gpu_grid_title(s) : N_("one at a time, on the CPU")),
              s->thread_view ? vw_T(v, ": thread view") : "");
-    vw_text_fit(v->small, buf, L->output.x, L->input.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->output.w, GREEN);
+    vw_text_fit(v, v->small, buf, L->output.x, L->input.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->output.w, GREEN);
 
     draw_input_grid(v, s);
     draw_output_grid(v, s, now_ms);

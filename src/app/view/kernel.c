@@ -69,19 +69,19 @@ void vw_draw_arithmetic(view *v, const scene *s)
     else
         snprintf(line, sizeof line, _("Output (%d, %d)%s"), fx, fy,
                  s->pinned ? _(", pinned") : s->hovering ? _(", under the mouse") : "");
-    vw_text_fit(f, line, L->arith.x, y, L->arith.w, s->pinned || s->hovering ? HOVER : WINDOW);
+    vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, s->pinned || s->hovering ? HOVER : WINDOW);
     y += vw_lh(f);
     if (s->thread_view && s->phase == SCENE_PHASE_CPU && s->cpu_bands < 1) {
-        vw_text_fit(f, _("cpu-par's threads: measuring\xE2\x80\xA6"), L->arith.x, y, L->arith.w, DIM);
+        vw_text_fit(v, f, _("cpu-par's threads: measuring\xE2\x80\xA6"), L->arith.x, y, L->arith.w, DIM);
         y += 2 * vw_lh(f);
     } else if (s->thread_view && s->phase == SCENE_PHASE_CPU) {
         long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)fy * s->img.luma.w + fx;
         int n = s->cpu_bands, band = eng_band_of(total, n, idx);
         snprintf(line, sizeof line, _("CPU thread %d of %d: outputs %ld\xE2\x80\xA6%ld"), band + 1, n,
                  eng_band_first(total, n, band), eng_band_first(total, n, band + 1) - 1);
-        vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
+        vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, TEXT);
         y += vw_lh(f);
-        vw_text_fit(f, _("one band of rows each, in raster order"), L->arith.x, y, L->arith.w, DIM);
+        vw_text_fit(v, f, _("one band of rows each, in raster order"), L->arith.x, y, L->arith.w, DIM);
         y += vw_lh(f);
     } else if (s->thread_view) {
         long tid, gidx;
@@ -100,7 +100,7 @@ void vw_draw_arithmetic(view *v, const scene *s)
                      ly / by, lx % bx, ly % by);
         else
             snprintf(line, sizeof line, _("block (%d, %d) \xC2\xB7 thread (%d, %d)"), lx / bx, ly / by, lx % bx, ly % by);
-        vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
+        vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, TEXT);
         y += vw_lh(f);
         {
             /* the warp (CUDA's word) or subgroup (GL's), of the size the device reports */
@@ -116,7 +116,7 @@ void vw_draw_arithmetic(view *v, const scene *s)
                 snprintf(line, sizeof line, _("global index %ld \xC2\xB7 warp %ld of its block (%d threads)"), gidx,
                          tid / sg, sg);
         }
-        vw_text_fit(f, line, L->arith.x, y, L->arith.w, TEXT);
+        vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, TEXT);
         y += vw_lh(f);
     }
     {

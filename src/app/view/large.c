@@ -43,10 +43,10 @@ void vw_draw_large(view *v, const app *a)
 
     vw_large_boxes(v, s, &in, &out);
     snprintf(buf, sizeof buf, "%s (%d\xC3\x97%d)", vw_T(v, "Input, the whole image"), s->img.luma.w, s->img.luma.h);
-    vw_text_fit(v->small, buf, in.x, in.y - vw_lh(v->small) - 0.3f * L->pad, in.w, BLUE);
+    vw_text_fit(v, v->small, buf, in.x, in.y - vw_lh(v->small) - 0.3f * L->pad, in.w, BLUE);
     snprintf(buf, sizeof buf, "%s (%s)", vw_T(v, "Output"),
              vw_T(v, s->phase == SCENE_PHASE_GPU ? vw_gpu_grid_title(s) : N_("one at a time, on the CPU")));
-    vw_text_fit(v->small, buf, out.x, out.y - vw_lh(v->small) - 0.3f * L->pad, out.w, GREEN);
+    vw_text_fit(v, v->small, buf, out.x, out.y - vw_lh(v->small) - 0.3f * L->pad, out.w, GREEN);
     vw_draw_picture(v, s, 0, in);
     vw_draw_picture(v, s, 1, out);
 

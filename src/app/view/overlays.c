@@ -28,7 +28,7 @@ void vw_draw_menu(view *v, const app *a)
             rnd_rect(L->lesson_row[i].x, L->lesson_row[i].y, L->lesson_row[i].w, L->lesson_row[i].h, PANEL);
         snprintf(num, sizeof num, "%d", i + 1);
         rnd_text(v->font, num, x, y, WINDOW);
-        vw_text_fit(v->font, a->lessons[i].title, x + 3 * L->pad, y, L->W - 6 * L->pad, TEXT);
+        vw_text_fit(v, v->font, a->lessons[i].title, x + 3 * L->pad, y, L->W - 6 * L->pad, TEXT);
         y += L->line * 1.4f;
     }
     L->lesson_rows = a->lesson_count;
@@ -86,7 +86,7 @@ void vw_draw_help(view *v)
         if (shown == half)
             y = top;
         rnd_text(f, _(a->keys), cx, y, WINDOW); /* key names as printed; words ("click") translated */
-        vw_text_fit(f, _(a->help), cx + key_w, y, col_w - key_w - L->pad, TEXT);
+        vw_text_fit(v, f, _(a->help), cx + key_w, y, col_w - key_w - L->pad, TEXT);
         y += row;
         ++shown;
     }
@@ -131,7 +131,7 @@ void vw_draw_progress(view *v, const scene *s)
                                               : _("%s: measuring, %d of %d runs \xC2\xB7 Esc stops it"),
              what, done, total);
     rnd_rect(L->chart.x, y - 0.3f * L->pad, L->chart.w, L->chart.y + L->chart.h - y + 0.3f * L->pad, PANEL);
-    vw_text_fit(v->small, buf, x, y, w, TEXT);
+    vw_text_fit(v, v->small, buf, x, y, w, TEXT);
     y += vw_lh(v->small) + 0.2f * L->pad;
     rnd_frame(x, y, w, 0.8f * vw_lh(v->small), 1, WINDOW);
     if (total > 0)

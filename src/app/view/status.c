@@ -28,7 +28,7 @@ static void engine_line(view *v, const scene_engine *e, const char *label, int t
             snprintf(runs, sizeof runs, _("median of %d"), e->timing.reps);
         snprintf(buf, sizeof buf, _("%s: %s (%s) on %s"), label, t, runs, eng_description(e->engine));
     }
-    vw_text_fit(v->small, buf, x, y, v->L.status.w, e->engine ? DIM : FAINT);
+    vw_text_fit(v, v->small, buf, x, y, v->L.status.w, e->engine ? DIM : FAINT);
 }
 
 /* "NVIDIA H200 · 132 SMs · convis holds 1.0 GiB · 139.0 GiB free of 140.0 GiB" */
@@ -79,7 +79,7 @@ void vw_draw_lesson(view *v, const app *a)
     char head[512], text[4096], hint[256];
 
     snprintf(head, sizeof head, "%d / %d \xC2\xB7 %s", p->step + 1, p->lesson.step_count, p->lesson.title);
-    vw_text_fit(v->font, head, x, y, L->status.w, WINDOW);
+    vw_text_fit(v, v->font, head, x, y, L->status.w, WINDOW);
     y += L->line;
     app_narration(a, text, sizeof text);
     app_hint(a, hint, sizeof hint);
@@ -101,7 +101,7 @@ void vw_draw_lesson(view *v, const app *a)
         }
         y += rnd_text_wrapped(f, text, x, y, L->status.w, TEXT, true);
     }
-    vw_text_fit(v->small, hint, x, fmaxf(y, bottom - vw_lh(v->small)), L->status.w, p->waiting ? WINDOW : DIM);
+    vw_text_fit(v, v->small, hint, x, fmaxf(y, bottom - vw_lh(v->small)), L->status.w, p->waiting ? WINDOW : DIM);
 }
 
 void vw_draw_status(view *v, const scene *s)
@@ -135,7 +135,7 @@ void vw_draw_status(view *v, const scene *s)
             snprintf(buf, sizeof buf, _("GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads"), gx, gy, bx,
                      by, t);
     }
-    vw_text_fit(v->font, buf, x, y, L->status.w, TEXT);
+    vw_text_fit(v, v->font, buf, x, y, L->status.w, TEXT);
     y += L->line;
     if (s->phase == SCENE_PHASE_GPU) {
         bool options = s->gpu.engine && eng_has_kernels(eng_class_of(s->gpu.engine));
@@ -153,9 +153,9 @@ void vw_draw_status(view *v, const scene *s)
                      C_("kernel", eng_kernel_name(s->gpu_kernel)), _(result_label(s)));
         else
             snprintf(buf, sizeof buf, _("result: %s (C) \xC2\xB7 times on the whole image:"), _(result_label(s)));
-        vw_text_fit(v->small, buf, x, y, L->status.w, DIM);
+        vw_text_fit(v, v->small, buf, x, y, L->status.w, DIM);
     } else {
-        vw_text_fit(v->small, _("The animation is for the eye; the times are measured separately, on the whole image:"), x,
+        vw_text_fit(v, v->small, _("The animation is for the eye; the times are measured separately, on the whole image:"), x,
                  y, L->status.w, FAINT);
     }
     y += vw_lh(v->small);
@@ -166,10 +166,10 @@ void vw_draw_status(view *v, const scene *s)
     engine_line(v, &s->gpu, scene_engine_label(&s->gpu), s->tiles.on ? tile_count(&s->tiles.plan) : 0, x, y);
     y += vw_lh(v->small);
     if (s->gpu.note[0]) {
-        vw_text_fit(v->small, s->gpu.note, x, y, L->status.w, FAINT);
+        vw_text_fit(v, v->small, s->gpu.note, x, y, L->status.w, FAINT);
     } else if (s->gpu_device_known) {
         device_text(s, buf, sizeof buf);
-        vw_text_fit(v->small, buf, x, y, L->status.w, FAINT);
+        vw_text_fit(v, v->small, buf, x, y, L->status.w, FAINT);
     }
 
 }
@@ -203,8 +203,8 @@ void vw_draw_top(view *v, const scene *s)
         scene_title(s, title, sizeof title);
         snprintf(right, sizeof right, "%s \xC2\xB7 %d\xC3\x97%d", title, s->img.luma.w, s->img.luma.h);
         rw = fminf(vw_text_w(v->font, right), L->W * 0.35f);
-        vw_text_fit(v->big, buf, L->pad, 0.4f * L->pad, L->W - 3 * L->pad - rw, TEXT);
-        vw_text_fit(v->font, right, L->W - L->pad - rw, 0.4f * L->pad + (vw_lh(v->big) - L->line) / 2, rw + 1, DIM);
+        vw_text_fit(v, v->big, buf, L->pad, 0.4f * L->pad, L->W - 3 * L->pad - rw, TEXT);
+        vw_text_fit(v, v->font, right, L->W - L->pad - rw, 0.4f * L->pad + (vw_lh(v->big) - L->line) / 2, rw + 1, DIM);
     }
     for (int i = 0; i < 9; ++i) {
         char label[48];

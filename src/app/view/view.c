@@ -60,6 +60,7 @@ view *view_create(void)
     if (!v)
         return NULL;
     snprintf(v->lang, sizeof v->lang, "en");
+    v->pointer_x = v->pointer_y = -1; /* no pointer until the mouse moves in */
     v->font = view_font_px(v, 18);
     if (!v->font) {
         free(v);
@@ -93,14 +94,20 @@ float vw_lh(rnd_font *f)
     return (float)rnd_font_line_height(f);
 }
 
-/* Draws text, cut with an ellipsis where it would pass max_w. */
-void vw_text_fit(rnd_font *f, const char *s, float x, float y, float max_w, rnd_color c)
+/* Draws text, cut with an ellipsis where it would pass max_w; the whole
+ * text is kept for the pointer to show (view_draw's tooltip). */
+void vw_text_fit(view *v, rnd_font *f, const char *s, float x, float y, float max_w, rnd_color c)
 {
     char buf[512];
     size_t n;
     if (vw_text_w(f, s) <= max_w) {
         rnd_text(f, s, x, y, c);
         return;
+    }
+    if (v->cut_count < VW_MAX_CUT) {
+        v->cut[v->cut_count].r = (rect){x, y, max_w, vw_lh(f)};
+        snprintf(v->cut[v->cut_count].text, sizeof v->cut[0].text, "%s", s);
+        ++v->cut_count;
     }
     snprintf(buf, sizeof buf, "%s", s);
     n = strlen(buf);
@@ -280,6 +287,32 @@ float view_cell_px(const view *v)
     return v->L.cell;
 }
 
+/* The whole of a text cut with an ellipsis, over everything, while the
+ * pointer is on it: wrapped in a panel under the pointer, inside the window. */
+static void draw_tooltip(view *v)
+{
+    const layout *L = &v->L;
+    float px = v->pointer_x, py = v->pointer_y, w, h, x, y;
+    const char *text = NULL;
+    v->tooltip[0] = '\0';
+    for (int i = v->cut_count - 1; i >= 0 && !text; --i)
+        if (vw_inside(v->cut[i].r, px, py))
+            text = v->cut[i].text;
+    if (!text)
+        return;
+    snprintf(v->tooltip, sizeof v->tooltip, "%s", text);
+    rnd_text_layer();
+    w = fminf(vw_text_w(v->small, text), fminf(L->W - 3 * L->pad, 40 * L->line));
+    h = rnd_text_wrapped(v->small, text, 0, 0, w, TEXT, false);
+    x = fminf(fmaxf(px - w / 2, L->pad), L->W - L->pad - w - L->pad);
+    y = py + 1.2f * L->line;
+    if (y + h + L->pad > L->H)
+        y = fmaxf(py - h - 1.2f * L->line, 0.5f * L->pad);
+    rnd_rect(x - 0.5f * L->pad, y - 0.4f * L->pad, w + L->pad, h + 0.8f * L->pad, vw_alpha(BLACK, 0.92f));
+    rnd_frame(x - 0.5f * L->pad, y - 0.4f * L->pad, w + L->pad, h + 0.8f * L->pad, 1, DIM);
+    rnd_text_wrapped(v->small, text, x, y, w, TEXT, true);
+}
+
 void view_draw(view *v, const app *a, int w, int h)
 {
     const scene *s = &a->s;
@@ -289,6 +322,7 @@ void view_draw(view *v, const app *a, int w, int h)
         return;
     }
     view_layout(v, a, w, h);
+    v->cut_count = 0;
     rnd_begin(w, h, BG);
     if (s->img.luma.px) {
         if (a->large) {
@@ -312,9 +346,32 @@ void view_draw(view *v, const app *a, int w, int h)
     vw_draw_notice(v, s);
     vw_draw_progress(v, s);
     v->L.lesson_rows = 0;
+    if (a->menu || a->help)
+        v->cut_count = 0; /* what lies under an overlay is not hovered */
     if (a->menu)
         vw_draw_menu(v, a);
     else if (a->help)
         vw_draw_help(v);
+    draw_tooltip(v);
     rnd_end();
+}
+
+void view_pointer(view *v, int x, int y)
+{
+    v->pointer_x = (float)x;
+    v->pointer_y = (float)y;
+}
+
+const char *view_tooltip(const view *v)
+{
+    return v->tooltip;
+}
+
+int view_cut_texts(const view *v, view_cut *out, int max)
+{
+    int n = 0;
+    for (; n < v->cut_count && n < max; ++n)
+        out[n] = (view_cut){(int)v->cut[n].r.x, (int)v->cut[n].r.y, (int)(v->cut[n].r.w + 0.5f),
+                            (int)(v->cut[n].r.h + 0.5f), v->cut[n].text};
+    return n;
 }

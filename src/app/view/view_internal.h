@@ -81,6 +81,8 @@ typedef struct layout {
      * shown; input_cells: the region itself, the same cells as output */
 } layout;
 
+#define VW_MAX_CUT 48
+
 struct view {
     sized_font fonts[MAX_FONTS];
     int nfonts;
@@ -101,13 +103,22 @@ struct view {
     unsigned long thumb_gpu_runs;   /* ... and its gpu_runs: the GPU result it shows */
     int thumb_phase, thumb_display;
     double thumb_gpu_at;
+    /* text cut with an ellipsis this frame, whose whole text the pointer
+     * shows on hover */
+    struct {
+        rect r;
+        char text[512];
+    } cut[VW_MAX_CUT];
+    int cut_count;
+    float pointer_x, pointer_y;     /* where the mouse is (negative: outside) */
+    char tooltip[512];              /* the whole text shown this frame ("" none) */
 };
 
 /* view.c: fonts and text */
 rnd_font *view_font_px(view *v, int px);
 float vw_text_w(rnd_font *f, const char *s);
 float vw_lh(rnd_font *f);
-void vw_text_fit(rnd_font *f, const char *s, float x, float y, float max_w, rnd_color c);
+void vw_text_fit(view *v, rnd_font *f, const char *s, float x, float y, float max_w, rnd_color c);
 void vw_text_center(rnd_font *f, const char *s, rect r, rnd_color c);
 bool vw_inside(rect r, float x, float y);
 rnd_color vw_mix(rnd_color a, rnd_color b, float t);
