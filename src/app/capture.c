@@ -192,6 +192,20 @@ int app_capture_still(app_window *w, const char *path)
     return APP_EXIT_OK;
 }
 
+/* A lesson's next step, as the learner reaches it: what the step waits
+ * for done first (the key it asks for), then on. */
+static void next_step(app *a)
+{
+    const lsn_step *st = lsn_player_current(&a->player);
+    if (a->player.waiting && st) {
+        const app_action *act = app_action_find(st->wait);
+        if (act && act->takes == APP_ARG_NONE)
+            app_do(a, app_act_of(act));
+        a->player.waiting = false;
+    }
+    app_do(a, app_act_id(ACT_LESSON_NEXT));
+}
+
 int app_capture_render_steps(app_window *w, const char *dir)
 {
     app *a = &w->app;
@@ -206,7 +220,6 @@ int app_capture_render_steps(app_window *w, const char *dir)
     }
     for (int i = 0; i < steps && app_in_lesson(a); ++i) {
         const char *gl_err;
-        const lsn_step *st;
         settle_for_still(a);
         app_frame(w, &width, &height);
         gl_err = rnd_gl_error();
@@ -220,22 +233,16 @@ int app_capture_render_steps(app_window *w, const char *dir)
             app_error("an OpenGL error (%s) while drawing step %d", gl_err, i + 1);
             return APP_EXIT_INPUT;
         }
-        st = lsn_player_current(&a->player);
-        if (a->player.waiting && st) { /* do what the learner is asked to do, as the learner would */
-            const app_action *act = app_action_find(st->wait);
-            if (act && act->takes == APP_ARG_NONE)
-                app_do(a, app_act_of(act));
-            a->player.waiting = false;
-        }
-        app_do(a, app_act_id(ACT_LESSON_NEXT));
+        next_step(a);
     }
     return APP_EXIT_OK;
 }
 
-int app_capture_gif(app_window *w, const char *path, int seconds, int fps)
+int app_capture_gif(app_window *w, const char *path, int seconds, int fps, bool steps)
 {
     app *a = &w->app;
-    int width = 0, height = 0, gif_w = 0, gif_h = 0, frames = seconds * fps;
+    int width = 0, height = 0, gif_w = 0, gif_h = 0, per_step = seconds * fps;
+    int step_count = steps && app_in_lesson(a) ? a->player.lesson.step_count : 1, frames = per_step * step_count;
     double dt = 1000.0 / fps;
     gif_writer *g = NULL;
     struct stat st;
@@ -278,13 +285,17 @@ int app_capture_gif(app_window *w, const char *path, int seconds, int fps)
         w->clock_ms += dt;
         scene_update(&a->s, dt);
         scene_work(&a->s, 50.0);
+        if (step_count > 1 && (i + 1) % per_step == 0 && i + 1 < frames) {
+            next_step(a); /* each step of the lesson in turn, `seconds` each */
+            scene_settle(&a->s);
+        }
     }
     if (!gif_close(g)) {
         app_error("%s", err_msg());
         return APP_EXIT_INPUT;
     }
     printf(_("wrote %s: %d frames of %dx%d, %d s at %d frames a second, %lld KiB\n"), path, frames, width, height,
-           seconds, fps, stat(path, &st) == 0 ? (long long)st.st_size / 1024 : -1LL);
+           seconds * step_count, fps, stat(path, &st) == 0 ? (long long)st.st_size / 1024 : -1LL);
     return APP_EXIT_OK;
 }
 

@@ -36,7 +36,7 @@ void app_capture_gif_end(app_window *w);
  * the window's own clock (clock_virtual): the walk plays, the GPU's light
  * fades, tiles complete, as they would on screen; the measuring is done
  * before the first frame. Writes a new GIF (gif.h) and says its size. */
-int app_capture_gif(app_window *w, const char *path, int seconds, int fps);
+int app_capture_gif(app_window *w, const char *path, int seconds, int fps, bool steps);
 
 /* Frame times while the CPU walk plays, after how long the image took from
  * the start of loading to its first frame. */

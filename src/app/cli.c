@@ -88,6 +88,8 @@ static const app_option options[] = {
      "the walk playing, the GPU lighting up, tiles completing, in time")},
     {OPT_GIF_SECONDS, "--gif-seconds", NULL, "N", APP_FOR_WINDOW, N_("how long the GIF runs (default 5, at most 60)")},
     {OPT_GIF_FPS, "--gif-fps", NULL, "N", APP_FOR_WINDOW, N_("its frames a second (default 10, at most 30)")},
+    {OPT_GIF_STEPS, "--gif-steps", NULL, NULL, APP_FOR_WINDOW,
+     N_("with a lesson: the GIF shows every step in turn, each for\n--gif-seconds, its waits done as a learner would")},
     {OPT_PRINT_STATE, "--print-state", NULL, NULL, APP_FOR_WINDOW,
      N_("when the window ends, print its state, the regions that show\nmeasured times and the places to click (for tests)")},
     {OPT_RECORD, "--record", NULL, "FILE", APP_FOR_WINDOW,

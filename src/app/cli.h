@@ -25,7 +25,7 @@ typedef enum app_option_id {
     OPT_KERNEL, OPT_BORDER, OPT_FLIP, OPT_DISPLAY, OPT_MAX_SIDE, OPT_MAX_PIXELS,   /* every command */
     OPT_OUTPUT, OPT_ENGINE, OPT_REPS, OPT_GPU_KERNEL, OPT_RESULT,                  /* apply */
     OPT_WINDOW, OPT_LANG, OPT_DO, OPT_SCREENSHOT, OPT_RENDER_STEPS, OPT_REPORT_FRAMES, OPT_PRINT_STATE,
-    OPT_LESSON, OPT_RECORD, OPT_GIF, OPT_GIF_SECONDS, OPT_GIF_FPS,               /* the window */
+    OPT_LESSON, OPT_RECORD, OPT_GIF, OPT_GIF_SECONDS, OPT_GIF_FPS, OPT_GIF_STEPS,               /* the window */
 } app_option_id;
 
 enum { APP_FOR_ALL = 1, APP_FOR_APPLY = 2, APP_FOR_WINDOW = 4 };

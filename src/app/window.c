@@ -32,6 +32,7 @@
 typedef struct window_args {
     const char *image, *screenshot, *script, *lesson, *render_steps, *lang, *record, *gif;
     int gif_seconds, gif_fps;
+    bool gif_steps;
     int width, height;
     bool display_given, print_state;
     int report_frames;
@@ -95,6 +96,9 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
         case OPT_GIF:
             a->gif = v;
             break;
+        case OPT_GIF_STEPS:
+            a->gif_steps = true;
+            break;
         case OPT_GIF_SECONDS:
         case OPT_GIF_FPS: {
             long long n;
@@ -123,6 +127,10 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
         default:
             break;
         }
+    }
+    if (a->gif_steps && (!a->gif || !a->lesson)) {
+        app_error("--gif-steps records a lesson's steps: convis lesson FILE --gif FILE.gif --gif-steps");
+        return APP_EXIT_USAGE;
     }
     return APP_EXIT_OK;
 }
@@ -454,7 +462,7 @@ int app_window_main(int argc, char **argv)
     if (args.screenshot) {
         rc = app_capture_still(&w, args.screenshot);
     } else if (args.gif) {
-        rc = app_capture_gif(&w, args.gif, args.gif_seconds, args.gif_fps);
+        rc = app_capture_gif(&w, args.gif, args.gif_seconds, args.gif_fps, args.gif_steps);
     } else if (args.render_steps) {
         if (!app_in_lesson(&w.app)) {
             app_error("--render-steps needs a lesson: convis lesson --render-steps DIR FILE");

@@ -96,6 +96,24 @@ else
   bad "a GIF over an existing file: $(cat "$tmp/err")"
 fi
 
+# a GIF of a lesson's steps: each step for --gif-seconds, in turn (the
+# first step's picture and the last's differ), the steps' waits done
+gif=$tmp/steps.gif
+if run "$convis" lesson "$lessons/en/02-all-at-once.yaml" --gif "$gif" --gif-steps --gif-seconds 1 --gif-fps 4 \
+  --window 640x360 >"$tmp/out" 2>"$tmp/err" && [ "$("$gif_info" --info "$gif")" = "20 640x360" ] &&
+  "$gif_info" --frame 2 "$gif" "$tmp/first.ppm" && "$gif_info" --frame 18 "$gif" "$tmp/last.ppm" &&
+  ! cmp -s "$tmp/first.ppm" "$tmp/last.ppm"; then
+  ok "a GIF of the lesson's 5 steps: $(cat "$tmp/out")"
+else
+  bad "a GIF of a lesson's steps: $(cat "$tmp/out" "$tmp/err") / $("$gif_info" --info "$gif" 2>&1)"
+fi
+if ! run "$convis" --gif "$tmp/no.gif" --gif-steps >/dev/null 2>"$tmp/err" && grep -q "gif-steps" "$tmp/err" &&
+  [ ! -e "$tmp/no.gif" ]; then
+  ok "--gif-steps without a lesson: $(cat "$tmp/err")"
+else
+  bad "--gif-steps without a lesson: $(cat "$tmp/err")"
+fi
+
 # a Chinese lesson's words from the catalogue, on a system with no Chinese
 # locale (C.UTF-8, or plain C)
 for loc in C.UTF-8 C; do

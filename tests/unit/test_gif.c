@@ -3,7 +3,8 @@
  * is laid over the ones before), a mostly still animation kept small, an
  * existing file never replaced, and a failed or empty write leaving
  * nothing behind. With `--info FILE` it prints "FRAMES WxH" of a GIF
- * instead (for test_lessons.sh). */
+ * instead (for test_lessons.sh); with `--frame N FILE OUT.ppm` it writes
+ * what the GIF shows at frame N (from 0). */
 #define _POSIX_C_SOURCE 200809L
 #include <gif_lib.h>
 #include <signal.h>
@@ -18,8 +19,9 @@
 #include "check.h"
 #include "core/err.h"
 
-/* The GIF's frames laid one over the other: the last picture, as RGB. */
-static bool read_back(const char *path, int *frames, int *w, int *h, unsigned char **rgb)
+/* The GIF's frames laid one over the other up to frame `upto` (all of them
+ * when it is past the last): that picture, as RGB. */
+static bool read_upto(const char *path, int upto, int *frames, int *w, int *h, unsigned char **rgb)
 {
     int error = 0;
     GifFileType *f = DGifOpenFileName(path, &error);
@@ -29,7 +31,7 @@ static bool read_back(const char *path, int *frames, int *w, int *h, unsigned ch
     *w = f->SWidth;
     *h = f->SHeight;
     *rgb = calloc((size_t)*w * (size_t)*h, 3);
-    for (int i = 0; i < f->ImageCount; ++i) {
+    for (int i = 0; i < f->ImageCount && i <= upto; ++i) {
         const SavedImage *im = &f->SavedImages[i];
         const ColorMapObject *map = im->ImageDesc.ColorMap ? im->ImageDesc.ColorMap : f->SColorMap;
         for (int y = 0; y < im->ImageDesc.Height; ++y)
@@ -42,6 +44,11 @@ static bool read_back(const char *path, int *frames, int *w, int *h, unsigned ch
     }
     DGifCloseFile(f, &error);
     return true;
+}
+
+static bool read_back(const char *path, int *frames, int *w, int *h, unsigned char **rgb)
+{
+    return read_upto(path, 1 << 30, frames, w, h, rgb);
 }
 
 /* A test picture: a dark screen, a grey ramp, and a bright square at x. */
@@ -73,6 +80,14 @@ int main(int argc, char **argv)
             return 1;
         printf("%d %dx%d\n", frames, rw, rh);
         return 0;
+    }
+    if (argc == 5 && strcmp(argv[1], "--frame") == 0) { /* frame N of a GIF as a PPM, to look at */
+        FILE *out;
+        if (!read_upto(argv[3], atoi(argv[2]), &frames, &rw, &rh, &rgb) || !(out = fopen(argv[4], "wb")))
+            return 1;
+        fprintf(out, "P6\n%d %d\n255\n", rw, rh);
+        fwrite(rgb, 3, (size_t)rw * rh, out);
+        return fclose(out) == 0 ? 0 : 1;
     }
     if (!mkdtemp(tmpl))
         return 1;

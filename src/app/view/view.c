@@ -308,7 +308,7 @@ static void draw_tooltip(view *v)
     y = py + 1.2f * L->line;
     if (y + h + L->pad > L->H)
         y = fmaxf(py - h - 1.2f * L->line, 0.5f * L->pad);
-    rnd_rect(x - 0.5f * L->pad, y - 0.4f * L->pad, w + L->pad, h + 0.8f * L->pad, vw_alpha(BLACK, 0.92f));
+    rnd_rect(x - 0.5f * L->pad, y - 0.4f * L->pad, w + L->pad, h + 0.8f * L->pad, (rnd_color){0.05f, 0.05f, 0.07f, 1});
     rnd_frame(x - 0.5f * L->pad, y - 0.4f * L->pad, w + L->pad, h + 0.8f * L->pad, 1, DIM);
     rnd_text_wrapped(v->small, text, x, y, w, TEXT, true);
 }
