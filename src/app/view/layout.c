@@ -21,7 +21,7 @@ void view_layout(view *v, const app *a, int W, int H)
     const scene *s = &a->s;
     layout *L = &v->L;
     float u = (float)H / 720.0f, ts = (float)a->text_scale / 100.0f;
-    float top, bottom_h, grid, mid_x, mid_w, y, kc;
+    float top, bottom_h, grid, mid_x, mid_w, y, kc, middle_need;
     int base = (int)(17.0f * (u < 0.75f ? 0.75f : u) * ts + 0.5f);
 
     ++v->frame;
@@ -100,7 +100,11 @@ void view_layout(view *v, const app *a, int W, int H)
          * row, two lines of verdicts and the legend */
         bottom_h = fmaxf(bottom_h, 10.2f * vw_lh(v->small) + 1.5f * L->pad);
         grid = L->H - top - bottom_h - L->pad;
-        if (grid >= GRID_SHARE * L->H || ts <= 1.0f)
+        /* the middle column beside the grids must hold the kernel's label,
+         * its cells at their smallest and the arithmetic (below) */
+        middle_need = vw_lh(v->small) + 0.3f * L->pad + 3 * vw_lh(v->small) + 0.6f * L->pad +
+                      (s->thread_view ? 7 : 5) * vw_lh(v->small) + L->line + 0.9f * L->pad;
+        if ((grid >= GRID_SHARE * L->H && grid >= middle_need) || ts <= 1.0f)
             break;
         ts = ts > 1.5f ? 1.5f : ts > 1.25f ? 1.25f : 1.0f; /* the next smaller of Z's sizes */
         base = (int)(17.0f * (u < 0.75f ? 0.75f : u) * ts + 0.5f);
