@@ -46,7 +46,7 @@ static const app_action actions[] = {
     {ACT_BUDGET_OFF, "memory-budget-off", "Shift+P", N_("no memory budget: the GPU may use all it has"), 0, 0,
      {{'p', SHIFT}}, 0, 0},
     {ACT_THREADS, "threads", "V", N_("thread view: the block and thread of each output"), 0, 0, {{'v', 0}}, 0, 0},
-    {ACT_GPU_KERNEL, "gpu-kernel", "N", N_("GPU kernel: tiled or naive (CUDA)"), 0, 0, {{'n', 0}}, 0, 20},
+    {ACT_GPU_KERNEL, "gpu-kernel", "N", N_("GPU kernel: tiled (a shared-memory tile) or naive (nine global reads)"), 0, 0, {{'n', 0}}, 0, 20},
     {ACT_GPU_ENGINE, "gpu-engine", "U", N_("GPU engine: CUDA or OpenGL compute"), 0, 0, {{'u', 0}}, 0, 10},
     {ACT_GPU_RESULT, "gpu-result", "C", N_("GPU result: no copy, bulk copy, per pixel"), 0, 0, {{'c', 0}}, 0, 30},
     {ACT_NEXT_FILTER, "next-filter", "K", N_("next filter"), 0, 0, {{'k', 0}}, 0, 0},

@@ -427,8 +427,12 @@ void scene_toggle_threads(scene *s)
 
 void scene_next_gpu_kernel(scene *s)
 {
-    if (!s->gpu.engine || !eng_has_kernels(eng_class_of(s->gpu.engine))) {
-        scene_notice(s, _("naive and tiled are the CUDA engine's two kernels; this GPU engine has one"));
+    if (!s->gpu.engine) {
+        scene_notice(s, _("naive and tiled are a GPU engine's two kernels, and this machine has no GPU engine"));
+        return;
+    }
+    if (!eng_has_kernels(eng_class_of(s->gpu.engine))) {
+        scene_notice(s, _("naive and tiled are a GPU engine's two kernels; this one has a single kernel"));
         return;
     }
     s->gpu_kernel = s->gpu_kernel == ENG_KERNEL_TILED ? ENG_KERNEL_NAIVE : ENG_KERNEL_TILED;

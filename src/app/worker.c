@@ -28,16 +28,9 @@ struct scene_worker {
 bool worker_measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, double budget_ms, eng_timing *out,
                     char *why, size_t size)
 {
-    eng_timing first;
-    double total;
-    int reps;
-    bool ok = gl_buffer ? eng_present(e, job, gl_buffer, &first) : eng_run(e, job, &first);
-    if (ok) {
-        total = eng_total_ms(&first);
-        reps = total > 0 ? (int)(budget_ms / total) : 9;
-        reps = reps < 1 ? 1 : reps > 9 ? 9 : reps;
-        ok = gl_buffer ? eng_measure_present(e, job, gl_buffer, reps, out) : eng_measure(e, job, reps, out);
-    }
+    /* at most nine runs, within the budget, fewer when they agree */
+    eng_plan plan = {1, 9, budget_ms, 0.10};
+    bool ok = eng_measure_plan(e, job, gl_buffer, &plan, out);
     if (!ok)
         snprintf(why, size, "%s", err_msg());
     return ok;

@@ -46,9 +46,9 @@ void worker_discard(scene_worker *w);
 /* Waits until the worker is idle (its result then ready, unless discarded). */
 void worker_wait(scene_worker *w);
 
-/* Times an engine on `job`: one run, then as many as fit in budget_ms (1 to
- * 9, after a warm-up) and the median of each phase; with gl_buffer the runs
- * present into it. On false `why` says what failed. Used by the worker and
+/* Times an engine on `job`: a warm-up, then runs while they fit in
+ * budget_ms (1 to 9; three when they agree within 10%: eng_measure_plan)
+ * and the median of each phase; with gl_buffer the runs present into it. On false `why` says what failed. Used by the worker and
  * by the scene on its own thread (the GPU). */
 bool worker_measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, double budget_ms, eng_timing *out,
                     char *why, size_t size);

@@ -522,7 +522,7 @@ static void cuda_describe(void *state, char *buf, size_t size)
     else if (s->opt.result == ENG_RESULT_INTEROP)
         path = s->present == ENG_PRESENT_INTEROP ? _(", CUDA-GL interop") : _(", copy path (no interop here)");
     snprintf(buf, size, _("CUDA on %s (%d SMs), %s kernel, %dx%d threads a block%s"), s->prop.name,
-             s->prop.multiProcessorCount, eng_kernel_name(s->opt.kernel), s->opt.block_x, s->opt.block_y, path);
+             s->prop.multiProcessorCount, C_("kernel", eng_kernel_name(s->opt.kernel)), s->opt.block_x, s->opt.block_y, path);
 }
 
 static bool cuda_device(void *state, eng_device_info *info)

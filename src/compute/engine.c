@@ -345,32 +345,49 @@ static bool run_once(eng_engine *e, const eng_job *job, unsigned gl_buffer, eng_
     return gl_buffer ? eng_present(e, job, gl_buffer, timing) : eng_run(e, job, timing);
 }
 
-static bool measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, int reps, eng_timing *timing)
+/* The warm-up, then timed runs as `plan` says; each phase the median of its
+ * samples. */
+static bool measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, const eng_plan *plan, eng_timing *timing)
 {
     eng_timing one;
-    double *samples;
+    double *samples, started;
+    int max = plan->max_reps < 1 ? 1 : plan->max_reps, reps = 0;
     bool ok = true;
 
-    if (reps < 1)
-        reps = 1;
     if (!run_once(e, job, gl_buffer, &one)) /* warm-up: caches, page faults, lazy init */
         return false;
-    samples = malloc(sizeof *samples * (size_t)reps * (ENG_PHASE_COUNT + 1)); /* the phases, then the totals */
+    samples = malloc(sizeof *samples * (size_t)max * (ENG_PHASE_COUNT + 1)); /* the phases, then the totals */
     if (!samples)
         return err_set("out of memory for timing samples");
     *timing = one;
-    for (int r = 0; r < reps && ok; ++r) {
+    started = tim_now_ms();
+    while (reps < max && ok) {
+        double spent, total;
         ok = run_once(e, job, gl_buffer, &one);
+        if (!ok)
+            break;
+        total = eng_total_ms(&one);
         for (int p = 0; p < ENG_PHASE_COUNT; ++p)
-            samples[p * reps + r] = one.ms[p];
-        samples[ENG_PHASE_COUNT * reps + r] = eng_total_ms(&one);
+            samples[p * max + reps] = one.ms[p];
+        samples[ENG_PHASE_COUNT * max + reps] = total;
+        ++reps;
+        if (reps < plan->min_reps)
+            continue;
+        spent = tim_now_ms() - started;
+        if (spent + spent / reps > plan->budget_ms)
+            break; /* another run would pass the budget */
+        if (reps >= 3 && plan->steady > 0) {
+            tim_stats t = tim_stats_of(samples + ENG_PHASE_COUNT * max, (size_t)reps);
+            if (t.median > 0 && (t.max - t.min) <= plan->steady * t.median)
+                break; /* the runs agree: more would not move the median */
+        }
     }
     if (ok) {
         for (int p = 0; p < ENG_PHASE_COUNT; ++p)
-            timing->ms[p] = timing->has[p] ? tim_stats_of(samples + p * reps, (size_t)reps).median : 0.0;
+            timing->ms[p] = timing->has[p] ? tim_stats_of(samples + p * max, (size_t)reps).median : 0.0;
         timing->reps = reps;
         {
-            tim_stats t = tim_stats_of(samples + ENG_PHASE_COUNT * reps, (size_t)reps);
+            tim_stats t = tim_stats_of(samples + ENG_PHASE_COUNT * max, (size_t)reps);
             timing->total_min = t.min;
             timing->total_max = t.max;
             timing->total_median = t.median;
@@ -385,16 +402,31 @@ static bool measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, int r
     return ok;
 }
 
+static eng_plan fixed_reps(int reps)
+{
+    eng_plan p = {reps < 1 ? 1 : reps, reps < 1 ? 1 : reps, 1e300, 0.0};
+    return p;
+}
+
+bool eng_measure_plan(eng_engine *e, const eng_job *job, unsigned gl_buffer, const eng_plan *plan, eng_timing *timing)
+{
+    return measure(e, job, gl_buffer, plan, timing);
+}
+
 bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing)
 {
-    return measure(e, job, 0, reps, timing);
+    eng_plan p = fixed_reps(reps);
+    return measure(e, job, 0, &p, timing);
 }
 
 bool eng_measure_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, int reps, eng_timing *timing)
 {
     if (!gl_buffer)
         return err_set("engine '%s': no GL buffer to present into", e->cls->name);
-    return measure(e, job, gl_buffer, reps, timing);
+    {
+        eng_plan p = fixed_reps(reps);
+        return measure(e, job, gl_buffer, &p, timing);
+    }
 }
 
 bool eng_can_present(const eng_engine *e)

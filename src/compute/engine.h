@@ -347,6 +347,22 @@ bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing
  * `reps` presents. */
 bool eng_measure_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, int reps, eng_timing *timing);
 
+/* How long to measure: after the warm-up, at least min_reps runs and at
+ * most max_reps; then stop when another run would pass budget_ms, or when
+ * three or more runs agree within `steady` of their median (0: never
+ * early). A slow run thus gets one repetition, a steady fast one three,
+ * a noisy one as many as the budget holds: the time a stable median needs
+ * and no more. */
+typedef struct eng_plan {
+    int min_reps, max_reps;
+    double budget_ms;
+    double steady;      /* (max - min) / median, e.g. 0.1 */
+} eng_plan;
+
+/* The warm-up, then runs as `plan` says (eng_present into gl_buffer when it
+ * is not 0); the figures as eng_measure's. */
+bool eng_measure_plan(eng_engine *e, const eng_job *job, unsigned gl_buffer, const eng_plan *plan, eng_timing *timing);
+
 /* Whether the engine can compute into a GL buffer (eng_present). */
 bool eng_can_present(const eng_engine *e);
 

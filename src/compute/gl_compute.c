@@ -1,5 +1,6 @@
 /* gl_compute.c - the OpenGL compute engine: the same convolution as a GLSL
- * compute shader (shaders/conv3x3.comp), one invocation per output, on any
+ * compute shader (shaders/conv3x3_tiled.comp or conv3x3_naive.comp, after
+ * shaders/conv3x3.glsl), one invocation per output, on any
  * GPU with OpenGL 4.3: Intel, AMD, NVIDIA, or Mesa's llvmpipe on the CPU.
  *
  * It computes with the OpenGL context current on the calling thread and makes
@@ -44,7 +45,9 @@
 #include "../core/timing.h"
 #include "engines.h"
 
-#define SHADER_FILE "conv3x3.comp"
+#define SHADER_COMMON "conv3x3.glsl" /* what both shaders share, compiled before either */
+/* the shaders' own parts, by eng_kernel */
+static const char *const shader_file[ENG_KERNEL_COUNT] = {"conv3x3_tiled.comp", "conv3x3_naive.comp"};
 #define MAX_SHADER_BYTES (1 << 20)
 #define NEED_MAJOR 4
 #define NEED_MINOR 3
@@ -52,11 +55,16 @@
 enum { BUF_IN, BUF_OUT, BUF_COUNT };
 enum { Q_UPLOAD, Q_COMPUTE, Q_DOWNLOAD, Q_COUNT };
 
-typedef struct gl_state {
+/* One compiled shader and what the C side reads of it. */
+typedef struct gl_program {
     GLuint program;
     GLint loc_w, loc_h, loc_weight, loc_divisor, loc_border;
     GLuint bind_in, bind_out;       /* binding points of the two storage blocks */
     GLint local[3];                 /* work-group size, from the program */
+} gl_program;
+
+typedef struct gl_state {
+    gl_program prog[ENG_KERNEL_COUNT]; /* the tiled and the naive shader */
     GLint max_groups[2];            /* GL_MAX_COMPUTE_WORK_GROUP_COUNT x, y */
     GLint64 max_block_bytes;        /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
     GLint subgroup;                 /* GL_SUBGROUP_SIZE_KHR where the driver reports it; else 0 */
@@ -104,15 +112,16 @@ static GLenum take_errors(void)
     return first;
 }
 
-/* False with a sentence when a GL call since the last check failed. */
+/* False with a sentence when a GL call since the last check failed; `doing`
+ * is marked N_() by the caller and translated here. */
 static bool gl_check(const gl_state *s, const char *doing)
 {
     GLenum e = take_errors();
     if (e == GL_NO_ERROR)
         return true;
     if (e == GL_OUT_OF_MEMORY)
-        return err_set("OpenGL ran out of memory %s on %s (GL_OUT_OF_MEMORY)", doing, s->renderer);
-    return err_set("OpenGL reported %s (0x%04x) %s on %s", gl_error_name(e), (unsigned)e, doing, s->renderer);
+        return err_set("OpenGL ran out of memory %s on %s (GL_OUT_OF_MEMORY)", _(doing), s->renderer);
+    return err_set("OpenGL reported %s (0x%04x) %s on %s", gl_error_name(e), (unsigned)e, _(doing), s->renderer);
 }
 
 /* ---- probe --------------------------------------------------------------- */
@@ -215,9 +224,9 @@ static void read_log(GLuint object, bool is_program, char *buf, size_t size)
         snprintf(buf, size, _("(the driver gave no log)"));
 }
 
-/* Compiles and links `source` into s->program; on failure the sentence
- * carries the driver's log. */
-static bool build_program(gl_state *s, const char *source, const char *path)
+/* Compiles the common part and a shader's own part into one shader, links
+ * it into p->program; on failure the sentence carries the driver's log. */
+static bool build_program(gl_state *s, gl_program *p, const char *const source[2], const char *path)
 {
     char log[768];
     GLint ok = GL_FALSE;
@@ -227,7 +236,7 @@ static bool build_program(gl_state *s, const char *source, const char *path)
         take_errors();
         return err_set("OpenGL could not create a compute shader on %s", s->renderer);
     }
-    glShaderSource(shader, 1, &source, NULL);
+    glShaderSource(shader, 2, source, NULL);
     glCompileShader(shader);
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
     read_log(shader, false, log, sizeof log); /* always read, used on failure */
@@ -235,32 +244,32 @@ static bool build_program(gl_state *s, const char *source, const char *path)
         err_set("the compute shader '%s' does not compile on %s: %s", path, s->renderer, log);
         goto delete_shader;
     }
-    s->program = glCreateProgram();
-    glAttachShader(s->program, shader);
-    glLinkProgram(s->program);
-    glGetProgramiv(s->program, GL_LINK_STATUS, &ok);
-    read_log(s->program, true, log, sizeof log);
+    p->program = glCreateProgram();
+    glAttachShader(p->program, shader);
+    glLinkProgram(p->program);
+    glGetProgramiv(p->program, GL_LINK_STATUS, &ok);
+    read_log(p->program, true, log, sizeof log);
     if (!ok) {
         err_set("the compute shader '%s' does not link on %s: %s", path, s->renderer, log);
-        glDeleteProgram(s->program);
-        s->program = 0;
+        glDeleteProgram(p->program);
+        p->program = 0;
         goto delete_shader;
     }
-    glDetachShader(s->program, shader);
+    glDetachShader(p->program, shader);
 delete_shader:
     glDeleteShader(shader);
     return ok == GL_TRUE;
 }
 
 /* The binding point of the shader storage block `name`. */
-static bool block_binding(gl_state *s, const char *name, GLuint *binding, const char *path)
+static bool block_binding(const gl_state *s, const gl_program *p, const char *name, GLuint *binding, const char *path)
 {
     const GLenum prop = GL_BUFFER_BINDING;
     GLint value = -1;
-    GLuint index = glGetProgramResourceIndex(s->program, GL_SHADER_STORAGE_BLOCK, name);
+    GLuint index = glGetProgramResourceIndex(p->program, GL_SHADER_STORAGE_BLOCK, name);
     if (index == GL_INVALID_INDEX)
         return err_set("the compute shader '%s' has no storage block named '%s'", path, name);
-    glGetProgramResourceiv(s->program, GL_SHADER_STORAGE_BLOCK, index, 1, &prop, 1, NULL, &value);
+    glGetProgramResourceiv(p->program, GL_SHADER_STORAGE_BLOCK, index, 1, &prop, 1, NULL, &value);
     if (value < 0)
         return err_set("OpenGL on %s gives no binding point for the storage block '%s' of '%s'", s->renderer, name,
                        path);
@@ -270,24 +279,34 @@ static bool block_binding(gl_state *s, const char *name, GLuint *binding, const 
 
 /* The uniform locations, storage bindings and work-group size of the linked
  * program: what the C side needs to know of the shader, read from it. */
-static bool inspect_program(gl_state *s, const char *path)
+static bool inspect_program(gl_state *s, gl_program *p, const char *path)
 {
     struct { const char *name; GLint *loc; } uniforms[] = {
-        {"u_w", &s->loc_w}, {"u_h", &s->loc_h}, {"u_weight", &s->loc_weight},
-        {"u_divisor", &s->loc_divisor}, {"u_border", &s->loc_border},
+        {"u_w", &p->loc_w}, {"u_h", &p->loc_h}, {"u_weight", &p->loc_weight},
+        {"u_divisor", &p->loc_divisor}, {"u_border", &p->loc_border},
     };
     for (size_t i = 0; i < sizeof uniforms / sizeof uniforms[0]; ++i) {
-        *uniforms[i].loc = glGetUniformLocation(s->program, uniforms[i].name);
+        *uniforms[i].loc = glGetUniformLocation(p->program, uniforms[i].name);
         if (*uniforms[i].loc < 0)
             return err_set("the compute shader '%s' has no uniform '%s' in use", path, uniforms[i].name);
     }
-    if (!block_binding(s, "conv_input", &s->bind_in, path) || !block_binding(s, "conv_output", &s->bind_out, path))
+    if (!block_binding(s, p, "conv_input", &p->bind_in, path) ||
+        !block_binding(s, p, "conv_output", &p->bind_out, path))
         return false;
-    glGetProgramiv(s->program, GL_COMPUTE_WORK_GROUP_SIZE, s->local);
-    if (s->local[0] < 1 || s->local[1] < 1 || s->local[2] != 1)
+    glGetProgramiv(p->program, GL_COMPUTE_WORK_GROUP_SIZE, p->local);
+    if (p->local[0] < 1 || p->local[1] < 1 || p->local[2] != 1)
         return err_set("the compute shader '%s' has a work group of %dx%dx%d; convis needs a flat one (z = 1)", path,
-                       s->local[0], s->local[1], s->local[2]);
-    return gl_check(s, "reading the compute program");
+                       p->local[0], p->local[1], p->local[2]);
+    if (p != &s->prog[0] && (p->local[0] != s->prog[0].local[0] || p->local[1] != s->prog[0].local[1]))
+        return err_set("the compute shaders' work groups differ (%dx%d, %dx%d): the one size is said in %s", p->local[0],
+                       p->local[1], s->prog[0].local[0], s->prog[0].local[1], SHADER_COMMON);
+    return gl_check(s, N_("reading the compute program"));
+}
+
+/* The shader of the kernel chosen (tiled or naive). */
+static gl_program *current(const gl_state *s)
+{
+    return (gl_program *)&s->prog[(unsigned)s->opt.kernel < ENG_KERNEL_COUNT ? s->opt.kernel : 0];
 }
 
 /* ---- timing -------------------------------------------------------------- */
@@ -371,16 +390,17 @@ static void gl_close(void *state)
         return;
     glDeleteQueries(Q_COUNT, s->query);
     glDeleteBuffers(BUF_COUNT, s->buf);
-    if (s->program)
-        glDeleteProgram(s->program);
+    for (int k = 0; k < ENG_KERNEL_COUNT; ++k)
+        if (s->prog[k].program)
+            glDeleteProgram(s->prog[k].program);
     take_errors();
     free(s);
 }
 
 static void *gl_open(void)
 {
-    char path[4200];
-    char *source;
+    char path[4200], common_path[4200];
+    char *common = NULL, *source = NULL;
     gl_state *s;
 
     if (!eng_shader_dir()) {
@@ -395,12 +415,23 @@ static void *gl_open(void)
     snprintf(s->renderer, sizeof s->renderer, "%s", gl_text(GL_RENDERER));
     s->opt = eng_options_resolved(NULL);
     take_errors(); /* not ours: whatever the context's other users left */
-    snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), SHADER_FILE);
-    source = read_text(path);
-    if (!source)
+    snprintf(common_path, sizeof common_path, "%s/%s", eng_shader_dir(), SHADER_COMMON);
+    common = read_text(common_path);
+    if (!common)
         goto fail;
-    if (!build_program(s, source, path) || !inspect_program(s, path))
-        goto free_source;
+    for (int k = 0; k < ENG_KERNEL_COUNT; ++k) {
+        const char *parts[2];
+        snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), shader_file[k]);
+        source = read_text(path);
+        if (!source)
+            goto free_source;
+        parts[0] = common;
+        parts[1] = source;
+        if (!build_program(s, &s->prog[k], parts, path) || !inspect_program(s, &s->prog[k], path))
+            goto free_source;
+        free(source);
+        source = NULL;
+    }
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &s->max_groups[0]);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &s->max_groups[1]);
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &s->max_block_bytes);
@@ -411,16 +442,17 @@ static void *gl_open(void)
     }
     glGenBuffers(BUF_COUNT, s->buf);
     glGenQueries(Q_COUNT, s->query);
-    if (!gl_check(s, "creating the buffers and timer queries"))
+    if (!gl_check(s, N_("creating the buffers and timer queries")))
         goto free_source;
     s->host_timed = queries_blind(s->renderer);
     if (!warm_up(s))
         goto free_source;
-    free(source);
+    free(common);
     return s;
 
 free_source:
     free(source);
+    free(common);
 fail:
     gl_close(s);
     return NULL;
@@ -437,20 +469,24 @@ static void gl_describe(void *state, char *buf, size_t size)
                  ngettext("OpenGL compute on %s: software on this CPU's %ld core; work groups of %dx%d",
                           "OpenGL compute on %s: software on this CPU's %ld cores; work groups of %dx%d",
                           (unsigned long)cores),
-                 s->renderer, cores, s->local[0], s->local[1]);
+                 s->renderer, cores, current(s)->local[0], current(s)->local[1]);
         break;
     }
     case ENG_HW_VIRTUAL:
         snprintf(buf, size, _("OpenGL compute on %s: a virtual GPU, the hardware behind it unknown; work groups of %dx%d"),
-                 s->renderer, s->local[0], s->local[1]);
+                 s->renderer, current(s)->local[0], current(s)->local[1]);
         break;
     default:
-        snprintf(buf, size, _("OpenGL compute on %s, work groups of %dx%d"), s->renderer, s->local[0], s->local[1]);
+        snprintf(buf, size, _("OpenGL compute on %s, work groups of %dx%d"), s->renderer, current(s)->local[0],
+                 current(s)->local[1]);
         break;
     }
     n = strlen(buf);
+    if (n < size)
+        snprintf(buf + n, size - n, _(", %s kernel"), C_("kernel", eng_kernel_name(s->opt.kernel)));
+    n = strlen(buf);
     if (s->opt.result == ENG_RESULT_PER_PIXEL && n < size)
-        snprintf(buf + n, size - n, ", one read-back call per pixel");
+        snprintf(buf + n, size - n, _(", one read-back call per pixel"));
 }
 
 /* ---- running ------------------------------------------------------------- */
@@ -472,9 +508,9 @@ static bool fits(const gl_state *s, int w, int h)
                        "%lld (%.2f MiB)",
                        w, h, (long long)bytes, (double)bytes / 1048576.0, s->renderer, (long long)s->max_block_bytes,
                        (double)s->max_block_bytes / 1048576.0);
-    if (groups(w, s->local[0]) > s->max_groups[0] || groups(h, s->local[1]) > s->max_groups[1])
+    if (groups(w, current(s)->local[0]) > s->max_groups[0] || groups(h, current(s)->local[1]) > s->max_groups[1])
         return err_set("a %dx%d image needs %dx%d work groups; OpenGL on %s allows %dx%d", w, h,
-                       groups(w, s->local[0]), groups(h, s->local[1]), s->renderer, s->max_groups[0],
+                       groups(w, current(s)->local[0]), groups(h, current(s)->local[1]), s->renderer, s->max_groups[0],
                        s->max_groups[1]);
     return true;
 }
@@ -511,14 +547,14 @@ static void save_bindings(const gl_state *s, gl_saved *g)
 {
     glGetIntegerv(GL_CURRENT_PROGRAM, &g->program);
     glGetIntegerv(GL_SHADER_STORAGE_BUFFER_BINDING, &g->ssbo);
-    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, s->bind_in, &g->indexed_in);
-    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, s->bind_out, &g->indexed_out);
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, current(s)->bind_in, &g->indexed_in);
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, current(s)->bind_out, &g->indexed_out);
 }
 
 static void restore_bindings(const gl_state *s, const gl_saved *g)
 {
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, s->bind_in, (GLuint)g->indexed_in);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, s->bind_out, (GLuint)g->indexed_out);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, current(s)->bind_in, (GLuint)g->indexed_in);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, current(s)->bind_out, (GLuint)g->indexed_out);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)g->ssbo);
     glUseProgram((GLuint)g->program);
 }
@@ -535,18 +571,19 @@ static void upload_and_dispatch(gl_state *s, const eng_job *job, GLuint out_buff
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, job->in->px);
     phase_end(s, Q_UPLOAD);
 
-    launch->grid_x = groups(w, s->local[0]);
-    launch->grid_y = groups(h, s->local[1]);
-    launch->block_x = s->local[0];
-    launch->block_y = s->local[1];
-    glUseProgram(s->program);
-    glUniform1i(s->loc_w, w);
-    glUniform1i(s->loc_h, h);
-    glUniform1fv(s->loc_weight, 9, job->params.weight);
-    glUniform1f(s->loc_divisor, job->params.divisor);
-    glUniform1i(s->loc_border, job->params.border);
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, s->bind_in, s->buf[BUF_IN], 0, (GLsizeiptr)bytes);
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, s->bind_out, out_buffer, 0, (GLsizeiptr)bytes);
+    const gl_program *p = current(s);
+    launch->grid_x = groups(w, p->local[0]);
+    launch->grid_y = groups(h, p->local[1]);
+    launch->block_x = p->local[0];
+    launch->block_y = p->local[1];
+    glUseProgram(p->program);
+    glUniform1i(p->loc_w, w);
+    glUniform1i(p->loc_h, h);
+    glUniform1fv(p->loc_weight, 9, job->params.weight);
+    glUniform1f(p->loc_divisor, job->params.divisor);
+    glUniform1i(p->loc_border, job->params.border);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, p->bind_in, s->buf[BUF_IN], 0, (GLsizeiptr)bytes);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, p->bind_out, out_buffer, 0, (GLsizeiptr)bytes);
     phase_begin(s, Q_COMPUTE);
     glDispatchCompute((GLuint)launch->grid_x, (GLuint)launch->grid_y, 1);
     /* The shader's writes, visible to whatever reads the buffer next: a
@@ -588,7 +625,7 @@ static double read_per_pixel(gl_state *s, float *dst, long long n, long long *do
 static bool gl_configure(void *state, const eng_options *o)
 {
     gl_state *s = state;
-    s->opt = *o; /* one shader: the kernel is not a choice here */
+    s->opt = *o; /* the kernel (tiled or naive) picks the shader; the result, the read-back */
     return true;
 }
 
@@ -615,7 +652,7 @@ static bool gl_run(void *state, const eng_job *job, eng_timing *timing)
         long long n = (long long)w * h, done;
         double rest_ms, per_pixel_ms = read_per_pixel(s, job->out->px, n, &done, &rest_ms);
         wall = tim_now_ms() - t0;
-        if (!gl_check(s, "reading the result back one pixel at a time"))
+        if (!gl_check(s, N_("reading the result back one pixel at a time")))
             goto restore;
         fill_timing(s, ENG_COMPUTE, false, wall - per_pixel_ms - rest_ms, timing);
         timing->ms[ENG_DOWNLOAD] = per_pixel_ms / (double)done * (double)n;
@@ -633,13 +670,13 @@ static bool gl_run(void *state, const eng_job *job, eng_timing *timing)
         phase_end(s, Q_DOWNLOAD);
         glFinish();
         wall = tim_now_ms() - t0;
-        if (!gl_check(s, "computing the convolution"))
+        if (!gl_check(s, N_("computing the convolution")))
             goto restore;
         fill_timing(s, ENG_COMPUTE, true, wall, timing);
         timing->result = ENG_RESULT_BULK;
     }
     timing->launch = launch;
-    ok = gl_check(s, "reading the timer queries");
+    ok = gl_check(s, N_("reading the timer queries"));
 restore:
     restore_bindings(s, &saved);
     return ok;
@@ -676,12 +713,12 @@ static bool gl_present(void *state, const eng_job *job, unsigned gl_buffer, eng_
     upload_and_dispatch(s, job, gl_buffer, &launch);
     glFinish();
     wall = tim_now_ms() - t0;
-    if (!gl_check(s, "computing the convolution into a GL buffer"))
+    if (!gl_check(s, N_("computing the convolution into a GL buffer")))
         goto restore;
     fill_timing(s, ENG_PRESENT, false, wall, timing);
     timing->launch = launch;
     timing->result = ENG_RESULT_INTEROP; /* no copy: the shader wrote the buffer in place */
-    ok = gl_check(s, "reading the timer queries");
+    ok = gl_check(s, N_("reading the timer queries"));
 restore:
     restore_bindings(s, &saved);
     return ok;
@@ -729,8 +766,9 @@ static void gl_trim(void *state)
 
 const eng_class eng_gl_class = {
     .name = "gl",
-    .summary = N_("an OpenGL compute shader, one GPU invocation per output"),
+    .summary = N_("an OpenGL compute shader (tiled or naive), one GPU invocation per output"),
     .needs_gl_context = true,
+    .kernel_choice = true,
     .probe = gl_probe,
     .open = gl_open,
     .close = gl_close,

@@ -1,6 +1,8 @@
-/* The gl engine (shaders/conv3x3.comp) against the reference, in a hidden
- * window's OpenGL context: every preset x border mode x flip on odd sizes,
- * within 1e-5 relative; its phases, clock and launch geometry; eng_measure;
+/* The gl engine (shaders/conv3x3.glsl with conv3x3_tiled.comp or
+ * conv3x3_naive.comp) against the reference, in a hidden window's OpenGL
+ * context: both kernels, every preset x border mode x flip on odd sizes
+ * (none a multiple of the work group), equal bit for bit; its phases, clock
+ * and launch geometry; eng_measure;
  * computing into a GL buffer (present); the caller's GL bindings kept; and
  * the sentences it gives without a context, without its shader and with a
  * broken one. Run under tests/gl/with_display.sh (Xvfb where there is no
@@ -20,7 +22,7 @@
 #include "platform/platform.h"
 
 #define TOL 1e-5f
-#define LOCAL 16 /* the work-group size in shaders/conv3x3.comp */
+#define LOCAL 16 /* the work-group size in shaders/conv3x3.glsl */
 #define CLOCK_QUERY "GL timer query"
 
 static const int sizes[][2] = {{1, 1},     {2, 2},    {3, 3},   {17, 33},  {33, 17},
@@ -71,7 +73,8 @@ static void check_timing(const eng_timing *t, int w, int h, eng_phase second, co
           t->launch.block_x, t->launch.block_y, (w + LOCAL - 1) / LOCAL, (h + LOCAL - 1) / LOCAL, LOCAL, LOCAL);
 }
 
-/* Every preset x border x flip on every size, through eng_run. */
+/* Every preset x border x flip on every size, through eng_run, with the
+ * kernel (tiled or naive) the engine has. */
 static void check_all(eng_engine *e, totals *tot)
 {
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
@@ -102,6 +105,7 @@ static void check_all(eng_engine *e, totals *tot)
                     bad = count_off(&out, &ref, &exact);
                     CHECK(bad == 0, "%s: %ld of %d pixels differ from the reference by more than %g relative", what,
                           bad, w * h, (double)TOL);
+                    CHECK(exact, "%s: not equal to the reference bit for bit", what);
                     check_timing(&t, w, h, ENG_COMPUTE, what);
                     tot->runs++;
                     tot->exact += exact;
@@ -201,20 +205,35 @@ static void check_shader_errors(const eng_class *cls)
     }
     eng_set_shader_dir(dir);
     e = eng_open(cls);
-    CHECK(!e && strstr(err_msg(), "conv3x3.comp") && strstr(err_msg(), "cannot read"),
-          "open with the shader missing: '%s'", err_msg());
+    CHECK(!e && strstr(err_msg(), "conv3x3.glsl") && strstr(err_msg(), "cannot read"),
+          "open with the shaders missing: '%s'", err_msg());
     eng_close(e);
 
-    snprintf(path, sizeof path, "%s/conv3x3.comp", dir);
+    snprintf(path, sizeof path, "%s/conv3x3.glsl", dir);
     f = fopen(path, "w");
     if (f) {
-        fputs("#version 430\nlayout(local_size_x = 16, local_size_y = 16) in;\nvoid main() { undeclared = 1; }\n", f);
+        fputs("#version 430\nlayout(local_size_x = 16, local_size_y = 16) in;\n", f);
         fclose(f);
     }
     e = eng_open(cls);
-    CHECK(!e && strstr(err_msg(), "does not compile") && strstr(err_msg(), "undeclared") && !strchr(err_msg(), '\n'),
-          "open with a broken shader gives the compiler's log on one line: '%s'", err_msg());
+    CHECK(!e && strstr(err_msg(), "conv3x3_tiled.comp") && strstr(err_msg(), "cannot read"),
+          "open with a shader's own part missing: '%s'", err_msg());
     eng_close(e);
+    {
+        char main_path[256];
+        snprintf(main_path, sizeof main_path, "%s/conv3x3_tiled.comp", dir);
+        f = fopen(main_path, "w");
+        if (f) {
+            fputs("void main() { undeclared = 1; }\n", f);
+            fclose(f);
+        }
+        e = eng_open(cls);
+        CHECK(!e && strstr(err_msg(), "does not compile") && strstr(err_msg(), "undeclared") &&
+                  !strchr(err_msg(), '\n'),
+              "open with a broken shader gives the compiler's log on one line: '%s'", err_msg());
+        eng_close(e);
+        remove(main_path);
+    }
     remove(path);
     rmdir(dir);
 }
@@ -258,8 +277,8 @@ int main(void)
               strstr(eng_description(e), "16x16"),
           "description '%s' names the renderer and the work group", eng_description(e));
 
-    {   /* the device as the overlay shows it; one kernel (a kernel option is ignored); the result
-         * path per pixel: one read-back call each, capped, extrapolated, the result whole */
+    {   /* the device as the overlay shows it; two kernels; the result path per pixel: one
+         * read-back call each, capped, extrapolated, the result whole */
         eng_device_info info;
         eng_options o;
         eng_timing t;
@@ -270,9 +289,10 @@ int main(void)
         o.kernel = ENG_KERNEL_NAIVE;
         o.result = ENG_RESULT_PER_PIXEL;
         o.per_pixel_max = 5000;
-        CHECK(eng_has_options(cls) && !eng_has_kernels(cls) && eng_set_options(e, &o) &&
-                  strstr(eng_description(e), "one read-back call per pixel"),
-              "the gl engine takes the per-pixel path, and no kernel choice: '%s'", eng_description(e));
+        CHECK(eng_has_options(cls) && eng_has_kernels(cls) && eng_set_options(e, &o) &&
+                  strstr(eng_description(e), "one read-back call per pixel") &&
+                  strstr(eng_description(e), "naive"),
+              "the gl engine takes the per-pixel path and the naive kernel: '%s'", eng_description(e));
         img_plane_alloc(&in, w, h);
         img_plane_alloc(&ref, w, h);
         img_plane_alloc(&out, w, h);
@@ -299,7 +319,16 @@ int main(void)
         memset(&o, 0, sizeof o);
         eng_set_options(e, &o);
     }
-    check_all(e, &tot);
+    check_all(e, &tot); /* tiled, the default */
+    {
+        eng_options o;
+        memset(&o, 0, sizeof o);
+        o.kernel = ENG_KERNEL_NAIVE;
+        CHECK(eng_set_options(e, &o), "the naive kernel: %s", err_msg());
+        check_all(e, &tot);
+        memset(&o, 0, sizeof o);
+        eng_set_options(e, &o);
+    }
     check_tiles_on(e);
     printf("%ld runs within %g of the reference, %ld of them equal bit for bit\n", tot.runs, (double)TOL, tot.exact);
     check_measure(e);

@@ -1,6 +1,8 @@
 #version 430
-// conv3x3.comp - the 3x3 convolution as an OpenGL compute shader: one
-// invocation per output pixel. Run by the `gl` engine (src/compute/gl_compute.c).
+// conv3x3.glsl - what the two compute shaders of the `gl` engine share (the
+// engine compiles this file, then conv3x3_naive.comp or conv3x3_tiled.comp,
+// as one shader): the work-group size, the buffers and uniforms, the border
+// rules and the arithmetic of one output. Run by src/compute/gl_compute.c.
 //
 // This file is the one other copy of the arithmetic in src/core/conv_pixel.h
 // (DESIGN.md section 1) and mirrors it function for function: the same tap
@@ -14,7 +16,8 @@
 // CUDA, so the GPU rounds as the CPU does.
 
 // The work-group size: said here and only here. gl_compute.c reads it back
-// from the linked program (GL_COMPUTE_WORK_GROUP_SIZE) to size the dispatch.
+// from the linked program (GL_COMPUTE_WORK_GROUP_SIZE) to size the dispatch,
+// and the tiled shader sizes its tile from it (gl_WorkGroupSize).
 layout(local_size_x = 16, local_size_y = 16, local_size_z = 1) in;
 
 // Row-major float planes of u_w x u_h, index y * u_w + x. gl_compute.c finds
@@ -95,23 +98,41 @@ float conv_finish(float sum, float divisor)
 // One output from the nine values under the window. Mirrors conv_combine.
 float conv_combine(float value[9])
 {
-    precise float sum = 0.0;
-    for (int t = 0; t < 9; ++t)
-        sum += conv_product(value[t], u_weight[t]);
+    precise float sum = 0.0; // tap by tap, written out: constant indices, no loop to unroll
+    sum += conv_product(value[0], u_weight[0]);
+    sum += conv_product(value[1], u_weight[1]);
+    sum += conv_product(value[2], u_weight[2]);
+    sum += conv_product(value[3], u_weight[3]);
+    sum += conv_product(value[4], u_weight[4]);
+    sum += conv_product(value[5], u_weight[5]);
+    sum += conv_product(value[6], u_weight[6]);
+    sum += conv_product(value[7], u_weight[7]);
+    sum += conv_product(value[8], u_weight[8]);
     return conv_finish(sum, u_divisor);
 }
 
-void main()
+// conv_border_index for a coordinate at most one pixel past the image
+// (i in [-1, n]: where a 3x3 tap can reach), the same index without a
+// branch: on a GPU, and on a CPU renderer running invocations side by side
+// in vector lanes, every lane then follows one path. Coordinates further
+// out are first brought to -1 or n (their value is never used).
+int conv_edge_index(int i, int n, int border)
 {
-    int x = int(gl_GlobalInvocationID.x);
-    int y = int(gl_GlobalInvocationID.y);
-    float value[9];
+    i = clamp(i, -1, n);
+    bool low = i < 0;
+    int clamped = low ? 0 : n - 1;
+    int mirrored = n == 1 ? 0 : (low ? 1 : n - 2);
+    int wrapped = low ? n - 1 : 0;
+    int mapped = border == CONV_BORDER_CLAMP ? clamped
+               : border == CONV_BORDER_MIRROR ? mirrored
+               : border == CONV_BORDER_WRAP ? wrapped : -1;
+    return (low || i >= n) ? mapped : i;
+}
 
-    // The dispatch is rounded up to whole work groups: the invocations past
-    // the right and bottom edges have no output.
-    if (x >= u_w || y >= u_h)
-        return;
-    for (int t = 0; t < 9; ++t)
-        value[t] = conv_fetch(x, y, t);
-    out_px[y * u_w + x] = conv_combine(value);
+// The input at column sx, row sy (indices from conv_edge_index), or 0 where
+// either is -1 (the zero rule). The load itself always stays in the buffer.
+float conv_read(int sx, int sy)
+{
+    float v = in_px[max(sy, 0) * u_w + max(sx, 0)];
+    return (sx < 0 || sy < 0) ? 0.0 : v;
 }
