@@ -74,5 +74,6 @@ int app_apply_main(int argc, char **argv);
 int app_window_main(int argc, char **argv);
 int app_lesson_main(int argc, char **argv);
 int app_record_main(int argc, char **argv);
+int app_bench_main(int argc, char **argv);
 
 #endif

@@ -58,6 +58,8 @@ int main(int argc, char **argv)
         }
         if (strcmp(cmd, "lesson") == 0)
             return app_lesson_main(argc - 2, argv + 2);
+        if (strcmp(cmd, "bench") == 0)
+            return app_bench_main(argc - 2, argv + 2);
         if (strcmp(cmd, "record") == 0)
             return app_record_main(argc - 2, argv + 2);
         if (strcmp(cmd, "apply") == 0)

@@ -22,7 +22,7 @@
 /* ---- this machine ----------------------------------------------------------------- */
 
 /* The CPU's model name (Linux: /proc/cpuinfo), else "a CPU". */
-static void cpu_model(char *buf, size_t size)
+void rec_cpu_model(char *buf, size_t size)
 {
     char line[512];
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -58,7 +58,7 @@ bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
     snprintf(r->convis, sizeof r->convis, "%s", convis_version);
     gmtime_r(&now, &tm);
     strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    cpu_model(r->cpu, sizeof r->cpu);
+    rec_cpu_model(r->cpu, sizeof r->cpu);
     r->cores = cores > 0 ? (int)cores : 1;
     snprintf(r->gpu, sizeof r->gpu, "%s", s->gpu_device_known ? s->gpu_device.name : s->gpu.engine ? "" : "none");
     if (!r->gpu[0] && s->gpu.engine) { /* the device's name without a GPU run: from the engine */
@@ -92,7 +92,7 @@ bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
 /* ---- writing ------------------------------------------------------------------------- */
 
 /* A JSON string. */
-static void json_string(FILE *f, const char *s)
+void rec_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; ++s) {
@@ -122,27 +122,27 @@ bool rec_write(const char *path, const app_record *r)
         return err_set("cannot write '%s': %s", path, strerror(errno));
     }
     fprintf(f, "{\n  \"convis_record\": %d,\n  \"convis\": ", r->version);
-    json_string(f, r->convis);
+    rec_json_string(f, r->convis);
     fprintf(f, ",\n  \"date\": ");
-    json_string(f, r->date);
+    rec_json_string(f, r->date);
     fprintf(f, ",\n  \"machine\": {\"cpu\": ");
-    json_string(f, r->cpu);
+    rec_json_string(f, r->cpu);
     fprintf(f, ", \"cores\": %d, \"gpu\": ", r->cores);
-    json_string(f, r->gpu);
+    rec_json_string(f, r->gpu);
     fprintf(f, ", \"gpu_kind\": ");
-    json_string(f, r->gpu_kind);
+    rec_json_string(f, r->gpu_kind);
     fprintf(f, "},\n  \"filter\": ");
-    json_string(f, r->filter);
+    rec_json_string(f, r->filter);
     fprintf(f, ",\n  \"border\": ");
-    json_string(f, r->border);
+    rec_json_string(f, r->border);
     fprintf(f, ",\n  \"what\": \"the size sweep: each engine on square images made from the sample, the median "
                "of its runs after a warm-up, and the fastest and slowest run, in milliseconds\",\n  \"engines\": [");
     for (int k = 0; k < r->engine_count; ++k) {
         const rec_engine *e = &r->engine[k];
         fprintf(f, "%s\n    {\"name\": ", k ? "," : "");
-        json_string(f, e->name);
+        rec_json_string(f, e->name);
         fprintf(f, ", \"description\": ");
-        json_string(f, e->description);
+        rec_json_string(f, e->description);
         fprintf(f, ", \"runs\": [");
         for (int i = 0; i < e->count; ++i) {
             const rec_run *x = &e->run[i];

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "scene.h"
 
@@ -59,6 +60,12 @@ bool rec_from_scene(const scene *s, const char *convis_version, app_record *r);
 
 /* Writes a record to a new file (an existing one is never replaced). */
 bool rec_write(const char *path, const app_record *r);
+
+/* This machine's CPU model (Linux: /proc/cpuinfo), else "a CPU". */
+void rec_cpu_model(char *buf, size_t size);
+
+/* `s` as a JSON string, quoted and escaped. */
+void rec_json_string(FILE *f, const char *s);
 
 /* Reads a record; false with one sentence naming the file for one that is
  * missing, damaged, too large, of another kind, or from a newer convis. */

@@ -180,17 +180,6 @@ void scene_gpu_succeeded(scene *s)
 /* ---- experiments ---------------------------------------------------------------- */
 
 /* The current image scaled to n x n (nearest pixel), as a plane. */
-static bool scaled_square(const scene *s, int n, img_plane *out)
-{
-    int w = s->img.luma.w, h = s->img.luma.h;
-    if (!img_plane_alloc(out, n, n))
-        return false;
-    for (int y = 0; y < n; ++y)
-        for (int x = 0; x < n; ++x)
-            out->px[(long)y * n + x] = s->img.luma.px[(long)(y * (long)h / n) * w + (long)x * w / n];
-    return true;
-}
-
 /* A figure of the sweep: engine k at size i. */
 static void sweep_took(scene *s, int k, int i, const eng_timing *t)
 {
@@ -264,7 +253,7 @@ static void sweep_slice(scene *s)
         scene_task_end(s);
         return;
     }
-    if (!scaled_square(s, n, &in)) {
+    if (!img_plane_scaled(&s->img.luma, n, n, &in)) {
         sweep_next(s);
         ++t->done;
         return;
@@ -307,7 +296,7 @@ void scene_chain(scene *s)
     if (!s->img.luma.px || s->task.kind == SCENE_TASK_CHAIN)
         return;
     scene_task_start(s, SCENE_TASK_CHAIN, 2 * SCENE_CHAIN_LENGTH);
-    if (!scaled_square(s, 4, &s->task.a) || !img_plane_alloc(&s->task.b, 4, 4)) {
+    if (!img_plane_scaled(&s->img.luma, 4, 4, &s->task.a) || !img_plane_alloc(&s->task.b, 4, 4)) {
         scene_say_error(s, err_msg());
         scene_task_end(s);
         return;
@@ -368,7 +357,7 @@ static void chain_slice(scene *s, double budget_ms)
     t->ms = 0;
     t->done = SCENE_CHAIN_LENGTH;
     img_plane_free(&t->a); /* the GPU starts from the image too */
-    if (!scaled_square(s, 4, &t->a)) {
+    if (!img_plane_scaled(&s->img.luma, 4, 4, &t->a)) {
         scene_say_error(s, err_msg());
         scene_task_end(s);
     }
@@ -439,7 +428,7 @@ void scene_too_big(scene *s)
         scene_notice(s, msg);
         return;
     }
-    if (!scaled_square(s, side, &big)) {
+    if (!img_plane_scaled(&s->img.luma, side, side, &big)) {
         scene_say_error(s, err_msg());
         return;
     }

@@ -1,8 +1,11 @@
 /* cpu_par.c - the fair CPU: every core, vectorised.
  *
  * The image's outputs, in raster order, are split into one band per online
- * CPU (rows, or parts of rows when the image has fewer rows than CPUs); the
- * threads take the bands one at a time (below). Inside a band, the pixels away from the border are computed
+ * CPU (rows, or parts of rows when the image has fewer rows than CPUs), or
+ * fewer where a band would hold less than MIN_BAND_OUTPUTS (a small image
+ * runs on fewer threads, one when it is tiny: handing work to a thread
+ * costs more than it saves there); the threads take the bands one at a
+ * time (below). Inside a band, the pixels away from the border are computed
  * by a loop the compiler vectorises: the nine neighbours are plain loads from
  * three rows, and conv_combine (core/conv_pixel.h) does the arithmetic, lane
  * by lane, in the same order as the scalar code, so the result equals the
@@ -11,7 +14,8 @@
  * baseline) and the CPU picks one at load time.
  *
  * The threads are started once, when the engine first runs, and parked
- * between runs (a pool). The calling thread works too: it and the pool's
+ * between runs (a pool); after its bands a thread watches for the next run
+ * for SPIN_US before it parks, so runs in a row start without a wake-up. The calling thread works too: it and the pool's
  * threads take bands, one at a time, until none is left. So a thread that
  * the system does not schedule in time (other programs busy on every core:
  * a new or woken thread may then wait for the scheduler's next tick, 4 ms
@@ -35,6 +39,14 @@
 #include "engines.h"
 
 #define MAX_THREADS 256
+/* A band of fewer outputs costs more to hand to another thread than it
+ * saves: waking a parked thread takes tens of microseconds, the vector loop
+ * does 64 Ki outputs in about as long. Small images use fewer threads. */
+#define MIN_BAND_OUTPUTS 65536
+/* How long a pool thread that finished its bands watches for the next run
+ * before it parks: runs in a row (a measurement's repetitions, the sweep)
+ * then start at once, without a wake-up each. */
+#define SPIN_US 200.0
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
 #define VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
@@ -73,23 +85,27 @@ struct par_state {
     int running;        /* bands taken and not finished */
 };
 
-/* Pixels of row y in [x0, x1) whose whole window is inside the image. */
+/* n outputs whose whole window is inside the image, into dst[0..n): r0,
+ * r1, r2 point at the first output's column in the rows above, at and
+ * below it. */
 VECTOR_CLONES
-static void interior_row(const float *restrict in, float *restrict out, int w, int y, int x0,
-                         int x1, const conv_params *p)
+static void interior_run(const float *restrict r0, const float *restrict r1, const float *restrict r2,
+                         float *restrict dst, int n, const conv_params *p)
 {
-    const float *r0 = in + (long)(y - 1) * w;
-    const float *r1 = r0 + w;
-    const float *r2 = r1 + w;
-    float *o = out + (long)y * w;
     float k[9], div = p->divisor;
     for (int t = 0; t < 9; ++t)
         k[t] = p->weight[t];
-    for (int x = x0; x < x1; ++x) {
-        float v[9] = {r0[x - 1], r0[x], r0[x + 1], r1[x - 1], r1[x], r1[x + 1],
-                      r2[x - 1], r2[x], r2[x + 1]};
-        o[x] = conv_combine(v, k, div);
+    for (int i = 0; i < n; ++i) {
+        float v[9] = {r0[i - 1], r0[i], r0[i + 1], r1[i - 1], r1[i], r1[i + 1], r2[i - 1], r2[i], r2[i + 1]};
+        dst[i] = conv_combine(v, k, div);
     }
+}
+
+/* Pixels of row y in [x0, x1) whose whole window is inside the image. */
+static void interior_row(const float *in, float *out, int w, int y, int x0, int x1, const conv_params *p)
+{
+    const float *r1 = in + (long)y * w;
+    interior_run(r1 - w + x0, r1 + x0, r1 + w + x0, out + (long)y * w + x0, x1 - x0, p);
 }
 
 static void border_pixel(const eng_job *job, int x, int y)
@@ -140,6 +156,27 @@ static void take_bands(par_state *s, int runner)
     }
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("pause");
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+/* Watches for a run after `seen` for SPIN_US, without the lock. */
+static void spin_for_next(par_state *s, unsigned long seen)
+{
+    double until = tim_now_ms() + SPIN_US / 1000.0;
+    while (__atomic_load_n(&s->generation, __ATOMIC_ACQUIRE) == seen && !__atomic_load_n(&s->quit, __ATOMIC_ACQUIRE)) {
+        for (int i = 0; i < 64; ++i)
+            cpu_relax();
+        if (tim_now_ms() > until)
+            break;
+    }
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -147,12 +184,17 @@ static void *worker_main(void *arg)
     unsigned long seen = 0;
     pthread_mutex_lock(&s->lock);
     for (;;) {
+        if (s->generation == seen && !s->quit) { /* a moment's watch, then parked */
+            pthread_mutex_unlock(&s->lock);
+            spin_for_next(s, seen);
+            pthread_mutex_lock(&s->lock);
+        }
         while (!s->quit && s->generation == seen)
             pthread_cond_wait(&s->go, &s->lock);
         if (s->quit)
             break;
         seen = s->generation;
-        take_bands(s, w->id); /* none left when it woke late: back to sleep */
+        take_bands(s, w->id); /* none left when it woke late: back to watching */
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
@@ -171,9 +213,13 @@ static void start_pool(par_state *s)
     }
 }
 
+/* One thread per online CPU, or CONVIS_CPU_THREADS (1 to 256) where set:
+ * to compare thread counts, or to test the pool with more threads than
+ * the machine has cores. */
 static int online_cpus(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *env = getenv("CONVIS_CPU_THREADS");
+    long n = env && atol(env) > 0 ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1)
         n = 1;
     if (n > MAX_THREADS)
@@ -212,7 +258,7 @@ static void par_close(void *state)
     if (!s)
         return;
     pthread_mutex_lock(&s->lock);
-    s->quit = true;
+    __atomic_store_n(&s->quit, true, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&s->go);
     pthread_mutex_unlock(&s->lock);
     for (int i = 1; i <= s->started; ++i)
@@ -227,7 +273,8 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
 {
     par_state *s = state;
     long total = (long)job->in->w * job->in->h;
-    int n = s->threads < total ? s->threads : (int)total;
+    long by_size = (total + MIN_BAND_OUTPUTS - 1) / MIN_BAND_OUTPUTS; /* bands worth a thread */
+    int n = s->threads < by_size ? s->threads : (int)by_size;
     double t0 = tim_now_ms(), busy[MAX_THREADS] = {0}, busiest = 0.0, wall;
 
     if (n > 1 && s->started == 0)
@@ -244,7 +291,7 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
     s->next = 0;
     s->running = 0;
     if (n > 1 && s->started > 0) {
-        ++s->generation;
+        __atomic_store_n(&s->generation, s->generation + 1, __ATOMIC_RELEASE); /* seen by a watching thread */
         pthread_cond_broadcast(&s->go);
     }
     take_bands(s, 0); /* the caller works too, until no band is left */

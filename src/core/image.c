@@ -46,6 +46,16 @@ void img_plane_free(img_plane *p)
     p->w = p->h = 0;
 }
 
+bool img_plane_scaled(const img_plane *src, int w, int h, img_plane *out)
+{
+    if (!img_plane_alloc(out, w, h))
+        return false;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            out->px[(long)y * w + x] = src->px[(long)((long)y * src->h / h) * src->w + (long)x * src->w / w];
+    return true;
+}
+
 void img_free(img_image *img)
 {
     img_plane_free(&img->luma);

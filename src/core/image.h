@@ -78,6 +78,11 @@ bool img_copy(const img_image *img, img_image *out);
 bool img_plane_alloc(img_plane *p, int w, int h);
 void img_plane_free(img_plane *p);
 
+/* A w x h plane made from `src` by nearest sampling (larger or smaller):
+ * the size sweep's and the benchmark's square images. False with a
+ * sentence when there is no room. */
+bool img_plane_scaled(const img_plane *src, int w, int h, img_plane *out);
+
 const char *img_display_name(img_display d);
 bool img_display_parse(const char *text, img_display *out);
 uint8_t img_display_byte(float v, img_display d);

@@ -1,5 +1,8 @@
 /* The reference, the stepper, cpu-seq, cpu-par and the CUDA kernel's
- * indexing, on odd sizes, against the independent convolution. */
+ * indexing, on odd sizes, against the independent convolution; cpu-par's
+ * pool with any number of threads. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,6 +197,90 @@ static void test_engines(void)
     eng_close(par);
 }
 
+/* The threads of this process, from /proc (0 where it cannot be read). */
+static int thread_count(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* cpu-par's pool: with any number of threads (CONVIS_CPU_THREADS, more than
+ * this machine's cores too), results equal to the reference bit for bit on
+ * odd sizes, 1xN and Nx1 among them, large enough for every thread to get a
+ * band; thousands of runs in a row, the size changing between them; and
+ * no thread left once the engine is closed. */
+static void test_pool(void)
+{
+    static const int pool_sizes[][2] = {{1, 196615}, {196615, 1}, {513, 511}, {300, 301}, {3, 3}, {1, 1}};
+    static const char *const threads[] = {"1", "2", "3", "7"};
+    int before = thread_count();
+    for (size_t n = 0; n < sizeof threads / sizeof threads[0]; ++n) {
+        eng_engine *par;
+        setenv("CONVIS_CPU_THREADS", threads[n], 1);
+        par = eng_open(eng_find("cpu-par"));
+        CHECK(par != NULL, "cpu-par with %s threads: %s", threads[n], err_msg());
+        if (!par)
+            continue;
+        for (size_t s = 0; s < sizeof pool_sizes / sizeof pool_sizes[0]; ++s) {
+            int w = pool_sizes[s][0], h = pool_sizes[s][1];
+            img_plane in = make_input(w, h, 300 + (unsigned)s), ref, out;
+            eng_job job = {&in, &out, conv_params_make(filt_preset(s % filt_preset_count()), (conv_border)(s % 4),
+                                                       s % 2)};
+            eng_timing t;
+            img_plane_alloc(&ref, w, h);
+            img_plane_alloc(&out, w, h);
+            conv_reference(&in, &job.params, &ref);
+            CHECK(eng_run(par, &job, &t) && memcmp(out.px, ref.px, sizeof(float) * (size_t)w * h) == 0,
+                  "%s threads, %dx%d: equal to the reference bit for bit (%d bands)", threads[n], w, h,
+                  t.launch.bands);
+            img_plane_free(&in);
+            img_plane_free(&ref);
+            img_plane_free(&out);
+        }
+        if (strcmp(threads[n], "3") == 0) {
+            /* 3000 runs, the size changing every 500: each result still whole */
+            long wrong = 0;
+            for (int r = 0; r < 3000; ++r) {
+                int w = 400 + (r / 500) * 7, h = 200 + (r / 500) * 3; /* over 64 Ki outputs: several bands */
+                static img_plane in, ref, out;
+                eng_job job;
+                eng_timing t;
+                if (r % 500 == 0) {
+                    img_plane_free(&in);
+                    img_plane_free(&ref);
+                    img_plane_free(&out);
+                    in = make_input(w, h, (unsigned)r);
+                    img_plane_alloc(&ref, w, h);
+                    img_plane_alloc(&out, w, h);
+                    job = (eng_job){&in, &ref, conv_params_make(filt_preset(3), CONV_BORDER_MIRROR, false)};
+                    conv_reference(&in, &job.params, &ref);
+                }
+                job = (eng_job){&in, &out, conv_params_make(filt_preset(3), CONV_BORDER_MIRROR, false)};
+                memset(out.px, 0, sizeof(float) * (size_t)w * h);
+                wrong += !eng_run(par, &job, &t) || t.launch.bands < 2 ||
+                         memcmp(out.px, ref.px, sizeof(float) * (size_t)w * h) != 0;
+                if (r == 2999) {
+                    img_plane_free(&in);
+                    img_plane_free(&ref);
+                    img_plane_free(&out);
+                }
+            }
+            CHECK(wrong == 0, "3000 runs on 3 threads, 6 sizes: %ld wrong or on one band", wrong);
+        }
+        eng_close(par);
+    }
+    unsetenv("CONVIS_CPU_THREADS");
+    CHECK(before > 0 && thread_count() == before, "no thread left after closing: %d threads, %d before",
+          thread_count(), before);
+}
+
 /* The CUDA kernel's indexing, walked on the CPU: every output is covered by
  * exactly one thread of the grid, and the naive body computes the reference. */
 static void test_kernel_indexing(void)
@@ -249,6 +336,7 @@ int main(void)
     test_stepper();
     test_stepper_state();
     test_engines();
+    test_pool();
     test_kernel_indexing();
     return CHECK_SUMMARY();
 }

@@ -1,0 +1,439 @@
+/* bench.c - `convis bench`: every engine that runs here, at a list of
+ * sizes, in one run, beside a plain copy of the same bytes.
+ *
+ * Method (the README's performance section says the same):
+ * - the image: the sample (or the image given), scaled to n x n by nearest
+ *   sampling, as the size sweep makes its squares; the filter and border as
+ *   given (gaussian, clamp by default);
+ * - each engine at each size: one untimed warm-up run, then timed runs until
+ *   the budget is spent (--budget-ms, per engine and size), three agree
+ *   within 3%, or 25 have run (eng_measure_plan); the figures are medians,
+ *   the spread the fastest and slowest run, each phase its engine's clock;
+ * - the copy: memcpy of the input into the output, 8 bytes a pixel moved
+ *   (4 read, 4 written), timed the same way by the monotonic clock: the
+ *   memory bandwidth a one-pass filter cannot beat;
+ * - derived: Mpixel/s = pixels / median; GB/s = 8 bytes a pixel / median;
+ *   "of copy" = the copy's median / the engine's (1.00: as fast as moving
+ *   the bytes); "x cpu-seq" = cpu-seq's median / the engine's.
+ * The engines run one after another on an otherwise idle program; nothing
+ * else of convis runs meanwhile. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compute/engine.h"
+#include "core/err.h"
+#include "core/image.h"
+#include "core/timing.h"
+#include "data.h"
+#include "engine_host.h"
+#include "i18n.h"
+#include "record.h"
+#include "settings.h"
+
+#define BENCH_MAX_SIZES 16
+#define BENCH_MAX_ENGINES 8
+#define BENCH_MAX_REPS 25
+#define BENCH_STEADY 0.03
+
+typedef enum bench_format { BENCH_TEXT, BENCH_CSV, BENCH_JSON } bench_format;
+
+/* One measured cell: an engine (or the copy) at one size. */
+typedef struct bench_cell {
+    bool ran;
+    char why[256];          /* when it did not */
+    double median, lo, hi;  /* ms */
+    int reps;
+    double phase[ENG_PHASE_COUNT]; /* ms; < 0: no such phase */
+} bench_cell;
+
+typedef struct bench {
+    int sizes[BENCH_MAX_SIZES], size_count;
+    const eng_class *cls[BENCH_MAX_ENGINES];
+    char description[BENCH_MAX_ENGINES][320];
+    char unavailable[BENCH_MAX_ENGINES][256]; /* "" when it runs here */
+    int engine_count;
+    double budget_ms;
+    bench_format format;
+    app_options opt;
+    const char *image;
+    bench_cell copy[BENCH_MAX_SIZES];
+    bench_cell cell[BENCH_MAX_ENGINES][BENCH_MAX_SIZES];
+} bench;
+
+/* ---- the command line ------------------------------------------------------------ */
+
+static bool parse_sizes(const char *text, bench *b)
+{
+    const char *p = text;
+    b->size_count = 0;
+    while (*p) {
+        char *end;
+        long n = strtol(p, &end, 10);
+        if (end == p || n < 1 || n > 16384 || (*end && *end != ',') || b->size_count == BENCH_MAX_SIZES) {
+            app_error("bench: --sizes takes up to %d sides from 1 to 16384 parted by commas, such as "
+                      "256,1024,4096, not '%s'",
+                      BENCH_MAX_SIZES, text);
+            return false;
+        }
+        b->sizes[b->size_count++] = (int)n;
+        p = *end ? end + 1 : end;
+    }
+    return b->size_count > 0 || (app_error("bench: --sizes is empty"), false);
+}
+
+static bool parse_engines(const char *text, bench *b)
+{
+    char names[256];
+    char *save = NULL;
+    snprintf(names, sizeof names, "%s", text);
+    b->engine_count = 0;
+    for (char *name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        const eng_class *cls = eng_find(name);
+        if (!cls || b->engine_count == BENCH_MAX_ENGINES) {
+            app_error("bench: no engine '%s'; the engines are %s", name, eng_names());
+            return false;
+        }
+        b->cls[b->engine_count++] = cls;
+    }
+    return b->engine_count > 0 || (app_error("bench: --engines is empty"), false);
+}
+
+static int parse(int argc, char **argv, bench *b)
+{
+    static const int default_sizes[] = {256, 512, 1024, 2048, 4096};
+    memset(b, 0, sizeof *b);
+    app_options_default(&b->opt, "gaussian");
+    b->budget_ms = 400;
+    for (size_t i = 0; i < sizeof default_sizes / sizeof default_sizes[0]; ++i)
+        b->sizes[b->size_count++] = default_sizes[i];
+    for (size_t i = 0; i < eng_count(); ++i)
+        b->cls[b->engine_count++] = eng_class_at(i);
+    for (int i = 0; i < argc; ++i) {
+        const char *a = argv[i];
+        const app_option *o;
+        const char *v;
+        int kind;
+        if (strcmp(a, "--csv") == 0 || strcmp(a, "--json") == 0) {
+            b->format = a[2] == 'c' ? BENCH_CSV : BENCH_JSON;
+            continue;
+        }
+        if (strcmp(a, "--sizes") == 0 || strcmp(a, "--engines") == 0 || strcmp(a, "--budget-ms") == 0) {
+            long long n;
+            if (!(v = app_option_value(argc, argv, &i)))
+                return APP_EXIT_USAGE;
+            if (a[2] == 's' ? !parse_sizes(v, b)
+                            : a[2] == 'e' ? !parse_engines(v, b)
+                                          : !app_parse_count(a, v, 60000, &n))
+                return APP_EXIT_USAGE;
+            if (a[2] == 'b')
+                b->budget_ms = (double)n;
+            continue;
+        }
+        kind = app_next_option(argc, argv, &i, APP_FOR_ALL, &o, &v);
+        if (kind < 0)
+            return APP_EXIT_USAGE;
+        if (kind == 1) {
+            if (app_take_shared_option(o, v, &b->opt) < 0)
+                return APP_EXIT_USAGE;
+        } else if (!b->image) {
+            b->image = a;
+        } else {
+            app_error("bench: takes at most one image, not '%s' too", a);
+            return APP_EXIT_USAGE;
+        }
+    }
+    return APP_EXIT_OK;
+}
+
+/* ---- measuring ------------------------------------------------------------------- */
+
+static void fill_cell(bench_cell *c, const eng_timing *t)
+{
+    c->ran = true;
+    c->median = eng_total_ms(t);
+    c->lo = eng_total_min(t);
+    c->hi = eng_total_max(t);
+    c->reps = t->reps;
+    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+        c->phase[p] = t->has[p] ? t->ms[p] : -1.0;
+}
+
+/* The copy: memcpy, by the plan an engine gets. */
+static void measure_copy(const img_plane *in, img_plane *out, double budget_ms, bench_cell *c)
+{
+    double samples[BENCH_MAX_REPS], started;
+    size_t bytes = sizeof(float) * (size_t)in->w * (size_t)in->h;
+    int n = 0;
+    memcpy(out->px, in->px, bytes); /* warm-up: the pages touched */
+    started = tim_now_ms();
+    while (n < BENCH_MAX_REPS) {
+        double t0 = tim_now_ms(), spent;
+        memcpy(out->px, in->px, bytes);
+        samples[n++] = tim_now_ms() - t0;
+        spent = tim_now_ms() - started;
+        if (spent + spent / n > budget_ms)
+            break;
+        if (n >= 3) {
+            tim_stats st = tim_stats_of(samples, (size_t)n);
+            if (st.median > 0 && st.max - st.min <= BENCH_STEADY * st.median)
+                break;
+        }
+    }
+    {
+        tim_stats st = tim_stats_of(samples, (size_t)n);
+        c->ran = true;
+        c->median = st.median;
+        c->lo = st.min;
+        c->hi = st.max;
+        c->reps = n;
+        for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+            c->phase[p] = -1.0;
+    }
+}
+
+static bool measure_all(bench *b, const img_plane *source)
+{
+    eng_engine *engine[BENCH_MAX_ENGINES] = {0};
+    eng_plan plan = {1, BENCH_MAX_REPS, b->budget_ms, BENCH_STEADY};
+    for (int k = 0; k < b->engine_count; ++k) {
+        char why[256];
+        if (!app_engine_probe(b->cls[k], why, sizeof why) ||
+            !(engine[k] = app_engine_open_reason(b->cls[k], why, sizeof why))) {
+            snprintf(b->unavailable[k], sizeof b->unavailable[k], "%s", why[0] ? why : _("unavailable"));
+            continue;
+        }
+        snprintf(b->description[k], sizeof b->description[k], "%s", eng_description(engine[k]));
+    }
+    for (int i = 0; i < b->size_count; ++i) {
+        int n = b->sizes[i];
+        img_plane in, out;
+        if (!img_plane_scaled(source, n, n, &in))
+            return false;
+        if (!img_plane_alloc(&out, n, n)) {
+            img_plane_free(&in);
+            return false;
+        }
+        if (b->format == BENCH_TEXT)
+            fprintf(stderr, _("convis: bench: %dx%d...\n"), n, n);
+        measure_copy(&in, &out, b->budget_ms, &b->copy[i]);
+        for (int k = 0; k < b->engine_count; ++k) {
+            eng_job job = {&in, &out, conv_params_make(&b->opt.kernel, b->opt.border, b->opt.flip)};
+            eng_timing t;
+            if (!engine[k])
+                continue;
+            if (eng_measure_plan(engine[k], &job, 0, &plan, &t))
+                fill_cell(&b->cell[k][i], &t);
+            else
+                snprintf(b->cell[k][i].why, sizeof b->cell[k][i].why, "%s", err_msg());
+            eng_trim(engine[k]); /* a GPU engine lets go of this size's buffers */
+        }
+        img_plane_free(&in);
+        img_plane_free(&out);
+    }
+    for (int k = 0; k < b->engine_count; ++k)
+        eng_close(engine[k]);
+    app_engine_host_close();
+    return true;
+}
+
+/* ---- the figures ------------------------------------------------------------------- */
+
+/* cpu-seq's cell at size i, NULL when it did not run. */
+static const bench_cell *seq_cell(const bench *b, int i)
+{
+    for (int k = 0; k < b->engine_count; ++k)
+        if (strcmp(b->cls[k]->name, "cpu-seq") == 0 && b->cell[k][i].ran)
+            return &b->cell[k][i];
+    return NULL;
+}
+
+typedef struct derived {
+    double mpx_s, gb_s, copy_share, vs_seq; /* vs_seq < 0: no cpu-seq figure */
+} derived;
+
+static derived derive(const bench *b, int i, const bench_cell *c)
+{
+    double px = (double)b->sizes[i] * b->sizes[i];
+    const bench_cell *seq = seq_cell(b, i);
+    derived d;
+    d.mpx_s = c->median > 0 ? px / c->median / 1e3 : 0;
+    d.gb_s = c->median > 0 ? 8.0 * px / c->median / 1e6 : 0;
+    d.copy_share = c->median > 0 ? b->copy[i].median / c->median : 0;
+    d.vs_seq = seq && c->median > 0 ? seq->median / c->median : -1;
+    return d;
+}
+
+static const char *phase_key(int p)
+{
+    return eng_phase_name((eng_phase)p);
+}
+
+static void print_text(const bench *b)
+{
+    char cpu[128];
+    rec_cpu_model(cpu, sizeof cpu);
+    printf(_("convis bench: %s, border %s%s; %s, %ld cores\n"), b->opt.kernel.name,
+           conv_border_name(b->opt.border), b->opt.flip ? _(", flipped") : "", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+    for (int k = 0; k < b->engine_count; ++k)
+        printf("  %-8s  %s\n", b->cls[k]->name, b->unavailable[k][0] ? b->unavailable[k] : b->description[k]);
+    printf(_("Each figure: the median of timed runs after a warm-up (reps), the spread their fastest and slowest;\n"
+             "GB/s counts 8 bytes a pixel (4 read, 4 written); \"of copy\" is a memcpy of the same bytes in this run\n"
+             "divided by the engine's time (1.00: as fast as moving the bytes).\n\n"));
+    printf("%-9s %-11s %10s %21s %5s %9s %9s %9s %9s %9s %9s %8s %8s\n", _("engine"), _("size"), _("median"),
+           _("spread (ms)"), _("reps"), _("upload"), _("compute"), _("download"), _("overhead"), _("Mpx/s"), _("GB/s"),
+           _("of copy"), _("x seq"));
+    for (int i = 0; i < b->size_count; ++i) {
+        char size[32];
+        snprintf(size, sizeof size, "%dx%d", b->sizes[i], b->sizes[i]);
+        for (int k = -1; k < b->engine_count; ++k) {
+            const bench_cell *c = k < 0 ? &b->copy[i] : &b->cell[k][i];
+            const char *name = k < 0 ? "copy" : b->cls[k]->name;
+            char spread[48], vs[16];
+            derived d;
+            if (k >= 0 && b->unavailable[k][0])
+                continue;
+            if (!c->ran) {
+                printf("%-9s %-11s %s\n", name, size, c->why);
+                continue;
+            }
+            d = derive(b, i, c);
+            snprintf(spread, sizeof spread, "%.4g-%.4g", c->lo, c->hi);
+            if (d.vs_seq > 0)
+                snprintf(vs, sizeof vs, "%.1f", d.vs_seq);
+            else
+                snprintf(vs, sizeof vs, "-");
+            printf("%-9s %-11s %10.4g %21s %5d", name, size, c->median, spread, c->reps);
+            for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
+                if (p == ENG_PRESENT)
+                    continue; /* bench runs with a download, never a present */
+                if (c->phase[p] >= 0)
+                    printf(" %9.4g", c->phase[p]);
+                else
+                    printf(" %9s", "-");
+            }
+            printf(" %9.1f %9.2f %8.2f %8s\n", d.mpx_s, d.gb_s, d.copy_share, k < 0 ? "-" : vs);
+        }
+    }
+}
+
+static void print_csv(const bench *b)
+{
+    printf("engine,size,median_ms,min_ms,max_ms,reps");
+    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+        printf(",%s_ms", phase_key(p));
+    printf(",mpx_s,gb_s,copy_share,vs_cpu_seq\n");
+    for (int i = 0; i < b->size_count; ++i)
+        for (int k = -1; k < b->engine_count; ++k) {
+            const bench_cell *c = k < 0 ? &b->copy[i] : &b->cell[k][i];
+            derived d;
+            if (!c->ran)
+                continue;
+            d = derive(b, i, c);
+            printf("%s,%d,%.6g,%.6g,%.6g,%d", k < 0 ? "copy" : b->cls[k]->name, b->sizes[i], c->median, c->lo, c->hi,
+                   c->reps);
+            for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
+                if (c->phase[p] >= 0)
+                    printf(",%.6g", c->phase[p]);
+                else
+                    printf(",");
+            }
+            printf(",%.6g,%.6g,%.6g,", d.mpx_s, d.gb_s, d.copy_share);
+            if (d.vs_seq > 0 && k >= 0)
+                printf("%.6g", d.vs_seq);
+            printf("\n");
+        }
+}
+
+static void print_json(const bench *b)
+{
+    char cpu[128], date[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    bool first = true;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    rec_cpu_model(cpu, sizeof cpu);
+    printf("{\n  \"convis_bench\": 1,\n  \"convis\": ");
+    rec_json_string(stdout, CONVIS_VERSION);
+    printf(",\n  \"date\": ");
+    rec_json_string(stdout, date);
+    printf(",\n  \"machine\": {\"cpu\": ");
+    rec_json_string(stdout, cpu);
+    printf(", \"cores\": %ld},\n  \"filter\": ", sysconf(_SC_NPROCESSORS_ONLN));
+    rec_json_string(stdout, b->opt.kernel.name);
+    printf(",\n  \"border\": ");
+    rec_json_string(stdout, conv_border_name(b->opt.border));
+    printf(",\n  \"budget_ms\": %g,\n  \"engines\": [", b->budget_ms);
+    for (int k = 0; k < b->engine_count; ++k) {
+        printf("%s\n    {\"name\": ", k ? "," : "");
+        rec_json_string(stdout, b->cls[k]->name);
+        printf(", \"available\": %s, \"%s\": ", b->unavailable[k][0] ? "false" : "true",
+               b->unavailable[k][0] ? "why" : "description");
+        rec_json_string(stdout, b->unavailable[k][0] ? b->unavailable[k] : b->description[k]);
+        printf("}");
+    }
+    printf("\n  ],\n  \"runs\": [");
+    for (int i = 0; i < b->size_count; ++i)
+        for (int k = -1; k < b->engine_count; ++k) {
+            const bench_cell *c = k < 0 ? &b->copy[i] : &b->cell[k][i];
+            derived d;
+            bool any = false;
+            if (!c->ran)
+                continue;
+            d = derive(b, i, c);
+            printf("%s\n    {\"engine\": \"%s\", \"size\": %d, \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, "
+                   "\"reps\": %d, \"phases\": {",
+                   first ? "" : ",", k < 0 ? "copy" : b->cls[k]->name, b->sizes[i], c->median, c->lo, c->hi, c->reps);
+            first = false;
+            for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+                if (c->phase[p] >= 0) {
+                    printf("%s\"%s\": %.6g", any ? ", " : "", phase_key(p), c->phase[p]);
+                    any = true;
+                }
+            printf("}, \"mpx_s\": %.6g, \"gb_s\": %.6g, \"copy_share\": %.6g", d.mpx_s, d.gb_s, d.copy_share);
+            if (d.vs_seq > 0 && k >= 0)
+                printf(", \"vs_cpu_seq\": %.6g", d.vs_seq);
+            printf("}");
+        }
+    printf("\n  ]\n}\n");
+}
+
+int app_bench_main(int argc, char **argv)
+{
+    bench *b = malloc(sizeof *b);
+    img_image img;
+    char sample[4096];
+    int rc;
+    if (!b) {
+        app_error("out of memory");
+        return APP_EXIT_INPUT;
+    }
+    rc = parse(argc, argv, b);
+    if (rc != APP_EXIT_OK)
+        goto done;
+    snprintf(sample, sizeof sample, "%s/assets/sample.png", app_data_dir());
+    if (!img_load_luma(b->image ? b->image : sample, &b->opt.limits, &img)) {
+        app_error("%s", err_msg());
+        rc = APP_EXIT_INPUT;
+        goto done;
+    }
+    if (!measure_all(b, &img.luma)) {
+        app_error("%s", err_msg());
+        rc = APP_EXIT_INPUT;
+    } else if (b->format == BENCH_CSV) {
+        print_csv(b);
+    } else if (b->format == BENCH_JSON) {
+        print_json(b);
+    } else {
+        print_text(b);
+    }
+    img_free(&img);
+done:
+    free(b);
+    return rc;
+}
