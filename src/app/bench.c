@@ -36,7 +36,7 @@
 #include "settings.h"
 
 #define BENCH_MAX_SIZES 16
-#define BENCH_MAX_ENGINES 8
+#define BENCH_MAX_ENGINES 12 /* rows: an engine, or an engine's kernel */
 #define BENCH_MAX_REPS 25
 #define BENCH_STEADY 0.03
 
@@ -54,6 +54,8 @@ typedef struct bench_cell {
 typedef struct bench {
     int sizes[BENCH_MAX_SIZES], size_count;
     const eng_class *cls[BENCH_MAX_ENGINES];
+    int kernel[BENCH_MAX_ENGINES];  /* the eng_kernel of an engine with a choice, else -1 */
+    char label[BENCH_MAX_ENGINES][40]; /* "cpu-par", "gl naive" */
     char description[BENCH_MAX_ENGINES][320];
     char unavailable[BENCH_MAX_ENGINES][256]; /* "" when it runs here */
     int engine_count;
@@ -147,6 +149,21 @@ static int parse(int argc, char **argv, bench *b)
             return APP_EXIT_USAGE;
         }
     }
+    {
+        /* an engine with a choice of kernels is measured with each: a row each */
+        const eng_class *cls[BENCH_MAX_ENGINES];
+        int n = b->engine_count;
+        memcpy(cls, b->cls, sizeof cls);
+        b->engine_count = 0;
+        for (int k = 0; k < n && b->engine_count < BENCH_MAX_ENGINES; ++k)
+            for (int kernel = 0; kernel < (eng_has_kernels(cls[k]) ? ENG_KERNEL_COUNT : 1); ++kernel) {
+                int r = b->engine_count++;
+                b->cls[r] = cls[k];
+                b->kernel[r] = eng_has_kernels(cls[k]) ? kernel : -1;
+                snprintf(b->label[r], sizeof b->label[r], "%s%s%s", cls[k]->name, b->kernel[r] >= 0 ? " " : "",
+                         b->kernel[r] >= 0 ? eng_kernel_name((eng_kernel)kernel) : "");
+            }
+    }
     return APP_EXIT_OK;
 }
 
@@ -201,11 +218,23 @@ static bool measure_all(bench *b, const img_plane *source)
     eng_engine *engine[BENCH_MAX_ENGINES] = {0};
     eng_plan plan = {1, BENCH_MAX_REPS, b->budget_ms, BENCH_STEADY};
     for (int k = 0; k < b->engine_count; ++k) {
-        char why[256];
+        char why[256] = "";
         if (!app_engine_probe(b->cls[k], why, sizeof why) ||
             !(engine[k] = app_engine_open_reason(b->cls[k], why, sizeof why))) {
             snprintf(b->unavailable[k], sizeof b->unavailable[k], "%s", why[0] ? why : _("unavailable"));
             continue;
+        }
+        if (b->kernel[k] >= 0) {
+            eng_options o;
+            memset(&o, 0, sizeof o);
+            o.kernel = (eng_kernel)b->kernel[k];
+            o.result = ENG_RESULT_BULK;
+            if (!eng_set_options(engine[k], &o)) {
+                snprintf(b->unavailable[k], sizeof b->unavailable[k], "%s", err_msg());
+                eng_close(engine[k]);
+                engine[k] = NULL;
+                continue;
+            }
         }
         snprintf(b->description[k], sizeof b->description[k], "%s", eng_description(engine[k]));
     }
@@ -280,11 +309,11 @@ static void print_text(const bench *b)
     printf(_("convis bench: %s, border %s%s; %s, %ld cores\n"), b->opt.kernel.name,
            conv_border_name(b->opt.border), b->opt.flip ? _(", flipped") : "", cpu, sysconf(_SC_NPROCESSORS_ONLN));
     for (int k = 0; k < b->engine_count; ++k)
-        printf("  %-8s  %s\n", b->cls[k]->name, b->unavailable[k][0] ? b->unavailable[k] : b->description[k]);
+        printf("  %-11s %s\n", b->label[k], b->unavailable[k][0] ? b->unavailable[k] : b->description[k]);
     printf(_("Each figure: the median of timed runs after a warm-up (reps), the spread their fastest and slowest;\n"
              "GB/s counts 8 bytes a pixel (4 read, 4 written); \"of copy\" is a memcpy of the same bytes in this run\n"
              "divided by the engine's time (1.00: as fast as moving the bytes).\n\n"));
-    printf("%-9s %-11s %10s %21s %5s %9s %9s %9s %9s %9s %9s %8s %8s\n", _("engine"), _("size"), _("median"),
+    printf("%-11s %-10s %10s %21s %5s %9s %9s %9s %9s %9s %9s %8s %8s\n", _("engine"), _("size"), _("median"),
            _("spread (ms)"), _("reps"), _("upload"), _("compute"), _("download"), _("overhead"), _("Mpx/s"), _("GB/s"),
            _("of copy"), _("x seq"));
     for (int i = 0; i < b->size_count; ++i) {
@@ -292,13 +321,13 @@ static void print_text(const bench *b)
         snprintf(size, sizeof size, "%dx%d", b->sizes[i], b->sizes[i]);
         for (int k = -1; k < b->engine_count; ++k) {
             const bench_cell *c = k < 0 ? &b->copy[i] : &b->cell[k][i];
-            const char *name = k < 0 ? "copy" : b->cls[k]->name;
+            const char *name = k < 0 ? "copy" : b->label[k];
             char spread[48], vs[16];
             derived d;
             if (k >= 0 && b->unavailable[k][0])
                 continue;
             if (!c->ran) {
-                printf("%-9s %-11s %s\n", name, size, c->why);
+                printf("%-11s %-10s %s\n", name, size, c->why);
                 continue;
             }
             d = derive(b, i, c);
@@ -307,7 +336,7 @@ static void print_text(const bench *b)
                 snprintf(vs, sizeof vs, "%.1f", d.vs_seq);
             else
                 snprintf(vs, sizeof vs, "-");
-            printf("%-9s %-11s %10.4g %21s %5d", name, size, c->median, spread, c->reps);
+            printf("%-11s %-10s %10.4g %21s %5d", name, size, c->median, spread, c->reps);
             for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
                 if (p == ENG_PRESENT)
                     continue; /* bench runs with a download, never a present */
@@ -323,7 +352,7 @@ static void print_text(const bench *b)
 
 static void print_csv(const bench *b)
 {
-    printf("engine,size,median_ms,min_ms,max_ms,reps");
+    printf("engine,kernel,size,median_ms,min_ms,max_ms,reps");
     for (int p = 0; p < ENG_PHASE_COUNT; ++p)
         printf(",%s_ms", phase_key(p));
     printf(",mpx_s,gb_s,copy_share,vs_cpu_seq\n");
@@ -334,8 +363,9 @@ static void print_csv(const bench *b)
             if (!c->ran)
                 continue;
             d = derive(b, i, c);
-            printf("%s,%d,%.6g,%.6g,%.6g,%d", k < 0 ? "copy" : b->cls[k]->name, b->sizes[i], c->median, c->lo, c->hi,
-                   c->reps);
+            printf("%s,%s,%d,%.6g,%.6g,%.6g,%d", k < 0 ? "copy" : b->cls[k]->name,
+                   k >= 0 && b->kernel[k] >= 0 ? eng_kernel_name((eng_kernel)b->kernel[k]) : "", b->sizes[i], c->median,
+                   c->lo, c->hi, c->reps);
             for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
                 if (c->phase[p] >= 0)
                     printf(",%.6g", c->phase[p]);
@@ -372,6 +402,8 @@ static void print_json(const bench *b)
     for (int k = 0; k < b->engine_count; ++k) {
         printf("%s\n    {\"name\": ", k ? "," : "");
         rec_json_string(stdout, b->cls[k]->name);
+        if (b->kernel[k] >= 0)
+            printf(", \"kernel\": \"%s\"", eng_kernel_name((eng_kernel)b->kernel[k]));
         printf(", \"available\": %s, \"%s\": ", b->unavailable[k][0] ? "false" : "true",
                b->unavailable[k][0] ? "why" : "description");
         rec_json_string(stdout, b->unavailable[k][0] ? b->unavailable[k] : b->description[k]);
@@ -386,9 +418,11 @@ static void print_json(const bench *b)
             if (!c->ran)
                 continue;
             d = derive(b, i, c);
-            printf("%s\n    {\"engine\": \"%s\", \"size\": %d, \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, "
-                   "\"reps\": %d, \"phases\": {",
-                   first ? "" : ",", k < 0 ? "copy" : b->cls[k]->name, b->sizes[i], c->median, c->lo, c->hi, c->reps);
+            printf("%s\n    {\"engine\": \"%s\", ", first ? "" : ",", k < 0 ? "copy" : b->cls[k]->name);
+            if (k >= 0 && b->kernel[k] >= 0)
+                printf("\"kernel\": \"%s\", ", eng_kernel_name((eng_kernel)b->kernel[k]));
+            printf("\"size\": %d, \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, \"reps\": %d, \"phases\": {",
+                   b->sizes[i], c->median, c->lo, c->hi, c->reps);
             first = false;
             for (int p = 0; p < ENG_PHASE_COUNT; ++p)
                 if (c->phase[p] >= 0) {
