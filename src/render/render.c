@@ -1,4 +1,5 @@
 #include "render.h"
+#include "text.h"
 #include "core/tr.h"
 
 #include <GL/glew.h>
@@ -296,7 +297,10 @@ void rnd_flush(void)
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
     glBindBuffer(GL_ARRAY_BUFFER, R.vbo);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof *R.verts * 4 * (size_t)R.quads, R.verts);
+    /* a new store of the size used, each draw: a driver never copies the
+     * store an earlier draw of this frame may still read (as it must for a
+     * glBufferSubData into it), nor more than this draw's vertices */
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof *R.verts * 4 * (size_t)R.quads), R.verts, GL_STREAM_DRAW);
     glDrawElements(GL_TRIANGLES, 6 * R.quads, GL_UNSIGNED_INT, NULL);
     R.quads = 0;
 }
@@ -413,7 +417,12 @@ void rnd_image(const rnd_texture *t, float x, float y, float w, float h, rnd_col
 
 void rnd_rect(float x, float y, float w, float h, rnd_color c)
 {
-    rnd_quad(&R.white, x, y, w, h, 0, 0, 1, 1, c, false);
+    const rnd_texture *atlas;
+    float u, v;
+    if (rnd_text_solid(&atlas, &u, &v)) /* one texture with the text: no draw call between them */
+        rnd_quad(atlas, x, y, w, h, u, v, u, v, c, false);
+    else
+        rnd_quad(&R.white, x, y, w, h, 0, 0, 1, 1, c, false);
 }
 
 void rnd_frame(float x, float y, float w, float h, float thickness, rnd_color c)

@@ -8,6 +8,7 @@
 #include "core/linebreak.h"
 
 #define ATLAS_SIZE 2048
+#define SOLID 4 /* a white block at the atlas's corner, for rectangles (rnd_text_solid) */
 #define TABLE_SIZE 4096 /* glyphs a font remembers; open addressing, power of two */
 
 typedef struct glyph {
@@ -55,11 +56,27 @@ static bool clear_atlas(void)
         ok = rnd_texture_set(&A.tex, &blank);
         free(blank.px);
     }
+    if (ok) { /* the solid block: rectangles drawn from it batch with the text */
+        uint8_t white[SOLID * SOLID * 4];
+        img_rgba solid = {SOLID, SOLID, white};
+        memset(white, 255, sizeof white);
+        rnd_texture_sub(&A.tex, 0, 0, &solid);
+    }
     /* glyphs of the old generation are never drawn again, so their pixels
      * may stay: new ones overwrite them */
-    A.shelf_x = A.shelf_y = A.shelf_h = 0;
+    A.shelf_x = SOLID + 1;
+    A.shelf_y = A.shelf_h = 0;
     ++A.generation;
     return ok;
+}
+
+bool rnd_text_solid(const rnd_texture **atlas, float *u, float *v)
+{
+    if (!A.tex.id)
+        return false;
+    *atlas = &A.tex;
+    *u = *v = (float)SOLID / 2 / ATLAS_SIZE; /* the middle of the white block: every sample white */
+    return true;
 }
 
 rnd_font *rnd_font_create(int line_height, rnd_rasterize_fn rasterize, void *user)
@@ -127,7 +144,7 @@ static const glyph *get_glyph(rnd_font *f, uint32_t cp)
         return NULL;
     }
     if (A.shelf_x + img.w + 1 > ATLAS_SIZE) { /* next shelf */
-        A.shelf_x = 0;
+        A.shelf_x = A.shelf_y == 0 && A.shelf_h < SOLID ? SOLID + 1 : 0; /* never over the solid block */
         A.shelf_y += A.shelf_h + 1;
         A.shelf_h = 0;
     }

@@ -42,6 +42,11 @@ typedef struct rnd_text_box {
     char text[200];         /* its text (its start, when longer), for tests */
 } rnd_text_box;
 
+/* The glyph atlas and a point of it that is white: rnd_rect draws from it,
+ * so rectangles and text share one texture and one draw call. False before
+ * the atlas exists. */
+bool rnd_text_solid(const rnd_texture **atlas, float *u, float *v);
+
 void rnd_text_record(bool on);          /* on: an empty list, recording; off: recording stops, the list stays */
 void rnd_text_layer(void);              /* what is drawn from now on lies over what was */
 int rnd_text_boxes(const rnd_text_box **boxes, int *dropped); /* dropped: runs past the list's room */
