@@ -151,7 +151,8 @@ static void take_bands(par_state *s, int runner)
         pthread_mutex_unlock(&s->lock);
         run_band(b);
         pthread_mutex_lock(&s->lock);
-        if (--s->running == 0 && s->next >= s->count)
+        __atomic_store_n(&s->running, s->running - 1, __ATOMIC_RELEASE); /* seen by a watching caller */
+        if (s->running == 0 && s->next >= s->count)
             pthread_cond_signal(&s->done);
     }
 }
@@ -295,7 +296,15 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
         pthread_cond_broadcast(&s->go);
     }
     take_bands(s, 0); /* the caller works too, until no band is left */
-    while (s->running > 0) /* only bands a pool thread is running */
+    if (s->running > 0) { /* only bands a pool thread is running: watched a moment, then waited for */
+        double until = tim_now_ms() + SPIN_US / 1000.0;
+        pthread_mutex_unlock(&s->lock);
+        while (__atomic_load_n(&s->running, __ATOMIC_ACQUIRE) > 0 && tim_now_ms() < until)
+            for (int i = 0; i < 64; ++i)
+                cpu_relax();
+        pthread_mutex_lock(&s->lock);
+    }
+    while (s->running > 0)
         pthread_cond_wait(&s->done, &s->lock);
     s->count = 0;
     pthread_mutex_unlock(&s->lock);
