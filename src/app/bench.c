@@ -313,39 +313,51 @@ static void print_text(const bench *b)
     printf(_("Each figure: the median of timed runs after a warm-up (reps), the spread their fastest and slowest;\n"
              "GB/s counts 8 bytes a pixel (4 read, 4 written); \"of copy\" is a memcpy of the same bytes in this run\n"
              "divided by the engine's time (1.00: as fast as moving the bytes).\n\n"));
-    printf("%-11s %-10s %10s %21s %5s %9s %9s %9s %9s %9s %9s %8s %8s\n", _("engine"), _("size"), _("median"),
-           _("spread (ms)"), _("reps"), _("upload"), _("compute"), _("download"), _("overhead"), _("Mpx/s"), _("GB/s"),
-           _("of copy"), _("x seq"));
+    {
+        /* the headings, in the columns of the figures below them */
+        static const char *const heading[] = {N_("engine"), N_("size"), N_("median ms"), N_("spread (ms)"), N_("reps"),
+                                              N_("upload"), N_("compute"), N_("download"), N_("overhead"),
+                                              N_("Mpx/s"), N_("GB/s"), N_("of copy"), N_("vs cpu-seq")};
+        static const int width[] = {11, 10, 11, 22, 6, 10, 10, 10, 10, 10, 10, 9, 16};
+        for (size_t i = 0; i < sizeof heading / sizeof heading[0]; ++i)
+            app_put_column(stdout, _(heading[i]), width[i], i >= 2);
+        putchar('\n');
+    }
     for (int i = 0; i < b->size_count; ++i) {
         char size[32];
         snprintf(size, sizeof size, "%dx%d", b->sizes[i], b->sizes[i]);
         for (int k = -1; k < b->engine_count; ++k) {
             const bench_cell *c = k < 0 ? &b->copy[i] : &b->cell[k][i];
             const char *name = k < 0 ? "copy" : b->label[k];
-            char spread[48], vs[16];
+            char spread[48], vs[48];
             derived d;
             if (k >= 0 && b->unavailable[k][0])
                 continue;
             if (!c->ran) {
-                printf("%-11s %-10s %s\n", name, size, c->why);
+                printf("%-11s%-10s%s\n", name, size, c->why);
                 continue;
             }
             d = derive(b, i, c);
             snprintf(spread, sizeof spread, "%.4g-%.4g", c->lo, c->hi);
-            if (d.vs_seq > 0)
-                snprintf(vs, sizeof vs, "%.1f", d.vs_seq);
-            else
+            /* a ratio one way round: "26.8x faster", "2.0x slower" */
+            if (k < 0 || d.vs_seq <= 0 || strcmp(b->cls[k]->name, "cpu-seq") == 0)
                 snprintf(vs, sizeof vs, "-");
-            printf("%-11s %-10s %10.4g %21s %5d", name, size, c->median, spread, c->reps);
+            else if (d.vs_seq >= 1.0)
+                snprintf(vs, sizeof vs, _("%.1fx faster"), d.vs_seq);
+            else
+                snprintf(vs, sizeof vs, _("%.1fx slower"), 1.0 / d.vs_seq);
+            printf("%-11s%-10s%11.4g%22s%6d", name, size, c->median, spread, c->reps);
             for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
                 if (p == ENG_PRESENT)
                     continue; /* bench runs with a download, never a present */
                 if (c->phase[p] >= 0)
-                    printf(" %9.4g", c->phase[p]);
+                    printf("%10.4g", c->phase[p]);
                 else
-                    printf(" %9s", "-");
+                    printf("%10s", "-");
             }
-            printf(" %9.1f %9.2f %8.2f %8s\n", d.mpx_s, d.gb_s, d.copy_share, k < 0 ? "-" : vs);
+            printf("%10.1f%10.2f%9.2f", d.mpx_s, d.gb_s, d.copy_share);
+            app_put_column(stdout, vs, 16, true);
+            putchar('\n');
         }
     }
 }

@@ -65,8 +65,8 @@ static const app_option options[] = {
     {OPT_ENGINE, "--engine", NULL, "NAME", APP_FOR_APPLY, N_("the engine (default cpu-par): ")},
     {OPT_REPS, "--reps", NULL, "N", APP_FOR_APPLY, N_("time N runs after a warm-up and report the median (default 5)")},
     {OPT_GPU_KERNEL, "--gpu-kernel", NULL, "NAME", APP_FOR_APPLY,
-     N_("cuda: tiled (default; a shared-memory tile, the filter in constant\n"
-     "memory) or naive (nine reads from global memory per output)")},
+     N_("cuda and gl: tiled (default; a shared-memory tile; in CUDA the\n"
+     "filter in constant memory) or naive (nine reads from global memory\nper output)")},
     {OPT_RESULT, "--result", NULL, "PATH", APP_FOR_APPLY,
      N_("cuda: bulk (default; one copy back) or per-pixel (one copy per\n"
      "output pixel, the trap: measured on the first pixels, then\n"
@@ -178,56 +178,79 @@ static void option_default(const app_option *o, char *buf, size_t size)
                  ENG_PER_PIXEL_BUDGET_MS);
 }
 
+/* `text`'s lines, the first after what is already on the line, the others
+ * indented by `indent` columns. */
+static void print_lines(FILE *f, const char *text, int indent)
+{
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        int n = nl ? (int)(nl - line) : (int)strlen(line);
+        fprintf(f, "%.*s", n, line);
+        if (!nl)
+            break;
+        fprintf(f, "\n%*s", indent, "");
+        line = nl + 1;
+    }
+}
+
 static void print_options(FILE *f, int scope)
 {
     for (size_t i = 0; i < OPTION_COUNT; ++i) {
         const app_option *o = &options[i];
         char head[64], def[256];
-        const char *line;
         if (o->scope != scope || !o->help)
             continue;
         snprintf(head, sizeof head, "%s%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "", o->name,
                  o->value ? " " : "", o->value ? o->value : "");
         option_default(o, def, sizeof def);
         fprintf(f, "  %-21s ", head);
-        for (line = _(o->help); *line;) { /* the help's lines, each indented under the first */
-            const char *nl = strchr(line, '\n');
-            int n = nl ? (int)(nl - line) : (int)strlen(line);
-            fprintf(f, "%.*s", n, line);
-            if (!nl)
-                break;
-            fprintf(f, "\n  %-21s ", "");
-            line = nl + 1;
-        }
+        print_lines(f, _(o->help), 24); /* the help's lines, each indented under the first */
         fprintf(f, "%s\n", def);
     }
 }
 
+/* The commands: how each is typed, and what it does (a line each, the help
+ * indents the lines after the first). */
+static const struct {
+    const char *synopsis, *what;
+} commands[] = {
+    {"convis [IMAGE] [OPTIONS]", N_("open the window (on IMAGE, or the sample image)")},
+    {"convis apply IN -k FILTER -o OUT.png|OUT.pfm [OPTIONS]", N_("convolve an image file from the command line")},
+    {"convis lesson FILE [OPTIONS]", N_("play a lesson (lessons/en/, lessons/zh/) in the window")},
+    {"convis lesson --check FILE...", N_("check lesson files without opening a window")},
+    {"convis lesson --render-steps DIR FILE", N_("save one screenshot per step of a lesson in DIR")},
+    {"convis record FILE [OPTIONS]",
+     N_("measure the size sweep here and write it, with this\nmachine's name and the date, to a new FILE (JSON)")},
+    {"convis bench [IMAGE] [OPTIONS]",
+     N_("measure every engine here, 256x256 to 4096x4096, beside\n"
+        "a copy of the same bytes (--sizes 256,512,... --engines\n"
+        "cpu-par,gl,... --budget-ms N a figure, --csv, --json)")},
+    {"convis kernels", N_("list the preset filters and their values")},
+    {"convis engines", N_("list the engines and whether they run here")},
+    {"convis --help | --version", NULL},
+};
+
 void app_usage(FILE *f)
 {
-    fprintf(f,
-            _("convis %s - see a 3x3 convolution computed one output at a time on the CPU\n"
-            "and all at once on the GPU, with timings measured on this machine.\n"
-            "\n"
-            "Usage:\n"
-            "  convis [IMAGE] [OPTIONS]       open the window (on IMAGE, or the sample image)\n"
-            "  convis apply IN -k FILTER -o OUT.png|OUT.pfm [OPTIONS]\n"
-            "                                 convolve an image file from the command line\n"
-            "  convis lesson FILE [OPTIONS]   play a lesson (lessons/en/, lessons/zh/) in the window\n"
-            "  convis lesson --check FILE...  check lesson files without opening a window\n"
-            "  convis lesson --render-steps DIR FILE\n"
-            "                                 save one screenshot per step of a lesson in DIR\n"
-            "  convis record FILE [OPTIONS]   measure the size sweep here and write it, with this\n"
-            "                                 machine's name and the date, to a new FILE (JSON)\n"
-            "  convis bench [IMAGE] [--sizes 256,...,4096] [--engines LIST] [--csv|--json]\n"
-            "                                 measure every engine here at each size, beside a\n"
-            "                                 copy of the same bytes (--budget-ms N per figure)\n"
-            "  convis kernels                 list the preset filters and their values\n"
-            "  convis engines                 list the engines and whether they run here\n"
-            "  convis --help | --version\n"
-            "\n"
-            "Options:\n"),
+    fprintf(f, _("convis %s - see a 3x3 convolution computed one output at a time on the CPU\n"
+                 "and all at once on the GPU, with timings measured on this machine.\n"),
             CONVIS_VERSION);
+    fputs(_("\nUsage:\n"), f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
+        int n = (int)strlen(commands[i].synopsis);
+        fprintf(f, "  %s", commands[i].synopsis);
+        if (!commands[i].what) {
+            fputc('\n', f);
+            continue;
+        }
+        if (n > 29)
+            fprintf(f, "\n%33s", "");
+        else
+            fprintf(f, "%*s", 31 - n, "");
+        print_lines(f, _(commands[i].what), 33);
+        fputc('\n', f);
+    }
+    fputs(_("\nOptions:\n"), f);
     print_options(f, APP_FOR_ALL);
     fputs(_("\nOptions of apply:\n"), f);
     print_options(f, APP_FOR_APPLY);
@@ -240,15 +263,28 @@ void app_usage(FILE *f)
           f);
 }
 
-/* Writes `text` and spaces after it up to `columns` columns of a terminal,
- * where a Chinese character takes two; then two spaces. */
-static void put_column(const char *text, int columns)
+int app_text_columns(const char *text)
 {
     int used = 0;
     for (const char *p = text; *p;)
         used += lb_is_cjk(lb_utf8_next(&p)) ? 2 : 1;
-    fputs(text, stdout);
-    printf("%*s  ", columns > used ? columns - used : 0, "");
+    return used;
+}
+
+void app_put_column(FILE *f, const char *text, int columns, bool right)
+{
+    int pad = columns - app_text_columns(text);
+    if (right)
+        fprintf(f, "%*s%s", pad > 0 ? pad : 0, "", text);
+    else
+        fprintf(f, "%s%*s", text, pad > 0 ? pad : 0, "");
+}
+
+/* Writes `text` and spaces after it up to `columns` columns, then two. */
+static void put_column(const char *text, int columns)
+{
+    app_put_column(stdout, text, columns, false);
+    fputs("  ", stdout);
 }
 
 int app_kernels_main(void)

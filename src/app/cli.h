@@ -68,6 +68,13 @@ void app_error(const char *fmt, ...)
 
 void app_usage(FILE *f);
 
+/* The columns of a terminal `text` takes: a Chinese character two. */
+int app_text_columns(const char *text);
+
+/* `text` padded with spaces to `columns` columns of a terminal, on the
+ * left (right-aligned) or the right. */
+void app_put_column(FILE *f, const char *text, int columns, bool right);
+
 int app_kernels_main(void);
 int app_engines_main(void);
 int app_apply_main(int argc, char **argv);
