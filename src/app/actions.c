@@ -122,6 +122,8 @@ static void escape(app *a)
         s->banner[0] = '\0';
     else if (a->large)
         a->large = false;
+    else if (s->inside.shown)
+        scene_block_close(s);
     else if (s->sweep.shown)
         s->sweep.shown = false;
     else if (s->chain.shown)
@@ -160,6 +162,7 @@ static void run(app *a, app_act act)
     case ACT_GPU: scene_launch_gpu(s); break;
     case ACT_SWEEP:
         a->large = false; /* they take the same place */
+        s->inside.shown = false;
         scene_sweep(s);
         break;
     case ACT_APPLY_AGAIN: scene_apply_again(s); break;
@@ -168,6 +171,13 @@ static void run(app *a, app_act act)
     case ACT_BUDGET: scene_next_budget(s); break;
     case ACT_BUDGET_OFF: scene_set_budget(s, 0); break;
     case ACT_THREADS: scene_toggle_threads(s); break;
+    case ACT_BLOCK_LIFE:
+        a->large = false; /* they take the same place */
+        scene_block_life(s);
+        break;
+    case ACT_BLOCK_WARP: scene_next_block_warp(s); break;
+    case ACT_BLOCK_SHAPE: scene_next_block_shape(s); break;
+    case ACT_BLOCK_PICK: scene_block_pick(s, act.arg); break;
     case ACT_GPU_KERNEL: scene_next_gpu_kernel(s); break;
     case ACT_GPU_ENGINE: scene_next_gpu_engine(s); break;
     case ACT_GPU_RESULT: scene_next_gpu_result(s); break;
@@ -218,7 +228,7 @@ static void run(app *a, app_act act)
     case ACT_LARGE:
         a->large = !a->large;
         if (a->large)
-            s->sweep.shown = false; /* they take the same place */
+            s->sweep.shown = s->inside.shown = false; /* they take the same place */
         break;
     case ACT_QUIT: a->quit = true; break;
     case ACT_COUNT: break;

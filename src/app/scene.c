@@ -55,6 +55,8 @@ static void reset_settings(scene *s, const app_options *opt)
     s->gpu_kernel = ENG_KERNEL_TILED;
     s->gpu_result = s->gpu.engine && eng_can_present(s->gpu.engine) ? ENG_RESULT_INTEROP : ENG_RESULT_BULK;
     s->sweep.shown = s->chain.shown = false;
+    s->inside.shown = false;
+    s->inside.shape = 0;
     s->mem_budget = 0;
     scene_tiles_end(s);
 }
@@ -242,6 +244,7 @@ void scene_stash_settings(scene *s, scene_stash *st, const app_options *defaults
     st->view_cells = s->view_cells;
     st->thread_view = s->thread_view;
     st->gpu_kernel = s->gpu_kernel;
+    st->block_shape = s->inside.shape;
     st->gpu_result = s->gpu_result;
     st->mem_budget = s->mem_budget;
     st->held = true;
@@ -272,10 +275,11 @@ void scene_unstash(scene *s, scene_stash *st)
     s->view_cells = st->view_cells;
     s->thread_view = st->thread_view;
     s->gpu_kernel = st->gpu_kernel;
+    s->inside.shape = st->block_shape;
     s->gpu_result = st->gpu_result;
     s->mem_budget = st->mem_budget;
     scene_clamp_gpu_result(s); /* the lesson may have switched the GPU engine */
-    s->sweep.shown = s->chain.shown = false;
+    s->sweep.shown = s->chain.shown = s->inside.shown = false;
     if (scene_adopt_image(s, &img, name)) {
         s->passes = passes;
         scene_view_at(s, st->view_x, st->view_y);
@@ -319,7 +323,7 @@ void scene_update(scene *s, double dt_ms)
 bool scene_animating(const scene *s)
 {
     double now = scene_now(s);
-    return (s->playing && s->phase == SCENE_PHASE_CPU) ||
+    return (s->playing && s->phase == SCENE_PHASE_CPU) || (s->inside.shown && scene_block_progress(s) < 1.0) ||
            (s->phase == SCENE_PHASE_GPU && now - s->gpu_shown_at < SCENE_GPU_PULSE_MS) ||
            (s->notice[0] && now - s->notice_at < SCENE_NOTICE_MS);
 }

@@ -22,6 +22,7 @@
 
 #include "compute/engine.h"
 #include "compute/tiles.h"
+#include "compute/kernel_walk.h"
 #include "core/stepper.h"
 #include "settings.h"
 
@@ -99,6 +100,7 @@ typedef struct scene_stash {
     eng_kernel gpu_kernel;
     eng_result gpu_result;
     long long mem_budget;
+    int block_shape;
 } scene_stash;
 
 typedef struct scene {
@@ -185,6 +187,22 @@ typedef struct scene {
         int reps[3][SCENE_SWEEP_SIZES];
         double phase[3][SCENE_SWEEP_SIZES][ENG_PHASE_COUNT]; /* each phase's median; < 0: none */
     } sweep;
+
+    /* Inside the GPU (O): one block of the tiled kernel in stages (its
+     * tile loaded warp by warp, the barrier, the nine reads from the
+     * tile), or the same without its barrier, simulated (what both
+     * kernels ask of the memory is counted where it is shown:
+     * compute/kernel_walk.h). */
+    struct {
+        bool shown;                 /* it takes the grids' place, as the sweep does */
+        int stage;                  /* a scene_block_stage */
+        double stage_at;            /* clock: when the stage began (its animation) */
+        int bx, by;                 /* the block looked at */
+        int thread;                 /* the thread looked at in it, ty*bdx + tx */
+        int shape;                  /* index of the block shape (scene_block_shape) */
+        kw_race race;               /* the missing barrier, on this block shape */
+        unsigned race_seed;         /* the schedule simulated (O again: another) */
+    } inside;
 
     /* the chain: dependent passes on a 4x4 image, each started by the host */
     struct {
@@ -276,6 +294,41 @@ void scene_pin(scene *s);               /* pin the hovered cell, or unpin */
 void scene_sweep(scene *s);             /* starts the sweep; again: hides its chart */
 void scene_chain(scene *s);             /* starts the chain; again: hides its panel */
 void scene_apply_again(scene *s);       /* the whole output becomes the input: one more pass */
+
+/* ---- inside the GPU -------------------------------------------------------------- */
+
+typedef enum scene_block_stage {
+    SCENE_BLOCK_LOAD,       /* each warp's loads into the tile, in the kernel's order */
+    SCENE_BLOCK_BARRIER,    /* every thread waits until the last load is done */
+    SCENE_BLOCK_COMPUTE,    /* each thread's nine reads of the tile and its one write */
+    SCENE_BLOCK_NO_BARRIER, /* the same without the barrier: a simulated schedule */
+    SCENE_BLOCK_STAGES
+} scene_block_stage;
+
+#define SCENE_BLOCK_SHAPES 5        /* 16x16, 8x8, 32x8, 32x32, 24x24 */
+#define SCENE_BLOCK_LOAD_MS 2400.0  /* the load stage's animation */
+#define SCENE_BLOCK_COMPUTE_MS 1500.0
+
+/* O: opens the view on the block of the output looked at, at its load
+ * stage; again: the next stage (after the one without a barrier: another
+ * schedule, then closed). */
+void scene_block_life(scene *s);
+void scene_block_close(scene *s);
+void scene_next_block_shape(scene *s);      /* J: 16x16 -> 8x8 -> 32x8 -> 32x32 -> 24x24 */
+void scene_next_block_warp(scene *s);       /* Shift+O: the next warp of the block looked at */
+void scene_block_pick(scene *s, int thread); /* a click on a thread of the block */
+/* Block shape i (bdx x bdy) and the one in use. */
+void scene_block_shape(int i, int *bdx, int *bdy);
+void scene_block_dims(const scene *s, int *bdx, int *bdy);
+/* How far the stage's animation is, 0..1 (1 when it has none). */
+double scene_block_progress(const scene *s);
+/* The load stage so far: the warp requests issued (iteration by iteration,
+ * warp by warp, as the kernel's loop runs) of all of them, and the tile's
+ * cells stored of all of them. */
+void scene_block_loading(const scene *s, int *requests_done, int *requests, int *cells_done, int *cells);
+/* Whether tile cell (col, row) is stored once `requests_done` requests have
+ * been issued, and by which thread. */
+bool scene_block_cell_stored(const scene *s, int col, int row, int requests_done, int *thread);
 void scene_too_big(scene *s);           /* opens an image just larger than the GPU can hold */
 
 /* ---- memory ------------------------------------------------------------------------ */

@@ -7,6 +7,39 @@
 #include "narration.h"
 #include "scene.h"
 
+/* Inside the GPU: the block's stage, what its load has stored, the
+ * counted traffic of both kernels and the simulated missing barrier. */
+static void print_inside(const scene *s, FILE *f)
+{
+    static const char *const stages[SCENE_BLOCK_STAGES] = {"load", "barrier", "compute", "no-barrier"};
+    int bdx, bdy, rd, r, cd, c;
+    kw_counts k;
+    scene_block_dims(s, &bdx, &bdy);
+    fprintf(f, "inside=%d\nblock_shape=%dx%d\n", s->inside.shown, bdx, bdy);
+    if (!s->inside.shown)
+        return;
+    scene_block_loading(s, &rd, &r, &cd, &c);
+    fprintf(f, "block_stage=%s\nblock=%d,%d\nblock_thread=%d\nblock_warp=%d\n", stages[s->inside.stage], s->inside.bx,
+            s->inside.by, s->inside.thread, s->inside.thread / KW_WARP);
+    fprintf(f, "block_requests=%d/%d\nblock_cells_loaded=%d/%d\nblock_waiting=%d\n", rd, r, cd, c,
+            s->inside.stage == SCENE_BLOCK_BARRIER ? bdx * bdy : 0);
+    if (s->img.luma.px && kw_count(s->img.luma.w, s->img.luma.h, bdx, bdy, s->opt.border, &k)) {
+        fprintf(f, "count_blocks=%lld\ncount_warps=%lld\ncount_wasted=%lld\n", k.blocks, k.warps, k.wasted);
+        fprintf(f, "count_naive_loads_per_output=%.4f\ncount_tiled_loads_per_output=%.4f\n",
+                (double)k.naive.loads / (double)k.outputs, (double)k.tiled.loads / (double)k.outputs);
+        fprintf(f, "count_naive_sectors_per_request=%.4f\ncount_tiled_sectors_per_request=%.4f\n",
+                k.naive.requests ? (double)k.naive.sectors / (double)k.naive.requests : 0.0,
+                k.tiled.requests ? (double)k.tiled.sectors / (double)k.tiled.requests : 0.0);
+        fprintf(f, "count_naive_bytes=%lld\ncount_tiled_bytes=%lld\ncount_min_bytes=%lld\n", k.naive.sectors * KW_SECTOR,
+                k.tiled.sectors * KW_SECTOR, 4 * k.outputs);
+        fprintf(f, "count_shared_read_passes=%d\ncount_shared_store_passes=%d\n", k.tiled.worst_read_passes,
+                k.tiled.worst_store_passes);
+    }
+    if (s->inside.stage == SCENE_BLOCK_NO_BARRIER)
+        fprintf(f, "race_seed=%u\nrace_can=%d\nrace_raced=%d\n", s->inside.race_seed, s->inside.race.can_count,
+                s->inside.race.raced_count);
+}
+
 void app_print_state(const app *a, FILE *f)
 {
     const scene *s = &a->s;
@@ -56,6 +89,7 @@ void app_print_state(const app *a, FILE *f)
            s->chain.ms[0], s->chain.ms[1]);
     fprintf(f, "sweep_shown=%d\nsweep_sizes=%d\nsweep_crossover=%d\nbusy=%d\n", s->sweep.shown, s->sweep.count,
            scene_sweep_crossover(s), scene_busy(s));
+    print_inside(s, f);
     fprintf(f, "menu=%d\nlessons_found=%d\nlang=%s\n", a->menu, a->lesson_count, app_lang(a));
     if (app_in_lesson(a)) {
         char hint[256];

@@ -253,7 +253,20 @@ typedef struct sim_warp {
     bool done;
 } sim_warp;
 
-/* The cells lane (tx, ty) stores in load iteration `it`, or -1. */
+int kw_tile_iterations(int bdx, int bdy)
+{
+    return ((conv3x3_tile_w(bdx) + bdx - 1) / bdx) * ((conv3x3_tile_h(bdy) + bdy - 1) / bdy);
+}
+
+int kw_tile_cell(int tx, int ty, int it, int bdx, int bdy, int *col, int *row)
+{
+    int cols = (conv3x3_tile_w(bdx) + bdx - 1) / bdx;
+    *col = tx + (it % cols) * bdx;
+    *row = ty + (it / cols) * bdy;
+    return *col < conv3x3_tile_w(bdx) && *row < conv3x3_tile_h(bdy);
+}
+
+/* The word lane (tx, ty) stores in load iteration `it`, or -1. */
 static int stored_cell(int tx, int ty, int it, int bdx, int bdy)
 {
     int cols = (conv3x3_tile_w(bdx) + bdx - 1) / bdx; /* column steps of the loop */
@@ -345,4 +358,80 @@ bool kw_race_run(int bdx, int bdy, bool barrier, unsigned seed, kw_race *out)
     for (int l = 0; l < threads; ++l)
         out->raced_count += out->raced[l] > 0;
     return true;
+}
+
+/* ---- one warp, instruction by instruction ---------------------------------- */
+
+static void trace_global(kw_request *r, kw_kind kind, int step, const long long index[KW_WARP],
+                         const bool active[KW_WARP])
+{
+    long long addr[KW_WARP];
+    *r = (kw_request){kind, step, 0, 0, 0, 0, -1, -1};
+    for (int i = 0; i < KW_WARP; ++i) {
+        addr[i] = index[i] * 4;
+        if (!active[i])
+            continue;
+        ++r->lanes;
+        r->first = r->first < 0 || index[i] < r->first ? index[i] : r->first;
+        r->last = index[i] > r->last ? index[i] : r->last;
+    }
+    r->sectors = kw_pieces(addr, active, KW_SECTOR);
+    r->lines = kw_pieces(addr, active, KW_LINE);
+}
+
+static void trace_shared(kw_request *r, kw_kind kind, int step, const int word[KW_WARP], const bool active[KW_WARP])
+{
+    *r = (kw_request){kind, step, 0, 0, 0, 0, -1, -1};
+    for (int i = 0; i < KW_WARP; ++i) {
+        if (!active[i])
+            continue;
+        ++r->lanes;
+        r->first = r->first < 0 || word[i] < r->first ? word[i] : r->first;
+        r->last = word[i] > r->last ? word[i] : r->last;
+    }
+    r->passes = r->lanes ? kw_wavefronts(word, active) : 0;
+}
+
+int kw_warp_trace(int w, int h, int bdx, int bdy, int border, int bx, int by, int k, kw_request out[KW_MAX_REQUESTS])
+{
+    warp wp;
+    long long index[KW_WARP];
+    bool active[KW_WARP], cell[KW_WARP];
+    int word[KW_WARP], n = 0;
+    if (w < 1 || h < 1 || bdx < 1 || bdy < 1 || bdx * bdy > 1024 || k < 0 || k * KW_WARP >= bdx * bdy)
+        return 0;
+    warp_of(bx, by, k, bdx, bdy, w, h, &wp);
+    for (int tap = 0; tap < 9; ++tap) {
+        for (int i = 0; i < KW_WARP; ++i) {
+            int sx = wp.output[i] ? conv_border_index(wp.x[i] + conv_tap_dx(tap), w, border) : -1;
+            int sy = wp.output[i] ? conv_border_index(wp.y[i] + conv_tap_dy(tap), h, border) : -1;
+            active[i] = sx >= 0 && sy >= 0;
+            index[i] = active[i] ? (long long)sy * w + sx : 0;
+        }
+        trace_global(&out[n++], KW_NAIVE_LOAD, tap, index, active);
+    }
+    for (int it = 0; it < kw_tile_iterations(bdx, bdy) && n + 2 < KW_MAX_REQUESTS - 10; ++it) {
+        for (int i = 0; i < KW_WARP; ++i) {
+            int col, row;
+            long src;
+            cell[i] = wp.thread[i] && kw_tile_cell(wp.tx[i], wp.ty[i], it, bdx, bdy, &col, &row);
+            src = cell[i] ? conv3x3_tile_source(bx, by, col, row, bdx, bdy, w, h, border) : -1;
+            active[i] = src >= 0;
+            index[i] = active[i] ? src : 0;
+            word[i] = cell[i] ? conv3x3_tile_index(col, row, bdx) : 0;
+        }
+        trace_global(&out[n++], KW_TILED_LOAD, it, index, active);
+        trace_shared(&out[n++], KW_TILED_STORE, it, word, cell);
+    }
+    for (int tap = 0; tap < 9; ++tap) {
+        for (int i = 0; i < KW_WARP; ++i)
+            word[i] = wp.output[i] ? conv3x3_tile_index(wp.tx[i] + 1 + conv_tap_dx(tap), wp.ty[i] + 1 + conv_tap_dy(tap),
+                                                        bdx)
+                                   : 0;
+        trace_shared(&out[n++], KW_TILED_READ, tap, word, wp.output);
+    }
+    for (int i = 0; i < KW_WARP; ++i)
+        index[i] = wp.output[i] ? (long long)wp.y[i] * w + wp.x[i] : 0;
+    trace_global(&out[n++], KW_OUT_STORE, 0, index, wp.output);
+    return n;
 }

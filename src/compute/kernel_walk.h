@@ -88,6 +88,38 @@ typedef struct kw_race {
  * shape that cannot run. */
 bool kw_race_run(int bdx, int bdy, bool barrier, unsigned seed, kw_race *out);
 
+/* The tiled kernel's load loop (kernels/conv3x3_body.h): how many
+ * iterations it has (row steps times column steps), and the tile cell
+ * (col, row) thread (tx, ty) stores in iteration `it`; false when that
+ * iteration stores nothing for it (past the tile). */
+int kw_tile_iterations(int bdx, int bdy);
+int kw_tile_cell(int tx, int ty, int it, int bdx, int bdy, int *col, int *row);
+
+/* One warp instruction that touches memory, as kw_count counts it. */
+typedef enum kw_kind {
+    KW_NAIVE_LOAD,      /* the naive kernel's tap `step` (0..8) */
+    KW_TILED_LOAD,      /* the tiled kernel's load loop, iteration `step`: global loads ... */
+    KW_TILED_STORE,     /* ... and the same iteration's stores into the tile */
+    KW_TILED_READ,      /* the tiled kernel's tap `step` read from the tile */
+    KW_OUT_STORE        /* the write of the outputs (both kernels) */
+} kw_kind;
+
+typedef struct kw_request {
+    kw_kind kind;
+    int step;
+    int lanes;          /* active lanes */
+    int sectors, lines; /* global memory; 0 for shared */
+    int passes;         /* shared memory; 0 for global */
+    long long first, last; /* the lowest and highest element index (global) or word (shared) asked */
+} kw_request;
+
+#define KW_MAX_REQUESTS 64
+
+/* Every memory instruction of warp k of block (bx, by), both kernels, in
+ * program order (naive: 9 loads, a store; tiled: the load loop's loads and
+ * stores, 9 tile reads, a store): the count, into out[]. */
+int kw_warp_trace(int w, int h, int bdx, int bdy, int border, int bx, int by, int k, kw_request out[KW_MAX_REQUESTS]);
+
 /* kw_count walking every block, none taken for another: the same figures,
  * slowly (what the tests hold kw_count to). */
 bool kw_count_every_block(int w, int h, int bdx, int bdy, int border, kw_counts *out);

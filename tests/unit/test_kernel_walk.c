@@ -177,6 +177,35 @@ static void test_classes(void)
         }
 }
 
+/* One warp's trace adds up to what kw_count counts for a one-block image;
+ * the one-warp row of 32 in hand values. */
+static void test_trace(void)
+{
+    kw_request r[KW_MAX_REQUESTS];
+    kw_counts c;
+    long long sectors = 0, passes = 0;
+    int n = kw_warp_trace(32, 1, 32, 1, CONV_BORDER_CLAMP, 0, 0, 0, r);
+    CHECK(n == 9 + 2 * 6 + 9 + 1, "32x1: %d requests (31: 9 naive, 6 load and store pairs, 9 reads, 1 store)", n);
+    CHECK(r[0].kind == KW_NAIVE_LOAD && r[0].lanes == 32 && r[0].sectors == 4 && r[0].first == 0 && r[0].last == 30,
+          "tap (-1, -1): 32 lanes on x 0..30, 4 sectors (%d lanes, %d sectors, %lld..%lld)", r[0].lanes, r[0].sectors,
+          r[0].first, r[0].last);
+    CHECK(r[10].kind == KW_TILED_STORE && r[10].passes == 1 && r[11].kind == KW_TILED_LOAD && r[11].lanes == 2,
+          "load iteration 1: 2 lanes (the halo's last columns)");
+    kw_count(40, 24, 8, 8, CONV_BORDER_MIRROR, &c);
+    for (int by = 0; by < 3; ++by)
+        for (int bx = 0; bx < 5; ++bx)
+            for (int k = 0; k < 2; ++k) {
+                n = kw_warp_trace(40, 24, 8, 8, CONV_BORDER_MIRROR, bx, by, k, r);
+                for (int i = 0; i < n; ++i) {
+                    sectors += r[i].kind == KW_NAIVE_LOAD ? r[i].sectors : 0;
+                    passes += r[i].kind == KW_TILED_READ ? r[i].passes : 0;
+                }
+            }
+    CHECK(sectors == c.naive.sectors && passes == c.tiled.shared_read_passes,
+          "every warp's trace adds up to the counts: %lld sectors (%lld), %lld passes (%lld)", sectors,
+          c.naive.sectors, passes, c.tiled.shared_read_passes);
+}
+
 int main(void)
 {
     test_one_warp();
@@ -187,5 +216,6 @@ int main(void)
     test_wavefronts();
     test_races();
     test_classes();
+    test_trace();
     return CHECK_SUMMARY();
 }

@@ -223,6 +223,10 @@ view_hit view_hit_test(view *v, const app *a, int px, int py)
         return hit_act(ACT_PLAY, 0, -1, -1);
     if (vw_inside(L->large_button, x, y))
         return hit_act(ACT_LARGE, 0, -1, -1);
+    if (s->inside.shown && !a->large) { /* a thread of the block looked at */
+        int t = vw_inside_thread_at(v, s, x, y);
+        return t >= 0 ? hit_act(ACT_BLOCK_PICK, t, -1, -1) : none;
+    }
     if (a->large) { /* over either picture: that output, hovered or pinned */
         rect r[2];
         vw_large_boxes(v, s, &r[0], &r[1]);

@@ -327,6 +327,8 @@ void view_draw(view *v, const app *a, int w, int h)
     if (s->img.luma.px) {
         if (a->large) {
             vw_draw_large(v, a);
+        } else if (s->inside.shown) {
+            vw_draw_inside(v, a);
         } else if (s->sweep.shown) {
             vw_draw_sweep(v, a, v->L.sweep);
         } else {

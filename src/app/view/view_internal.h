@@ -111,6 +111,11 @@ struct view {
     } cut[VW_MAX_CUT];
     int cut_count;
     float pointer_x, pointer_y;     /* where the mouse is (negative: outside) */
+    /* the kernels' traffic counted for the view inside the GPU, and what for */
+    kw_counts counts;
+    bool counted;
+    unsigned long counted_image;
+    int counted_w, counted_h, counted_bdx, counted_bdy, counted_border;
     char tooltip[512];              /* the whole text shown this frame ("" none) */
 };
 
@@ -158,6 +163,10 @@ void vw_draw_picture(view *v, const scene *s, int which, rect r);
 /* The two pictures side by side in L->sweep's place, and where they are. */
 void vw_large_boxes(const view *v, const scene *s, rect *in, rect *out);
 void vw_draw_large(view *v, const app *a);
+/* inside.c: inside the GPU (O), in the grids' place; the thread of the
+ * block under window pixel (x, y), or -1 */
+void vw_draw_inside(view *v, const app *a);
+int vw_inside_thread_at(const view *v, const scene *s, float x, float y);
 
 /* status.c */
 void vw_draw_top(view *v, const scene *s);

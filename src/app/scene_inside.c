@@ -1,0 +1,181 @@
+/* scene_inside.c - inside the GPU: one block's life in the tiled kernel,
+ * the block shape, what the kernels ask of the memory (counted), and the
+ * missing barrier (simulated). See scene.h, "inside the GPU". */
+#include "scene.h"
+#include "scene_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "i18n.h"
+
+static const int shapes[SCENE_BLOCK_SHAPES][2] = {{16, 16}, {8, 8}, {32, 8}, {32, 32}, {24, 24}};
+
+void scene_block_shape(int i, int *bdx, int *bdy)
+{
+    if (i < 0 || i >= SCENE_BLOCK_SHAPES)
+        i = 0;
+    *bdx = shapes[i][0];
+    *bdy = shapes[i][1];
+}
+
+void scene_block_dims(const scene *s, int *bdx, int *bdy)
+{
+    scene_block_shape(s->inside.shape, bdx, bdy);
+}
+
+/* The block of the output looked at (hovered, pinned, or the walk's). */
+static void aim(scene *s)
+{
+    int fx, fy, bdx, bdy;
+    bool from_stepper;
+    scene_block_dims(s, &bdx, &bdy);
+    scene_focus(s, &fx, &fy, &from_stepper);
+    s->inside.bx = fx / bdx;
+    s->inside.by = fy / bdy;
+    s->inside.thread = (fy % bdy) * bdx + fx % bdx;
+}
+
+static void run_race(scene *s)
+{
+    int bdx, bdy;
+    scene_block_dims(s, &bdx, &bdy);
+    kw_race_run(bdx, bdy, false, s->inside.race_seed, &s->inside.race);
+}
+
+static void enter(scene *s, int stage)
+{
+    s->inside.stage = stage;
+    s->inside.stage_at = scene_now(s);
+    if (stage == SCENE_BLOCK_NO_BARRIER)
+        run_race(s);
+    ++s->updates;
+}
+
+void scene_block_life(scene *s)
+{
+    if (!s->img.luma.px)
+        return;
+    if (!s->inside.shown) {
+        s->inside.shown = true;
+        s->sweep.shown = false; /* they take the same place */
+        aim(s);
+        enter(s, SCENE_BLOCK_LOAD);
+    } else if (s->inside.stage < SCENE_BLOCK_NO_BARRIER) {
+        enter(s, s->inside.stage + 1);
+    } else if (s->inside.race_seed % 2 == 0) {
+        ++s->inside.race_seed; /* another schedule, once; then the view closes */
+        enter(s, SCENE_BLOCK_NO_BARRIER);
+    } else {
+        ++s->inside.race_seed;
+        scene_block_close(s);
+    }
+}
+
+void scene_block_close(scene *s)
+{
+    s->inside.shown = false;
+    ++s->updates;
+}
+
+void scene_next_block_shape(scene *s)
+{
+    int bdx, bdy;
+    s->inside.shape = (s->inside.shape + 1) % SCENE_BLOCK_SHAPES;
+    scene_block_dims(s, &bdx, &bdy);
+    if (s->inside.shown) {
+        aim(s);
+        enter(s, s->inside.stage);
+    }
+    if (s->gpu.engine && strcmp(eng_class_of(s->gpu.engine)->name, "cuda") == 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, _("blocks of %dx%d threads"), bdx, bdy);
+        scene_notice(s, msg);
+        if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
+            s->gpu_stale = true; /* the CUDA engine runs with the new shape: measured again */
+    } else {
+        char msg[320];
+        snprintf(msg, sizeof msg,
+                 _("blocks of %dx%d threads: counted as CUDA would run them; this GPU engine's work groups "
+                   "stay 16x16"),
+                 bdx, bdy);
+        scene_notice(s, msg);
+    }
+    ++s->updates;
+}
+
+void scene_next_block_warp(scene *s)
+{
+    int bdx, bdy, warps;
+    scene_block_dims(s, &bdx, &bdy);
+    warps = (bdx * bdy + KW_WARP - 1) / KW_WARP;
+    s->inside.thread = ((s->inside.thread / KW_WARP + 1) % warps) * KW_WARP;
+    if (s->inside.thread >= bdx * bdy)
+        s->inside.thread = 0;
+    ++s->updates;
+}
+
+void scene_block_pick(scene *s, int thread)
+{
+    int bdx, bdy;
+    scene_block_dims(s, &bdx, &bdy);
+    if (thread >= 0 && thread < bdx * bdy) {
+        s->inside.thread = thread;
+        ++s->updates;
+    }
+}
+
+double scene_block_progress(const scene *s)
+{
+    double length = s->inside.stage == SCENE_BLOCK_LOAD      ? SCENE_BLOCK_LOAD_MS
+                    : s->inside.stage == SCENE_BLOCK_COMPUTE ? SCENE_BLOCK_COMPUTE_MS
+                                                             : 0.0;
+    double t;
+    if (length <= 0 || s->settling)
+        return 1.0;
+    t = (scene_now(s) - s->inside.stage_at) / length;
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+/* The request (iteration * warps + warp) at which cell (col, row) is
+ * stored, and by which thread; -1 for none. */
+static int cell_request(int bdx, int bdy, int col, int row, int *thread)
+{
+    int warps = (bdx * bdy + KW_WARP - 1) / KW_WARP, iterations = kw_tile_iterations(bdx, bdy);
+    for (int it = 0; it < iterations; ++it) {
+        /* the cell's thread in this iteration: tx = col - ci*bdx, ty = row - ri*bdy */
+        int cols = (bdx + 2 + bdx - 1) / bdx, ci = it % cols, ri = it / cols;
+        int tx = col - ci * bdx, ty = row - ri * bdy;
+        if (tx >= 0 && tx < bdx && ty >= 0 && ty < bdy) {
+            *thread = ty * bdx + tx;
+            return it * warps + *thread / KW_WARP;
+        }
+    }
+    *thread = -1;
+    return -1;
+}
+
+void scene_block_loading(const scene *s, int *requests_done, int *requests, int *cells_done, int *cells)
+{
+    int bdx, bdy, warps;
+    scene_block_dims(s, &bdx, &bdy);
+    warps = (bdx * bdy + KW_WARP - 1) / KW_WARP;
+    *requests = kw_tile_iterations(bdx, bdy) * warps;
+    *cells = (bdx + 2) * (bdy + 2);
+    *requests_done = s->inside.stage == SCENE_BLOCK_LOAD ? (int)(scene_block_progress(s) * *requests + 0.5)
+                                                         : *requests;
+    *cells_done = 0;
+    for (int row = 0; row < bdy + 2; ++row)
+        for (int col = 0; col < bdx + 2; ++col) {
+            int thread, r = cell_request(bdx, bdy, col, row, &thread);
+            *cells_done += r >= 0 && r < *requests_done;
+        }
+}
+
+bool scene_block_cell_stored(const scene *s, int col, int row, int requests_done, int *thread)
+{
+    int bdx, bdy, r;
+    scene_block_dims(s, &bdx, &bdy);
+    r = cell_request(bdx, bdy, col, row, thread);
+    return r >= 0 && r < requests_done;
+}
