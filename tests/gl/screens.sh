@@ -8,7 +8,8 @@
 # are only compared where --print-state says gpu_engine=gl.
 
 GOLDEN_WINDOW=1280x720
-GOLDEN_SCREENS=(first_screen cpu_partway gpu_timing thread_view)
+GOLDEN_SCREENS=(first_screen cpu_partway gpu_timing thread_view inside_load inside_barrier inside_compute
+  inside_no_barrier)
 
 golden_actions() {
   case $1 in
@@ -16,6 +17,10 @@ golden_actions() {
     cpu_partway) echo "step*45,tap*4" ;;      # the CPU walk, output 45 at tap 4 of 9
     gpu_timing) echo "step*20,gpu" ;;         # after the GPU phase: every output, timing chart
     thread_view) echo "zoom-out,gpu,threads" ;; # the GPU phase's blocks and threads
+    inside_load) echo "block-life" ;;         # inside the GPU: a block's tile loaded
+    inside_barrier) echo "block-life*2" ;;    # ... its threads at the barrier
+    inside_compute) echo "block-life*3,block-warp" ;; # ... the nine reads, warp 1
+    inside_no_barrier) echo "block-life*4" ;; # ... without the barrier, simulated
     *) return 1 ;;
   esac
 }

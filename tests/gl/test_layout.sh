@@ -2,7 +2,7 @@
 # The layout at every size a class meets (1024x768, 1280x720, 1920x1080 and
 # 3840x2160), text at 100% and 200%, in English and Chinese, on every kind
 # of screen (free play in both phases, thread view, the sweep, the large
-# picture, a lesson's step, the help, the lesson menu): no two runs of text
+# picture, inside the GPU, a lesson's step, the help, the lesson menu): no two runs of text
 # drawn on one layer overlap, and none leaves the window. The text's boxes
 # come from convis itself (--print-state: text=x,y,w,h,layer,start).
 # Usage: test_layout.sh CONVIS LESSONS_DIR
@@ -74,6 +74,8 @@ for lang in en zh; do
       shot "${tag}thread view" $size $lang "${z}zoom-out,gpu,threads"
       shot "${tag}size sweep" $size $lang "${z}sweep"
       shot "${tag}large picture" $size $lang "${z}large-view"
+      shot "${tag}inside the GPU" $size $lang "${z}block-life"
+      shot "${tag}no barrier, 24x24" $size $lang "${z}block-life*4,block-shape*4"
       shot "${tag}help" $size $lang "${z}help"
       shot "${tag}lesson menu" $size $lang "${z}lessons"
       shot "${tag}a lesson's step" $size $lang "${z}gpu,lesson-next" lesson "$lessons/$lang/02-all-at-once.yaml"

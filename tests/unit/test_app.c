@@ -631,6 +631,74 @@ static void test_large_view(void)
     app_free(&a);
 }
 
+/* Inside the GPU: O opens the block of the output looked at and steps its
+ * stages (the load animated over its time, then every cell stored; the
+ * barrier with every thread waiting; compute; no barrier, simulated: what
+ * raced could; another schedule; closed); J cycles the shapes; Shift+O the
+ * warps; a click picks a thread; the view takes the grids' place alone. */
+static void test_inside(void)
+{
+    app a;
+    int rd, r, cd, c, bdx, bdy, seed;
+    fresh(&a);
+    scene_center_on(&a.s, 100, 60);
+    scene_hover(&a.s, true, 37, 21); /* the output looked at: block (2, 1) of 16x16 */
+    run_name(&a, "block-life");
+    CHECK(a.s.inside.shown && a.s.inside.stage == SCENE_BLOCK_LOAD && a.s.inside.bx == 2 && a.s.inside.by == 1 &&
+              a.s.inside.thread == 5 * 16 + 5,
+          "O: block (%d, %d), thread %d, stage %d", a.s.inside.bx, a.s.inside.by, a.s.inside.thread, a.s.inside.stage);
+    scene_block_loading(&a.s, &rd, &r, &cd, &c);
+    CHECK(rd == 0 && r == 4 * 8 && cd == 0 && c == 18 * 18 && scene_animating(&a.s),
+          "the load starts: %d of %d requests, %d of %d cells", rd, r, cd, c);
+    fake_now += SCENE_BLOCK_LOAD_MS / 2;
+    scene_block_loading(&a.s, &rd, &r, &cd, &c);
+    CHECK(rd == 16 && cd > 0 && cd < c, "half way: %d requests, %d cells", rd, cd);
+    fake_now += SCENE_BLOCK_LOAD_MS;
+    scene_block_loading(&a.s, &rd, &r, &cd, &c);
+    CHECK(rd == r && cd == c && !scene_animating(&a.s), "loaded: %d of %d cells", cd, c);
+    run_name(&a, "block-life");
+    CHECK(a.s.inside.stage == SCENE_BLOCK_BARRIER, "O: the barrier");
+    run_name(&a, "block-life");
+    CHECK(a.s.inside.stage == SCENE_BLOCK_COMPUTE, "O: compute");
+    run_name(&a, "block-life");
+    seed = (int)a.s.inside.race_seed;
+    CHECK(a.s.inside.stage == SCENE_BLOCK_NO_BARRIER && a.s.inside.race.can_count == 256 &&
+              a.s.inside.race.raced_count <= a.s.inside.race.can_count,
+          "O: no barrier, simulated: %d raced of %d that could", a.s.inside.race.raced_count,
+          a.s.inside.race.can_count);
+    run_name(&a, "block-life");
+    CHECK(a.s.inside.shown && (int)a.s.inside.race_seed != seed, "O: another schedule (%u)", a.s.inside.race_seed);
+    run_name(&a, "block-life");
+    CHECK(!a.s.inside.shown, "O: closed");
+    /* shapes and warps */
+    run_name(&a, "block-life");
+    for (int i = 1; i <= SCENE_BLOCK_SHAPES; ++i) {
+        run_name(&a, "block-shape");
+        scene_block_dims(&a.s, &bdx, &bdy);
+        if (i == 4)
+            CHECK(bdx == 24 && bdy == 24 && a.s.inside.bx == 37 / 24 && a.s.inside.by == 21 / 24,
+                  "J x4: 24x24, block (%d, %d)", a.s.inside.bx, a.s.inside.by);
+    }
+    CHECK(bdx == 16 && bdy == 16, "J x5: back to 16x16");
+    for (int i = 0; i < 8; ++i)
+        run_name(&a, "block-warp");
+    CHECK(a.s.inside.thread / 32 == (5 * 16 + 5) / 32, "Shift+O x8: the warps of a 16x16 block, round");
+    app_do(&a, (app_act){app_action_find("block-pick"), 200, -1, -1, NULL});
+    CHECK(a.s.inside.thread == 200, "a click picks thread 200 (%d)", a.s.inside.thread);
+    /* one place for the view, the sweep and the large pictures */
+    run_name(&a, "sweep");
+    CHECK(!a.s.inside.shown && a.s.sweep.shown, "W takes its place");
+    run_name(&a, "block-life");
+    CHECK(a.s.inside.shown && !a.s.sweep.shown, "O takes the sweep's");
+    run_name(&a, "large-view");
+    CHECK(a.large && !a.s.inside.shown, "I takes it");
+    run_name(&a, "block-life");
+    CHECK(!a.large && a.s.inside.shown, "O back");
+    app_do(&a, app_act_id(ACT_ESCAPE));
+    CHECK(!a.s.inside.shown && !a.quit, "Esc closes it, nothing more");
+    app_free(&a);
+}
+
 /* ---- memory: the budget and tiles -------------------------------------------------------- */
 
 /* Whether the GPU result shown equals the reference of the image shown. */
@@ -1178,6 +1246,7 @@ int main(void)
     test_long_work();
     test_budget_tiles();
     test_large_view();
+    test_inside();
     test_placeholders();
     test_hardware_and_compare();
     test_machine_texts();

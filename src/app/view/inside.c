@@ -20,12 +20,22 @@ static void tile_box(const scene *s, rect box, rect *tile, float *cell)
     *tile = (rect){box.x, box.y, *cell * (float)(bdx + 2), *cell * (float)(bdy + 2)};
 }
 
-/* The left part of the grids' place, for the tile, below its caption. */
-static rect left_box(const view *v)
+static const char *const legends[SCENE_BLOCK_STAGES] = {
+    N_("blue: stored in the tile · dark: not yet · amber: the last request · the dashed ring: the halo · white: "
+       "the warp looked at"),
+    N_("amber: threads waiting at the barrier · every cell of the tile stored"),
+    N_("green: outputs written · magenta: the nine cells the thread looked at reads"),
+    N_("bright amber: read a cell too early in this run · dim: could, in another order"),
+};
+
+/* The left part of the grids' place, for the tile, below its caption and
+ * above its legend. */
+static rect left_box(const view *v, const scene *s)
 {
     const layout *L = &v->L;
-    float cap = 2.2f * vw_lh(v->small) + 0.4f * L->pad, legend = 2.3f * vw_lh(v->small);
-    return (rect){L->sweep.x, L->sweep.y + cap, L->sweep.w * 0.42f, L->sweep.h - cap - legend};
+    float cap = L->line + vw_lh(v->small) + 0.4f * L->pad, w = L->sweep.w * 0.42f;
+    float legend = rnd_text_wrapped(v->small, _(legends[s->inside.stage]), 0, 0, w, DIM, false) + 0.3f * L->pad;
+    return (rect){L->sweep.x, L->sweep.y + cap, w, L->sweep.h - cap - legend};
 }
 
 int vw_inside_thread_at(const view *v, const scene *s, float x, float y)
@@ -35,7 +45,7 @@ int vw_inside_thread_at(const view *v, const scene *s, float x, float y)
     int bdx, bdy, col, row;
     if (!s->inside.shown)
         return -1;
-    tile_box(s, left_box(v), &tile, &cell);
+    tile_box(s, left_box(v, s), &tile, &cell);
     scene_block_dims(s, &bdx, &bdy);
     if (!vw_inside(tile, x, y))
         return -1;
@@ -114,75 +124,86 @@ static void draw_tile(const scene *s, rect tile, float cell)
 /* What the tile's colours mean in this stage, under it. */
 static void draw_legend(view *v, const scene *s, rect tile)
 {
-    static const char *const legend[SCENE_BLOCK_STAGES] = {
-        N_("blue: stored in the tile · dark: not yet · amber: the last request · the dashed ring: the halo · white: "
-           "the warp looked at"),
-        N_("amber: threads waiting at the barrier · every cell of the tile stored"),
-        N_("green: outputs written · magenta: the nine cells the thread looked at reads"),
-        N_("bright amber: read a cell too early in this run · dim: could, in another order"),
-    };
-    rnd_text_wrapped(v->small, _(legend[s->inside.stage]), tile.x, tile.y + tile.h + 0.3f * v->L.pad,
+    rnd_text_wrapped(v->small, _(legends[s->inside.stage]), tile.x, tile.y + tile.h + 0.3f * v->L.pad,
                      v->L.sweep.w * 0.42f, DIM, true);
 }
 
-/* One warp's instructions for the stage shown. */
-static float draw_warp(view *v, const scene *s, float x, float y, float w)
+/* A column of lines that stops, with an ellipsis line, where the room
+ * ends (the hint line keeps the bottom). */
+typedef struct column {
+    view *v;
+    float x, y, w, bottom;
+    bool full;
+} column;
+
+static bool put(column *c, const char *text, rnd_color color)
 {
-    int bdx, bdy, warp = s->inside.thread / KW_WARP, n;
+    float lh = vw_lh(c->v->small);
+    if (c->full)
+        return false;
+    if (c->y + 2 * lh > c->bottom) {
+        vw_text_fit(c->v, c->v->small, "\xE2\x80\xA6", c->x, c->y, c->w, FAINT);
+        c->y += lh;
+        c->full = true;
+        return false;
+    }
+    vw_text_fit(c->v, c->v->small, text, c->x, c->y, c->w, color);
+    c->y += lh;
+    return true;
+}
+
+/* One warp's instructions for the stage shown. */
+static void draw_warp(column *c, const scene *s)
+{
+    int bdx, bdy, warp = s->inside.thread / KW_WARP, n, naive_lanes = 0, reads = 0, most = 0, least = 99;
     kw_request r[KW_MAX_REQUESTS];
     char line[320];
-    float lh = vw_lh(v->small);
     long long naive_sectors = 0;
-    int naive_lanes = 0;
     scene_block_dims(s, &bdx, &bdy);
     n = kw_warp_trace(s->img.luma.w, s->img.luma.h, bdx, bdy, s->opt.border, s->inside.bx, s->inside.by, warp, r);
-    snprintf(line, sizeof line, _("warp %d: threads %d…%d (32 consecutive, %s); thread %d looked at"), warp,
-             warp * KW_WARP, warp * KW_WARP + KW_WARP - 1, _("a warp runs one instruction for all at once"),
-             s->inside.thread);
-    vw_text_fit(v, v->small, line, x, y, w, TEXT);
-    y += lh;
+    snprintf(line, sizeof line, _("warp %d: threads %d…%d, one instruction for all 32 at once; thread %d looked at"),
+             warp, warp * KW_WARP, warp * KW_WARP + KW_WARP - 1, s->inside.thread);
+    put(c, line, TEXT);
     for (int i = 0; i < n; ++i) {
         const kw_request *q = &r[i];
-        bool show = (s->inside.stage == SCENE_BLOCK_LOAD && (q->kind == KW_TILED_LOAD || q->kind == KW_TILED_STORE)) ||
-                    ((s->inside.stage == SCENE_BLOCK_COMPUTE || s->inside.stage == SCENE_BLOCK_NO_BARRIER) &&
-                     (q->kind == KW_TILED_READ || q->kind == KW_OUT_STORE));
         if (q->kind == KW_NAIVE_LOAD) {
             naive_sectors += q->sectors;
             naive_lanes += q->lanes;
-        }
-        if (!show || q->lanes == 0)
-            continue;
-        if (q->kind == KW_TILED_LOAD)
+        } else if (q->kind == KW_TILED_READ && q->lanes) {
+            ++reads;
+            most = q->passes > most ? q->passes : most;
+            least = q->passes < least ? q->passes : least;
+        } else if (q->kind == KW_TILED_LOAD && s->inside.stage == SCENE_BLOCK_LOAD && i + 1 < n &&
+                   r[i + 1].lanes > 0) {
+            /* a load step and its stores into the tile, on one line */
             snprintf(line, sizeof line,
-                     ngettext("load step %d: %d lanes read elements %lld…%lld: %d sector of 32 B",
-                              "load step %d: %d lanes read elements %lld…%lld: %d sectors of 32 B",
+                     ngettext("load step %d: %d lanes, elements %lld…%lld: %d sector of 32 B; into the tile: %d pass",
+                              "load step %d: %d lanes, elements %lld…%lld: %d sectors of 32 B; into the tile: %d pass",
                               (unsigned long)q->sectors),
-                     q->step + 1, q->lanes, q->first, q->last, q->sectors);
-        else if (q->kind == KW_TILED_STORE)
-            snprintf(line, sizeof line,
-                     ngettext("   into the tile: %d lanes, %d pass over the 32 banks",
-                              "   into the tile: %d lanes, %d passes over the 32 banks", (unsigned long)q->passes),
-                     q->lanes, q->passes);
-        else if (q->kind == KW_TILED_READ)
-            snprintf(line, sizeof line,
-                     ngettext("tap %d from the tile: %d lanes, words %lld…%lld, %d pass over the 32 banks",
-                              "tap %d from the tile: %d lanes, words %lld…%lld, %d passes over the 32 banks",
-                              (unsigned long)q->passes),
-                     q->step + 1, q->lanes, q->first, q->last, q->passes);
-        else
+                     q->step + 1, r[i + 1].lanes, q->first, q->last, q->sectors, r[i + 1].passes);
+            put(c, line, DIM);
+        } else if (q->kind == KW_OUT_STORE && q->lanes &&
+                   (s->inside.stage == SCENE_BLOCK_COMPUTE || s->inside.stage == SCENE_BLOCK_NO_BARRIER)) {
+            if (reads) {
+                if (least == most)
+                    snprintf(line, sizeof line,
+                             ngettext("nine reads from the tile: %d pass each over the 32 banks",
+                                      "nine reads from the tile: %d passes each over the 32 banks", (unsigned long)most),
+                             most);
+                else
+                    snprintf(line, sizeof line, _("nine reads from the tile: %d to %d passes each over the 32 banks"),
+                             least, most);
+                put(c, line, DIM);
+            }
             snprintf(line, sizeof line, _("write: %d outputs, %d sectors of 32 B"), q->lanes, q->sectors);
-        vw_text_fit(v, v->small, line, x, y, w, DIM);
-        y += lh;
+            put(c, line, DIM);
+        }
     }
-    if (s->inside.stage == SCENE_BLOCK_BARRIER) {
-        vw_text_fit(v, v->small, _("no memory instruction: the warp waits at __syncthreads() (barrier() in GLSL)"), x, y,
-                    w, DIM);
-        y += lh;
-    }
+    if (s->inside.stage == SCENE_BLOCK_BARRIER)
+        put(c, _("no memory instruction: the warp waits at __syncthreads() (barrier() in GLSL)"), DIM);
     snprintf(line, sizeof line, _("the naive kernel, same warp: 9 loads from global memory, %d lanes, %lld sectors"),
              naive_lanes, naive_sectors);
-    vw_text_fit(v, v->small, line, x, y, w, DIM);
-    return y + lh;
+    put(c, line, DIM);
 }
 
 /* The counts for the image, shape and border shown: made again when one
@@ -203,61 +224,55 @@ static const kw_counts *counts_of(view *v, const scene *s)
 }
 
 /* Both kernels on the whole image, counted. */
-static float draw_counts(view *v, const scene *s, float x, float y, float w)
+static void draw_counts(column *c, const scene *s)
 {
-    const kw_counts *k = counts_of(v, s);
-    float lh = vw_lh(v->small);
-    char line[320], a[48], b[48], c[48];
+    const kw_counts *k = counts_of(c->v, s);
+    char line[320], a[48], b[48], d[48];
     if (!k)
-        return y;
+        return;
     snprintf(line, sizeof line, _("The whole image, %d×%d: counted from the kernel's index functions"), k->w, k->h);
-    vw_text_fit(v, v->small, line, x, y, w, TEXT);
-    y += lh;
+    put(c, line, TEXT);
     snprintf(line, sizeof line, _("global loads an output: naive %.2f · tiled %.2f"),
              (double)k->naive.loads / (double)k->outputs, (double)k->tiled.loads / (double)k->outputs);
-    vw_text_fit(v, v->small, line, x, y, w, DIM);
-    y += lh;
+    put(c, line, DIM);
     snprintf(line, sizeof line, _("32-byte sectors a warp request: naive %.2f · tiled %.2f (4 is 32 floats in a row)"),
              k->naive.requests ? (double)k->naive.sectors / (double)k->naive.requests : 0.0,
              k->tiled.requests ? (double)k->tiled.sectors / (double)k->tiled.requests : 0.0);
-    vw_text_fit(v, v->small, line, x, y, w, DIM);
-    y += lh;
+    put(c, line, DIM);
     fmt_bytes(k->naive.sectors * KW_SECTOR, a, sizeof a);
     fmt_bytes(k->tiled.sectors * KW_SECTOR, b, sizeof b);
-    fmt_bytes(4 * k->outputs, c, sizeof c);
-    snprintf(line, sizeof line, _("read from global memory: naive %s · tiled %s (the image itself: %s)"), a, b, c);
-    vw_text_fit(v, v->small, line, x, y, w, DIM);
-    y += lh;
-    snprintf(line, sizeof line, _("shared memory (tiled): %d pass a read, %d a store, at worst (1: no bank conflict)"),
+    fmt_bytes(4 * k->outputs, d, sizeof d);
+    snprintf(line, sizeof line, _("read from global memory: naive %s · tiled %s (the image itself: %s)"), a, b, d);
+    put(c, line, DIM);
+    snprintf(line, sizeof line,
+             ngettext("shared memory (tiled), at worst: %d pass over the 32 banks a read, %d a store (1: no bank conflict)",
+                      "shared memory (tiled), at worst: %d passes over the 32 banks a read, %d a store (1: no bank "
+                      "conflict)",
+                      (unsigned long)k->tiled.worst_read_passes),
              k->tiled.worst_read_passes, k->tiled.worst_store_passes);
-    vw_text_fit(v, v->small, line, x, y, w, DIM);
-    y += lh;
+    put(c, line, DIM);
     fmt_count(k->blocks, a, sizeof a);
     fmt_count(k->warps, b, sizeof b);
-    fmt_count(k->wasted, c, sizeof c);
+    fmt_count(k->wasted, d, sizeof d);
     snprintf(line, sizeof line, _("grid: %s blocks of %d×%d, %s warps; %s threads with no output (past the edges)"), a,
-             k->bdx, k->bdy, b, c);
-    vw_text_fit(v, v->small, line, x, y, w, k->wasted > 0 ? WINDOW : DIM);
-    return y + lh;
+             k->bdx, k->bdy, b, d);
+    put(c, line, k->wasted > 0 ? WINDOW : DIM);
 }
 
 /* What the GPU engine here says of the schedule: measured where it ran. */
-static float draw_engine(view *v, const scene *s, float x, float y, float w)
+static void draw_engine(column *c, const scene *s)
 {
     char line[320], t[48];
-    float lh = vw_lh(v->small);
     if (!s->gpu.engine) {
-        vw_text_fit(v, v->small, _("no GPU engine here: the figures above are counted, nothing is measured"), x, y, w,
-                    FAINT);
-        return y + lh;
+        put(c, _("no GPU engine here: the figures above are counted, nothing is measured"), FAINT);
+        return;
     }
     if (s->gpu.measured) {
         fmt_ms(eng_total_ms(&s->gpu.timing), t, sizeof t);
         snprintf(line, sizeof line, _("measured: %s, %s kernel, blocks of %d×%d: %s"), scene_engine_label(&s->gpu),
                  C_("kernel", eng_kernel_name(s->gpu_kernel)), s->gpu.timing.launch.block_x,
                  s->gpu.timing.launch.block_y, t);
-        vw_text_fit(v, v->small, line, x, y, w, TEXT);
-        y += lh;
+        put(c, line, TEXT);
     }
     if (s->gpu_device_known && s->gpu_device.compute_units > 0)
         snprintf(line, sizeof line,
@@ -268,16 +283,15 @@ static float draw_engine(view *v, const scene *s, float x, float y, float w)
                  s->gpu_device.subgroup);
     else
         snprintf(line, sizeof line, _("work groups of 16×16; the driver reports no subgroup size"));
-    vw_text_fit(v, v->small, line, x, y, w, DIM);
-    return y + lh;
+    put(c, line, DIM);
 }
 
 void vw_draw_inside(view *v, const app *a)
 {
     const scene *s = &a->s;
     layout *L = &v->L;
-    rect tile, box = left_box(v);
-    float cell, x, y, w, lh = vw_lh(v->small);
+    rect tile, box = left_box(v, s);
+    float cell;
     int bdx, bdy, gx, gy;
     char line[320];
 
@@ -292,33 +306,38 @@ void vw_draw_inside(view *v, const app *a)
     draw_tile(s, tile, cell);
     draw_legend(v, s, tile);
 
-    x = box.x + box.w + 1.5f * L->pad;
-    w = L->sweep.x + L->sweep.w - x;
-    y = box.y;
-    if (s->inside.stage == SCENE_BLOCK_LOAD || s->inside.stage == SCENE_BLOCK_BARRIER) {
-        int rd, r, cd, c;
-        scene_block_loading(s, &rd, &r, &cd, &c);
-        snprintf(line, sizeof line, _("%d of %d warp requests issued · %d of %d tile cells stored (%d halo)"), rd, r,
-                 cd, c, c - bdx * bdy);
-        if (s->inside.stage == SCENE_BLOCK_BARRIER)
-            snprintf(line, sizeof line, _("all %d cells stored; %d threads wait at the barrier"), c, bdx * bdy);
-        vw_text_fit(v, v->small, line, x, y, w, TEXT);
-        y += lh;
-    } else if (s->inside.stage == SCENE_BLOCK_NO_BARRIER) {
-        snprintf(line, sizeof line,
-                 _("simulated, schedule %u: %d of %d outputs read a cell before it was written; %d could"),
-                 s->inside.race_seed, s->inside.race.raced_count, bdx * bdy, s->inside.race.can_count);
-        vw_text_fit(v, v->small, line, x, y, w, TEXT);
-        y += lh;
-        vw_text_fit(v, v->small,
-                    _("(the outputs that read a cell another warp stores; on a GPU a race may or may not show)"), x, y,
-                    w, DIM);
-        y += lh;
+    {
+        const char *hint = _("O: next stage · Shift+O: next warp · J: block shape · click a thread · Esc: back");
+        float hint_h;
+        column c;
+        c.v = v;
+        c.x = box.x + box.w + 1.5f * L->pad;
+        c.w = L->sweep.x + L->sweep.w - c.x;
+        c.y = box.y;
+        c.full = false;
+        hint_h = rnd_text_wrapped(v->small, hint, 0, 0, c.w, FAINT, false);
+        c.bottom = L->sweep.y + L->sweep.h - hint_h - 0.3f * L->pad;
+        if (s->inside.stage == SCENE_BLOCK_LOAD || s->inside.stage == SCENE_BLOCK_BARRIER) {
+            int rd, r, cd, cells;
+            scene_block_loading(s, &rd, &r, &cd, &cells);
+            if (s->inside.stage == SCENE_BLOCK_BARRIER)
+                snprintf(line, sizeof line, _("all %d cells stored; %d threads wait at the barrier"), cells, bdx * bdy);
+            else
+                snprintf(line, sizeof line, _("%d of %d warp requests issued · %d of %d tile cells stored (%d halo)"),
+                         rd, r, cd, cells, cells - bdx * bdy);
+            put(&c, line, TEXT);
+        } else if (s->inside.stage == SCENE_BLOCK_NO_BARRIER) {
+            snprintf(line, sizeof line,
+                     _("simulated, schedule %u: %d of %d outputs read a cell before it was written; %d could"),
+                     s->inside.race_seed, s->inside.race.raced_count, bdx * bdy, s->inside.race.can_count);
+            put(&c, line, TEXT);
+            put(&c, _("(the outputs that read a cell another warp stores; on a GPU a race may or may not show)"), DIM);
+        }
+        c.y += 0.4f * L->pad;
+        draw_counts(&c, s);
+        draw_engine(&c, s);
+        c.y += 0.4f * L->pad;
+        draw_warp(&c, s);
+        rnd_text_wrapped(v->small, hint, c.x, c.bottom + 0.3f * L->pad, c.w, FAINT, true);
     }
-    y = draw_warp(v, s, x, y + 0.3f * L->pad, w);
-    y = draw_counts(v, s, x, y + 0.5f * L->pad, w);
-    y = draw_engine(v, s, x, y + 0.5f * L->pad, w);
-    rnd_text_wrapped(v->small,
-                     _("O: next stage · Shift+O: next warp · J: block shape · click a thread · Esc: back to the grids"),
-                     x, fminf(y + 0.5f * L->pad, L->sweep.y + L->sweep.h - lh), w, FAINT, true);
 }
