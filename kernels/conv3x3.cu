@@ -87,6 +87,18 @@ extern "C" int conv3x3_max_block_threads(int tiled, int *threads)
     return (int)e;
 }
 
+extern "C" int conv3x3_blocks_per_sm(int tiled, int block_x, int block_y, int *blocks)
+{
+    cudaError_t e;
+    *blocks = 0;
+    if (block_x < 1 || block_y < 1 || block_x * block_y > 1024)
+        return (int)cudaErrorInvalidConfiguration;
+    e = tiled ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, conv3x3_tiled, block_x * block_y,
+                                                              conv3x3_tiled_shared_bytes(block_x, block_y))
+              : cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, conv3x3_naive, block_x * block_y, 0);
+    return (int)e;
+}
+
 extern "C" int conv3x3_launch_copy(const float *d_in, float *d_out, size_t n, int block, void *stream)
 {
     if (block < 1 || block > 1024)

@@ -48,6 +48,12 @@ size_t conv3x3_tiled_shared_bytes(int block_x, int block_y);
  * (cudaFuncGetAttributes); may be less than the device's own limit. */
 int conv3x3_max_block_threads(int tiled, int *threads);
 
+/* How many blocks of block_x x block_y threads of the tiled (tiled != 0)
+ * or naive kernel one multiprocessor holds at once on the current device,
+ * as the CUDA runtime's occupancy calculator says for its registers and
+ * shared memory (cudaOccupancyMaxActiveBlocksPerMultiprocessor). */
+int conv3x3_blocks_per_sm(int tiled, int block_x, int block_y, int *blocks);
+
 /* The copy kernel: d_out[i] = d_in[i] for n floats, blocks of `block`
  * threads on a one-dimensional grid. The yardstick of the benchmark. */
 int conv3x3_launch_copy(const float *d_in, float *d_out, size_t n, int block, void *stream);

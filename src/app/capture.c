@@ -168,7 +168,7 @@ void app_capture_gif_end(app_window *w)
 static void settle_for_still(app *a)
 {
     scene_settle(&a->s);
-    a->s.gpu_shown_at = scene_now(&a->s) - 2 * SCENE_GPU_PULSE_MS;
+    a->s.gpu_shown_at = scene_now(&a->s) - 2 * scene_gpu_light_ms(&a->s);
     a->s.inside.stage_at = scene_now(&a->s) - 2 * (SCENE_BLOCK_LOAD_MS + SCENE_BLOCK_COMPUTE_MS); /* played out */
     /* the walk plays: as the window shows it a few seconds on, in frames (a
      * frame's step is bounded, as after a stall) */

@@ -324,7 +324,7 @@ bool scene_animating(const scene *s)
 {
     double now = scene_now(s);
     return (s->playing && s->phase == SCENE_PHASE_CPU) || (s->inside.shown && scene_block_progress(s) < 1.0) ||
-           (s->phase == SCENE_PHASE_GPU && now - s->gpu_shown_at < SCENE_GPU_PULSE_MS) ||
+           (s->phase == SCENE_PHASE_GPU && now - s->gpu_shown_at < scene_gpu_light_ms(s)) ||
            (s->notice[0] && now - s->notice_at < SCENE_NOTICE_MS);
 }
 

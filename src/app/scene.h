@@ -331,6 +331,22 @@ void scene_block_loading(const scene *s, int *requests_done, int *requests, int 
 bool scene_block_cell_stored(const scene *s, int col, int row, int requests_done, int *thread);
 void scene_too_big(scene *s);           /* opens an image just larger than the GPU can hold */
 
+/* ---- waves ------------------------------------------------------------------------- */
+
+#define SCENE_WAVES_MS 1500.0   /* the waves of a GPU run are shown one after another over this long at most */
+
+/* The waves the GPU's grid runs in: its blocks over the units (SMs) times
+ * the blocks one unit holds at once, as the engine reports them (CUDA's
+ * occupancy calculator); 0 where that is not known (the schedule is then
+ * drawn all at once). *per_wave: the blocks of a wave. */
+int scene_gpu_waves(const scene *s, long *per_wave);
+/* When output (x, y) lights up after the GPU result appears, in ms: its
+ * block's wave times the time a wave is given (the schedule's shape, not a
+ * recording of the hardware's order). */
+double scene_gpu_light_at(const scene *s, int x, int y);
+/* How long the GPU result's lighting lasts: the waves and the pulse. */
+double scene_gpu_light_ms(const scene *s);
+
 /* ---- memory ------------------------------------------------------------------------ */
 
 #define SCENE_BUDGET_COUNT 6        /* off, 1, 4, 16, 64, 256 MiB */

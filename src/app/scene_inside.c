@@ -89,15 +89,15 @@ void scene_next_block_shape(scene *s)
     }
     if (s->gpu.engine && strcmp(eng_class_of(s->gpu.engine)->name, "cuda") == 0) {
         char msg[160];
-        snprintf(msg, sizeof msg, _("blocks of %dx%d threads"), bdx, bdy);
+        snprintf(msg, sizeof msg, _("blocks of %d×%d threads"), bdx, bdy);
         scene_notice(s, msg);
         if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
             s->gpu_stale = true; /* the CUDA engine runs with the new shape: measured again */
     } else {
         char msg[320];
         snprintf(msg, sizeof msg,
-                 _("blocks of %dx%d threads: counted as CUDA would run them; this GPU engine's work groups "
-                   "stay 16x16"),
+                 _("blocks of %d×%d threads: counted as CUDA would run them; this GPU engine's work groups "
+                   "stay 16×16"),
                  bdx, bdy);
         scene_notice(s, msg);
     }
@@ -178,4 +178,40 @@ bool scene_block_cell_stored(const scene *s, int col, int row, int requests_done
     scene_block_dims(s, &bdx, &bdy);
     r = cell_request(bdx, bdy, col, row, thread);
     return r >= 0 && r < requests_done;
+}
+
+/* ---- waves --------------------------------------------------------------------- */
+
+int scene_gpu_waves(const scene *s, long *per_wave)
+{
+    long gx, gy;
+    int bx, by;
+    *per_wave = 0;
+    if (!s->gpu_device_known || s->gpu_device.compute_units <= 0 || s->gpu_device.blocks_per_unit <= 0 || s->tiles.on)
+        return 0;
+    scene_gpu_grid(s, &gx, &gy, &bx, &by);
+    *per_wave = (long)s->gpu_device.compute_units * s->gpu_device.blocks_per_unit;
+    return (int)((gx * gy + *per_wave - 1) / *per_wave);
+}
+
+static double wave_ms(int waves)
+{
+    return waves > 1 ? SCENE_WAVES_MS / waves : 0.0;
+}
+
+double scene_gpu_light_at(const scene *s, int x, int y)
+{
+    long per_wave, gx, gy;
+    int bx, by, waves = scene_gpu_waves(s, &per_wave);
+    if (waves <= 1)
+        return 0.0;
+    scene_gpu_grid(s, &gx, &gy, &bx, &by);
+    return (double)(((long)(y / by) * gx + x / bx) / per_wave) * wave_ms(waves); /* blocks in order of their index */
+}
+
+double scene_gpu_light_ms(const scene *s)
+{
+    long per_wave;
+    int waves = scene_gpu_waves(s, &per_wave);
+    return SCENE_GPU_PULSE_MS + (waves > 1 ? waves * wave_ms(waves) : 0.0);
 }

@@ -534,6 +534,11 @@ static bool cuda_device(void *state, eng_device_info *info)
     info->hardware = ENG_HW_GPU;
     info->compute_units = s->prop.multiProcessorCount;
     info->subgroup = s->prop.warpSize;
+    if (conv3x3_blocks_per_sm(s->opt.kernel == ENG_KERNEL_TILED, s->opt.block_x, s->opt.block_y,
+                              &info->blocks_per_unit) != 0) {
+        info->blocks_per_unit = 0; /* not known: the view says so */
+        cudaGetLastError();
+    }
     info->unit_name = "SM";
     info->memory_engine = 2 * (long long)(s->capacity * sizeof(float));
     info->present = s->present;

@@ -190,6 +190,8 @@ typedef struct eng_device_info {
     char name[128];                 /* "NVIDIA H200" */
     int compute_units;              /* streaming multiprocessors (CUDA); 0 = not known */
     const char *unit_name;          /* "SM"; NULL when compute_units is 0 */
+    int blocks_per_unit;            /* blocks of the kernel and shape set that one unit holds at once
+                                       (CUDA's occupancy calculator); 0 = not known */
     long long memory_total;         /* bytes of device memory; -1 = not known */
     long long memory_free;          /* bytes free on the device now; -1 = not known */
     long long memory_engine;        /* bytes this engine holds on the device */

@@ -734,6 +734,18 @@ int conv3x3_max_block_threads(int tiled, int *threads)
     return cudaSuccess;
 }
 
+int conv3x3_blocks_per_sm(int tiled, int block_x, int block_y, int *resident)
+{
+    int threads = block_x * block_y, most = atoi(knob("CONVIS_MOCK_CUDA_THREADS_PER_SM", "2048"));
+    (void)tiled;
+    *resident = 0;
+    STICKY();
+    if (block_x < 1 || block_y < 1 || threads > 1024)
+        return cudaErrorInvalidConfiguration;
+    *resident = most / threads < 32 ? most / threads : 32; /* as threads and the 32 blocks an SM may hold allow */
+    return cudaSuccess;
+}
+
 int conv3x3_launch_copy(const float *d_in, float *d_out, size_t n, int block, void *stream)
 {
     if (block < 1 || block > 1024)

@@ -150,7 +150,7 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
     rnd_font *cf = view_font_px(v, (int)(L->cell * 0.34f));
     bool numbers = L->cell >= 20, gpu = s->phase == SCENE_PHASE_GPU;
     long done = scene_cpu_done(s);
-    float pulse = gpu ? (float)(1.0 - (now_ms - s->gpu_shown_at) / SCENE_GPU_PULSE_MS) : 0.0f;
+    float pulse;
     char buf[32];
 
     scene_block_size(s, &bx, &by);
@@ -164,7 +164,9 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
             if (x >= s->img.luma.w || y >= s->img.luma.h)
                 continue;
             vw_cell_rect(L, L->output, s, x, y, &r);
-            if (gpu ? !scene_gpu_done_at(s, x, y) : idx >= done) { /* not computed yet (or its tile not yet) */
+            double light = gpu ? now_ms - s->gpu_shown_at - scene_gpu_light_at(s, x, y) : 0.0;
+            if (gpu ? !scene_gpu_done_at(s, x, y) || light < 0 : idx >= done) {
+                /* not computed yet (or its tile not yet, or its wave not yet) */
                 rnd_rect(r.x, r.y, r.w - 1, r.h - 1, (rnd_color){0.07f, 0.08f, 0.09f, 1});
                 if (s->thread_view)
                     rnd_rect(r.x, r.y, r.w - 1, r.h - 1, vw_alpha(vw_owner_color(s, x, y, bx, by), 0.25f));
@@ -177,6 +179,7 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
             else
                 c = cell_color(img_display_byte(val, s->opt.display), GREEN);
             rnd_rect(r.x, r.y, r.w - 1, r.h - 1, c);
+            pulse = gpu ? (float)(1.0 - light / SCENE_GPU_PULSE_MS) : 0.0f;
             if (pulse > 0)
                 rnd_rect(r.x, r.y, r.w - 1, r.h - 1, vw_alpha(WHITE, 0.8f * pulse));
             if (numbers) {

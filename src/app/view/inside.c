@@ -24,7 +24,7 @@ static const char *const legends[SCENE_BLOCK_STAGES] = {
     N_("blue: stored in the tile · dark: not yet · amber: the last request · the dashed ring: the halo · white: "
        "the warp looked at"),
     N_("amber: threads waiting at the barrier · every cell of the tile stored"),
-    N_("green: outputs written · magenta: the nine cells the thread looked at reads"),
+    N_("green: outputs written · magenta: the nine cells read by the thread looked at"),
     N_("bright amber: read a cell too early in this run · dim: could, in another order"),
 };
 
@@ -177,9 +177,7 @@ static void draw_warp(column *c, const scene *s)
                    r[i + 1].lanes > 0) {
             /* a load step and its stores into the tile, on one line */
             snprintf(line, sizeof line,
-                     ngettext("load step %d: %d lanes, elements %lld…%lld: %d sector of 32 B; into the tile: %d pass",
-                              "load step %d: %d lanes, elements %lld…%lld: %d sectors of 32 B; into the tile: %d pass",
-                              (unsigned long)q->sectors),
+                     _("load step %d: %d lanes, elements %lld…%lld, 32-byte sectors: %d; into the tile, passes: %d"),
                      q->step + 1, r[i + 1].lanes, q->first, q->last, q->sectors, r[i + 1].passes);
             put(c, line, DIM);
         } else if (q->kind == KW_OUT_STORE && q->lanes &&
@@ -274,7 +272,14 @@ static void draw_engine(column *c, const scene *s)
                  s->gpu.timing.launch.block_y, t);
         put(c, line, TEXT);
     }
-    if (s->gpu_device_known && s->gpu_device.compute_units > 0)
+    if (s->gpu_device_known && s->gpu_device.compute_units > 0 && s->gpu_device.blocks_per_unit > 0) {
+        long per_wave;
+        int waves = scene_gpu_waves(s, &per_wave);
+        snprintf(line, sizeof line,
+                 _("%d SMs × %d blocks at once each (the CUDA runtime's occupancy for this kernel and shape): "
+                   "%ld blocks a wave, waves for the image: %d"),
+                 s->gpu_device.compute_units, s->gpu_device.blocks_per_unit, per_wave, waves > 0 ? waves : 1);
+    } else if (s->gpu_device_known && s->gpu_device.compute_units > 0)
         snprintf(line, sizeof line,
                  _("%d multiprocessors: they run the blocks a few at a time each, in waves, not all at once"),
                  s->gpu_device.compute_units);

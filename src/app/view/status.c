@@ -131,9 +131,16 @@ void vw_draw_status(view *v, const scene *s)
             snprintf(buf, sizeof buf, _("GPU: %s, %d done \xC2\xB7 each %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads"), tiles,
                      s->tiles.done, gx, gy, bx, by);
         }
-        else
+        else {
+            long per_wave;
+            int waves = scene_gpu_waves(s, &per_wave);
             snprintf(buf, sizeof buf, _("GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads"), gx, gy, bx,
                      by, t);
+            if (waves > 1) { /* the schedule's shape, as the runtime's occupancy gives it */
+                size_t n = strlen(buf);
+                snprintf(buf + n, sizeof buf - n, _(", in %d waves of %ld blocks"), waves, per_wave);
+            }
+        }
     }
     vw_text_fit(v, v->font, buf, x, y, L->status.w, TEXT);
     y += L->line;
