@@ -30,6 +30,18 @@ __global__ void conv3x3_tiled(const float *__restrict__ in, float *__restrict__ 
                               tile, out, w, h, c_params.weight, c_params.divisor);
 }
 
+// The tiled kernel without its barrier: only to show what the barrier
+// prevents (a warp may read a tile cell before the warp that loads it has);
+// never for a result anyone uses.
+__global__ void conv3x3_tiled_unsynced(const float *__restrict__ in, float *__restrict__ out, int w, int h)
+{
+    extern __shared__ float tile[];
+    conv3x3_tile_load_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y,
+                           in, w, h, c_params.border, tile);
+    conv3x3_tile_compute_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y,
+                              tile, out, w, h, c_params.weight, c_params.divisor);
+}
+
 __global__ void conv3x3_copy(const float *__restrict__ in, float *__restrict__ out, size_t n)
 {
     conv3x3_copy_body(blockIdx.x, threadIdx.x, blockDim.x, in, out, n);
@@ -75,6 +87,18 @@ extern "C" int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int 
     dim3 block(block_x, block_y);
     dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
     conv3x3_tiled<<<grid, block, conv3x3_tiled_shared_bytes(block_x, block_y), (cudaStream_t)stream>>>(
+        d_in, d_out, w, h);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x,
+                                             int block_y, void *stream)
+{
+    if (!shape_ok(w, h, block_x, block_y))
+        return (int)cudaErrorInvalidConfiguration;
+    dim3 block(block_x, block_y);
+    dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
+    conv3x3_tiled_unsynced<<<grid, block, conv3x3_tiled_shared_bytes(block_x, block_y), (cudaStream_t)stream>>>(
         d_in, d_out, w, h);
     return (int)cudaGetLastError();
 }

@@ -31,6 +31,11 @@ int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const co
  * conv3x3_set_filter last put in __constant__ memory on the same stream. */
 int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int block_x, int block_y, void *stream);
 
+/* The tiled kernel without its __syncthreads(): a race, launched only to
+ * show what the barrier prevents (its result is compared, never used). */
+int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x, int block_y,
+                                  void *stream);
+
 /* Makes `p` the filter of the tiled launches that follow on `stream`: a
  * cudaMemcpyToSymbolAsync into __constant__ memory, ordered in the stream
  * (two launches queued back to back with a set_filter between them each see

@@ -41,8 +41,10 @@ void main()
         for (int col = tx; col < TILE_W; col += BDX)
             tile[row * STRIDE + col] = conv_read(conv_edge_index(x0 + col, u_w, u_border),
                                                  conv_edge_index(y0 + row, u_h, u_border));
+#ifndef CONVIS_NO_BARRIER // left out only to show what it prevents (the race; never for a result)
     memoryBarrierShared();
     barrier();
+#endif
 
     if (x >= u_w || y >= u_h)
         return;

@@ -113,6 +113,8 @@ void scene_free_buffer(scene *s)
 
 void scene_free(scene *s)
 {
+    free(s->inside.gpu_heat);
+    s->inside.gpu_heat = NULL;
     worker_stop(s->worker); /* after the run under way, if any */
     eng_close(s->wseq);
     eng_close(s->wpar);

@@ -34,6 +34,7 @@
 #define SCENE_DEFAULT_SPEED 4.0
 #define SCENE_SWEEP_SIZES 6         /* 4x4, 16x16, ... 4096x4096 */
 #define SCENE_CHAIN_LENGTH 1000
+#define SCENE_RACE_RUNS 5           /* runs of the tiled kernel without its barrier on the GPU */
 #define SCENE_GPU_PULSE_MS 700.0    /* the GPU result's outputs light up this long */
 #define SCENE_NOTICE_MS 4000.0      /* a notice stays this long */
 
@@ -201,7 +202,15 @@ typedef struct scene {
         int thread;                 /* the thread looked at in it, ty*bdx + tx */
         int shape;                  /* index of the block shape (scene_block_shape) */
         kw_race race;               /* the missing barrier, on this block shape */
-        unsigned race_seed;         /* the schedule simulated (O again: another) */
+        unsigned race_seed;         /* the schedule simulated (another each time) */
+        /* the missing barrier on the GPU engine: runs of the tiled kernel
+         * without it, each compared with the reference */
+        int gpu_runs;               /* made (0: none; see gpu_why) */
+        long long gpu_wrong[SCENE_RACE_RUNS]; /* outputs that differ, run by run */
+        unsigned char *gpu_heat;    /* w*h: in how many runs each output was wrong */
+        int heat_w, heat_h;
+        char gpu_why[256];          /* why it did not run */
+        char gpu_label[64];         /* what ran it: "gl (software)", "cuda" */
     } inside;
 
     /* the chain: dependent passes on a 4x4 image, each started by the host */
@@ -302,6 +311,7 @@ typedef enum scene_block_stage {
     SCENE_BLOCK_BARRIER,    /* every thread waits until the last load is done */
     SCENE_BLOCK_COMPUTE,    /* each thread's nine reads of the tile and its one write */
     SCENE_BLOCK_NO_BARRIER, /* the same without the barrier: a simulated schedule */
+    SCENE_BLOCK_NO_BARRIER_GPU, /* ... run on the GPU engine, its results compared with the reference */
     SCENE_BLOCK_STAGES
 } scene_block_stage;
 

@@ -5,7 +5,11 @@
 #include "scene_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/conv.h"
+#include "core/err.h"
 
 #include "i18n.h"
 
@@ -43,12 +47,81 @@ static void run_race(scene *s)
     kw_race_run(bdx, bdy, false, s->inside.race_seed, &s->inside.race);
 }
 
+/* The tiled kernel without its barrier on the GPU engine, SCENE_RACE_RUNS
+ * times, each result compared with the reference: how many outputs came
+ * out wrong in each run, and where (measured, not simulated). */
+static void run_gpu_race(scene *s)
+{
+    int w = s->img.luma.w, h = s->img.luma.h;
+    img_plane ref, out;
+    eng_options o;
+    eng_job job;
+    s->inside.gpu_runs = 0;
+    s->inside.gpu_why[0] = '\0';
+    if (!s->gpu.engine) {
+        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, "%s", s->gpu.why);
+        return;
+    }
+    if (!eng_class_of(s->gpu.engine)->race_demo) {
+        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, _("%s has no tiled kernel to run without its barrier"),
+                 scene_engine_label(&s->gpu));
+        return;
+    }
+    free(s->inside.gpu_heat);
+    s->inside.gpu_heat = calloc((size_t)w * (size_t)h, 1);
+    if (!s->inside.gpu_heat || !img_plane_alloc(&ref, w, h)) {
+        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, "%s", _("out of memory"));
+        return;
+    }
+    if (!img_plane_alloc(&out, w, h)) {
+        img_plane_free(&ref);
+        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, "%s", _("out of memory"));
+        return;
+    }
+    s->inside.heat_w = w, s->inside.heat_h = h;
+    snprintf(s->inside.gpu_label, sizeof s->inside.gpu_label, "%s", scene_engine_label(&s->gpu));
+    job = (eng_job){&s->img.luma, &out, scene_params(s)};
+    conv_reference(&s->img.luma, &job.params, &ref);
+    o = eng_options_of(s->gpu.engine);
+    o.kernel = ENG_KERNEL_TILED;
+    o.result = ENG_RESULT_BULK;
+    o.no_barrier = true;
+    scene_block_dims(s, &o.block_x, &o.block_y);
+    if (eng_set_options(s->gpu.engine, &o)) {
+        for (int r = 0; r < SCENE_RACE_RUNS; ++r) {
+            eng_timing t;
+            long long wrong = 0;
+            for (long i = 0; i < (long)w * h; ++i)
+                out.px[i] = -12345.0f; /* a value no output has */
+            if (!eng_run(s->gpu.engine, &job, &t)) {
+                snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, "%s", err_msg());
+                break;
+            }
+            for (long i = 0; i < (long)w * h; ++i)
+                if (memcmp(&out.px[i], &ref.px[i], sizeof(float)) != 0) {
+                    ++wrong;
+                    ++s->inside.gpu_heat[i];
+                }
+            s->inside.gpu_wrong[s->inside.gpu_runs++] = wrong;
+        }
+    } else {
+        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, "%s", err_msg());
+    }
+    scene_gpu_options(s, s->gpu_result); /* with the barrier again, as before */
+    img_plane_free(&ref);
+    img_plane_free(&out);
+}
+
 static void enter(scene *s, int stage)
 {
     s->inside.stage = stage;
     s->inside.stage_at = scene_now(s);
-    if (stage == SCENE_BLOCK_NO_BARRIER)
+    if (stage == SCENE_BLOCK_NO_BARRIER) {
+        ++s->inside.race_seed; /* another schedule each time */
         run_race(s);
+    }
+    if (stage == SCENE_BLOCK_NO_BARRIER_GPU)
+        run_gpu_race(s);
     ++s->updates;
 }
 
@@ -61,13 +134,9 @@ void scene_block_life(scene *s)
         s->sweep.shown = false; /* they take the same place */
         aim(s);
         enter(s, SCENE_BLOCK_LOAD);
-    } else if (s->inside.stage < SCENE_BLOCK_NO_BARRIER) {
+    } else if (s->inside.stage < SCENE_BLOCK_NO_BARRIER_GPU) {
         enter(s, s->inside.stage + 1);
-    } else if (s->inside.race_seed % 2 == 0) {
-        ++s->inside.race_seed; /* another schedule, once; then the view closes */
-        enter(s, SCENE_BLOCK_NO_BARRIER);
     } else {
-        ++s->inside.race_seed;
         scene_block_close(s);
     }
 }

@@ -112,6 +112,7 @@ void scene_gpu_options(scene *s, eng_result r)
 {
     eng_options o = eng_options_of(s->gpu.engine);
     o.kernel = s->gpu_kernel;
+    o.no_barrier = false; /* only ever for the race shown inside the GPU (scene_inside.c) */
     o.result = r;
     scene_block_dims(s, &o.block_x, &o.block_y); /* CUDA's block shape (J); GL's work groups are fixed */
     o.per_pixel_budget_ms = PER_PIXEL_BUDGET_MS;

@@ -11,7 +11,8 @@
  * counted traffic of both kernels and the simulated missing barrier. */
 static void print_inside(const scene *s, FILE *f)
 {
-    static const char *const stages[SCENE_BLOCK_STAGES] = {"load", "barrier", "compute", "no-barrier"};
+    static const char *const stages[SCENE_BLOCK_STAGES] = {"load", "barrier", "compute", "no-barrier",
+                                                           "no-barrier-gpu"};
     int bdx, bdy, rd, r, cd, c;
     kw_counts k;
     scene_block_dims(s, &bdx, &bdy);
@@ -38,6 +39,12 @@ static void print_inside(const scene *s, FILE *f)
     if (s->inside.stage == SCENE_BLOCK_NO_BARRIER)
         fprintf(f, "race_seed=%u\nrace_can=%d\nrace_raced=%d\n", s->inside.race_seed, s->inside.race.can_count,
                 s->inside.race.raced_count);
+    if (s->inside.stage == SCENE_BLOCK_NO_BARRIER_GPU) {
+        fprintf(f, "race_gpu_runs=%d\nrace_gpu_wrong=", s->inside.gpu_runs);
+        for (int i = 0; i < s->inside.gpu_runs; ++i)
+            fprintf(f, "%s%lld", i ? "," : "", s->inside.gpu_wrong[i]);
+        fprintf(f, "\nrace_gpu_why=%s\n", s->inside.gpu_why);
+    }
 }
 
 void app_print_state(const app *a, FILE *f)

@@ -651,10 +651,13 @@ static bool upload(cuda_state *s, const eng_job *job)
 static bool launch(cuda_state *s, const eng_job *job, float *d_dst, eng_launch *l)
 {
     int w = job->in->w, h = job->in->h, bx = s->opt.block_x, by = s->opt.block_y;
-    bool naive = s->opt.kernel == ENG_KERNEL_NAIVE;
-    int e = naive ? conv3x3_launch_naive(s->d_in, d_dst, w, h, &job->params, bx, by, s->stream)
-                  : conv3x3_launch_tiled(s->d_in, d_dst, w, h, bx, by, s->stream);
-    if (!cuda_check((cudaError_t)e, naive ? "conv3x3_launch_naive" : "conv3x3_launch_tiled", __FILE__, __LINE__))
+    bool naive = s->opt.kernel == ENG_KERNEL_NAIVE, unsynced = !naive && s->opt.no_barrier;
+    int e = naive      ? conv3x3_launch_naive(s->d_in, d_dst, w, h, &job->params, bx, by, s->stream)
+            : unsynced ? conv3x3_launch_tiled_unsynced(s->d_in, d_dst, w, h, bx, by, s->stream)
+                       : conv3x3_launch_tiled(s->d_in, d_dst, w, h, bx, by, s->stream);
+    if (!cuda_check((cudaError_t)e,
+                    naive ? "conv3x3_launch_naive" : unsynced ? "conv3x3_launch_tiled_unsynced" : "conv3x3_launch_tiled",
+                    __FILE__, __LINE__))
         return false;
     *l = (eng_launch){conv3x3_blocks(w, bx), conv3x3_blocks(h, by), bx, by, 0};
     return true;
@@ -976,6 +979,7 @@ const eng_class eng_cuda_class = {
     .run = cuda_run,
     .describe = cuda_describe,
     .kernel_choice = true,
+    .race_demo = true,
     .present = cuda_present,
     .configure = cuda_configure,
     .device = cuda_device,

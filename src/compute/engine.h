@@ -121,6 +121,11 @@ typedef enum eng_result {
  * limits above. Engines ignore what they do not have (see the top). */
 typedef struct eng_options {
     eng_kernel kernel;
+    /* The tiled kernel without its barrier (__syncthreads, barrier()): its
+     * warps may read tile cells before they are written, a race. Only to
+     * show what the barrier does (engines with race_demo); never for a
+     * result anyone uses. */
+    bool no_barrier;
     eng_result result;
     int block_x, block_y;           /* threads a block (CUDA); 0 = 16 */
     long long per_pixel_max;        /* ENG_RESULT_PER_PIXEL: copies made for real, at most */
@@ -210,6 +215,8 @@ typedef struct eng_class {
     const char *summary;    /* one line for people */
     /* It has the tiled and the naive kernel (eng_options.kernel). */
     bool kernel_choice;
+    /* It can run the tiled kernel without its barrier (eng_options.no_barrier). */
+    bool race_demo;
     /* Computes with the OpenGL context current on the calling thread, which
      * the app provides: the window's, or a hidden window's on the command
      * line. Such an engine's probe fails when no context is current. */

@@ -63,8 +63,10 @@ typedef struct gl_program {
     GLint local[3];                 /* work-group size, from the program */
 } gl_program;
 
+#define PROG_NO_BARRIER ENG_KERNEL_COUNT /* the tiled shader without its barrier (the race, shown) */
+
 typedef struct gl_state {
-    gl_program prog[ENG_KERNEL_COUNT]; /* the tiled and the naive shader */
+    gl_program prog[ENG_KERNEL_COUNT + 1]; /* the tiled and the naive shader, and the tiled without barrier */
     GLint max_groups[2];            /* GL_MAX_COMPUTE_WORK_GROUP_COUNT x, y */
     GLint64 max_block_bytes;        /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
     GLint subgroup;                 /* GL_SUBGROUP_SIZE_KHR where the driver reports it; else 0 */
@@ -224,9 +226,9 @@ static void read_log(GLuint object, bool is_program, char *buf, size_t size)
         snprintf(buf, size, _("(the driver gave no log)"));
 }
 
-/* Compiles the common part and a shader's own part into one shader, links
+/* Compiles the common part, a line of defines and a shader's own part into one shader, links
  * it into p->program; on failure the sentence carries the driver's log. */
-static bool build_program(gl_state *s, gl_program *p, const char *const source[2], const char *path)
+static bool build_program(gl_state *s, gl_program *p, const char *const source[3], const char *path)
 {
     char log[768];
     GLint ok = GL_FALSE;
@@ -236,7 +238,7 @@ static bool build_program(gl_state *s, gl_program *p, const char *const source[2
         take_errors();
         return err_set("OpenGL could not create a compute shader on %s", s->renderer);
     }
-    glShaderSource(shader, 2, source, NULL);
+    glShaderSource(shader, 3, source, NULL);
     glCompileShader(shader);
     glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
     read_log(shader, false, log, sizeof log); /* always read, used on failure */
@@ -306,6 +308,8 @@ static bool inspect_program(gl_state *s, gl_program *p, const char *path)
 /* The shader of the kernel chosen (tiled or naive). */
 static gl_program *current(const gl_state *s)
 {
+    if (s->opt.no_barrier && s->opt.kernel == ENG_KERNEL_TILED)
+        return (gl_program *)&s->prog[PROG_NO_BARRIER];
     return (gl_program *)&s->prog[(unsigned)s->opt.kernel < ENG_KERNEL_COUNT ? s->opt.kernel : 0];
 }
 
@@ -390,7 +394,7 @@ static void gl_close(void *state)
         return;
     glDeleteQueries(Q_COUNT, s->query);
     glDeleteBuffers(BUF_COUNT, s->buf);
-    for (int k = 0; k < ENG_KERNEL_COUNT; ++k)
+    for (int k = 0; k <= PROG_NO_BARRIER; ++k)
         if (s->prog[k].program)
             glDeleteProgram(s->prog[k].program);
     take_errors();
@@ -419,14 +423,17 @@ static void *gl_open(void)
     common = read_text(common_path);
     if (!common)
         goto fail;
-    for (int k = 0; k < ENG_KERNEL_COUNT; ++k) {
-        const char *parts[2];
-        snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), shader_file[k]);
+    for (int k = 0; k <= PROG_NO_BARRIER; ++k) {
+        /* the tiled shader a second time, its barrier left out (CONVIS_NO_BARRIER) */
+        const char *parts[3];
+        int own = k == PROG_NO_BARRIER ? ENG_KERNEL_TILED : k;
+        snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), shader_file[own]);
         source = read_text(path);
         if (!source)
             goto free_source;
         parts[0] = common;
-        parts[1] = source;
+        parts[1] = k == PROG_NO_BARRIER ? "#define CONVIS_NO_BARRIER 1\n" : "";
+        parts[2] = source;
         if (!build_program(s, &s->prog[k], parts, path) || !inspect_program(s, &s->prog[k], path))
             goto free_source;
         free(source);
@@ -769,6 +776,7 @@ const eng_class eng_gl_class = {
     .summary = N_("an OpenGL compute shader (tiled or naive), one GPU invocation per output"),
     .needs_gl_context = true,
     .kernel_choice = true,
+    .race_demo = true,
     .probe = gl_probe,
     .open = gl_open,
     .close = gl_close,

@@ -53,7 +53,7 @@
 #include "cuda_mock.h"
 
 /* Work queued on a stream in async mode, run in order when synchronised. */
-typedef enum { OP_NONE, OP_COPY, OP_EVENT, OP_FILTER, OP_NAIVE, OP_TILED, OP_COPY_KERNEL } op_kind;
+typedef enum { OP_NONE, OP_COPY, OP_EVENT, OP_FILTER, OP_NAIVE, OP_TILED, OP_TILED_UNSYNCED, OP_COPY_KERNEL } op_kind;
 
 typedef struct mock_op {
     op_kind kind;
@@ -189,6 +189,32 @@ static void run_tiled(const float *in, float *out, int w, int h, const conv_para
     free(tile);
 }
 
+/* The tiled kernel without its barrier, as a GPU may run it: each warp of
+ * 32 threads loads its cells and goes straight on to compute, one warp
+ * after the other, so early warps read cells later ones have not stored
+ * yet (what the tile held before: the last block's). */
+static void run_tiled_unsynced(const float *in, float *out, int w, int h, const conv_params *c, int block_x,
+                               int block_y)
+{
+    float *tile = calloc(1, conv3x3_tiled_shared_bytes(block_x, block_y));
+    int threads = block_x * block_y;
+    if (!tile) {
+        sticky = cudaErrorLaunchOutOfResources;
+        return;
+    }
+    for (int by = 0; by < conv3x3_blocks(h, block_y); ++by)
+        for (int bx = 0; bx < conv3x3_blocks(w, block_x); ++bx)
+            for (int k = 0; k * 32 < threads; ++k) {
+                for (int l = k * 32; l < threads && l < k * 32 + 32; ++l)
+                    conv3x3_tile_load_body(bx, by, l % block_x, l / block_x, block_x, block_y, in, w, h, c->border,
+                                           tile);
+                for (int l = k * 32; l < threads && l < k * 32 + 32; ++l)
+                    conv3x3_tile_compute_body(bx, by, l % block_x, l / block_x, block_x, block_y, tile, out, w, h,
+                                              c->weight, c->divisor);
+            }
+    free(tile);
+}
+
 /* One piece of stream work, now. A kernel launched while
  * CONVIS_MOCK_CUDA_FAULT is set faults here instead of running. */
 static void run_op(mock_op *op)
@@ -210,6 +236,7 @@ static void run_op(mock_op *op)
         break;
     case OP_NAIVE:
     case OP_TILED:
+    case OP_TILED_UNSYNCED:
     case OP_COPY_KERNEL:
         if (sticky != cudaSuccess)
             break;
@@ -221,6 +248,8 @@ static void run_op(mock_op *op)
             run_naive(op->in, op->dst, op->w, op->h, &op->p, op->bx, op->by);
         else if (op->kind == OP_TILED)
             run_tiled(op->in, op->dst, op->w, op->h, &constant_params, op->bx, op->by);
+        else if (op->kind == OP_TILED_UNSYNCED)
+            run_tiled_unsynced(op->in, op->dst, op->w, op->h, &constant_params, op->bx, op->by);
         else
             memcpy(op->dst, op->in, op->bytes);
         break;
@@ -722,6 +751,19 @@ int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int bloc
     LIVE((cudaStream_t)stream);
     ++counters[CUDA_MOCK_LAUNCHES];
     return (int)submit(stream, (mock_op){.kind = OP_TILED, .in = d_in, .dst = d_out, .w = w, .h = h,
+                                         .bx = block_x, .by = block_y});
+}
+
+int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x, int block_y,
+                                  void *stream)
+{
+    cudaError_t e = check_grid(w, h, block_x, block_y);
+    if (e != cudaSuccess)
+        return (int)e;
+    STICKY();
+    LIVE((cudaStream_t)stream);
+    ++counters[CUDA_MOCK_LAUNCHES];
+    return (int)submit(stream, (mock_op){.kind = OP_TILED_UNSYNCED, .in = d_in, .dst = d_out, .w = w, .h = h,
                                          .bx = block_x, .by = block_y});
 }
 

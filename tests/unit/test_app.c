@@ -667,9 +667,18 @@ static void test_inside(void)
           "O: no barrier, simulated: %d raced of %d that could", a.s.inside.race.raced_count,
           a.s.inside.race.can_count);
     run_name(&a, "block-life");
-    CHECK(a.s.inside.shown && (int)a.s.inside.race_seed != seed, "O: another schedule (%u)", a.s.inside.race_seed);
+    CHECK(a.s.inside.shown && a.s.inside.stage == SCENE_BLOCK_NO_BARRIER_GPU &&
+              (a.s.gpu.engine ? a.s.inside.gpu_runs == SCENE_RACE_RUNS : a.s.inside.gpu_runs == 0 && a.s.inside.gpu_why[0]),
+          "O: the runs without the barrier on the GPU engine (%d runs; %s)", a.s.inside.gpu_runs, a.s.inside.gpu_why);
     run_name(&a, "block-life");
     CHECK(!a.s.inside.shown, "O: closed");
+    run_name(&a, "block-life");
+    run_name(&a, "block-life");
+    run_name(&a, "block-life");
+    run_name(&a, "block-life");
+    CHECK(a.s.inside.stage == SCENE_BLOCK_NO_BARRIER && (int)a.s.inside.race_seed != seed,
+          "the next visit simulates another schedule (%u, then %u)", (unsigned)seed, a.s.inside.race_seed);
+    app_do(&a, app_act_id(ACT_ESCAPE));
     /* shapes and warps */
     run_name(&a, "block-life");
     for (int i = 1; i <= SCENE_BLOCK_SHAPES; ++i) {

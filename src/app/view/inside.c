@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../format.h"
 
@@ -26,6 +27,7 @@ static const char *const legends[SCENE_BLOCK_STAGES] = {
     N_("amber: threads waiting at the barrier · every cell of the tile stored"),
     N_("green: outputs written · magenta: the nine cells read by the thread looked at"),
     N_("bright amber: read a cell too early in this run · dim: could, in another order"),
+    N_("the whole image: amber where an output came out wrong, brighter in more of the runs"),
 };
 
 /* The left part of the grids' place, for the tile, below its caption and
@@ -68,6 +70,7 @@ static const char *stage_text(int stage)
         N_("2. barrier: every thread waits until the last load of the block is done"),
         N_("3. compute: each thread reads its nine values from the tile (shared memory) and writes one output"),
         N_("without the barrier (simulated): warps run ahead and read tile cells no warp has written yet"),
+        N_("without the barrier, run on the GPU engine: each result compared with the reference (measured)"),
     };
     return text[stage];
 }
@@ -291,6 +294,41 @@ static void draw_engine(column *c, const scene *s)
     put(c, line, DIM);
 }
 
+/* The runs without the barrier on the GPU engine: in how many each output
+ * came out wrong, over the whole image, fitted into `box`. */
+static void draw_heat(view *v, const scene *s, rect box)
+{
+    int w = s->inside.heat_w, h = s->inside.heat_h;
+    rect r;
+    if (!s->inside.gpu_heat || s->inside.gpu_runs == 0 || w < 1 || h < 1)
+        return;
+    if (v->heat_for != s->inside.stage_at) { /* a new set of runs: its picture, once */
+        int step = (w > THUMB_MAX || h > THUMB_MAX) ? (w > h ? w : h) / THUMB_MAX + 1 : 1;
+        img_rgba pic = {(w + step - 1) / step, (h + step - 1) / step, NULL};
+        pic.px = calloc((size_t)pic.w * (size_t)pic.h, 4);
+        if (!pic.px)
+            return;
+        for (int y = 0; y < pic.h; ++y)
+            for (int x = 0; x < pic.w; ++x) {
+                int most = 0;
+                for (int j = y * step; j < (y + 1) * step && j < h; ++j) /* the worst pixel it covers */
+                    for (int i = x * step; i < (x + 1) * step && i < w; ++i)
+                        most = s->inside.gpu_heat[(long)j * w + i] > most ? s->inside.gpu_heat[(long)j * w + i] : most;
+                unsigned char *p = pic.px + 4 * ((size_t)y * pic.w + x);
+                float t = most ? 0.35f + 0.65f * (float)most / (float)s->inside.gpu_runs : 0.0f;
+                rnd_color c = most ? vw_mix(BG, WINDOW, t) : (rnd_color){0.16f, 0.17f, 0.20f, 1};
+                p[0] = (unsigned char)(c.r * 255), p[1] = (unsigned char)(c.g * 255), p[2] = (unsigned char)(c.b * 255);
+                p[3] = 255;
+            }
+        rnd_texture_set(&v->heat, &pic);
+        free(pic.px);
+        v->heat_for = s->inside.stage_at;
+    }
+    r = vw_thumb_fit(s, box);
+    rnd_image(&v->heat, r.x, r.y, r.w, r.h, WHITE, false);
+    rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, 1, DIM);
+}
+
 void vw_draw_inside(view *v, const app *a)
 {
     const scene *s = &a->s;
@@ -308,7 +346,12 @@ void vw_draw_inside(view *v, const app *a)
     vw_text_fit(v, v->font, line, L->sweep.x, L->sweep.y, L->sweep.w, TEXT);
     vw_text_fit(v, v->small, _(stage_text(s->inside.stage)), L->sweep.x, L->sweep.y + L->line, L->sweep.w, WINDOW);
     tile_box(s, box, &tile, &cell);
-    draw_tile(s, tile, cell);
+    if (s->inside.stage == SCENE_BLOCK_NO_BARRIER_GPU) {
+        draw_heat(v, s, box);
+        tile = (rect){box.x, box.y, box.w, box.h};
+    } else {
+        draw_tile(s, tile, cell);
+    }
     draw_legend(v, s, tile);
 
     {
@@ -331,6 +374,24 @@ void vw_draw_inside(view *v, const app *a)
                 snprintf(line, sizeof line, _("%d of %d warp requests issued · %d of %d tile cells stored (%d halo)"),
                          rd, r, cd, cells, cells - bdx * bdy);
             put(&c, line, TEXT);
+        } else if (s->inside.stage == SCENE_BLOCK_NO_BARRIER_GPU) {
+            if (s->inside.gpu_runs == 0) {
+                snprintf(line, sizeof line, _("not run: %s"), s->inside.gpu_why);
+                put(&c, line, TEXT);
+            } else {
+                char list[160] = "";
+                size_t n = 0;
+                for (int i = 0; i < s->inside.gpu_runs && n < sizeof list; ++i) {
+                    char count[32];
+                    fmt_count(s->inside.gpu_wrong[i], count, sizeof count);
+                    n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", count);
+                }
+                snprintf(line, sizeof line, _("measured on %s, %d runs without the barrier: outputs wrong in each: %s"),
+                         s->inside.gpu_label, s->inside.gpu_runs, list);
+                put(&c, line, TEXT);
+                put(&c, _("(compared with the reference bit for bit; a race may show in one run and not the next)"),
+                    DIM);
+            }
         } else if (s->inside.stage == SCENE_BLOCK_NO_BARRIER) {
             snprintf(line, sizeof line,
                      _("simulated, schedule %u: %d of %d outputs read a cell before it was written; %d could"),

@@ -80,6 +80,7 @@ void view_destroy(view *v)
     rnd_texture_free(&v->thumb_in);
     rnd_texture_free(&v->thumb_out);
     rnd_texture_free(&v->plane);
+    rnd_texture_free(&v->heat);
     free(v->out_px.px);
     free(v);
 }

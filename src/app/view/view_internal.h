@@ -116,6 +116,8 @@ struct view {
     bool counted;
     unsigned long counted_image;
     int counted_w, counted_h, counted_bdx, counted_bdy, counted_border;
+    rnd_texture heat;               /* the runs without the barrier: where outputs came out wrong */
+    double heat_for;                /* ... for the runs made when that stage began */
     char tooltip[512];              /* the whole text shown this frame ("" none) */
 };
 
