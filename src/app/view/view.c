@@ -193,8 +193,12 @@ const char *vw_gpu_title(const scene *s)
         return N_("every output at once on a software GPU: this CPU");
     case ENG_HW_VIRTUAL:
         return N_("every output at once on a virtual GPU");
-    default:
-        return N_("every output at once on the GPU");
+    default: {
+        long per_wave;
+        /* at once within a wave; a grid larger than the GPU holds runs in waves */
+        return scene_gpu_waves(s, &per_wave) > 1 ? N_("every output at once within a wave, wave after wave, on the GPU")
+                                                 : N_("every output at once on the GPU");
+    }
     }
 }
 
@@ -205,8 +209,11 @@ const char *vw_gpu_grid_title(const scene *s)
         return N_("all at once, on a software GPU: this CPU");
     case ENG_HW_VIRTUAL:
         return N_("all at once, on a virtual GPU");
-    default:
-        return N_("all at once, on the GPU");
+    default: {
+        long per_wave;
+        return scene_gpu_waves(s, &per_wave) > 1 ? N_("at once within each wave, on the GPU")
+                                                 : N_("all at once, on the GPU");
+    }
     }
 }
 
