@@ -323,7 +323,9 @@ bool kw_race_run(int bdx, int bdy, bool barrier, unsigned seed, kw_race *out)
         k = (int)((rng >> 8) % (unsigned)warps);
         while (w[k].done || (barrier && w[k].pc == iterations && at_barrier < warps))
             k = (k + 1) % warps; /* the next warp that can go on (one always can) */
-        burst = 1 + (int)((rng >> 20) % 8u); /* a few instructions at once */
+        /* a warp runs ahead for up to a whole program's worth of
+         * instructions at once: as a warp scheduler may favour one */
+        burst = 1 + (int)((rng >> 20) % (unsigned)(iterations + 10));
         for (int b = 0; b < burst && !w[k].done; ++b) {
             int pc = w[k].pc;
             if (pc < iterations) { /* a load iteration: the lanes store their cells */

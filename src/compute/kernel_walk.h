@@ -61,8 +61,8 @@ bool kw_count(int w, int h, int bdx, int bdy, int border, kw_counts *out);
 /* ---- the tiled kernel without its barrier --------------------------------
  * One block of the tiled kernel, simulated on the CPU (a simulation, and
  * labelled so): its warps run their instructions in lockstep, lane by lane
- * alike, and a seeded scheduler picks which warp goes next, a few
- * instructions at a time, as a GPU's warp schedulers may. Each warp stores
+ * alike, and a seeded scheduler picks which warp goes next and lets it run
+ * ahead for up to its whole program, as a GPU's warp schedulers may. Each warp stores
  * its tile cells (the load loop), then, unless the barrier holds it until
  * every warp has, reads its nine cells a thread and writes its output. A
  * read of a cell no warp has stored yet reads whatever the shared memory
