@@ -47,7 +47,8 @@ static const app_action actions[] = {
      {{'p', SHIFT}}, 0, 0},
     {ACT_THREADS, "threads", "V", N_("thread view: the block and thread of each output"), 0, 0, {{'v', 0}}, 0, 0},
     {ACT_BLOCK_LIFE, "block-life", "O",
-     N_("inside the GPU: one block of the tiled kernel, stage by stage (load, barrier, compute, no barrier)"), 0, 0,
+     N_("inside the GPU: one block of the tiled kernel, stage by stage (load, barrier, compute; no barrier: "
+        "simulated, then run)"), 0, 0,
      {{'o', 0}}, 0, 20},
     {ACT_BLOCK_WARP, "block-warp", "Shift+O", N_("inside the GPU: the next warp of the block"), 0, 0, {{'o', SHIFT}}, 0,
      40},

@@ -120,7 +120,7 @@ static void print_timing(const eng_timing *t)
     printf(_("  time: %.3f ms"), eng_total_ms(t));
     for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
         if (t->has[p]) {
-            printf("%s%s %.3f", sep, eng_phase_name((eng_phase)p), t->ms[p]);
+            printf("%s%s %.3f", sep, _(eng_phase_name((eng_phase)p)), t->ms[p]);
             sep = ", ";
         }
     }
@@ -187,7 +187,7 @@ int app_apply_main(int argc, char **argv)
     filt_format(&a.opt.kernel, kernel_text, sizeof kernel_text);
     printf(_("wrote %s: %dx%d, kernel %s [%s]%s, border %s, display %s\n"), a.output, out.w, out.h,
            a.opt.kernel.name, kernel_text, a.opt.flip ? _(" flipped (true convolution)") : "",
-           conv_border_name(a.opt.border), img_display_name(a.opt.display));
+           C_("border", conv_border_name(a.opt.border)), C_("display", img_display_name(a.opt.display)));
     printf(_("  engine: %s (%s)\n"), a.engine, eng_description(engine));
     if (a.have_eng && !eng_has_options(eng_class_of(engine)))
         printf(_("  note: engine '%s' has no GPU kernel variants or result paths; --gpu-kernel and --result "

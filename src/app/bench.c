@@ -76,7 +76,7 @@ static bool parse_sizes(const char *text, bench *b)
     while (*p) {
         char *end;
         long n = strtol(p, &end, 10);
-        if (end == p || n < 1 || n > 16384 || (*end && *end != ',') || b->size_count == BENCH_MAX_SIZES) {
+        if (end == p || n < 1 || n > 16384 || (*end && (*end != ',' || !end[1])) || b->size_count == BENCH_MAX_SIZES) {
             app_error("bench: --sizes takes up to %d sides from 1 to 16384 parted by commas, such as "
                       "256,1024,4096, not '%s'",
                       BENCH_MAX_SIZES, text);
@@ -96,11 +96,16 @@ static bool parse_engines(const char *text, bench *b)
     b->engine_count = 0;
     for (char *name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
         const eng_class *cls = eng_find(name);
-        if (!cls || b->engine_count == BENCH_MAX_ENGINES) {
+        if (!cls) {
             app_error("bench: no engine '%s'; the engines are %s", name, eng_names());
             return false;
         }
-        b->cls[b->engine_count++] = cls;
+        for (int k = 0; k < b->engine_count; ++k)
+            if (b->cls[k] == cls) {
+                app_error("bench: --engines names '%s' twice", name);
+                return false;
+            }
+        b->cls[b->engine_count++] = cls; /* distinct engines: at most eng_count(), two rows each at most */
     }
     return b->engine_count > 0 || (app_error("bench: --engines is empty"), false);
 }
@@ -149,19 +154,27 @@ static int parse(int argc, char **argv, bench *b)
             return APP_EXIT_USAGE;
         }
     }
+    for (int i = 0; i < b->size_count; ++i)
+        if (b->sizes[i] > b->opt.limits.max_side || (long long)b->sizes[i] * b->sizes[i] > b->opt.limits.max_pixels) {
+            app_error("bench: %dx%d is over the image limits (--max-side %d, --max-pixels %lld)", b->sizes[i],
+                      b->sizes[i], b->opt.limits.max_side, (long long)b->opt.limits.max_pixels);
+            return APP_EXIT_USAGE;
+        }
     {
         /* an engine with a choice of kernels is measured with each: a row each */
         const eng_class *cls[BENCH_MAX_ENGINES];
         int n = b->engine_count;
         memcpy(cls, b->cls, sizeof cls);
         b->engine_count = 0;
-        for (int k = 0; k < n && b->engine_count < BENCH_MAX_ENGINES; ++k)
-            for (int kernel = 0; kernel < (eng_has_kernels(cls[k]) ? ENG_KERNEL_COUNT : 1); ++kernel) {
+        for (int k = 0; k < n; ++k)
+            for (int kernel = 0; kernel < (eng_has_kernels(cls[k]) ? ENG_KERNEL_COUNT : 1) &&
+                                 b->engine_count < BENCH_MAX_ENGINES;
+                 ++kernel) {
                 int r = b->engine_count++;
                 b->cls[r] = cls[k];
                 b->kernel[r] = eng_has_kernels(cls[k]) ? kernel : -1;
                 snprintf(b->label[r], sizeof b->label[r], "%s%s%s", cls[k]->name, b->kernel[r] >= 0 ? " " : "",
-                         b->kernel[r] >= 0 ? eng_kernel_name((eng_kernel)kernel) : "");
+                         b->kernel[r] >= 0 ? C_("kernel", eng_kernel_name((eng_kernel)kernel)) : "");
             }
     }
     return APP_EXIT_OK;
@@ -241,10 +254,11 @@ static bool measure_all(bench *b, const img_plane *source)
     for (int i = 0; i < b->size_count; ++i) {
         int n = b->sizes[i];
         img_plane in, out;
-        if (!img_plane_scaled(source, n, n, &in))
-            return false;
-        if (!img_plane_alloc(&out, n, n)) {
+        if (!img_plane_scaled(source, n, n, &in) || !img_plane_alloc(&out, n, n)) {
             img_plane_free(&in);
+            for (int k = 0; k < b->engine_count; ++k)
+                eng_close(engine[k]);
+            app_engine_host_close();
             return false;
         }
         if (b->format == BENCH_TEXT)
@@ -307,7 +321,7 @@ static void print_text(const bench *b)
     char cpu[128];
     rec_cpu_model(cpu, sizeof cpu);
     printf(_("convis bench: %s, border %s%s; %s, %ld cores\n"), b->opt.kernel.name,
-           conv_border_name(b->opt.border), b->opt.flip ? _(", flipped") : "", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+           C_("border", conv_border_name(b->opt.border)), b->opt.flip ? _(", flipped") : "", cpu, sysconf(_SC_NPROCESSORS_ONLN));
     for (int k = 0; k < b->engine_count; ++k)
         printf("  %-11s %s\n", b->label[k], b->unavailable[k][0] ? b->unavailable[k] : b->description[k]);
     printf(_("Each figure: the median of timed runs after a warm-up (reps), the spread their fastest and slowest;\n"
@@ -328,7 +342,7 @@ static void print_text(const bench *b)
         snprintf(size, sizeof size, "%dx%d", b->sizes[i], b->sizes[i]);
         for (int k = -1; k < b->engine_count; ++k) {
             const bench_cell *c = k < 0 ? &b->copy[i] : &b->cell[k][i];
-            const char *name = k < 0 ? "copy" : b->label[k];
+            const char *name = k < 0 ? _("copy") : b->label[k];
             char spread[48], vs[48];
             derived d;
             if (k >= 0 && b->unavailable[k][0])

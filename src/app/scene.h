@@ -211,6 +211,7 @@ typedef struct scene {
         int heat_w, heat_h;
         char gpu_why[256];          /* why it did not run */
         char gpu_label[64];         /* what ran it: "gl (software)", "cuda" */
+        unsigned long gpu_generation; /* counts the sets of runs (the view's picture of them) */
     } inside;
 
     /* the chain: dependent passes on a 4x4 image, each started by the host */
@@ -320,8 +321,8 @@ typedef enum scene_block_stage {
 #define SCENE_BLOCK_COMPUTE_MS 1500.0
 
 /* O: opens the view on the block of the output looked at, at its load
- * stage; again: the next stage (after the one without a barrier: another
- * schedule, then closed). */
+ * stage; again: the next stage (barrier, compute, no barrier simulated, no
+ * barrier run on the GPU engine), then closed. */
 void scene_block_life(scene *s);
 void scene_block_close(scene *s);
 void scene_next_block_shape(scene *s);      /* J: 16x16 -> 8x8 -> 32x8 -> 32x32 -> 24x24 */

@@ -54,7 +54,7 @@ static void run_gpu_race(scene *s)
 {
     int w = s->img.luma.w, h = s->img.luma.h;
     img_plane ref, out;
-    eng_options o;
+    eng_options o, before;
     eng_job job;
     s->inside.gpu_runs = 0;
     s->inside.gpu_why[0] = '\0';
@@ -65,6 +65,15 @@ static void run_gpu_race(scene *s)
     if (!eng_class_of(s->gpu.engine)->race_demo) {
         snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, _("%s has no tiled kernel to run without its barrier"),
                  scene_engine_label(&s->gpu));
+        return;
+    }
+    if (scene_needs_tiles(s)) {
+        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why,
+                 _("the image needs tiles under the memory budget; without the barrier it runs whole only (P: no budget)"));
+        return;
+    }
+    if (scene_busy(s)) {
+        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, _("other work is under way; try again when it is done"));
         return;
     }
     free(s->inside.gpu_heat);
@@ -82,7 +91,8 @@ static void run_gpu_race(scene *s)
     snprintf(s->inside.gpu_label, sizeof s->inside.gpu_label, "%s", scene_engine_label(&s->gpu));
     job = (eng_job){&s->img.luma, &out, scene_params(s)};
     conv_reference(&s->img.luma, &job.params, &ref);
-    o = eng_options_of(s->gpu.engine);
+    before = eng_options_of(s->gpu.engine);
+    o = before;
     o.kernel = ENG_KERNEL_TILED;
     o.result = ENG_RESULT_BULK;
     o.no_barrier = true;
@@ -107,7 +117,8 @@ static void run_gpu_race(scene *s)
     } else {
         snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, "%s", err_msg());
     }
-    scene_gpu_options(s, s->gpu_result); /* with the barrier again, as before */
+    eng_set_options(s->gpu.engine, &before); /* with the barrier again, as it was */
+    ++s->inside.gpu_generation;
     img_plane_free(&ref);
     img_plane_free(&out);
 }

@@ -521,7 +521,11 @@ static void cuda_describe(void *state, char *buf, size_t size)
         path = _(", one copy per pixel");
     else if (s->opt.result == ENG_RESULT_INTEROP)
         path = s->present == ENG_PRESENT_INTEROP ? _(", CUDA-GL interop") : _(", copy path (no interop here)");
-    snprintf(buf, size, _("CUDA on %s (%d SMs), %s kernel, %dx%d threads a block%s"), s->prop.name,
+    snprintf(buf, size,
+             ngettext("CUDA on %s (%d SM), %s kernel, %dx%d threads a block%s",
+                      "CUDA on %s (%d SMs), %s kernel, %dx%d threads a block%s",
+                      (unsigned long)s->prop.multiProcessorCount),
+             s->prop.name,
              s->prop.multiProcessorCount, C_("kernel", eng_kernel_name(s->opt.kernel)), s->opt.block_x, s->opt.block_y, path);
 }
 

@@ -76,7 +76,8 @@ bool eng_probe(const eng_class *cls, char *why, size_t size)
     return cls->probe ? cls->probe(why, size) : true;
 }
 
-/* Refreshes the cached description (after opening, and after options change). */
+/* Refreshes the description: after opening, after options change, and at
+ * each eng_description (in the language of now). */
 static void describe(eng_engine *e)
 {
     if (e->cls->describe)

@@ -329,14 +329,21 @@ bool kw_race_run(int bdx, int bdy, bool barrier, unsigned seed, kw_race *out)
         for (int b = 0; b < burst && !w[k].done; ++b) {
             int pc = w[k].pc;
             if (pc < iterations) { /* a load iteration: the lanes store their cells */
+                bool stored = false;
                 for (int i = 0; i < KW_WARP; ++i) {
                     int l = k * KW_WARP + i, c;
-                    if (l < threads && (c = stored_cell(l % bdx, l / bdx, pc, bdx, bdy)) >= 0)
+                    if (l < threads && (c = stored_cell(l % bdx, l / bdx, pc, bdx, bdy)) >= 0) {
                         written[c] = 1;
+                        stored = true;
+                    }
                 }
                 ++w[k].pc;
                 if (w[k].pc == iterations && barrier)
                     ++at_barrier;
+                if (!stored) { /* no lane of it stores: the warp leaves that iteration at once */
+                    --b;
+                    continue;
+                }
             } else if (barrier && at_barrier < warps) {
                 break; /* waits at the barrier */
             } else if (pc < iterations + 9) { /* tap pc - iterations: the lanes read a cell each */

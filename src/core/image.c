@@ -15,6 +15,7 @@
 
 #include "decode.h"
 #include "err.h"
+#include "tr.h"
 #include "sandbox.h"
 #include "stb_config.h"
 
@@ -66,7 +67,8 @@ void img_free(img_image *img)
 
 /* ---- display mapping ---------------------------------------------------- */
 
-static const char *const display_names[IMG_DISPLAY_COUNT] = {"clamp", "abs", "signed"};
+static const char *const display_names[IMG_DISPLAY_COUNT] = {NC_("display", "clamp"), NC_("display", "abs"),
+                                                              NC_("display", "signed")};
 
 const char *img_display_name(img_display d)
 {

@@ -48,7 +48,7 @@ static bool fail_at(const char *name, int line, int column, const char *fmt, ...
     char msg[900];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(msg, sizeof msg, _(fmt), ap); /* in the current language (po/make_pot.sh collects fail_at) */
     va_end(ap);
     return err_set("%s:%d:%d: %s", name, line, column, msg);
 }

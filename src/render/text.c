@@ -143,9 +143,9 @@ static const glyph *get_glyph(rnd_font *f, uint32_t cp)
         free(img.px);
         return NULL;
     }
-    if (A.shelf_x + img.w + 1 > ATLAS_SIZE) { /* next shelf */
-        A.shelf_x = A.shelf_y == 0 && A.shelf_h < SOLID ? SOLID + 1 : 0; /* never over the solid block */
-        A.shelf_y += A.shelf_h + 1;
+    if (A.shelf_x + img.w + 1 > ATLAS_SIZE) { /* next shelf, below the solid block at least */
+        A.shelf_y += (A.shelf_y == 0 && A.shelf_h < SOLID ? SOLID : A.shelf_h) + 1;
+        A.shelf_x = 0;
         A.shelf_h = 0;
     }
     if (A.shelf_y + img.h > ATLAS_SIZE) { /* full: start again */

@@ -202,7 +202,7 @@ static void draw_warp(column *c, const scene *s)
     }
     if (s->inside.stage == SCENE_BLOCK_BARRIER)
         put(c, _("no memory instruction: the warp waits at __syncthreads() (barrier() in GLSL)"), DIM);
-    snprintf(line, sizeof line, _("the naive kernel, same warp: 9 loads from global memory, %d lanes, %lld sectors"),
+    snprintf(line, sizeof line, _("the naive kernel, same warp: 9 load instructions, %d loads by its lanes, %lld sectors"),
              naive_lanes, naive_sectors);
     put(c, line, DIM);
 }
@@ -302,7 +302,9 @@ static void draw_heat(view *v, const scene *s, rect box)
     rect r;
     if (!s->inside.gpu_heat || s->inside.gpu_runs == 0 || w < 1 || h < 1)
         return;
-    if (v->heat_for != s->inside.stage_at) { /* a new set of runs: its picture, once */
+    if (w != s->img.luma.w || h != s->img.luma.h)
+        return; /* runs of another image */
+    if (v->heat_for != s->inside.gpu_generation) { /* a new set of runs: its picture, once */
         int step = (w > THUMB_MAX || h > THUMB_MAX) ? (w > h ? w : h) / THUMB_MAX + 1 : 1;
         img_rgba pic = {(w + step - 1) / step, (h + step - 1) / step, NULL};
         pic.px = calloc((size_t)pic.w * (size_t)pic.h, 4);
@@ -322,7 +324,7 @@ static void draw_heat(view *v, const scene *s, rect box)
             }
         rnd_texture_set(&v->heat, &pic);
         free(pic.px);
-        v->heat_for = s->inside.stage_at;
+        v->heat_for = s->inside.gpu_generation;
     }
     r = vw_thumb_fit(s, box);
     rnd_image(&v->heat, r.x, r.y, r.w, r.h, WHITE, false);

@@ -169,17 +169,12 @@ void vw_chip(view *v, rect r, const char *label, bool on, rnd_color accent)
     vw_text_center(v->small, label, r, on ? BLACK : TEXT);
 }
 
-/* The window's own words in the scene's language: English as written, or
- * Simplified Chinese from this table. Not inlined: GCC would otherwise warn
- * that most of the comparisons with a constant string are false. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
 void vw_preset_label(int i, char *buf, size_t size)
 {
     snprintf(buf, size, "%d %s", i + 1, C_("filter", filt_preset((size_t)i)->name));
 }
 
+/* The window's own words in the app's language, from the catalogue. */
 const char *vw_T(const view *v, const char *en)
 {
     (void)v; /* the language is i18n's, set with the app's */

@@ -117,7 +117,7 @@ struct view {
     unsigned long counted_image;
     int counted_w, counted_h, counted_bdx, counted_bdy, counted_border;
     rnd_texture heat;               /* the runs without the barrier: where outputs came out wrong */
-    double heat_for;                /* ... for the runs made when that stage began */
+    unsigned long heat_for;         /* ... for that set of runs (scene's inside.gpu_generation) */
     char tooltip[512];              /* the whole text shown this frame ("" none) */
 };
 
