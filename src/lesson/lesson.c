@@ -161,14 +161,14 @@ static bool plain_number(const node *n)
 static const char *node_what(const node *n)
 {
     if (n->kind == N_SEQ)
-        return "a list";
+        return _("a list");
     if (n->kind == N_MAP)
-        return "a mapping (key: value)";
+        return _("a mapping (key: value)");
     if (plain_null(n))
-        return "nothing";
+        return _("nothing");
     if (plain_number(n))
-        return "a number";
-    return "text";
+        return _("a number");
+    return _("text");
 }
 
 /* True when s (n bytes) is valid UTF-8 without NUL bytes. libyaml already
@@ -465,7 +465,7 @@ static bool build_tree(const parse *ps, node **root)
                                                                             : ev.data.mapping_start.tag;
             if (tag) {
                 fail_at(ps->name, line, column,
-                        "tags (%s) are not used in lessons; remove it, and quote text that starts with '!'",
+                        "tags (%s) are not used in lessons; remove the tag, and quote text that starts with '!'",
                         clip((const char *)tag, strlen((const char *)tag), shown, sizeof shown));
                 goto delete_event;
             }
@@ -733,7 +733,7 @@ static bool add_actions(const parse *ps, const node *v, int step_no, lsn_step *s
 
 static bool do_value(const parse *ps, const node *v, int step_no, lsn_step *st)
 {
-    static const char fix[] = "write actions such as do: [restart, step*3] or do: restart, step*3";
+    const char *fix = _("write actions such as do: [restart, step*3] or do: restart, step*3");
     if (v->kind == N_MAP)
         return fail_at(ps->name, v->line, v->column, "do in step %d is a mapping (key: value); %s", step_no, fix);
     st->actions = calloc(LSN_MAX_ACTIONS, sizeof *st->actions);
@@ -759,7 +759,7 @@ static bool do_value(const parse *ps, const node *v, int step_no, lsn_step *st)
 static bool wait_value(const parse *ps, const node *v, int step_no, lsn_step *st)
 {
     char shown[64];
-    static const char fix[] = "write the one action the learner must do, such as wait: step";
+    const char *fix = _("write the one action the learner must do, such as wait: step");
     if (v->kind == N_SCALAR && (plain_null(v) || blank(v->value, v->length)))
         return fail_at(ps->name, v->line, v->column, "wait in step %d is empty; %s, or leave wait out", step_no, fix);
     if (v->kind != N_SCALAR || plain_number(v))
@@ -782,7 +782,7 @@ const char *const lsn_variant_keys[LSN_VARIANTS] = {"say-gpu", "say-software", "
 /* A narration (say or a variant): text, its placeholders checked; a copy. */
 static bool say_value(const parse *ps, const node *v, const char *what, char **out)
 {
-    static const char say_fix[] = "write the narration after the key, or after 'key: |' on the lines below it";
+    const char *say_fix = _("write the narration after the key, or after 'key: |' on the lines below it");
     base b;
     if (!text_value(ps, v, what, say_fix))
         return false;
@@ -798,7 +798,7 @@ static bool say_value(const parse *ps, const node *v, const char *what, char **o
 static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st)
 {
     static const char *const keys[] = {"say", "say-gpu", "say-software", "say-no-gpu", "do", "wait", "image", NULL};
-    static const char say_fix[] = "write the narration after 'say:', or after 'say: |' on the lines below it";
+    const char *say_fix = _("write the narration after 'say:', or after 'say: |' on the lines below it");
     char what[48];
     const node *say, *v;
     base b;
@@ -807,8 +807,8 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
         return fail_at(ps->name, m->line, m->column,
                        "step %d is %s; a step is a mapping such as '- say: ...' with optional do: and wait:",
                        step_no, node_what(m));
-    if (!check_keys(ps, m, keys, "in a step",
-                    "a step has say (and say-gpu, say-software, say-no-gpu), do, wait and image"))
+    if (!check_keys(ps, m, keys, _("in a step"),
+                    _("a step has say (and say-gpu, say-software, say-no-gpu), do, wait and image")))
         return false;
     say = map_get(m, "say");
     if (!say)
@@ -827,7 +827,7 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
     st->say_column = say->column;
     for (int k = 0; k < LSN_VARIANTS; ++k)
         if ((v = map_get(m, lsn_variant_keys[k]))) {
-            snprintf(what, sizeof what, "%s in step %d", lsn_variant_keys[k], step_no);
+            snprintf(what, sizeof what, _("%s in step %d"), lsn_variant_keys[k], step_no);
             if (!say_value(ps, v, what, &st->say_on[k]))
                 return false;
             st->say_on_line[k] = v->line;
@@ -837,7 +837,7 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
     if ((v = map_get(m, "wait")) && !wait_value(ps, v, step_no, st))
         return false;
     if ((v = map_get(m, "image"))) { /* an image to open when the step begins */
-        if (!image_value(ps, v, "write a file name such as 'image: tiny.png', or leave image out"))
+        if (!image_value(ps, v, _("write a file name such as 'image: tiny.png', or leave image out")))
             return false;
         if (!(st->image = dup_n(v->value, v->length)))
             return fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
@@ -850,24 +850,24 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
 static bool lesson_value(const parse *ps, const node *root, lsn_lesson *out)
 {
     static const char *const keys[] = {"title", "image", "record", "steps", NULL};
-    static const char steps_fix[] = "a lesson needs at least one step, written '- say: ...' under 'steps:'";
+    const char *steps_fix = _("a lesson needs at least one step, written '- say: ...' under 'steps:'");
     const node *title, *image, *record, *steps;
     if (root->kind != N_MAP)
         return fail_at(ps->name, root->line, root->column,
                        "the lesson is %s; a lesson is a mapping that starts with 'title:' and has 'steps:'",
                        node_what(root));
-    if (!check_keys(ps, root, keys, "in the lesson", "a lesson has title, image, record and steps"))
+    if (!check_keys(ps, root, keys, _("in the lesson"), _("a lesson has title, image, record and steps")))
         return false;
     title = map_get(root, "title");
     if (!title)
         return fail_at(ps->name, root->line, root->column,
                        "the lesson has no title; start it with a line such as 'title: One at a time'");
-    if (!text_value(ps, title, "the title", "write it after 'title:', such as 'title: One at a time'"))
+    if (!text_value(ps, title, _("the title"), _("write it after 'title:', such as 'title: One at a time'")))
         return false;
     if (!(out->title = dup_n(title->value, title->length)))
         return fail_at(ps->name, title->line, title->column, "out of memory while reading the lesson");
     if ((image = map_get(root, "image"))) {
-        if (!image_value(ps, image, "write a file name such as 'image: sample.png', or leave image out"))
+        if (!image_value(ps, image, _("write a file name such as 'image: sample.png', or leave image out")))
             return false;
         if (!(out->image = dup_n(image->value, image->length)))
             return fail_at(ps->name, image->line, image->column, "out of memory while reading the lesson");
@@ -876,7 +876,7 @@ static bool lesson_value(const parse *ps, const node *root, lsn_lesson *out)
     }
     if ((record = map_get(root, "record"))) { /* a recorded run, drawn in the size sweep */
         if (!path_value(ps, record, "record", "vm-2-cores-llvmpipe.json",
-                        "write a file name such as 'record: lab.json' (made by convis record), or leave record out"))
+                        _("write a file name such as 'record: lab.json' (made by convis record), or leave record out")))
             return false;
         if (!(out->record = dup_n(record->value, record->length)))
             return fail_at(ps->name, record->line, record->column, "out of memory while reading the lesson");
@@ -954,7 +954,7 @@ bool lsn_load(const char *path, lsn_lesson *out)
     fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return err_set("%s: cannot read the lesson: %s", path,
-                       errno == ELOOP ? "it is a symbolic link that leads round in a loop" : strerror(errno));
+                       errno == ELOOP ? _("it is a symbolic link that leads round in a loop") : strerror(errno));
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
