@@ -55,7 +55,8 @@ typedef struct kw_counts {
  * the shape cannot run (over 1024 threads a block, a tile over 48 KiB) or
  * the image is empty. Blocks wholly inside the image are walked once for
  * each alignment to the 128-byte lines and added up, so a large image
- * costs little more than its edges. */
+ * costs little more than its edges. Not reentrant (one thread at a time:
+ * it keeps its scratch in static storage, as kw_race_run does). */
 bool kw_count(int w, int h, int bdx, int bdy, int border, kw_counts *out);
 
 /* ---- the tiled kernel without its barrier --------------------------------
