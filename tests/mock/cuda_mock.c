@@ -740,7 +740,9 @@ int conv3x3_set_filter(const conv_params *p, void *stream)
     return (int)submit(stream, (mock_op){.kind = OP_FILTER, .p = *p});
 }
 
-int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int block_x, int block_y, void *stream)
+/* The tiled kernel, with its barrier or without (kind). */
+static int launch_tiled(op_kind kind, const float *d_in, float *d_out, int w, int h, int block_x, int block_y,
+                        void *stream)
 {
     cudaError_t e = check_grid(w, h, block_x, block_y);
     if (e != cudaSuccess)
@@ -750,21 +752,19 @@ int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int bloc
     STICKY();
     LIVE((cudaStream_t)stream);
     ++counters[CUDA_MOCK_LAUNCHES];
-    return (int)submit(stream, (mock_op){.kind = OP_TILED, .in = d_in, .dst = d_out, .w = w, .h = h,
+    return (int)submit(stream, (mock_op){.kind = kind, .in = d_in, .dst = d_out, .w = w, .h = h,
                                          .bx = block_x, .by = block_y});
+}
+
+int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int block_x, int block_y, void *stream)
+{
+    return launch_tiled(OP_TILED, d_in, d_out, w, h, block_x, block_y, stream);
 }
 
 int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x, int block_y,
                                   void *stream)
 {
-    cudaError_t e = check_grid(w, h, block_x, block_y);
-    if (e != cudaSuccess)
-        return (int)e;
-    STICKY();
-    LIVE((cudaStream_t)stream);
-    ++counters[CUDA_MOCK_LAUNCHES];
-    return (int)submit(stream, (mock_op){.kind = OP_TILED_UNSYNCED, .in = d_in, .dst = d_out, .w = w, .h = h,
-                                         .bx = block_x, .by = block_y});
+    return launch_tiled(OP_TILED_UNSYNCED, d_in, d_out, w, h, block_x, block_y, stream);
 }
 
 int conv3x3_max_block_threads(int tiled, int *threads)
