@@ -15,6 +15,7 @@
 
 #include "../unit/check.h"
 #include "../unit/independent.h"
+#include "../unit/race_check.h"
 #include "../unit/tiles_check.h"
 #include "compute/engine.h"
 #include "core/conv.h"
@@ -329,41 +330,7 @@ int main(void)
         memset(&o, 0, sizeof o);
         eng_set_options(e, &o);
     }
-    {
-        /* the tiled shader without its barrier (only to show the race): it
-         * runs; how many outputs it got wrong is reported, not asserted (a
-         * race may or may not show); with the barrier back, exact again */
-        eng_options o;
-        img_plane in, ref, out;
-        eng_timing t;
-        bool exact;
-        long wrong[3];
-        int w = 300, h = 200;
-        img_plane_alloc(&in, w, h);
-        img_plane_alloc(&ref, w, h);
-        img_plane_alloc(&out, w, h);
-        ind_fill(in.px, (size_t)w * h, 11);
-        {
-            eng_job job = {&in, &out, conv_params_make(filt_preset(2), CONV_BORDER_CLAMP, false)};
-            conv_reference(&in, &job.params, &ref);
-            memset(&o, 0, sizeof o);
-            o.no_barrier = true;
-            CHECK(cls->race_demo && eng_set_options(e, &o), "the race demonstration: %s", err_msg());
-            for (int r = 0; r < 3; ++r) {
-                CHECK(eng_run(e, &job, &t), "a run without the barrier: %s", err_msg());
-                wrong[r] = count_off(&out, &ref, &exact);
-            }
-            printf("without the barrier on %s: %ld, %ld and %ld of %d outputs wrong in three runs\n",
-                   (const char *)glGetString(GL_RENDERER), wrong[0], wrong[1], wrong[2], w * h);
-            memset(&o, 0, sizeof o);
-            eng_set_options(e, &o);
-            CHECK(eng_run(e, &job, &t) && count_off(&out, &ref, &exact) == 0 && exact,
-                  "with the barrier again: equal to the reference");
-        }
-        img_plane_free(&in);
-        img_plane_free(&ref);
-        img_plane_free(&out);
-    }
+    check_no_barrier(e, 300, 200, (const char *)glGetString(GL_RENDERER));
     check_tiles_on(e);
     printf("%ld runs within %g of the reference, %ld of them equal bit for bit\n", tot.runs, (double)TOL, tot.exact);
     check_measure(e);

@@ -27,6 +27,7 @@
 
 #include "../unit/check.h"
 #include "../unit/independent.h"
+#include "../unit/race_check.h"
 #include "../unit/tiles_check.h"
 #include "compute/engine.h"
 #include "core/conv.h"
@@ -575,40 +576,6 @@ static void check_faults(const eng_class *cls)
 }
 #endif
 
-/* The tiled kernel without its __syncthreads(), only to show the race: it
- * runs, and how many outputs came out wrong is reported (a race may or may
- * not show); with the barrier back the result is exact again. */
-static void check_no_barrier(eng_engine *e)
-{
-    int w = 1000, h = 777;
-    long n = (long)w * h, wrong[3];
-    img_plane in, ref, out;
-    eng_options o;
-    eng_timing t;
-    eng_job job;
-    img_plane_alloc(&in, w, h);
-    img_plane_alloc(&ref, w, h);
-    img_plane_alloc(&out, w, h);
-    ind_fill(in.px, (size_t)n, 17);
-    job = (eng_job){&in, &out, conv_params_make(filt_preset(2), CONV_BORDER_CLAMP, false)};
-    conv_reference(&in, &job.params, &ref);
-    memset(&o, 0, sizeof o);
-    o.no_barrier = true;
-    CHECK(eng_class_of(e)->race_demo && eng_set_options(e, &o), "the race demonstration: %s", err_msg());
-    for (int r = 0; r < 3; ++r) {
-        CHECK(eng_run(e, &job, &t), "a run without the barrier: %s", err_msg());
-        wrong[r] = count_off(out.px, ref.px, n);
-    }
-    printf("without __syncthreads(): %ld, %ld and %ld of %ld outputs wrong in three runs\n", wrong[0], wrong[1],
-           wrong[2], n);
-    memset(&o, 0, sizeof o);
-    eng_set_options(e, &o);
-    CHECK(eng_run(e, &job, &t) && count_off(out.px, ref.px, n) == 0, "with the barrier again: equal to the reference");
-    img_plane_free(&in);
-    img_plane_free(&ref);
-    img_plane_free(&out);
-}
-
 int main(void)
 {
     char why[256];
@@ -631,7 +598,7 @@ int main(void)
     check_per_pixel(e);
     check_options_and_device(e);
     check_present_without_gl(e);
-    check_no_barrier(e);
+    check_no_barrier(e, 1000, 777, "cuda");
     check_tiles_on(e);
     eng_close(e);
     check_two_engines(cls);
