@@ -3,6 +3,9 @@
 #   ./do.sh run [ARGS...]   install what is missing, build, open the window (ARGS go to convis)
 #   ./do.sh test            install what is missing, build, run every test (ctest, all labels)
 #   ./do.sh build           install what is missing and build
+#   ./do.sh packages [build|run|test|check]
+#                           print the Debian packages of each kind, one a line
+#                           (tests/unit/test_carry.sh reads them)
 #   ./do.sh sanitize        build with AddressSanitizer and UBSan (Debug, in
 #                           build-sanitize) and run the unit and fuzz tests, and
 #                           the window's gl tests but the long lesson and soak runs
@@ -16,9 +19,14 @@ set -euo pipefail
 cd "$(dirname "$0")"
 build_dir=${CONVIS_BUILD_DIR:-build}
 
-# What building and running need, and what the tests need besides.
-build_packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-ttf-dev libglew-dev libgl-dev
-  libstb-dev libfontconfig-dev fonts-dejavu-core fonts-noto-cjk libyaml-dev libgif-dev gettext)
+# What building needs, what running needs besides (the fonts the window draws
+# its words in: Latin, and Chinese), and what the tests need besides. A package
+# added to build_packages must also be carried to the GPU server by
+# tests/gpu/fetch_packages.sh or be optional in CMakeLists.txt, with its line
+# in tests/gpu/build_needs.txt: tests/unit/test_carry.sh fails otherwise.
+build_packages=(build-essential cmake pkgconf libsdl2-dev libsdl2-ttf-dev libglew-dev libgl-dev
+  libstb-dev libfontconfig-dev libyaml-dev libgif-dev gettext)
+run_packages=(fonts-dejavu-core fonts-noto-cjk)
 test_packages=(xvfb xauth xdotool time)
 check_packages=(clang libclang-rt-14-dev)
 
@@ -49,12 +57,12 @@ command=${1:-run}
 [ $# -gt 0 ] && shift
 case "$command" in
   run)
-    install_missing "${build_packages[@]}"
+    install_missing "${build_packages[@]}" "${run_packages[@]}"
     build
     exec "$build_dir/convis" "$@"
     ;;
   test)
-    install_missing "${build_packages[@]}" "${test_packages[@]}"
+    install_missing "${build_packages[@]}" "${run_packages[@]}" "${test_packages[@]}"
     build
     # gl tests find a display themselves (tests/gl/with_display.sh): the
     # current one, or Xvfb when there is none.
@@ -65,7 +73,7 @@ case "$command" in
     build
     ;;
   sanitize)
-    install_missing "${build_packages[@]}" "${test_packages[@]}"
+    install_missing "${build_packages[@]}" "${run_packages[@]}" "${test_packages[@]}"
     cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCONVIS_SANITIZE=ON -DCONVIS_WITH_CUDA=OFF
     cmake --build build-sanitize -j "$(nproc)"
     # leaks inside system libraries that are not convis's (tests/lsan.supp);
@@ -108,8 +116,17 @@ case "$command" in
       grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "build-fuzz/$name.log"
     done
     ;;
+  packages)
+    case "${1:-build}" in
+      build) printf '%s\n' "${build_packages[@]}" ;;
+      run) printf '%s\n' "${run_packages[@]}" ;;
+      test) printf '%s\n' "${test_packages[@]}" ;;
+      check) printf '%s\n' "${check_packages[@]}" ;;
+      *) echo "usage: ./do.sh packages [build|run|test|check]" >&2; exit 1 ;;
+    esac
+    ;;
   *)
-    echo "usage: ./do.sh run [convis arguments] | test | build | sanitize | fuzz [SECONDS]" >&2
+    echo "usage: ./do.sh run [convis arguments] | test | build | packages [KIND] | sanitize | fuzz [SECONDS]" >&2
     exit 1
     ;;
 esac
