@@ -5,16 +5,22 @@
 #
 #   machine    the GPU, driver, compute capability, OS, tools found
 #   packages   .gl/*.deb (the GL loaders) unpacked into /; .deps/*.deb (SDL2,
-#              SDL2_ttf, fontconfig, GLEW, libyaml, stb, pkgconf, a font)
-#              added to / without replacing any file (lib, lib64, bin, sbin
-#              folded into usr/ first where / is merged-usr)
+#              SDL2_ttf, fontconfig, GLEW, libyaml, stb, giflib, pkgconf, a
+#              font) added to / without replacing any file (lib, lib64, bin,
+#              sbin folded into usr/ first where / is merged-usr); then every
+#              lookup of tests/gpu/build_needs.txt: its header or program
+#              there, its pkg-config module found; a required one missing
+#              fails, an optional one (the catalogues: gettext) is named
 #   gl-env     OpenGL through EGL on the GPU: no DISPLAY, so convis and the
 #              tests draw offscreen (SDL's offscreen video driver); glvnd
 #              pointed at NVIDIA's EGL vendor file and library folder when
 #              they are not in the standard places
 #   build      for this GPU only (nvidia-smi's compute capability, "90-real"),
 #              Ninja where there is one, warnings as errors; if that fails
-#              only for -Werror, again without it (a warning, not the end)
+#              only for -Werror, again without it (a warning, not the end);
+#              says what CMake left out (the catalogues without gettext).
+#              After a failed build, every step that needs it has its row:
+#              "not run: the build failed"
 #   ptxas      registers, barriers, stack and spills of each kernel
 #              (-Xptxas -v): local memory must be 0; SASS op counts
 #              (cuobjdump -sass) in the logs
@@ -33,11 +39,11 @@
 #   san-*      compute-sanitizer memcheck (both kernels), racecheck and
 #              synccheck (the tiled kernel) on one small `convis apply`
 #
-# Every step has a time limit (machine 20 s, packages 40, build 160 with its
-# retry, ptxas 25, engines 15, gpu tests 90, window 25, benchmark 45 and the
-# engine's phases 20, record 40, sanitizers 4 x 12: 528 s in all), each also cut to
-# what is left of BUDGET_S; no step starts with less than 30 s left, so the
-# summary always prints. It leaves
+# Every step has a time limit (machine 15 s, packages 30, build 130 with its
+# retry, ptxas 20, engines 10, gpu tests 90, window 20, benchmark 45 and the
+# engine's phases 20, record 35, sanitizers 4 x 30, time for a context on a
+# large GPU: 535 s in all), each also cut to what is left of BUDGET_S; no step
+# starts with less than 30 s left, so the summary always prints. It leaves
 # four files in $OUT: summary.txt (the table, the exactness lines, ptxas's
 # figures, the benchmark's table), window.png, record.json and logs.tar.gz
 # (every log).
@@ -45,18 +51,18 @@
 # here (the GPU steps say "skip: no GPU"; a dry run of the script itself).
 #
 # Usage, from anywhere:   bash tests/gpu/device_check.sh
-#   OUT                 where the three files go (default /tmp/convis-device-check)
+#   OUT                 where the four files go (default /tmp/convis-device-check)
 #   BUILD_DIR           the build folder (default /tmp/convis-build-device)
 #   DEVICE_CHECK_ROOT   where carried packages are unpacked (default /; a
 #                       scratch folder for a dry run on a machine that has
 #                       them installed)
-#   BUDGET_S            seconds the whole check may take (default 530)
+#   BUDGET_S            seconds the whole check may take (default 550)
 # The carried packages: tests/gpu/fetch_packages.sh fills .gl/ and .deps/
 # (tests/gpu/README.md).
 set -u
 
 T0=$(date +%s)
-DEADLINE=$((T0 + ${BUDGET_S:-530}))
+DEADLINE=$((T0 + ${BUDGET_S:-550}))
 cd "$(dirname "$0")/../.." || { echo "device_check.sh: cannot find the repository root" >&2; exit 2; }
 ROOT=$PWD
 OUT=${OUT:-/tmp/convis-device-check}
@@ -68,7 +74,7 @@ rm -f "$OUT/summary.txt" "$OUT/window.png" "$OUT/record.json" "$OUT/logs.tar.gz"
 export PATH="$PATH:/usr/local/cuda/bin"
 unset DISPLAY WAYLAND_DISPLAY
 
-rows=() failed=0 warned=0 gpu=no interrupted=no
+rows=() failed=0 warned=0 notrun=0 gpu=no interrupted=no
 row() { # NAME STATE NOTE: one line of the table; FAIL counts
   local line
   line=$(printf '%-10s %-7s %s' "$1" "$2" "$(printf '%s' "$3" | tr '\n' ' ' | cut -c1-150)")
@@ -77,6 +83,7 @@ row() { # NAME STATE NOTE: one line of the table; FAIL counts
   case "$2" in
     FAIL) failed=$((failed + 1)) ;;
     WARN | n/a) warned=$((warned + 1)) ;;
+    not-run) notrun=$((notrun + 1)) ;;
   esac
 }
 left() { echo $((DEADLINE - $(date +%s))); }
@@ -84,10 +91,14 @@ left() { echo $((DEADLINE - $(date +%s))); }
 lim() { local l=$(($(left) - 20)); [ "$l" -lt 5 ] && l=5; [ "$l" -lt "$1" ] && echo "$l" || echo "$1"; }
 late() { [ "$(left)" -lt 30 ]; } # too late to start a step
 # can_start NAME...: whether the steps NAME... can start: the build is there
-# and 30 s are left. When only time is missing, each gets a FAIL row: a step
-# that did not run never passes.
+# and 30 s are left. When either is missing, each gets its row: "not-run"
+# after a failed build, FAIL when time ran out: a step that did not run never
+# passes.
 can_start() {
-  [ "$built" = yes ] || return 1
+  if [ "$built" != yes ]; then
+    for n in "$@"; do row "$n" not-run "not run: the build failed"; done
+    return 1
+  fi
   if late; then
     for n in "$@"; do row "$n" FAIL "not run: less than 30 s of the budget left"; done
     return 1
@@ -98,7 +109,7 @@ first_line() { grep -m1 -E "$1" "$2" 2>/dev/null | cut -c1-140; }
 finish() {
   local status=0
   [ "$interrupted" = yes ] && row interrupt FAIL "the check was interrupted by a signal"
-  [ "$failed" -gt 0 ] && status=1
+  [ "$failed" -gt 0 ] || [ "$notrun" -gt 0 ] && status=1
   [ "$failed" -eq 0 ] && [ "$gpu" = no ] && status=77
   {
     echo "convis device check, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(($(date +%s) - T0)) s"
@@ -113,7 +124,8 @@ finish() {
       0) if [ "$warned" -eq 0 ]; then echo "verdict: every step passed on the GPU"
          else echo "verdict: no step failed; $warned step(s) passed with a warning or could not run here (WARN, n/a)"; fi ;;
       77) echo "verdict: no CUDA GPU here: the GPU steps were skipped (a dry run)" ;;
-      *) echo "verdict: $failed step(s) failed" ;;
+      *) if [ "$notrun" -eq 0 ]; then echo "verdict: $failed step(s) failed"
+         else echo "verdict: $failed step(s) failed, and $notrun could not run after them"; fi ;;
     esac
   } >"$OUT/summary.txt" 2>&1
   tar -C "$L" -czf "$OUT/logs.tar.gz" . 2>/dev/null
@@ -139,7 +151,7 @@ trap 'interrupted=yes; exit 1' INT TERM
   ls -R /usr/local/nvidia/share/glvnd 2>&1 | head -10
   echo "## glvnd vendor files"; ls /usr/share/glvnd/egl_vendor.d /etc/glvnd/egl_vendor.d 2>&1
 } >"$L/machine.txt" 2>&1
-gpu_line=$(timeout -k 5 10 nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>/dev/null | head -n 1)
+gpu_line=$(timeout -k 5 5 nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>/dev/null | head -n 1)
 cap=$(echo "$gpu_line" | cut -d, -f3 | tr -d ' .')
 os=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-?}")
 if [ -n "$gpu_line" ]; then
@@ -158,8 +170,8 @@ shopt -s nullglob
 gl_debs=(.gl/*.deb) dep_debs=(.deps/*.deb)
 shopt -u nullglob
 mkdir -p "$PKG_ROOT"
-unpack_end=$(($(date +%s) + 40))
-unpack() { # DEB FOLDER, inside the step's 40 s
+unpack_end=$(($(date +%s) + 30))
+unpack() { # DEB FOLDER, inside the step's 30 s
   local l=$((unpack_end - $(date +%s)))
   [ "$l" -ge 1 ] && timeout -k 5 "$l" dpkg -x "$1" "$2" 2>>"$L/unpack.log"
 }
@@ -179,8 +191,24 @@ if [ ${#dep_debs[@]} -gt 0 ]; then
   rm -rf "$stage"
 fi
 [ "$PKG_ROOT" = / ] && ldconfig 2>>"$L/unpack.log"
-missing=$(for m in sdl2 SDL2_ttf fontconfig yaml-0.1 glew; do pkg-config --exists "$m" 2>/dev/null || echo "$m"; done | tr '\n' ' ')
-note="${#gl_debs[@]} .deb from .gl/ and ${#dep_debs[@]} from .deps/ into $PKG_ROOT; pkg-config misses: ${missing:-nothing}"
+# every lookup the build makes (tests/gpu/build_needs.txt: KIND NAME FILE
+# PACKAGE [OPTION]): its file under $PKG_ROOT (or /), a program also on the
+# PATH, a pkg-config module also found by pkg-config
+missing='' optional_missing='' looked=0
+while read -r kind name file pkg opt; do
+  case "$kind" in '' | '#'*) continue ;; esac
+  looked=$((looked + 1))
+  found=yes
+  [ -e "$PKG_ROOT/$file" ] || [ -e "/$file" ] || found=no
+  [ "$kind" = program ] && ! command -v "$name" >/dev/null 2>&1 && found=no
+  [ "$kind" = pc ] && ! pkg-config --exists "$name" 2>/dev/null && found=no
+  if [ "$found" = no ]; then
+    if [ -n "$opt" ]; then optional_missing+="$name ($pkg, $opt) "; else missing+="$name (/$file, $pkg) "; fi
+  fi
+done <"$ROOT/tests/gpu/build_needs.txt"
+echo "lookups: $looked; required missing: ${missing:-none}; optional missing: ${optional_missing:-none}" >>"$L/unpack.log"
+note="${#gl_debs[@]} .deb from .gl/ and ${#dep_debs[@]} from .deps/ into $PKG_ROOT; $looked lookups of build_needs.txt"
+note+="; missing: ${missing:-nothing required}${optional_missing:+; optional, left out: $optional_missing}"
 if [ -z "$missing" ]; then row packages ok "$note"; else row packages FAIL "$note"; fi
 
 # ---- OpenGL through EGL on the GPU ------------------------------------------------------------
@@ -198,27 +226,30 @@ row gl-env set "no DISPLAY (offscreen through EGL); EGL vendor file: ${__EGL_VEN
 # ---- build ---------------------------------------------------------------------------------
 gen=()
 command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
-build_end=$(($(date +%s) + 160)) # configure and build, the retry without -Werror included
+build_end=$(($(date +%s) + 130)) # configure and build, the retry without -Werror included
 build_lim() { local l=$((build_end - $(date +%s))); [ "$l" -lt 1 ] && l=1; lim "$l"; }
 configure() { # WERROR
   timeout -k 5 "$(build_lim)" cmake -S "$ROOT" -B "$B" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DCONVIS_CUDA_ARCHITECTURES="$ARCH" -DCONVIS_WERROR="$1" >>"$L/configure.log" 2>&1
 }
-built=no
+built=no left_out=
 if [ -f "$B/CMakeCache.txt" ] && { ! grep -q "^CMAKE_GENERATOR:INTERNAL=${gen[1]:-Unix Makefiles}$" "$B/CMakeCache.txt" ||
   ! grep -q "^CMAKE_HOME_DIRECTORY:INTERNAL=$ROOT$" "$B/CMakeCache.txt"; }; then
   rm -rf "$B" # a folder of another generator or another source tree
 fi
-if ! configure ON; then
+configure ON
+configured=$?
+grep -q 'catalogues OFF' "$L/configure.log" && left_out="; without the catalogues (no gettext): English only"
+if [ $configured -ne 0 ]; then
   row build FAIL "configure: $(grep -m3 -E "CMake Error|No package|Could NOT|not found" "$L/configure.log" | tr '\n' ' ')"
 elif ! grep -q 'CUDA engine ON' "$L/configure.log"; then
   row build FAIL "cmake found no CUDA compiler: $(first_line 'CUDA engine' "$L/configure.log")"
 elif timeout -k 5 "$(build_lim)" cmake --build "$B" --parallel "$(nproc)" >"$L/build.log" 2>&1; then
   built=yes
-  row build ok "$ARCH, warnings as errors, ${gen[1]:-make}, at $(($(date +%s) - T0)) s"
+  row build ok "$ARCH, warnings as errors, ${gen[1]:-make}, at $(($(date +%s) - T0)) s$left_out"
 elif configure OFF && timeout -k 5 "$(build_lim)" cmake --build "$B" --parallel "$(nproc)" >"$L/build-no-werror.log" 2>&1; then
   built=yes
-  row build WARN "only without -Werror (this compiler warns): $(first_line 'error' "$L/build.log")"
+  row build WARN "only without -Werror (this compiler warns): $(first_line 'error' "$L/build.log")$left_out"
 else
   row build FAIL "$(first_line 'error|Error' "$L/build.log")"
 fi
@@ -226,8 +257,10 @@ fi
 # ---- what ptxas made of the kernels -------------------------------------------------------------
 if late; then
   row ptxas FAIL "not run: less than 30 s of the budget left"
+elif ! command -v nvcc >/dev/null 2>&1; then
+  row ptxas not-run "not run: no nvcc on the PATH"
 else
-  if timeout -k 5 "$(lim 25)" nvcc -arch="sm_${ARCH%-real}" --fmad=false -Xptxas -v -c "$ROOT/kernels/conv3x3.cu" \
+  if timeout -k 5 "$(lim 20)" nvcc -arch="sm_${ARCH%-real}" --fmad=false -Xptxas -v -c "$ROOT/kernels/conv3x3.cu" \
     -o "$L/conv3x3.o" >"$L/ptxas.log" 2>&1; then
     # "Compiling entry function '_Z13conv3x3_tiled...'" then "N bytes stack frame, N bytes spill stores,
     # N bytes spill loads" then "Used N registers, ..."
@@ -258,7 +291,7 @@ fi
 
 # ---- engines --------------------------------------------------------------------------------
 if can_start engines; then
-  timeout -k 5 "$(lim 15)" "$B/convis" engines >"$L/engines.txt" 2>&1
+  timeout -k 5 "$(lim 10)" "$B/convis" engines >"$L/engines.txt" 2>&1
   lines="$(grep -E '^(cuda|gl) ' "$L/engines.txt" | tr -s ' ' | cut -c1-70 | tr '\n' '|')"
   if grep -Eq '^cuda +available' "$L/engines.txt"; then
     row engines ok "$lines"
@@ -311,15 +344,16 @@ fi
 
 # ---- the window, one frame of the GPU phase ---------------------------------------------------
 if can_start window; then
-  timeout -k 5 "$(lim 25)" "$B/convis" --do "gpu,threads" --screenshot "$OUT/window.png" --print-state \
+  timeout -k 5 "$(lim 20)" "$B/convis" --do "gpu,threads" --screenshot "$OUT/window.png" --print-state \
     >"$L/window.log" 2>&1
   rc=$?
   state() { grep -m1 "^$1=" "$L/window.log" | cut -d= -f2-; }
   note="exit $rc; $(state gpu_engine), result $(state gpu_result), path $(state gpu_present_path); $(state gpu_description)"
-  if [ $rc -ne 0 ] || [ ! -s "$OUT/window.png" ]; then
+  if [ "$gpu" = no ]; then
+    if [ $rc -eq 0 ] && [ -s "$OUT/window.png" ]; then row window skip "no GPU (a frame of the gl engine was drawn): $note"
+    else row window skip "no GPU: no frame (no OpenGL here without one): $(grep -v '^[a-z_]*=' "$L/window.log" | tail -n 1)"; fi
+  elif [ $rc -ne 0 ] || [ ! -s "$OUT/window.png" ]; then
     row window FAIL "$note; $(grep -v '^[a-z_]*=' "$L/window.log" | tail -n 1)"
-  elif [ "$gpu" = no ]; then
-    row window skip "no GPU (a frame of the gl engine was drawn): $note"
   elif [ "$(state gpu_engine)" = cuda ] && [ "$(state gpu_presented)" = 1 ] && [ "$(state gpu_present_path)" = interop ]; then
     row window ok "window.png; $note"
   else
@@ -352,7 +386,7 @@ fi
 
 # ---- a record of this machine, for records/ -------------------------------------------------
 if can_start record; then
-  timeout -k 5 "$(lim 40)" "$B/convis" record "$OUT/record.json" >"$L/record.log" 2>&1
+  timeout -k 5 "$(lim 35)" "$B/convis" record "$OUT/record.json" >"$L/record.log" 2>&1
   rc=$?
   if [ $rc -eq 0 ] && [ -s "$OUT/record.json" ]; then
     row record ok "record.json: $(grep '^wrote' "$L/record.log" | cut -c1-160)"
@@ -362,7 +396,9 @@ if can_start record; then
 fi
 
 # ---- compute-sanitizer ---------------------------------------------------------------------------
-if [ "$built" = yes ]; then
+if [ "$built" != yes ]; then
+  row sanitizer not-run "not run: the build failed"
+else
   if [ "$gpu" = no ]; then
     row sanitizer skip "no GPU"
   elif ! command -v compute-sanitizer >/dev/null 2>&1; then
@@ -375,7 +411,7 @@ if [ "$built" = yes ]; then
         continue
       fi
       log="$L/sanitizer-$1-$2.log"
-      timeout -k 5 "$(lim 12)" compute-sanitizer --tool "$1" --error-exitcode 9 "$B/convis" apply tests/data/tiny.png \
+      timeout -k 5 "$(lim 30)" compute-sanitizer --tool "$1" --error-exitcode 9 "$B/convis" apply tests/data/tiny.png \
         -k emboss --border mirror --engine cuda --gpu-kernel "$2" --reps 1 -o "$L/san.pfm" >"$log" 2>&1
       rc=$?
       verdict=$(first_line 'ERROR SUMMARY|RACECHECK SUMMARY|Device not supported|error' "$log")
