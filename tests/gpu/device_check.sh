@@ -264,7 +264,7 @@ else
     -o "$L/conv3x3.o" >"$L/ptxas.log" 2>&1; then
     # "Compiling entry function '_Z13conv3x3_tiled...'" then "N bytes stack frame, N bytes spill stores,
     # N bytes spill loads" then "Used N registers, ..."
-    awk '/Compiling entry function/ {f = $0; sub(/.*function .?_Z[0-9]+/, "", f); sub(/[^a-z0-9_].*/, "", f)}
+    awk '/Compiling entry function/ {f = $0; if (match(f, /_Z[0-9]+/)) f = substr(f, RSTART + RLENGTH, substr(f, RSTART + 2, RLENGTH - 2) + 0)}
          /stack frame/ {frame = $0} /Used [0-9]+ registers/ {reg = $0; sub(/.*: /, "", reg); sub(/^ */, "", frame)
            printf "%-14s %s; %s\n", f, reg, frame}' "$L/ptxas.log" >"$L/ptxas.txt"
     local_bytes=$(grep -oE '[0-9]+ bytes (stack frame|spill stores|spill loads)' "$L/ptxas.txt" | awk '{s += $1} END {print s + 0}')
