@@ -42,6 +42,22 @@ __global__ void conv3x3_tiled_unsynced(const float *__restrict__ in, float *__re
                               tile, out, w, h, c_params.weight, c_params.divisor);
 }
 
+// Fills the block's shared memory with NaN and ends. Launched before the
+// tiled kernel without its barrier, with the same shared size, so that a
+// tile cell read before its warp has stored it holds NaN: without it, the
+// block that ran on the same multiprocessor slot in the previous identical
+// launch may have left the very values the read needs, and the race would
+// not show. The stores are volatile, so the compiler keeps them though
+// nothing reads them. No body in conv3x3_body.h: it computes nothing.
+__global__ void conv3x3_poison_shared()
+{
+    extern __shared__ float tile[];
+    volatile float *cell = tile;
+    int words = conv3x3_tile_words(blockDim.x, blockDim.y), threads = blockDim.x * blockDim.y;
+    for (int i = threadIdx.y * blockDim.x + threadIdx.x; i < words; i += threads)
+        cell[i] = __int_as_float(0x7fc00000); // a quiet NaN
+}
+
 __global__ void conv3x3_copy(const float *__restrict__ in, float *__restrict__ out, size_t n)
 {
     conv3x3_copy_body(blockIdx.x, threadIdx.x, blockDim.x, in, out, n);
@@ -100,6 +116,15 @@ extern "C" int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, in
     dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
     conv3x3_tiled_unsynced<<<grid, block, conv3x3_tiled_shared_bytes(block_x, block_y), (cudaStream_t)stream>>>(
         d_in, d_out, w, h);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int conv3x3_launch_poison_shared(int block_x, int block_y, int blocks, void *stream)
+{
+    if (block_x < 1 || block_y < 1 || block_x > 1024 || block_y > 1024 || blocks < 1)
+        return (int)cudaErrorInvalidConfiguration;
+    dim3 block(block_x, block_y);
+    conv3x3_poison_shared<<<blocks, block, conv3x3_tiled_shared_bytes(block_x, block_y), (cudaStream_t)stream>>>();
     return (int)cudaGetLastError();
 }
 

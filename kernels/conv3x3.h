@@ -36,6 +36,15 @@ int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int bloc
 int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x, int block_y,
                                   void *stream);
 
+/* Fills the shared memory of `blocks` blocks of block_x x block_y threads,
+ * conv3x3_tiled_shared_bytes(block_x, block_y) each as the tiled kernel's,
+ * with NaN (a one-dimensional grid; blocks < 1 is
+ * cudaErrorInvalidConfiguration). Launched on the same stream before
+ * conv3x3_launch_tiled_unsynced, with at least as many blocks as the
+ * multiprocessors hold at once, so that a cell read too early holds NaN
+ * rather than what the same block of an identical earlier launch left. */
+int conv3x3_launch_poison_shared(int block_x, int block_y, int blocks, void *stream);
+
 /* Makes `p` the filter of the tiled launches that follow on `stream`: a
  * cudaMemcpyToSymbolAsync into __constant__ memory, ordered in the stream
  * (two launches queued back to back with a set_filter between them each see

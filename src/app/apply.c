@@ -125,6 +125,9 @@ static void print_timing(const eng_timing *t)
         }
     }
     printf(_("), median of %d runs after a warm-up, by %s\n"), t->reps, t->clock ? _(t->clock) : "?");
+    if (t->has_kernel) /* the CUDA engine's compute phase is one launch, mostly its latency on a small image */
+        printf(_("  measured apart: the kernel alone, %d back-to-back launches: %.4f ms each; one launch after idle: "
+                 "%.4f ms\n"), t->kernel_launches, t->kernel_ms, t->kernel_one_ms);
     if (t->has[ENG_DOWNLOAD] && t->result == ENG_RESULT_PER_PIXEL) {
         if (t->extrapolated)
             printf(_("  download: one copy per pixel, measured on %lld of %lld pixels and extrapolated to all "

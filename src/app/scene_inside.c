@@ -108,7 +108,7 @@ static void run_gpu_race(scene *s)
                 break;
             }
             for (long i = 0; i < (long)w * h; ++i)
-                if (memcmp(&out.px[i], &ref.px[i], sizeof(float)) != 0) {
+                if (!conv_same(out.px[i], ref.px[i])) {
                     ++wrong;
                     ++s->inside.gpu_heat[i];
                 }

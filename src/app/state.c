@@ -75,6 +75,12 @@ void app_print_state(const app *a, FILE *f)
         fprintf(f, "gpu_description=%s\n", eng_description(s->gpu.engine));
     fprintf(f, "gpu_kernel=%s\ngpu_result=%s\ngpu_presented=%d\ngpu_extrapolated=%d\n", eng_kernel_name(s->gpu_kernel),
            eng_result_name(s->gpu_result), s->gpu_presented, s->gpu.measured && s->gpu.timing.extrapolated);
+    { /* the kernel alone, measured apart from the phases (CUDA); -1 and 0 when not */
+        bool k = s->gpu.measured && s->gpu.timing.has_kernel;
+        fprintf(f, "gpu_kernel_alone_ms=%.4f\ngpu_kernel_launches=%d\ngpu_kernel_one_launch_ms=%.4f\n",
+                k ? s->gpu.timing.kernel_ms : -1.0, k ? s->gpu.timing.kernel_launches : 0,
+                k ? s->gpu.timing.kernel_one_ms : -1.0);
+    }
     if (s->gpu_device_known)
         fprintf(f, "gpu_device=%s\ngpu_present_path=%s\n", s->gpu_device.name,
                eng_present_path_name(s->gpu_device.present));

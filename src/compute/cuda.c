@@ -17,13 +17,20 @@
  * the device never sees. The GL upload of the copy path is GL work, timed
  * by the monotonic clock and closed by glFinish (the record's clock says so).
  *
+ * The compute phase is one launch, and a kernel of microseconds spends most
+ * of it in the launch's latency. After the run, with the stream idle, the
+ * same kernel runs again into d_out, timed apart from the phases (which stay
+ * as they were): once after idle, then back to back (measure_kernel; the
+ * kernel alone, eng_timing.kernel_ms).
+ *
  * CUDA-GL interop (DESIGN.md section 2): at open, when an OpenGL context is
  * current, cudaGLGetDevices says which CUDA devices run it; the engine then
  * computes on that device and presents by interop. When none does (the
  * display on another GPU: hybrid laptops, remote desktops, WSL2; or a
  * software renderer), when no context is current, or when registering a
- * buffer fails, it takes the copy path instead (device -> host -> GL
- * buffer) and eng_device says which path runs and why. A GL buffer with
+ * buffer or mapping it fails, it takes the copy path instead (device ->
+ * host -> GL buffer; a present whose map failed goes on by it, so its frame
+ * is not lost) and eng_device says which path runs and why. A GL buffer with
  * immutable storage (glBufferStorage, as the window's are) is registered
  * once (cudaGraphicsGLRegisterBuffer, write-discard) on its first present
  * and kept until eng_forget_buffer or close; one with mutable storage is
@@ -42,6 +49,11 @@
  * fault that breaks the CUDA context (an illegal address, a failed launch)
  * makes the engine reset the device and reopen itself, and the failed run's
  * reason says so (mend_if_broken); later runs start afresh.
+ *
+ * The runtime's current device belongs to the host thread: the window may
+ * call the engine from another thread than the one that opened it (bench
+ * and record too). Every entry point that calls CUDA first makes the
+ * engine's device current on the calling thread (on_device).
  *
  * Environment, for tests and for trying the fallbacks on a machine where
  * everything works:
@@ -119,8 +131,10 @@ static bool cuda_check(cudaError_t e, const char *text, const char *file, int li
 
 /* Events of one run, in stream order. EV_DOWNLOADED closes the timed copies;
  * EV_END comes after everything (on the per-pixel path, after the untimed
- * bulk copy of the pixels past the cap). */
-enum { EV_START, EV_UPLOADED, EV_COMPUTED, EV_DOWNLOADED, EV_END, EV_COUNT };
+ * bulk copy of the pixels past the cap). Then, for the kernel alone
+ * (measure_kernel): EV_IDLE, one launch, EV_ONE, launches back to back,
+ * EV_BACK_TO_BACK. */
+enum { EV_START, EV_UPLOADED, EV_COMPUTED, EV_DOWNLOADED, EV_END, EV_IDLE, EV_ONE, EV_BACK_TO_BACK, EV_COUNT };
 
 /* One GL buffer registered with CUDA. */
 typedef struct gl_link {
@@ -192,6 +206,33 @@ static float elapsed_ms(const cuda_state *s, int from, int to, bool *ok)
 static bool record(cuda_state *s, int ev)
 {
     return CUDA_CHECK(cudaEventRecord(s->ev[ev], s->stream));
+}
+
+/* Makes the engine's device current on the calling thread (see the top):
+ * cudaGetDevice reads the thread's own, so this costs a call and, on a
+ * thread that has another device current, one cudaSetDevice. An engine
+ * broken for good says so instead. */
+static bool on_device(cuda_state *s)
+{
+    int current = -1;
+    if (s->device < 0)
+        return true; /* not chosen yet: open works on the thread's own */
+    if (s->broken[0])
+        return err_set("%s", s->broken);
+    if (cudaGetDevice(&current) == cudaSuccess && current == s->device)
+        return true;
+    cudaGetLastError();
+    return CUDA_CHECK(cudaSetDevice(s->device));
+}
+
+/* on_device for clean-up, which has nobody to tell: err_msg() keeps the
+ * reason being returned. */
+static void on_device_quietly(cuda_state *s)
+{
+    int current = -1;
+    if (s->device >= 0 && (cudaGetDevice(&current) != cudaSuccess || current != s->device))
+        cudaSetDevice(s->device);
+    cudaGetLastError();
 }
 
 /* ---- probe --------------------------------------------------------------- */
@@ -413,6 +454,7 @@ static void cuda_close(void *state)
     cuda_state *s = state;
     if (!s)
         return;
+    on_device_quietly(s);
     release_device_objects(s);
     free(s->staging);
     free(s);
@@ -425,6 +467,7 @@ static void *cuda_open(void)
         err_set("out of memory");
         return NULL;
     }
+    s->device = -1; /* chosen below */
     s->opt = eng_options_resolved(NULL);
     if (!choose_device(s) ||
         !CUDA_CHECK(cudaGetDevice(&s->device)) ||
@@ -497,6 +540,8 @@ static bool cuda_configure(void *state, const eng_options *o)
     cuda_state *s = state;
     int threads = o->block_x * o->block_y;
 
+    if (!on_device(s))
+        return false;
     if (threads > s->prop.maxThreadsPerBlock || o->block_x > s->prop.maxThreadsDim[0] ||
         o->block_y > s->prop.maxThreadsDim[1])
         return err_set("a block of %dx%d threads does not fit %s: at most %d threads a block, %dx%d on a side",
@@ -534,6 +579,8 @@ static bool cuda_device(void *state, eng_device_info *info)
     cuda_state *s = state;
     size_t free_b = 0, total_b = 0;
 
+    if (!on_device(s))
+        return false;
     snprintf(info->name, sizeof info->name, "%s", s->prop.name);
     info->hardware = ENG_HW_GPU;
     info->compute_units = s->prop.multiProcessorCount;
@@ -650,15 +697,41 @@ static bool upload(cuda_state *s, const eng_job *job)
     return record(s, EV_UPLOADED);
 }
 
+/* Before the tiled kernel without its barrier: the poison kernel fills the
+ * shared memory of every block slot with NaN, on the engine's stream.
+ * Otherwise each block of a grid that fits in one wave finds its own tile
+ * from the previous identical run there, a cell read too early holds the
+ * right value, and the race does not show. As many blocks as the
+ * convolution's grid, and at least as many as the multiprocessors hold at
+ * once (their count times the occupancy), up to the device's grid limit.
+ * Its time is in the compute phase of that run, which is compared, not
+ * timed. */
+static bool poison_shared(cuda_state *s, int w, int h)
+{
+    int bx = s->opt.block_x, by = s->opt.block_y, per_sm = 0;
+    long long grid = (long long)conv3x3_blocks(w, bx) * conv3x3_blocks(h, by), blocks;
+    if (!cuda_check((cudaError_t)conv3x3_blocks_per_sm(1, bx, by, &per_sm), "conv3x3_blocks_per_sm", __FILE__,
+                    __LINE__))
+        return false;
+    blocks = (long long)s->prop.multiProcessorCount * per_sm;
+    blocks = blocks > grid ? blocks : grid;
+    blocks = blocks < s->prop.maxGridSize[0] ? blocks : s->prop.maxGridSize[0];
+    return cuda_check((cudaError_t)conv3x3_launch_poison_shared(bx, by, (int)blocks, s->stream),
+                      "conv3x3_launch_poison_shared", __FILE__, __LINE__);
+}
+
 /* Launches the kernel the options name from d_in into `d_dst` (w*h floats
  * on the device), and says how. */
 static bool launch(cuda_state *s, const eng_job *job, float *d_dst, eng_launch *l)
 {
     int w = job->in->w, h = job->in->h, bx = s->opt.block_x, by = s->opt.block_y;
     bool naive = s->opt.kernel == ENG_KERNEL_NAIVE, unsynced = !naive && s->opt.no_barrier;
-    int e = naive      ? conv3x3_launch_naive(s->d_in, d_dst, w, h, &job->params, bx, by, s->stream)
-            : unsynced ? conv3x3_launch_tiled_unsynced(s->d_in, d_dst, w, h, bx, by, s->stream)
-                       : conv3x3_launch_tiled(s->d_in, d_dst, w, h, bx, by, s->stream);
+    int e;
+    if (unsynced && !poison_shared(s, w, h))
+        return false;
+    e = naive      ? conv3x3_launch_naive(s->d_in, d_dst, w, h, &job->params, bx, by, s->stream)
+        : unsynced ? conv3x3_launch_tiled_unsynced(s->d_in, d_dst, w, h, bx, by, s->stream)
+                   : conv3x3_launch_tiled(s->d_in, d_dst, w, h, bx, by, s->stream);
     if (!cuda_check((cudaError_t)e,
                     naive ? "conv3x3_launch_naive" : unsynced ? "conv3x3_launch_tiled_unsynced" : "conv3x3_launch_tiled",
                     __FILE__, __LINE__))
@@ -759,6 +832,52 @@ static bool finish_timing(cuda_state *s, double wall, double other_ms, const cha
     return ok;
 }
 
+/* The kernel alone: at most this many launches back to back, taking about
+ * this much of the device's time. */
+#define KERNEL_ALONE_LAUNCHES 20
+#define KERNEL_ALONE_BUDGET_MS 1.0
+
+/* The kernel alone (eng_timing.kernel_ms), after a run whose phase with the
+ * kernel in it (compute; present on the interop path, with the map and the
+ * unmap) took `phase_ms`: on the idle stream, EV_IDLE, one launch, EV_ONE,
+ * n launches back to back, EV_BACK_TO_BACK, all from d_in into d_out (the
+ * run's image is still in d_in; d_out gets the same result each time).
+ * n is as many as KERNEL_ALONE_BUDGET_MS holds by the phase's time, at
+ * most KERNEL_ALONE_LAUNCHES: 20 for a kernel of up to 50 us, fewer for a
+ * longer one, so that a large image costs about a millisecond more and a
+ * small one twenty launches of microseconds. A kernel whose phase took over
+ * half the budget is not measured again (n would be under 2): a launch's
+ * microseconds are lost in it, and the compute phase is the kernel's time.
+ * Nor is the kernel without its barrier, whose runs are compared, not
+ * timed. */
+static bool measure_kernel(cuda_state *s, const eng_job *job, double phase_ms, eng_timing *timing)
+{
+    eng_launch l;
+    int n = phase_ms * KERNEL_ALONE_LAUNCHES > KERNEL_ALONE_BUDGET_MS ? (int)(KERNEL_ALONE_BUDGET_MS / phase_ms)
+                                                                      : KERNEL_ALONE_LAUNCHES;
+    bool ok = true;
+    double one, many;
+
+    if (n < 2 || s->opt.no_barrier)
+        return true;
+    if (!record(s, EV_IDLE) || !launch(s, job, s->d_out, &l) || !record(s, EV_ONE))
+        return false;
+    for (int i = 0; i < n; ++i)
+        if (!launch(s, job, s->d_out, &l))
+            return false;
+    if (!record(s, EV_BACK_TO_BACK) || !CUDA_CHECK(cudaEventSynchronize(s->ev[EV_BACK_TO_BACK])))
+        return false;
+    one = elapsed_ms(s, EV_IDLE, EV_ONE, &ok);
+    many = elapsed_ms(s, EV_ONE, EV_BACK_TO_BACK, &ok);
+    if (!ok)
+        return false;
+    timing->has_kernel = true;
+    timing->kernel_launches = n;
+    timing->kernel_one_ms = one;
+    timing->kernel_ms = many / n;
+    return true;
+}
+
 static bool prepare(cuda_state *s, const eng_job *job)
 {
     return fits_grid(s, job->in->w, job->in->h) && ensure_capacity(s, job->in->w, job->in->h);
@@ -772,30 +891,32 @@ static bool run_once(cuda_state *s, const eng_job *job, eng_timing *timing)
     if (!prepare(s, job))
         return false;
     t0 = tim_now_ms();
-    if (!compute_to_host(s, job, job->out->px, path, timing))
+    if (!compute_to_host(s, job, job->out->px, path, timing) ||
+        !finish_timing(s, tim_now_ms() - t0, 0.0, CLOCK_EVENTS, timing))
         return false;
-    return finish_timing(s, tim_now_ms() - t0, 0.0, CLOCK_EVENTS, timing);
+    return measure_kernel(s, job, timing->ms[ENG_COMPUTE], timing);
 }
 
-/* Whether the engine can run: not broken for good, and its objects made
- * again when another engine reset the device since (they went with the old
- * context: forgotten, not freed). */
+/* Whether the engine can run: not broken for good, its device current on
+ * the calling thread, and its objects made again when another engine reset
+ * the device since (they went with the old context: forgotten, not
+ * freed). */
 static bool ready(cuda_state *s)
 {
     if (s->broken[0])
         return err_set("%s", s->broken);
+    if (!on_device(s))
+        return false;
     if (s->resets_seen == device_resets)
         return true;
     forget_device_objects(s);
-    return CUDA_CHECK(cudaSetDevice(s->device)) && acquire_device_objects(s);
+    return acquire_device_objects(s);
 }
 
 static bool cuda_run(void *state, const eng_job *job, eng_timing *timing)
 {
     cuda_state *s = state;
-    if (!ready(s))
-        return false;
-    if (run_once(s, job, timing))
+    if (ready(s) && run_once(s, job, timing))
         return true;
     mend_if_broken(s);
     return false;
@@ -854,16 +975,34 @@ static gl_link *link_for(cuda_state *s, unsigned id, long long bytes, bool immut
 }
 
 /* Upload, then map the GL buffer, launch the kernel into it, unmap it: the
- * present phase. Nothing between map and unmap touches GL. */
-static bool present_interop(cuda_state *s, const eng_job *job, gl_link *l, eng_timing *timing)
+ * present phase. Nothing between map and unmap touches GL. When the map
+ * fails without breaking the context (the driver cannot map that buffer
+ * now: another context holds it, its storage moved...), the engine takes
+ * the copy path from now on, as when registering fails, and says why in
+ * present_why; *unmappable tells the caller to present this frame by it. */
+static bool present_interop(cuda_state *s, const eng_job *job, gl_link *l, bool *unmappable, eng_timing *timing)
 {
     size_t bytes = (size_t)job->in->w * (size_t)job->in->h * sizeof(float), mapped_bytes = 0;
     void *mapped = NULL;
     double t0 = tim_now_ms();
-    cudaError_t unmapped;
+    cudaError_t unmapped, e;
     bool ok = false;
 
-    if (!upload(s, job) || !CUDA_CHECK(cudaGraphicsMapResources(1, &l->res, s->stream)))
+    *unmappable = false;
+    if (!upload(s, job))
+        return false;
+    e = cudaGraphicsMapResources(1, &l->res, s->stream);
+    if (e != cudaSuccess && !breaks_context(e)) {
+        cudaGetLastError();
+        s->present = ENG_PRESENT_COPY;
+        snprintf(s->present_why, sizeof s->present_why,
+                 _("mapping GL buffer %u into CUDA failed (%s): results go device -> host -> GL buffer"), l->id,
+                 cudaGetErrorString(e));
+        unregister(l);
+        *unmappable = true;
+        return false;
+    }
+    if (!cuda_check(e, "cudaGraphicsMapResources(1, &l->res, s->stream)", __FILE__, __LINE__))
         return false;
     if (!CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&mapped, &mapped_bytes, l->res)))
         goto unmap;
@@ -928,21 +1067,24 @@ static bool present_once(cuda_state *s, const eng_job *job, unsigned gl_buffer, 
     if (!prepare(s, job))
         return false;
     if (s->opt.result == ENG_RESULT_INTEROP && s->present == ENG_PRESENT_INTEROP) {
+        bool unmappable = false;
         l = link_for(s, gl_buffer, have, immutable);
-        if (l)
-            return present_interop(s, job, l, timing);
-        /* registration failed: link_for switched the engine to the copy path */
+        if (l && present_interop(s, job, l, &unmappable, timing))
+            return measure_kernel(s, job, timing->ms[ENG_PRESENT], timing);
+        if (l && !unmappable)
+            return false;
+        /* registering or mapping failed: the engine takes the copy path from now on, this frame too */
     }
-    return present_copy(s, job, gl_buffer, s->opt.result == ENG_RESULT_PER_PIXEL ? ENG_RESULT_PER_PIXEL
-                                                                                 : ENG_RESULT_BULK, timing);
+    if (!present_copy(s, job, gl_buffer, s->opt.result == ENG_RESULT_PER_PIXEL ? ENG_RESULT_PER_PIXEL
+                                                                                : ENG_RESULT_BULK, timing))
+        return false;
+    return measure_kernel(s, job, timing->ms[ENG_COMPUTE], timing);
 }
 
 static bool cuda_present(void *state, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
 {
     cuda_state *s = state;
-    if (!ready(s))
-        return false;
-    if (present_once(s, job, gl_buffer, timing))
+    if (ready(s) && present_once(s, job, gl_buffer, timing))
         return true;
     mend_if_broken(s);
     return false;
@@ -953,6 +1095,7 @@ static void cuda_forget_buffer(void *state, unsigned gl_buffer)
     cuda_state *s = state;
     if (s->resets_seen != device_resets)
         return; /* its registrations went with the old context */
+    on_device_quietly(s);
     for (int i = 0; i < MAX_GL_BUFFERS; ++i)
         if (s->links[i].id == gl_buffer && gl_buffer != 0)
             unregister(&s->links[i]);
@@ -965,6 +1108,7 @@ static void cuda_trim(void *state)
     cuda_state *s = state;
     if (s->resets_seen != device_resets)
         return; /* its buffers went with the old context */
+    on_device_quietly(s);
     if (s->stream)
         cudaStreamSynchronize(s->stream);
     cudaFree(s->d_in); /* clean-up: the next run allocates and reports */

@@ -352,14 +352,18 @@ static bool measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, const
 {
     eng_timing one;
     double *samples, started;
-    int max = plan->max_reps < 1 ? 1 : plan->max_reps, reps = 0;
+    int max = plan->max_reps < 1 ? 1 : plan->max_reps, reps = 0, kernel_reps = 0, kernel_launches = 0;
+    double *kernel, *kernel_one;
     bool ok = true;
 
     if (!run_once(e, job, gl_buffer, &one)) /* warm-up: caches, page faults, lazy init */
         return false;
-    samples = malloc(sizeof *samples * (size_t)max * (ENG_PHASE_COUNT + 1)); /* the phases, then the totals */
+    /* the phases, then the totals, then the kernel alone: per launch and one launch */
+    samples = malloc(sizeof *samples * (size_t)max * (ENG_PHASE_COUNT + 3));
     if (!samples)
         return err_set("out of memory for timing samples");
+    kernel = samples + (size_t)max * (ENG_PHASE_COUNT + 1);
+    kernel_one = kernel + max;
     *timing = one;
     started = tim_now_ms();
     while (reps < max && ok) {
@@ -371,6 +375,11 @@ static bool measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, const
         for (int p = 0; p < ENG_PHASE_COUNT; ++p)
             samples[p * max + reps] = one.ms[p];
         samples[ENG_PHASE_COUNT * max + reps] = total;
+        if (one.has_kernel) {
+            kernel[kernel_reps] = one.kernel_ms;
+            kernel_one[kernel_reps++] = one.kernel_one_ms;
+            kernel_launches = one.kernel_launches;
+        }
         ++reps;
         if (reps < plan->min_reps)
             continue;
@@ -398,6 +407,10 @@ static bool measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, const
         timing->extrapolated = one.extrapolated;
         timing->measured_px = one.measured_px;
         timing->total_px = one.total_px;
+        timing->has_kernel = kernel_reps > 0;
+        timing->kernel_launches = kernel_reps ? kernel_launches : 0;
+        timing->kernel_ms = kernel_reps ? tim_stats_of(kernel, (size_t)kernel_reps).median : 0.0;
+        timing->kernel_one_ms = kernel_reps ? tim_stats_of(kernel_one, (size_t)kernel_reps).median : 0.0;
     }
     free(samples);
     return ok;

@@ -151,6 +151,24 @@ typedef struct eng_timing {
     bool extrapolated;
     long long measured_px;          /* pixels copied one by one for real (PER_PIXEL) */
     long long total_px;             /* pixels of the image */
+    /* The kernel alone, measured by the CUDA engine after the run and apart
+     * from its phases, which it leaves as they were (false everywhere else).
+     * The compute phase is one launch, and a kernel of microseconds spends
+     * most of it waiting for its launch to reach the GPU. So the same kernel
+     * runs again on the idle stream: once, timed between two events
+     * (kernel_one_ms: a launch after idle, its latency and the kernel), then
+     * kernel_launches times back to back, their events' span divided by
+     * their number (kernel_ms: each launch's latency hidden behind the
+     * kernel before it; where the kernel is shorter than a launch's cost on
+     * the host, the launch rate bounds it, so it is at most the kernel's own
+     * time plus that). kernel_one_ms - kernel_ms is the latency of one
+     * launch. Not measured when the run's kernel took so long that its
+     * launch's microseconds are lost in it (see cuda.c), nor without the
+     * barrier. After eng_measure, the medians of the runs that had it. */
+    bool has_kernel;
+    int kernel_launches;            /* launches timed back to back (2..20) */
+    double kernel_ms;               /* their time per launch */
+    double kernel_one_ms;           /* one launch after idle */
 } eng_timing;
 
 /* One convolution: `in` to `out` (same size, not aliased) with `params`. */

@@ -26,6 +26,11 @@
  * glFinish, and the record's clock says so. CONVIS_GL_TIMER=query in the
  * environment forces timer queries anyway (to test that path).
  *
+ * The tiled shader without its barrier (eng_options.no_barrier, the race
+ * shown) runs after shaders/conv3x3_poison.comp, which fills the shared
+ * memory of as many work groups with NaN: a tile cell read too early then
+ * holds NaN, not the value an identical earlier dispatch left there.
+ *
  * The buffers are kept between runs and grown when a larger image comes.
  * Opening runs the shader once on one pixel, so the driver's lazy work
  * (compiling for the device, first use of the queries) is not in a timing.
@@ -48,6 +53,7 @@
 #define SHADER_COMMON "conv3x3.glsl" /* what both shaders share, compiled before either */
 /* the shaders' own parts, by eng_kernel */
 static const char *const shader_file[ENG_KERNEL_COUNT] = {"conv3x3_tiled.comp", "conv3x3_naive.comp"};
+#define SHADER_POISON "conv3x3_poison.comp" /* NaN into shared memory, before the tiled shader without barrier */
 #define MAX_SHADER_BYTES (1 << 20)
 #define NEED_MAJOR 4
 #define NEED_MINOR 3
@@ -67,6 +73,8 @@ typedef struct gl_program {
 
 typedef struct gl_state {
     gl_program prog[ENG_KERNEL_COUNT + 1]; /* the tiled and the naive shader, and the tiled without barrier */
+    GLuint poison;                  /* SHADER_POISON's program */
+    GLint poison_w;                 /* its u_w */
     GLint max_groups[2];            /* GL_MAX_COMPUTE_WORK_GROUP_COUNT x, y */
     GLint64 max_block_bytes;        /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
     GLint subgroup;                 /* GL_SUBGROUP_SIZE_KHR where the driver reports it; else 0 */
@@ -305,6 +313,26 @@ static bool inspect_program(gl_state *s, gl_program *p, const char *path)
     return gl_check(s, N_("reading the compute program"));
 }
 
+/* SHADER_POISON's program: built like the others, its work group the
+ * tiled shader's (which its tile's size follows), its u_w found. */
+static bool build_poison(gl_state *s, const char *common, const char *source, const char *path)
+{
+    const char *parts[3] = {common, "", source};
+    gl_program p;
+    memset(&p, 0, sizeof p);
+    if (!build_program(s, &p, parts, path))
+        return false;
+    s->poison = p.program;
+    glGetProgramiv(s->poison, GL_COMPUTE_WORK_GROUP_SIZE, p.local);
+    if (p.local[0] != s->prog[0].local[0] || p.local[1] != s->prog[0].local[1])
+        return err_set("the compute shaders' work groups differ (%dx%d, %dx%d): the one size is said in %s", p.local[0],
+                       p.local[1], s->prog[0].local[0], s->prog[0].local[1], SHADER_COMMON);
+    s->poison_w = glGetUniformLocation(s->poison, "u_w");
+    if (s->poison_w < 0)
+        return err_set("the compute shader '%s' has no uniform '%s' in use", path, "u_w");
+    return gl_check(s, N_("reading the compute program"));
+}
+
 /* The shader of the kernel chosen (tiled or naive). */
 static gl_program *current(const gl_state *s)
 {
@@ -397,6 +425,8 @@ static void gl_close(void *state)
     for (int k = 0; k <= PROG_NO_BARRIER; ++k)
         if (s->prog[k].program)
             glDeleteProgram(s->prog[k].program);
+    if (s->poison)
+        glDeleteProgram(s->poison);
     take_errors();
     free(s);
 }
@@ -439,6 +469,12 @@ static void *gl_open(void)
         free(source);
         source = NULL;
     }
+    snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), SHADER_POISON);
+    source = read_text(path);
+    if (!source || !build_poison(s, common, source, path))
+        goto free_source;
+    free(source);
+    source = NULL;
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &s->max_groups[0]);
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &s->max_groups[1]);
     glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &s->max_block_bytes);
@@ -591,6 +627,15 @@ static void upload_and_dispatch(gl_state *s, const eng_job *job, GLuint out_buff
     glUniform1i(p->loc_border, job->params.border);
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, p->bind_in, s->buf[BUF_IN], 0, (GLsizeiptr)bytes);
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, p->bind_out, out_buffer, 0, (GLsizeiptr)bytes);
+    if (p == &s->prog[PROG_NO_BARRIER]) { /* shared memory filled with NaN first, before the phase's clock */
+        glUseProgram(s->poison);
+        glUniform1i(s->poison_w, w);
+        glDispatchCompute((GLuint)launch->grid_x, (GLuint)launch->grid_y, 1);
+        /* the poison may write the output (its branch is never taken): the
+         * barrier orders the convolution after it, not alongside */
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glUseProgram(p->program);
+    }
     phase_begin(s, Q_COMPUTE);
     glDispatchCompute((GLuint)launch->grid_x, (GLuint)launch->grid_y, 1);
     /* The shader's writes, visible to whatever reads the buffer next: a

@@ -47,3 +47,11 @@ void conv_reference(const img_plane *in, const conv_params *p, img_plane *out)
         for (int x = 0; x < in->w; ++x)
             out->px[(long)y * in->w + x] = conv_pixel(in->px, in->w, in->h, x, y, p);
 }
+
+long conv_count_different(const float *a, const float *b, long n)
+{
+    long different = 0;
+    for (long i = 0; i < n; ++i)
+        different += !conv_same(a[i], b[i]);
+    return different;
+}

@@ -2,7 +2,10 @@
 #ifndef CONVIS_CONV_H
 #define CONVIS_CONV_H
 
+#include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "conv_pixel.h"
 #include "filter.h"
@@ -19,5 +22,25 @@ bool conv_border_parse(const char *text, conv_border *out);
 /* The reference: every output in raster order through conv_pixel, one after
  * another. `out` must have the size of `in` and must not alias it. */
 void conv_reference(const img_plane *in, const conv_params *p, img_plane *out);
+
+/* Whether two outputs are the same result: the one rule every bit-for-bit
+ * comparison of results follows (the tests, pfm_equal, the GPU race shown in
+ * the window). Their bits are equal, or both are NaN: a NaN has no one bit
+ * pattern (a GPU writes its own canonical NaN, an x86 CPU writes 0xffc00000
+ * or keeps the bits of the NaN it was given), and an input that overflows to
+ * infinity and then NaN is the same result whichever engine computed it.
+ * Every other value compares by its bits, so 0.0 and -0.0 are different
+ * results (a division by them tells them apart). */
+static inline bool conv_same(float a, float b)
+{
+    uint32_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y || (isnan(a) && isnan(b));
+}
+
+/* How many of the n outputs at `a` and `b` are not the same result
+ * (conv_same): 0 when the two are equal bit for bit, NaN for NaN. */
+long conv_count_different(const float *a, const float *b, long n);
 
 #endif

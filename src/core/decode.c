@@ -189,7 +189,10 @@ static float pfm_float(const unsigned char *b, bool little)
 }
 
 /* PFM: "Pf" (grey) or "PF" (RGB), width height, scale (negative: little
- * endian), then rows of floats from the bottom row up. */
+ * endian), then rows of floats from the bottom row up. A pixel that is not
+ * finite (NaN, infinity) is refused, naming the first in raster order from
+ * the top: a filter would carry it into every neighbour's output, and a NaN
+ * has no one bit pattern that engines would agree on. */
 static bool load_pfm(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
                      img_image *out)
 {
@@ -230,6 +233,11 @@ static bool load_pfm(const char *name, const unsigned char *data, size_t size, c
                 const unsigned char *c = row + 12 * (size_t)x;
                 v = 0.299f * pfm_float(c, scale < 0) + 0.587f * pfm_float(c + 4, scale < 0) +
                     0.114f * pfm_float(c + 8, scale < 0);
+            }
+            if (!isfinite(v)) { /* NaN or infinity, or colours whose luma overflows */
+                img_free(out);
+                return err_set("'%s' has a pixel that is not a finite number (NaN or infinity) at x %d, y %d "
+                               "(from the top left); convis computes with finite values only", name, x, y);
             }
             out->luma.px[i] = v;
             memset(out->color.px + 4 * i, img_display_byte(v, IMG_DISPLAY_CLAMP), 3);

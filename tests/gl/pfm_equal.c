@@ -1,6 +1,8 @@
 /* pfm_equal A.pfm B.pfm [TOL] - whether two grey PFM files hold the same
- * image: the same header, and every value within TOL relative
- * (|a - b| <= TOL * max(1, |b|); default 1e-5). Prints "byte-equal", "equal
+ * image: the same header, and every value the same result (conv_same: equal
+ * bits, or NaN in both) or within TOL relative (|a - b| <= TOL * max(1, |b|);
+ * default 1e-5; 0: the same result only, so 0.0 and -0.0 differ). Prints
+ * "byte-equal", "bit-equal (...)" when only NaNs' bits differ, "equal
  * within TOL (...)" or where they differ; exits 0 when equal, 1 when not,
  * 2 when a file cannot be read. */
 #include <math.h>
@@ -8,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../../src/core/conv.h"
 
 typedef struct pfm {
     int w, h;
@@ -81,7 +85,7 @@ static int compare(const pfm *ap, const pfm *bp, double tol)
 {
     const pfm a = *ap, b = *bp;
     double worst = 0.0;
-    long off = 0, n, worst_at = 0;
+    long off = 0, n, worst_at = 0, nans = 0, unlike = 0;
 
     if (a.w != b.w || a.h != b.h) {
         printf("differ: %dx%d against %dx%d\n", a.w, a.h, b.w, b.h);
@@ -93,14 +97,23 @@ static int compare(const pfm *ap, const pfm *bp, double tol)
     }
     n = (long)a.w * a.h;
     for (long i = 0; i < n; ++i) {
-        double x = value(&a, i), y = value(&b, i);
-        double rel = fabs(x - y) / fmax(1.0, fabs(y));
-        if (!(rel <= tol))
+        double x = value(&a, i), y = value(&b, i), rel;
+        if (conv_same(value(&a, i), value(&b, i))) {
+            nans += isnan(x) != 0;
+            continue;
+        }
+        ++unlike;
+        rel = fabs(x - y) / fmax(1.0, fabs(y));
+        if (tol == 0 || !(rel <= tol))
             ++off;
         if (!(rel <= worst)) {
             worst = rel;
             worst_at = i;
         }
+    }
+    if (!unlike) {
+        printf("bit-equal, NaN for NaN (%ld NaNs, their bits not all the same)\n", nans);
+        return 0;
     }
     if (off) {
         printf("differ: %ld of %ld values beyond %g relative; worst %g at value %ld\n", off, n, tol, worst, worst_at);

@@ -5,7 +5,8 @@
 # (byte-equal, or within 1e-5 relative). Without a display, the same in an
 # offscreen context (EGL), and `engines` says so. Where no context can be
 # made at all: `engines` says gl is unavailable and why, `apply --engine gl`
-# exits 3 with one sentence, and the CPU engines work as before.
+# exits 3 with one sentence, and the CPU engines work as before. And
+# pfm_equal's rule: NaN for NaN whatever their bits, 0.0 and -0.0 apart.
 # Usage: test_gl_apply.sh CONVIS PFM_EQUAL SOURCE_DIR
 set -u
 convis=$1 pfm_equal=$2 src=$3
@@ -95,6 +96,23 @@ if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && "$pfm_equal" "$tmp/nodisp-par.pfm" "$
   ok "apply --engine cpu-par without a display: exit 0, the cpu-seq bytes"
 else
   bad "apply --engine cpu-par without a display (exit $rc): $(cat "$tmp/err")"
+fi
+
+# pfm_equal's rule (conv_same, src/core/conv.h): NaNs of other bits are the
+# same result, as a GPU's NaN and the CPU's; 0.0 and -0.0 are not (TOL 0)
+pfm() { printf 'Pf\n2 1\n-1.0\n' >"$1" && printf "$2" >>"$1"; }
+pfm "$tmp/nan-cpu.pfm" '\x00\x00\xc0\xff\x00\x00\x00\x00' # x86's NaN, then 0.0 (little-endian)
+pfm "$tmp/nan-gpu.pfm" '\xff\xff\xff\x7f\x00\x00\x00\x00' # CUDA's NaN, then 0.0
+pfm "$tmp/nan-neg0.pfm" '\xff\xff\xff\x7f\x00\x00\x00\x80' # CUDA's NaN, then -0.0
+if verdict=$("$pfm_equal" "$tmp/nan-cpu.pfm" "$tmp/nan-gpu.pfm" 0) && [ "${verdict#bit-equal}" != "$verdict" ]; then
+  ok "pfm_equal: NaNs of other bits are the same result: $verdict"
+else
+  bad "pfm_equal on NaNs of other bits: $verdict"
+fi
+if ! verdict=$("$pfm_equal" "$tmp/nan-gpu.pfm" "$tmp/nan-neg0.pfm" 0); then
+  ok "pfm_equal: 0.0 and -0.0 differ: $verdict"
+else
+  bad "pfm_equal calls 0.0 and -0.0 equal: $verdict"
 fi
 
 echo "$passed passed, $failed failed"

@@ -203,6 +203,10 @@ state "gpu,filter-2" phase=gpu filter=box weights=1,1,1,1,1,1,1,1,1 gpu_measured
 state "gpu" phase=gpu gpu_result=interop gpu_presented=1 gpu_measured=1
 state "gpu,gpu-result" phase=gpu gpu_result=bulk gpu_presented=0 gpu_measured=1
 state "apply-again*2" passes=2 "image=sample.png after 2 passes" output=0 done=0
+# the outline filter applied again 60 times overflows to infinity and NaN: the
+# GPU phase runs on it, and its runs without the barrier compare NaN for NaN
+state "filter-9,apply-again*60,gpu,block-life*5" passes=60 gpu_measured=1 banner= block_stage=no-barrier-gpu \
+  race_gpu_runs=5 race_gpu_wrong=0,0,0,0,0 race_gpu_why=
 
 # escape with nothing open quits: the window closes without a quit action
 if win --do "step,escape" --print-state >"$tmp/escape.state" 2>"$tmp/escape.err" && grep -qx "done=1" "$tmp/escape.state"; then

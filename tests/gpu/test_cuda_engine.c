@@ -12,16 +12,29 @@
  *     phase that says it was extrapolated, from how many pixels;
  *   - the options' checks, the description, the device information;
  *   - eng_present with no OpenGL context: a sentence, no crash;
+ *   - outputs that overflow to infinity and NaN: the reference's result, NaN
+ *     for NaN (conv_same), whatever bits the device's NaN has;
+ *   - the kernel alone, measured after a run (eng_timing.kernel_ms): filled
+ *     and finite, and on a GPU no slower a launch back to back than one
+ *     launch after idle, within a margin;
+ *   - the engine used from another thread than the one that opened it (on
+ *     the stand-in, opened on its second device: the other thread's current
+ *     device is not the engine's until the engine makes it so);
  *   - an injected allocation failure (CONVIS_CUDA_FAIL_ALLOC=1): a sentence
  *     with the sizes and the free memory, and the engine still usable after;
  *   - with the CPU stand-in only: no device, no driver, an old driver, a full
  *     device, a grid too tall; a fault that breaks the context (reset and
  *     reopened, or "restart" when that does not mend it); a kernel whose own
- *     block limit is below the device's. ctest runs the stand-in build twice,
+ *     block limit is below the device's; the tiled kernel without its
+ *     barrier on a grid of one wave: no output wrong in runs 2 to 5 when
+ *     nothing poisons shared memory between them, outputs wrong in every
+ *     run when something does (as the engine does). ctest runs the stand-in build twice,
  *     the second time with CONVIS_MOCK_CUDA_ASYNC=1 (work runs only when
  *     synchronised), so a missing synchronisation reads stale memory.
  * Exits 77 (ctest: skipped) when this machine has no CUDA device, saying why. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +48,7 @@
 #ifdef CONVIS_CUDA_MOCK
 #include <cuda_runtime.h>
 
+#include "../../kernels/conv3x3.h"
 #include "../mock/cuda_mock.h"
 #endif
 
@@ -93,7 +107,7 @@ static bool run_counted(eng_engine *e, const eng_job *job, const img_plane *ref,
         return false;
     }
     ++*runs;
-    *exact += memcmp(job->out->px, ref->px, sizeof(float) * (size_t)n) == 0;
+    *exact += conv_count_different(job->out->px, ref->px, (long)n) == 0;
     return true;
 }
 
@@ -180,7 +194,7 @@ static void check_block_shapes(eng_engine *e)
                                  shapes[sh][0], shapes[sh][1]);
                         if (!run_counted(e, &job, &ref, kv, shapes[sh][0], shapes[sh][1], what, &t, &runs, &exact))
                             continue;
-                        CHECK(memcmp(out.px, ref.px, sizeof(float) * (size_t)n) == 0,
+                        CHECK(conv_count_different(out.px, ref.px, (long)n) == 0,
                               "%dx%d %s kernel, blocks %dx%d, filter %zu, border %d: %ld pixels off", w, h,
                               eng_kernel_name(kv), shapes[sh][0], shapes[sh][1], f, b,
                               count_off(out.px, ref.px, n));
@@ -226,7 +240,7 @@ static void check_filter_changes(eng_engine *e)
         eng_job job = {&in, &out, *order[i]};
         conv_reference(&in, &job.params, &ref);
         CHECK(eng_run(e, &job, &t), "run %zu: %s", i, err_msg());
-        CHECK(memcmp(out.px, ref.px, sizeof(float) * (size_t)n) == 0, "run %zu (filter %s): bit for bit", i,
+        CHECK(conv_count_different(out.px, ref.px, (long)n) == 0, "run %zu (filter %s): bit for bit", i,
               order[i] == &a ? "A" : "B");
 #ifdef CONVIS_CUDA_MOCK
         if (i == 0)
@@ -272,7 +286,7 @@ static void check_per_pixel(eng_engine *e)
               eng_description(e));
         job.out = &pp;
         CHECK(eng_run(e, &job, &tp), "per-pixel: %s", err_msg());
-        CHECK(memcmp(bulk.px, pp.px, sizeof(float) * (size_t)n) == 0, "%dx%d: per-pixel result equals bulk", w, h);
+        CHECK(conv_count_different(bulk.px, pp.px, (long)n) == 0, "%dx%d: per-pixel result equals bulk", w, h);
         CHECK(tp.result == ENG_RESULT_PER_PIXEL && tp.has[ENG_DOWNLOAD] && tp.ms[ENG_DOWNLOAD] > 0.0,
               "%dx%d: per-pixel record", w, h);
         CHECK(tp.total_px == n && tp.measured_px >= 1 && tp.measured_px <= ENG_PER_PIXEL_MAX &&
@@ -290,7 +304,7 @@ static void check_per_pixel(eng_engine *e)
         o.per_pixel_max = 100;
         CHECK(eng_set_options(e, &o), "cap 100: %s", err_msg());
         CHECK(eng_measure(e, &job, 3, &tp), "measure per-pixel: %s", err_msg());
-        CHECK(memcmp(bulk.px, pp.px, sizeof(float) * (size_t)n) == 0, "%dx%d cap 100: result equals bulk", w, h);
+        CHECK(conv_count_different(bulk.px, pp.px, (long)n) == 0, "%dx%d cap 100: result equals bulk", w, h);
         CHECK(tp.reps == 3 && tp.result == ENG_RESULT_PER_PIXEL && tp.measured_px <= 100 && tp.extrapolated,
               "%dx%d cap 100: reps %d, measured %lld, extrapolated %d", w, h, tp.reps, tp.measured_px,
               tp.extrapolated);
@@ -307,7 +321,7 @@ static void check_per_pixel(eng_engine *e)
 static void check_two_engines(const eng_class *cls)
 {
     int w = 37, h = 29;
-    size_t bytes = sizeof(float) * (size_t)w * h;
+    long n = (long)w * h;
     img_plane in, ref_x, ref_y, out;
     eng_timing t;
     conv_params x = conv_params_make(filt_preset(1), CONV_BORDER_CLAMP, false);
@@ -329,9 +343,9 @@ static void check_two_engines(const eng_class *cls)
     conv_reference(&in, &y, &ref_y);
     {
         eng_job jx = {&in, &out, x}, jy = {&in, &out, y};
-        CHECK(eng_run(a, &jx, &t) && memcmp(out.px, ref_x.px, bytes) == 0, "A, filter X: %s", err_msg());
-        CHECK(eng_run(b, &jy, &t) && memcmp(out.px, ref_y.px, bytes) == 0, "B, filter Y: %s", err_msg());
-        CHECK(eng_run(a, &jx, &t) && memcmp(out.px, ref_x.px, bytes) == 0,
+        CHECK(eng_run(a, &jx, &t) && conv_count_different(out.px, ref_x.px, n) == 0, "A, filter X: %s", err_msg());
+        CHECK(eng_run(b, &jy, &t) && conv_count_different(out.px, ref_y.px, n) == 0, "B, filter Y: %s", err_msg());
+        CHECK(eng_run(a, &jx, &t) && conv_count_different(out.px, ref_x.px, n) == 0,
               "A, filter X again, after B changed the device's filter: %s", err_msg());
 #ifdef CONVIS_CUDA_MOCK
         /* a fault in A resets the device; B's stream, events and buffers went
@@ -339,9 +353,10 @@ static void check_two_engines(const eng_class *cls)
         setenv("CONVIS_MOCK_CUDA_FAULT", "launch", 1);
         CHECK(!eng_run(a, &jx, &t) && strstr(err_msg(), "reset the device"), "A faults: '%s'", err_msg());
         unsetenv("CONVIS_MOCK_CUDA_FAULT");
-        CHECK(eng_run(b, &jy, &t) && memcmp(out.px, ref_y.px, bytes) == 0, "B after A reset the device: %s",
+        CHECK(eng_run(b, &jy, &t) && conv_count_different(out.px, ref_y.px, n) == 0,
+              "B after A reset the device: %s", err_msg());
+        CHECK(eng_run(a, &jx, &t) && conv_count_different(out.px, ref_x.px, n) == 0, "A after its reset: %s",
               err_msg());
-        CHECK(eng_run(a, &jx, &t) && memcmp(out.px, ref_x.px, bytes) == 0, "A after its reset: %s", err_msg());
 #endif
     }
     eng_close(a);
@@ -500,6 +515,66 @@ static void check_mock_only(const eng_class *cls)
     unsetenv("CONVIS_MOCK_CUDA_MEMORY");
 }
 
+/* What makes a missing barrier go quiet on a GPU, on the stand-in's block
+ * slots (kept between launches, as a GPU's shared memory): a 64x48 grid of
+ * 16x16 blocks (12) fits in one wave of its 4 SMs x 8 slots, so each block
+ * of a second run without the barrier finds its own tile from the first
+ * and reads the right values too early: no output wrong in runs 2 to 5.
+ * With the poison launched before each run, every run has outputs wrong;
+ * and the engine launches the poison itself. */
+static void check_quiet_race(eng_engine *e)
+{
+    enum { W = 64, H = 48, RUNS = 5 };
+    size_t bytes = sizeof(float) * W * H;
+    img_plane in, ref, out;
+    float *d_in = NULL, *d_out = NULL;
+    conv_params p = conv_params_make(filt_preset(2), CONV_BORDER_CLAMP, false);
+    long quiet[RUNS], poisoned[RUNS], poisons = cuda_mock_count(CUDA_MOCK_POISONS);
+    bool ok;
+
+    img_plane_alloc(&in, W, H);
+    img_plane_alloc(&ref, W, H);
+    img_plane_alloc(&out, W, H);
+    ind_fill(in.px, (size_t)W * H, 23);
+    conv_reference(&in, &p, &ref);
+    ok = cudaMalloc((void **)&d_in, bytes) == cudaSuccess && cudaMalloc((void **)&d_out, bytes) == cudaSuccess &&
+         cudaMemcpy(d_in, in.px, bytes, cudaMemcpyHostToDevice) == cudaSuccess && conv3x3_set_filter(&p, NULL) == 0;
+    CHECK(ok, "the launchers' buffers and filter");
+    for (int r = 0; ok && r < 2 * RUNS; ++r) {
+        bool poison = r >= RUNS;
+        ok = (!poison || conv3x3_launch_poison_shared(16, 16, 4 * 8, NULL) == 0) &&
+             conv3x3_launch_tiled_unsynced(d_in, d_out, W, H, 16, 16, NULL) == 0 &&
+             cudaMemcpy(out.px, d_out, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+        CHECK(ok, "run %d without the barrier%s", r % RUNS + 1, poison ? ", after the poison" : "");
+        (poison ? poisoned : quiet)[r % RUNS] = race_wrong(&out, &ref);
+    }
+    if (ok) {
+        printf("without the barrier on the stand-in, one wave, no poison: %ld, %ld, %ld, %ld, %ld of %d outputs "
+               "wrong\n",
+               quiet[0], quiet[1], quiet[2], quiet[3], quiet[4], W * H);
+        printf("the same after the poison each time: %ld, %ld, %ld, %ld, %ld of %d outputs wrong\n", poisoned[0],
+               poisoned[1], poisoned[2], poisoned[3], poisoned[4], W * H);
+        for (int r = 0; r < RUNS; ++r) {
+            CHECK(r == 0 || quiet[r] == 0, "no poison, run %d: each block's own tile was left there (%ld wrong)", r + 1,
+                  quiet[r]);
+            CHECK(poisoned[r] > 0, "after the poison, run %d: outputs wrong (%ld)", r + 1, poisoned[r]);
+        }
+    }
+    CHECK(conv3x3_launch_poison_shared(0, 16, 1, NULL) == cudaErrorInvalidConfiguration &&
+              conv3x3_launch_poison_shared(16, 16, 0, NULL) == cudaErrorInvalidConfiguration &&
+              conv3x3_launch_poison_shared(2048, 1, 1, NULL) == cudaErrorInvalidConfiguration,
+          "the poison launcher's shape checks");
+    cudaGetLastError();
+    cudaFree(d_in);
+    cudaFree(d_out);
+    check_no_barrier(e, W, H, "the stand-in, one wave, through the engine");
+    CHECK(cuda_mock_count(CUDA_MOCK_POISONS) - poisons == RUNS + 3,
+          "the engine poisoned before each of its 3 runs (%ld poisons)", cuda_mock_count(CUDA_MOCK_POISONS) - poisons);
+    img_plane_free(&in);
+    img_plane_free(&ref);
+    img_plane_free(&out);
+}
+
 /* A fault that breaks the CUDA context (the stand-in's launch failure,
  * surfacing at the next synchronisation and sticking): the run fails with a
  * sentence that says the device was reset, and the next run works. When the
@@ -537,11 +612,11 @@ static void check_faults(const eng_class *cls)
     unsetenv("CONVIS_MOCK_CUDA_FAULT");
     memset(out.px, 0, sizeof(float) * (size_t)w * h);
     CHECK(eng_run(e, &job, &t), "the run after the reset works: %s", err_msg());
-    CHECK(memcmp(out.px, ref.px, sizeof(float) * (size_t)w * h) == 0, "and is exact (the filter sent again)");
+    CHECK(conv_count_different(out.px, ref.px, (long)w * h) == 0, "and is exact (the filter sent again)");
     o = eng_options_of(e);
     o.result = ENG_RESULT_PER_PIXEL;
     CHECK(eng_set_options(e, &o) && eng_run(e, &job, &t) &&
-              memcmp(out.px, ref.px, sizeof(float) * (size_t)w * h) == 0,
+              conv_count_different(out.px, ref.px, (long)w * h) == 0,
           "the per-pixel path after the reset: %s", err_msg());
     o.result = ENG_RESULT_BULK;
     eng_set_options(e, &o);
@@ -576,6 +651,194 @@ static void check_faults(const eng_class *cls)
 }
 #endif
 
+/* Outputs that overflow to infinity and NaN (a filter applied again and
+ * again, or inputs near the float's largest): the engine's result is the
+ * reference's by the rule results are compared by (conv_same), though a GPU
+ * writes its own NaN, 0x7fffffff, where the CPU writes 0xffc00000 (the
+ * stand-in writes the GPU's too): compared by their bits alone, those
+ * outputs would be called wrong. */
+static void check_overflow(eng_engine *e)
+{
+    int w = 37, h = 23;
+    long n = (long)w * h;
+    img_plane in, ref, out;
+    filt_kernel k;
+    eng_timing t;
+
+    CHECK(filt_parse("4 1 0; 0 1 0; 0 1 -4", &k), "the filter: %s", err_msg());
+    img_plane_alloc(&in, w, h);
+    img_plane_alloc(&ref, w, h);
+    img_plane_alloc(&out, w, h);
+    for (long i = 0; i < n; ++i) { /* large on some squares of a checkerboard, small elsewhere */
+        long x = i % w, y = i / w;
+        in.px[i] = (x + y) % 2 == 0 && x % 7 < 4 && y % 5 < 3 ? 3e38f : (float)(i % 7) - 3.0f;
+    }
+    for (int kernel = 0; kernel < ENG_KERNEL_COUNT; ++kernel)
+        for (int border = 0; border < CONV_BORDER_COUNT; ++border) {
+            eng_job job = {&in, &out, conv_params_make(&k, (conv_border)border, false)};
+            long nan = 0, inf = 0, finite = 0, bits = 0;
+            conv_reference(&in, &job.params, &ref);
+            for (long i = 0; i < n; ++i) {
+                nan += isnan(ref.px[i]) != 0;
+                inf += isinf(ref.px[i]) != 0;
+                finite += isfinite(ref.px[i]) != 0;
+            }
+            if (!set_options(e, (eng_kernel)kernel, ENG_RESULT_BULK, 16, 16))
+                continue;
+            CHECK(eng_run(e, &job, &t), "overflow, %s, %s border: %s", eng_kernel_name((eng_kernel)kernel),
+                  conv_border_name((conv_border)border), err_msg());
+            for (long i = 0; i < n; ++i)
+                bits += memcmp(&out.px[i], &ref.px[i], sizeof(float)) != 0;
+            CHECK(nan > 0 && inf > 0 && finite > 0, "the reference has NaN (%ld), infinities (%ld) and finite outputs "
+                  "(%ld)", nan, inf, finite);
+            CHECK(conv_count_different(out.px, ref.px, n) == 0,
+                  "overflow, %s kernel, %s border: the reference's result, NaN for NaN (%ld outputs differ)",
+                  eng_kernel_name((eng_kernel)kernel), conv_border_name((conv_border)border),
+                  conv_count_different(out.px, ref.px, n));
+#ifdef CONVIS_CUDA_MOCK
+            CHECK(bits > 0, "the stand-in writes a GPU's NaN: bits differ at some of the %ld NaN outputs", nan);
+#endif
+            if (kernel == 0 && border == 0)
+                printf("overflow: %ld NaN, %ld infinite, %ld finite outputs; %ld differ from the CPU's by their bits, "
+                       "none by conv_same\n", nan, inf, finite, bits);
+        }
+    set_options(e, ENG_KERNEL_TILED, ENG_RESULT_BULK, 0, 0);
+    img_plane_free(&in);
+    img_plane_free(&ref);
+    img_plane_free(&out);
+}
+
+/* The kernel alone (eng_timing.kernel_ms): on a small image, whose kernel
+ * takes microseconds, a run measures it after its phases: a few launches
+ * back to back and one after idle, finite; eng_measure gives their medians;
+ * without the barrier it is not measured. On a GPU the back-to-back time a
+ * launch is at most the one after idle, within a margin wide enough for a
+ * busy machine; on the stand-in, whose kernels run on the CPU and whose
+ * events read the host clock, the figures are only filled and finite. */
+static void check_kernel_alone(eng_engine *e)
+{
+    int w = 16, h = 12;
+    img_plane in, out;
+    eng_job job;
+    eng_timing t;
+    eng_options o;
+
+    img_plane_alloc(&in, w, h);
+    img_plane_alloc(&out, w, h);
+    ind_fill(in.px, (size_t)w * h, 31);
+    job = (eng_job){&in, &out, conv_params_make(filt_preset(2), CONV_BORDER_CLAMP, false)};
+    for (int kernel = 0; kernel < ENG_KERNEL_COUNT; ++kernel) {
+        const char *name = eng_kernel_name((eng_kernel)kernel);
+        if (!set_options(e, (eng_kernel)kernel, ENG_RESULT_BULK, 0, 0))
+            continue;
+        CHECK(eng_run(e, &job, &t), "%s: a run: %s", name, err_msg());
+        CHECK(t.has[ENG_UPLOAD] && t.has[ENG_COMPUTE] && t.has[ENG_DOWNLOAD] && t.has[ENG_OVERHEAD],
+              "%s: the phases as before", name);
+        CHECK(t.has_kernel && t.kernel_launches >= 2 && t.kernel_launches <= 20 && isfinite(t.kernel_ms) &&
+                  t.kernel_ms >= 0 && isfinite(t.kernel_one_ms) && t.kernel_one_ms >= 0,
+              "%s: the kernel alone measured: %d launches, %g ms each, one after idle %g ms", name,
+              t.kernel_launches, t.kernel_ms, t.kernel_one_ms);
+        CHECK(eng_measure(e, &job, 5, &t), "%s: measured: %s", name, err_msg());
+        CHECK(t.has_kernel && t.kernel_launches >= 2 && isfinite(t.kernel_ms) && isfinite(t.kernel_one_ms),
+              "%s: eng_measure keeps the kernel alone", name);
+#ifndef CONVIS_CUDA_MOCK
+        CHECK(t.kernel_ms > 0 && t.kernel_one_ms > 0, "%s: the kernel takes time", name);
+        CHECK(t.kernel_ms <= 1.5 * t.kernel_one_ms + 0.05,
+              "%s: back to back, %.4f ms a launch, no more than one launch after idle (%.4f ms) and a margin", name,
+              t.kernel_ms, t.kernel_one_ms);
+#endif
+        printf("%s kernel on %dx%d: compute phase %.4f ms; kernel alone, %d back-to-back launches: %.4f ms each; one "
+               "launch after idle: %.4f ms\n",
+               name, w, h, t.ms[ENG_COMPUTE], t.kernel_launches, t.kernel_ms, t.kernel_one_ms);
+    }
+    set_options(e, ENG_KERNEL_TILED, ENG_RESULT_BULK, 0, 0);
+    o = eng_options_of(e);
+    o.no_barrier = true;
+    CHECK(eng_set_options(e, &o) && eng_run(e, &job, &t) && !t.has_kernel,
+          "without the barrier the kernel alone is not measured");
+    o.no_barrier = false;
+    eng_set_options(e, &o);
+    img_plane_free(&in);
+    img_plane_free(&out);
+}
+
+/* What a thread other than the one that opened the engine does with it (the
+ * window's worker, bench, record): the runtime's current device is the
+ * thread's own, and the engine makes its own current there. */
+typedef struct elsewhere {
+    eng_engine *e;
+    eng_job job;
+    const img_plane *ref;
+    bool options, ran, same, device, ran_after_trim;
+    char why[512];
+} elsewhere;
+
+static void *run_elsewhere(void *arg)
+{
+    elsewhere *x = arg;
+    eng_timing t;
+    eng_device_info info;
+    eng_options o = eng_options_of(x->e);
+    long n = (long)x->job.in->w * x->job.in->h;
+
+    x->options = eng_set_options(x->e, &o);
+    x->ran = eng_run(x->e, &x->job, &t);
+    if (!x->ran)
+        snprintf(x->why, sizeof x->why, "%s", err_msg());
+    x->same = x->ran && conv_count_different(x->job.out->px, x->ref->px, n) == 0;
+    x->device = eng_device(x->e, &info);
+    eng_trim(x->e);
+    x->ran_after_trim = eng_run(x->e, &x->job, &t) && conv_count_different(x->job.out->px, x->ref->px, n) == 0;
+    return NULL;
+}
+
+/* The engine opened on this thread, used from another, closed here. With
+ * the stand-in it is opened on its second device, so that the other
+ * thread's current device (0, its own) is not the engine's: a launch there
+ * without the engine making its device current fails, as on a GPU. */
+static void check_other_thread(const eng_class *cls)
+{
+    int w = 45, h = 31;
+    img_plane in, ref, out;
+    elsewhere x;
+    pthread_t thread;
+    eng_engine *e;
+
+#ifdef CONVIS_CUDA_MOCK
+    setenv("CONVIS_MOCK_CUDA_DEVICES", "2", 1);
+    CHECK(cudaSetDevice(1) == cudaSuccess, "the stand-in's second device");
+#endif
+    e = eng_open(cls);
+#ifdef CONVIS_CUDA_MOCK
+    cudaSetDevice(0); /* this thread goes on with the first */
+    CHECK(e && strstr(eng_description(e), "CUDA 1"), "the engine on device 1: %s", e ? eng_description(e) : err_msg());
+#endif
+    CHECK(e != NULL, "open: %s", err_msg());
+    if (e) {
+        img_plane_alloc(&in, w, h);
+        img_plane_alloc(&ref, w, h);
+        img_plane_alloc(&out, w, h);
+        ind_fill(in.px, (size_t)w * h, 61);
+        memset(&x, 0, sizeof x);
+        x.e = e;
+        x.job = (eng_job){&in, &out, conv_params_make(filt_preset(3), CONV_BORDER_MIRROR, true)};
+        x.ref = &ref;
+        conv_reference(&in, &x.job.params, &ref);
+        CHECK(pthread_create(&thread, NULL, run_elsewhere, &x) == 0 && pthread_join(thread, NULL) == 0,
+              "another thread");
+        CHECK(x.options && x.ran && x.same, "from another thread: options, a run, the reference's result: %s", x.why);
+        CHECK(x.device && x.ran_after_trim, "from another thread: the device, a trim, a run after it");
+        eng_close(e); /* here, where another device is current */
+        img_plane_free(&in);
+        img_plane_free(&ref);
+        img_plane_free(&out);
+    }
+#ifdef CONVIS_CUDA_MOCK
+    cudaSetDevice(0);
+    unsetenv("CONVIS_MOCK_CUDA_DEVICES");
+#endif
+}
+
 int main(void)
 {
     char why[256];
@@ -598,11 +861,18 @@ int main(void)
     check_per_pixel(e);
     check_options_and_device(e);
     check_present_without_gl(e);
+    check_overflow(e);
+    check_kernel_alone(e);
     check_no_barrier(e, 1000, 777, "cuda");
+    check_no_barrier(e, 64, 48, "cuda, a grid of 12 blocks: one wave");
+#ifdef CONVIS_CUDA_MOCK
+    check_quiet_race(e);
+#endif
     check_tiles_on(e);
     eng_close(e);
     check_two_engines(cls);
     check_alloc_failure(cls);
+    check_other_thread(cls);
 #ifdef CONVIS_CUDA_MOCK
     check_mock_only(cls);
     check_faults(cls);

@@ -9,13 +9,16 @@
  * machine has; the copy path also when forced by CONVIS_CUDA_INTEROP=0, and
  * by the bulk and per-pixel result paths. Also: frames repeated into one
  * buffer (registered once), a buffer given new storage (registered again),
- * a buffer too small (refused), the caller's bindings kept.
+ * a buffer too small (refused), the caller's bindings kept; after each
+ * present, the kernel alone measured (eng_timing.kernel_ms) where it is
+ * short.
  *
  * Exits 77 (skipped) without a CUDA device, or when no GL context can be
  * made (on the display, or offscreen through EGL where there is none:
  * tests/gpu/device_check.sh runs it so on a headless GPU server). */
 #define _POSIX_C_SOURCE 200809L
 #include <GL/glew.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +83,7 @@ static long count_off(const float *got, const float *want, long n)
 {
     long bad = 0;
     for (long i = 0; i < n; ++i)
-        bad += memcmp(&got[i], &want[i], sizeof got[i]) != 0;
+        bad += !conv_same(got[i], want[i]);
     return bad;
 }
 
@@ -108,6 +111,11 @@ static void check_phases(const eng_timing *t, eng_present_path path, eng_result 
     }
     for (int p = 0; p < ENG_PHASE_COUNT; ++p)
         CHECK(t->ms[p] >= 0.0 && t->ms[p] < 60000.0, "%s: %s %.3f ms", what, eng_phase_name((eng_phase)p), t->ms[p]);
+    if (t->has_kernel)
+        CHECK(t->kernel_launches >= 2 && t->kernel_launches <= 20 && isfinite(t->kernel_ms) && t->kernel_ms >= 0 &&
+                  isfinite(t->kernel_one_ms) && t->kernel_one_ms >= 0,
+              "%s: the kernel alone, %d launches back to back, %g ms each, one after idle %g ms", what,
+              t->kernel_launches, t->kernel_ms, t->kernel_one_ms);
 }
 
 /* Frames of every size, each into a buffer of its own, and five frames with
@@ -148,6 +156,8 @@ static void check_frames(eng_engine *e, eng_result asked, const char *label)
             CHECK(bad == 0, "%s: %ld of %zu pixels read back from the GL buffer differ from the reference", what, bad,
                   n);
             check_phases(&t, info.present, asked, what);
+            if (n == 1) /* a kernel of microseconds, on every path */
+                CHECK(t.has_kernel, "%s: the kernel alone measured after the present", what);
             if (require_interop && asked == ENG_RESULT_INTEROP)
                 CHECK(t.result == ENG_RESULT_INTEROP, "%s: on NVIDIA's GL, the frame went by interop, not %s (%s)",
                       what, eng_result_name(t.result), info.present_why);
@@ -248,8 +258,9 @@ static void check_buffer_changes(eng_engine *e)
 
 #ifdef CONVIS_CUDA_MOCK
 /* Cases only the CPU stand-in for CUDA (tests/mock/cuda_mock.c) can make:
- * registering a buffer fails; the GL context is on no CUDA device; it is on
- * another CUDA device than the default one. */
+ * registering a buffer fails; mapping a registered one fails; the GL
+ * context is on no CUDA device; it is on another CUDA device than the
+ * default one. */
 static void check_mock_fallbacks(const eng_class *cls)
 {
     eng_device_info info;
@@ -266,6 +277,52 @@ static void check_mock_fallbacks(const eng_class *cls)
         eng_close(e);
     }
     unsetenv("CONVIS_MOCK_CUDA_REGISTER");
+
+    /* a registered buffer that cannot be mapped: the frame goes on by the
+     * copy path, whole, and so do the frames after it; the reason is said
+     * once, as the engine's present path */
+    setenv("CONVIS_MOCK_CUDA_MAP", "fail", 1);
+    e = eng_open(cls);
+    CHECK(e && eng_device(e, &info) && info.present == ENG_PRESENT_INTEROP, "before a map: interop");
+    if (e) {
+        int w = 33, h = 17;
+        size_t n = (size_t)w * h;
+        img_plane in, ref, back;
+        GLuint buf = make_buffer(n * sizeof(float));
+        eng_options o = eng_options_of(e);
+        eng_job job;
+        eng_timing t;
+        long before = cuda_mock_count(CUDA_MOCK_REGISTRATIONS);
+
+        o.result = ENG_RESULT_INTEROP;
+        CHECK(eng_set_options(e, &o), "options: %s", err_msg());
+        img_plane_alloc(&in, w, h);
+        img_plane_alloc(&ref, w, h);
+        img_plane_alloc(&back, w, h);
+        ind_fill(in.px, n, 77);
+        job = (eng_job){&in, NULL, conv_params_make(filt_preset(4), CONV_BORDER_MIRROR, false)};
+        conv_reference(&in, &job.params, &ref);
+        CHECK(eng_present(e, &job, buf, &t), "the frame whose map failed is presented all the same: %s", err_msg());
+        read_buffer(buf, back.px, n);
+        CHECK(count_off(back.px, ref.px, (long)n) == 0 && t.result == ENG_RESULT_BULK && t.has[ENG_DOWNLOAD] &&
+                  t.has[ENG_PRESENT],
+              "that frame went by the copy path, whole (%s)", eng_result_name(t.result));
+        CHECK(eng_device(e, &info) && info.present == ENG_PRESENT_COPY &&
+                  strstr(info.present_why, "mapping GL buffer") &&
+                  strstr(info.present_why, "mapping of buffer object failed") && !strchr(info.present_why, '\n'),
+              "a failed map: the copy path from now on, saying why in one sentence: '%s'", info.present_why);
+        CHECK(strstr(eng_description(e), "copy path"), "the description says so: '%s'", eng_description(e));
+        check_frames(e, ENG_RESULT_INTEROP, "map fails");
+        CHECK(cuda_mock_count(CUDA_MOCK_REGISTRATIONS) - before == 1,
+              "one registration, none after the map failed (%ld)", cuda_mock_count(CUDA_MOCK_REGISTRATIONS) - before);
+        eng_forget_buffer(e, buf);
+        glDeleteBuffers(1, &buf);
+        img_plane_free(&in);
+        img_plane_free(&ref);
+        img_plane_free(&back);
+        eng_close(e);
+    }
+    unsetenv("CONVIS_MOCK_CUDA_MAP");
 
     setenv("CONVIS_MOCK_CUDA_GL", "none", 1);
     e = eng_open(cls);

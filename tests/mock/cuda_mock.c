@@ -9,8 +9,20 @@
  * synchronous; an event records the monotonic clock. The launchers walk the
  * whole grid through the very bodies of kernels/conv3x3_body.h, one block
  * after another (the tiled kernel through a tile per block, loaded by all its
- * threads before any computes, as __syncthreads orders it). GL interop maps a
- * GL buffer to a host copy and writes it back into the buffer on unmap.
+ * threads before any computes, as __syncthreads orders it); a NaN they
+ * output is written as a GPU writes it, 0x7fffffff. GL interop maps a GL
+ * buffer to a host copy and writes it back into the buffer on unmap. The
+ * current device is kept for each host thread, as the runtime keeps it.
+ *
+ * Shared memory is modelled as a GPU keeps it: one tile per block slot, the
+ * slots being the multiprocessors times the blocks each holds at once (as
+ * conv3x3_blocks_per_sm answers); block b of a launch runs in slot
+ * b % slots, and what it leaves there stays for the next block in that
+ * slot, of the same launch or of a later one. So a grid that fits in one
+ * wave finds, in a second identical launch, each block's own tile from the
+ * first: the tiled kernel without its barrier then reads the right values
+ * too early and shows no race, as on a GPU, unless
+ * conv3x3_launch_poison_shared filled the slots with NaN in between.
  *
  * What it proves is the host side; the kernels' device code runs only on a
  * GPU (tests/gpu). Knobs, from the environment:
@@ -19,7 +31,12 @@
  *   CONVIS_MOCK_CUDA_MEMORY=BYTES       device memory (default 1 GiB)
  *   CONVIS_MOCK_CUDA_GL=shared|other|none  which device cudaGLGetDevices
  *                                       names: 0 (default), 1 (of two), none
+ *   CONVIS_MOCK_CUDA_DEVICES=N          devices (default 1; 2 with GL=other)
  *   CONVIS_MOCK_CUDA_REGISTER=fail      cudaGraphicsGLRegisterBuffer fails
+ *   CONVIS_MOCK_CUDA_MAP=fail           cudaGraphicsMapResources fails (a
+ *                                       registered buffer that cannot be
+ *                                       mapped: "mapping of buffer object
+ *                                       failed")
  *   CONVIS_MOCK_CUDA_ASYNC=1            streams run their work only when
  *                                       synchronised (a stream, an event, the
  *                                       device), as a GPU runs it later; the
@@ -38,11 +55,16 @@
  *                                       does not mend it either.
  *   CONVIS_MOCK_CUDA_KERNEL_THREADS=N   what cudaFuncGetAttributes says the
  *                                       kernels' limit is (default 1024)
+ *   CONVIS_MOCK_CUDA_THREADS_PER_SM=N   threads one multiprocessor holds
+ *                                       (default 2048): the occupancy, and
+ *                                       so the block slots
  * and counters for tests (cuda_mock.h). */
 #include <GL/glew.h>
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
+#include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +75,9 @@
 #include "cuda_mock.h"
 
 /* Work queued on a stream in async mode, run in order when synchronised. */
-typedef enum { OP_NONE, OP_COPY, OP_EVENT, OP_FILTER, OP_NAIVE, OP_TILED, OP_TILED_UNSYNCED, OP_COPY_KERNEL } op_kind;
+typedef enum {
+    OP_NONE, OP_COPY, OP_EVENT, OP_FILTER, OP_NAIVE, OP_TILED, OP_TILED_UNSYNCED, OP_POISON, OP_COPY_KERNEL
+} op_kind;
 
 typedef struct mock_op {
     op_kind kind;
@@ -63,11 +87,13 @@ typedef struct mock_op {
     size_t bytes;
     cudaEvent_t ev;
     int w, h, bx, by;
+    int blocks;             /* OP_POISON: how many blocks */
     conv_params p;
 } mock_op;
 
 struct CUstream_st {
     unsigned long context;  /* the context it was made in (see resets) */
+    int device;             /* the device current when it was made */
     mock_op *ops;
     size_t count, cap;
     struct CUstream_st *next; /* every live stream, for cudaDeviceSynchronize */
@@ -99,11 +125,18 @@ static cudaError_t last_error = cudaSuccess;
 static cudaError_t sticky = cudaSuccess;   /* a fault that broke the "context" */
 static size_t used_bytes;
 static block_header *blocks;
-static int current_device;
+/* The current device, as the runtime keeps it: one for each host thread,
+ * device 0 until the thread sets another. Work submitted to a stream of
+ * another device than the calling thread's current one fails (see submit). */
+static _Thread_local int current_device;
 static struct CUstream_st *streams;
 static conv_params constant_params;        /* the tiled kernel's __constant__ */
 static long counters[CUDA_MOCK_COUNTER_COUNT];
 static unsigned long context = 1;          /* made anew by cudaDeviceReset */
+static float *shared_slots;                /* the block slots' shared memory (see the top) */
+static size_t shared_words;                /* floats in shared_slots */
+
+#define MOCK_SMS 4                         /* the multiprocessors cudaGetDeviceProperties reports */
 
 static const char *knob(const char *name, const char *fallback)
 {
@@ -144,7 +177,10 @@ long cuda_mock_count(cuda_mock_counter c)
 
 static int device_count(void)
 {
-    return knob_is("CONVIS_MOCK_CUDA_GL", "other") ? 2 : 1;
+    int n = atoi(knob("CONVIS_MOCK_CUDA_DEVICES", "1"));
+    if (knob_is("CONVIS_MOCK_CUDA_GL", "other") && n < 2)
+        return 2;
+    return n < 1 ? 1 : n;
 }
 
 static size_t memory_total(void)
@@ -159,6 +195,36 @@ static bool async_mode(void)
 
 /* ---- the kernels, run on the CPU ------------------------------------------------- */
 
+/* Blocks of block_x x block_y threads one multiprocessor holds at once: as
+ * threads and the 32 blocks an SM may hold allow (0 for a shape no SM runs). */
+static int resident_blocks(int block_x, int block_y)
+{
+    int threads = block_x * block_y, most = atoi(knob("CONVIS_MOCK_CUDA_THREADS_PER_SM", "2048"));
+    if (block_x < 1 || block_y < 1 || threads > 1024)
+        return 0;
+    return most / threads < 32 ? most / threads : 32;
+}
+
+/* The shared memory of the slot block `b` of a launch of block_x x block_y
+ * blocks runs in: a tile's worth, kept between launches. NULL (and a
+ * sticky launch failure) when there is no memory for the slots. */
+static float *slot_tile(long b, int block_x, int block_y)
+{
+    int per_sm = resident_blocks(block_x, block_y), slots = MOCK_SMS * (per_sm > 0 ? per_sm : 1);
+    size_t words = (size_t)conv3x3_tile_words(block_x, block_y), need = (size_t)slots * words;
+    if (need > shared_words) {
+        float *p = realloc(shared_slots, need * sizeof *p);
+        if (!p) {
+            sticky = cudaErrorLaunchOutOfResources;
+            return NULL;
+        }
+        memset(p + shared_words, 0, (need - shared_words) * sizeof *p);
+        shared_slots = p;
+        shared_words = need;
+    }
+    return shared_slots + (size_t)(b % slots) * words;
+}
+
 static void run_naive(const float *in, float *out, int w, int h, const conv_params *p, int block_x, int block_y)
 {
     for (int by = 0; by < conv3x3_blocks(h, block_y); ++by)
@@ -170,13 +236,12 @@ static void run_naive(const float *in, float *out, int w, int h, const conv_para
 
 static void run_tiled(const float *in, float *out, int w, int h, const conv_params *c, int block_x, int block_y)
 {
-    float *tile = malloc(conv3x3_tiled_shared_bytes(block_x, block_y));
-    if (!tile) {
-        sticky = cudaErrorLaunchOutOfResources;
-        return;
-    }
+    int gx = conv3x3_blocks(w, block_x);
     for (int by = 0; by < conv3x3_blocks(h, block_y); ++by)
-        for (int bx = 0; bx < conv3x3_blocks(w, block_x); ++bx) {
+        for (int bx = 0; bx < gx; ++bx) {
+            float *tile = slot_tile((long)by * gx + bx, block_x, block_y);
+            if (!tile)
+                return;
             for (int ty = 0; ty < block_y; ++ty)
                 for (int tx = 0; tx < block_x; ++tx)
                     conv3x3_tile_load_body(bx, by, tx, ty, block_x, block_y, in, w, h, c->border, tile);
@@ -186,24 +251,22 @@ static void run_tiled(const float *in, float *out, int w, int h, const conv_para
                     conv3x3_tile_compute_body(bx, by, tx, ty, block_x, block_y, tile, out, w, h, c->weight,
                                               c->divisor);
         }
-    free(tile);
 }
 
 /* The tiled kernel without its barrier, as a GPU may run it: each warp of
  * 32 threads loads its cells and goes straight on to compute, one warp
  * after the other, so early warps read cells later ones have not stored
- * yet (what the tile held before: the last block's). */
+ * yet: what the block's slot held before (the tile of the block that ran
+ * there last, in this launch or an earlier one, or NaN after the poison). */
 static void run_tiled_unsynced(const float *in, float *out, int w, int h, const conv_params *c, int block_x,
                                int block_y)
 {
-    float *tile = calloc(1, conv3x3_tiled_shared_bytes(block_x, block_y));
-    int threads = block_x * block_y;
-    if (!tile) {
-        sticky = cudaErrorLaunchOutOfResources;
-        return;
-    }
+    int threads = block_x * block_y, gx = conv3x3_blocks(w, block_x);
     for (int by = 0; by < conv3x3_blocks(h, block_y); ++by)
-        for (int bx = 0; bx < conv3x3_blocks(w, block_x); ++bx)
+        for (int bx = 0; bx < gx; ++bx) {
+            float *tile = slot_tile((long)by * gx + bx, block_x, block_y);
+            if (!tile)
+                return;
             for (int k = 0; k * 32 < threads; ++k) {
                 for (int l = k * 32; l < threads && l < k * 32 + 32; ++l)
                     conv3x3_tile_load_body(bx, by, l % block_x, l / block_x, block_x, block_y, in, w, h, c->border,
@@ -212,7 +275,34 @@ static void run_tiled_unsynced(const float *in, float *out, int w, int h, const 
                     conv3x3_tile_compute_body(bx, by, l % block_x, l / block_x, block_x, block_y, tile, out, w, h,
                                               c->weight, c->divisor);
             }
-    free(tile);
+        }
+}
+
+/* conv3x3_poison_shared, `count` blocks: block b fills its slot's tile with
+ * NaN. */
+static void run_poison(int block_x, int block_y, int count)
+{
+    int words = conv3x3_tile_words(block_x, block_y);
+    for (int b = 0; b < count; ++b) {
+        float *tile = slot_tile(b, block_x, block_y);
+        if (!tile)
+            return;
+        for (int i = 0; i < words; ++i)
+            tile[i] = NAN;
+    }
+}
+
+/* A GPU's arithmetic writes one NaN, 0x7fffffff, whatever made it, where
+ * the CPU writes 0xffc00000 or keeps the bits of the NaN it was given: the
+ * convolutions' outputs here are made so too, so that a comparison of
+ * results by their bits alone fails on the stand-in as it would on a GPU
+ * (conv_same, in src/core/conv.h, is the rule that holds on both). */
+static void gpu_nans(float *out, size_t n)
+{
+    const uint32_t canonical = 0x7fffffffu;
+    for (size_t i = 0; i < n; ++i)
+        if (isnan(out[i]))
+            memcpy(&out[i], &canonical, sizeof canonical);
 }
 
 /* One piece of stream work, now. A kernel launched while
@@ -237,6 +327,7 @@ static void run_op(mock_op *op)
     case OP_NAIVE:
     case OP_TILED:
     case OP_TILED_UNSYNCED:
+    case OP_POISON:
     case OP_COPY_KERNEL:
         if (sticky != cudaSuccess)
             break;
@@ -250,16 +341,26 @@ static void run_op(mock_op *op)
             run_tiled(op->in, op->dst, op->w, op->h, &constant_params, op->bx, op->by);
         else if (op->kind == OP_TILED_UNSYNCED)
             run_tiled_unsynced(op->in, op->dst, op->w, op->h, &constant_params, op->bx, op->by);
+        else if (op->kind == OP_POISON)
+            run_poison(op->bx, op->by, op->blocks);
         else
             memcpy(op->dst, op->in, op->bytes);
+        if (op->kind == OP_NAIVE || op->kind == OP_TILED || op->kind == OP_TILED_UNSYNCED)
+            gpu_nans(op->dst, (size_t)op->w * (size_t)op->h);
         break;
     }
 }
 
 /* Queues `op` on `stream` in async mode; runs it at once otherwise, or on
- * the default stream. */
+ * the default stream. A kernel (or the filter's copy to __constant__ memory)
+ * on a stream of another device than the calling thread's current one
+ * fails, as a launch into such a stream does on a GPU: host code that runs
+ * the engine on a thread where its device is not current finds out here. */
 static cudaError_t submit(cudaStream_t stream, mock_op op)
 {
+    if (stream && stream->device != current_device && op.kind != OP_COPY && op.kind != OP_EVENT &&
+        op.kind != OP_NONE)
+        return fail(cudaErrorInvalidResourceHandle);
     if (!stream || !async_mode()) {
         run_op(&op);
         return cudaSuccess;
@@ -337,7 +438,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
         return fail(cudaErrorInvalidDevice);
     memset(prop, 0, sizeof *prop);
     snprintf(prop->name, sizeof prop->name, "CPU stand-in for CUDA %d (tests only)", device);
-    prop->multiProcessorCount = 4;
+    prop->multiProcessorCount = MOCK_SMS;
     prop->warpSize = 32;
     prop->maxThreadsPerBlock = 1024;
     prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;
@@ -407,6 +508,7 @@ const char *cudaGetErrorString(cudaError_t e)
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case cudaErrorMapBufferObjectFailed: return "mapping of buffer object failed";
     default: return "unknown error";
     }
 }
@@ -502,6 +604,7 @@ cudaError_t cudaStreamCreate(cudaStream_t *s)
     if (!*s)
         return fail(cudaErrorMemoryAllocation);
     (*s)->context = context;
+    (*s)->device = current_device;
     (*s)->next = streams;
     streams = *s;
     return cudaSuccess;
@@ -647,6 +750,8 @@ cudaError_t cudaGraphicsMapResources(int count, struct cudaGraphicsResource **re
 {
     STICKY();
     drain(s);
+    if (knob_is("CONVIS_MOCK_CUDA_MAP", "fail"))
+        return fail(cudaErrorMapBufferObjectFailed);
     for (int i = 0; i < count; ++i) {
         GLint64 size = gl_size(res[i]->id);
         if (res[i]->mapped)
@@ -767,6 +872,18 @@ int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h,
     return launch_tiled(OP_TILED_UNSYNCED, d_in, d_out, w, h, block_x, block_y, stream);
 }
 
+int conv3x3_launch_poison_shared(int block_x, int block_y, int count, void *stream)
+{
+    if (block_x < 1 || block_y < 1 || block_x > 1024 || block_y > 1024 || count < 1 || block_x * block_y > 1024 ||
+        conv3x3_tiled_shared_bytes(block_x, block_y) > 48 * 1024)
+        return (int)fail(cudaErrorInvalidConfiguration);
+    STICKY();
+    LIVE((cudaStream_t)stream);
+    ++counters[CUDA_MOCK_LAUNCHES];
+    ++counters[CUDA_MOCK_POISONS];
+    return (int)submit(stream, (mock_op){.kind = OP_POISON, .bx = block_x, .by = block_y, .blocks = count});
+}
+
 int conv3x3_max_block_threads(int tiled, int *threads)
 {
     (void)tiled;
@@ -778,13 +895,12 @@ int conv3x3_max_block_threads(int tiled, int *threads)
 
 int conv3x3_blocks_per_sm(int tiled, int block_x, int block_y, int *resident)
 {
-    int threads = block_x * block_y, most = atoi(knob("CONVIS_MOCK_CUDA_THREADS_PER_SM", "2048"));
     (void)tiled;
     *resident = 0;
     STICKY();
-    if (block_x < 1 || block_y < 1 || threads > 1024)
+    if (block_x < 1 || block_y < 1 || block_x * block_y > 1024)
         return cudaErrorInvalidConfiguration;
-    *resident = most / threads < 32 ? most / threads : 32; /* as threads and the 32 blocks an SM may hold allow */
+    *resident = resident_blocks(block_x, block_y);
     return cudaSuccess;
 }
 

@@ -631,6 +631,36 @@ static void test_large_view(void)
     app_free(&a);
 }
 
+/* The outline filter (gain 16) applied again 60 times overflows to infinity,
+ * then NaN, all over the image: the window goes on, and the GPU engine's
+ * runs without the barrier are compared with the reference NaN for NaN
+ * (conv_same): a GPU writes another NaN than the CPU (the CUDA stand-in
+ * writes a GPU's), and a comparison of bits alone would call every output
+ * wrong. Here every output is NaN, the poisoned reads too: none is wrong. */
+static void test_overflow(void)
+{
+    app a;
+    long n, nan = 0;
+    fresh(&a);
+    CHECK(app_run_script(&a, "filter-9,apply-again*60"), "outline, applied again 60 times: %s", err_msg());
+    scene_settle(&a.s);
+    n = (long)a.s.img.luma.w * a.s.img.luma.h;
+    for (long i = 0; i < n; ++i)
+        nan += isnan(a.s.img.luma.px[i]) != 0;
+    CHECK(a.s.passes == 60 && nan == n && !a.s.banner[0], "60 passes, %ld of %ld pixels NaN, no error ('%s')", nan,
+          n, a.s.banner);
+    for (int i = 0; i < 5; ++i)
+        run_name(&a, "block-life");
+    CHECK(a.s.inside.stage == SCENE_BLOCK_NO_BARRIER_GPU, "O x5: the runs without the barrier on the GPU engine");
+    for (int r = 0; r < a.s.inside.gpu_runs; ++r)
+        CHECK(a.s.inside.gpu_wrong[r] == 0, "run %d without the barrier on an image of NaN: %lld outputs called wrong",
+              r + 1, a.s.inside.gpu_wrong[r]);
+    printf("outline applied 60 times: %ld of %ld pixels NaN; %d runs without the barrier on %s, %s\n", nan, n,
+           a.s.inside.gpu_runs, a.s.gpu.engine ? a.s.inside.gpu_label : "no GPU engine",
+           a.s.inside.gpu_runs ? "none wrong (NaN for NaN)" : a.s.inside.gpu_why);
+    app_free(&a);
+}
+
 /* Inside the GPU: O opens the block of the output looked at and steps its
  * stages (the load animated over its time, then every cell stored; the
  * barrier with every thread waiting; compute; no barrier, simulated: what
@@ -719,7 +749,7 @@ static bool gpu_result_exact(const scene *s)
     if (!img_plane_alloc(&want, s->img.luma.w, s->img.luma.h))
         return false;
     conv_reference(&s->img.luma, &p, &want);
-    same = memcmp(want.px, s->gpu_out.px, sizeof(float) * (size_t)want.w * (size_t)want.h) == 0;
+    same = conv_count_different(want.px, s->gpu_out.px, (long)want.w * want.h) == 0;
     img_plane_free(&want);
     return same;
 }
@@ -1256,6 +1286,7 @@ int main(void)
     test_budget_tiles();
     test_large_view();
     test_inside();
+    test_overflow();
     test_placeholders();
     test_hardware_and_compare();
     test_machine_texts();

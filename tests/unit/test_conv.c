@@ -1,6 +1,7 @@
 /* The reference, the stepper, cpu-seq, cpu-par and the CUDA kernel's
  * indexing, on odd sizes, against the independent convolution; cpu-par's
- * pool with any number of threads. */
+ * pool with any number of threads; the rule results are compared by
+ * (conv_same: NaN for NaN, everything else by its bits). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdlib.h>
@@ -53,6 +54,43 @@ static void test_reference_vs_independent(void)
     }
 }
 
+static float from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* The rule results are compared by (conv_same): NaNs of any sign and
+ * payload are the same result (CUDA's canonical 0x7fffffff, x86's default
+ * 0xffc00000, a quiet NaN with a payload, a signalling one); every other
+ * value by its bits, so 0.0 and -0.0 differ, and so do the infinities. A
+ * result that overflowed to NaN on one engine and the reference counts as
+ * equal. */
+static void test_same_result(void)
+{
+    const uint32_t nans[] = {0x7fffffffu, 0xffc00000u, 0x7fc00001u, 0x7fa00000u, 0xffffffffu};
+    float inf = from_bits(0x7f800000u), a[4], b[4];
+    for (size_t i = 0; i < sizeof nans / sizeof nans[0]; ++i)
+        for (size_t j = 0; j < sizeof nans / sizeof nans[0]; ++j)
+            CHECK(conv_same(from_bits(nans[i]), from_bits(nans[j])), "NaN 0x%08x and NaN 0x%08x: the same result",
+                  (unsigned)nans[i], (unsigned)nans[j]);
+    CHECK(!conv_same(0.0f, from_bits(0x80000000u)) && !conv_same(from_bits(0x80000000u), 0.0f),
+          "0.0 and -0.0: different results (their bits)");
+    CHECK(conv_same(0.0f, 0.0f) && conv_same(from_bits(0x80000000u), from_bits(0x80000000u)), "0.0 and 0.0, -0.0 "
+          "and -0.0: the same");
+    CHECK(conv_same(inf, inf) && !conv_same(inf, -inf), "infinity: the same as itself, not as -infinity");
+    CHECK(!conv_same(from_bits(0x7fc00000u), inf) && !conv_same(1.0f, from_bits(0x7fc00000u)),
+          "NaN and infinity, 1 and NaN: different");
+    CHECK(!conv_same(1.0f, from_bits(0x3f800001u)), "1 and the next float: different");
+    a[0] = 1.0f, b[0] = 1.0f;
+    a[1] = from_bits(0x7fffffffu), b[1] = from_bits(0xffc00000u);
+    a[2] = 0.0f, b[2] = from_bits(0x80000000u);
+    a[3] = inf, b[3] = inf;
+    CHECK(conv_count_different(a, b, 4) == 1 && conv_count_different(a, b, 2) == 0,
+          "conv_count_different counts the signed zero only");
+}
+
 /* An asymmetric kernel: true convolution equals cross-correlation with the
  * kernel rotated by hand, and differs from plain cross-correlation. */
 static void test_flip(void)
@@ -70,7 +108,7 @@ static void test_flip(void)
         pb = conv_params_make(&rotated, (conv_border)border, false);
         conv_reference(&in, &pa, &a);
         conv_reference(&in, &pb, &b);
-        CHECK(memcmp(a.px, b.px, sizeof(float) * 17 * 33) == 0, "flip == rotated kernel, border %d", border);
+        CHECK(conv_count_different(a.px, b.px, (long)17 * 33) == 0, "flip == rotated kernel, border %d", border);
         pb = conv_params_make(&k, (conv_border)border, false);
         conv_reference(&in, &pb, &b);
         differ = 0;
@@ -102,7 +140,7 @@ static void test_stepper(void)
                     ++taps;
                 CHECK(taps == 9L * w * h, "%dx%d: %ld taps", w, h, taps);
                 CHECK(conv_stepper_done(&st) && conv_stepper_done_count(&st) == (long)w * h, "done");
-                CHECK(memcmp(ref.px, out.px, sizeof(float) * (size_t)w * h) == 0,
+                CHECK(conv_count_different(ref.px, out.px, (long)w * h) == 0,
                       "%dx%d %s border %d: stepper != reference bit for bit", w, h, filt_preset(k)->name, b);
             }
         }
@@ -169,7 +207,7 @@ static void test_engines(void)
                 long bad = 0;
                 conv_reference(&in, &job.params, &ref);
                 CHECK(eng_run(seq, &job, &t) && t.has[ENG_COMPUTE] && t.ms[ENG_COMPUTE] >= 0, "seq runs");
-                CHECK(memcmp(ref.px, a.px, sizeof(float) * (size_t)w * h) == 0, "cpu-seq == reference");
+                CHECK(conv_count_different(ref.px, a.px, (long)w * h) == 0, "cpu-seq == reference");
                 job.out = &b;
                 CHECK(eng_run(par, &job, &t) && t.has[ENG_COMPUTE] && !t.has[ENG_UPLOAD], "par runs");
                 for (long i = 0; i < (long)w * h; ++i)
@@ -237,7 +275,7 @@ static void test_pool(void)
             img_plane_alloc(&ref, w, h);
             img_plane_alloc(&out, w, h);
             conv_reference(&in, &job.params, &ref);
-            CHECK(eng_run(par, &job, &t) && memcmp(out.px, ref.px, sizeof(float) * (size_t)w * h) == 0,
+            CHECK(eng_run(par, &job, &t) && conv_count_different(out.px, ref.px, (long)w * h) == 0,
                   "%s threads, %dx%d: equal to the reference bit for bit (%d bands)", threads[n], w, h,
                   t.launch.bands);
             img_plane_free(&in);
@@ -265,7 +303,7 @@ static void test_pool(void)
                 job = (eng_job){&in, &out, conv_params_make(filt_preset(3), CONV_BORDER_MIRROR, false)};
                 memset(out.px, 0, sizeof(float) * (size_t)w * h);
                 wrong += !eng_run(par, &job, &t) || t.launch.bands < 2 ||
-                         memcmp(out.px, ref.px, sizeof(float) * (size_t)w * h) != 0;
+                         conv_count_different(out.px, ref.px, (long)w * h) != 0;
                 if (r == 2999) {
                     img_plane_free(&in);
                     img_plane_free(&ref);
@@ -313,7 +351,7 @@ static void test_kernel_indexing(void)
                 once += count[i] == 1;
             CHECK(once == (long)w * h, "%dx%d blocks %dx%d: %ld of %ld outputs written once", w, h, bdx, bdy, once,
                   (long)w * h);
-            CHECK(memcmp(ref.px, out.px, sizeof(float) * (size_t)w * h) == 0, "naive body == reference");
+            CHECK(conv_count_different(ref.px, out.px, (long)w * h) == 0, "naive body == reference");
         }
         free(count);
         img_plane_free(&in);
@@ -332,6 +370,7 @@ static void test_kernel_indexing(void)
 int main(void)
 {
     test_reference_vs_independent();
+    test_same_result();
     test_flip();
     test_stepper();
     test_stepper_state();

@@ -57,6 +57,8 @@ png-empty-idat.png|image|20|200000
 png-huge.png|is 100000x100000 pixels, over the limit|5|100000
 tga-rle-17mp.tga|image|30|600000
 jpeg-bad-huffman.jpg|could not be decoded as JPEG|20|200000
+pfm-nan.pfm|has a pixel that is not a finite number (NaN or infinity) at x 3, y 1|20|200000
+pfm-inf.pfm|has a pixel that is not a finite number (NaN or infinity) at x 0, y 2|20|200000
 EOF
 
 # the bomb: 8192x8192 within the default limits, refused under a lower one

@@ -31,6 +31,10 @@ int main(void)
     CHECK(conv3x3_launch_copy(dummy, dummy, 4, 0, NULL) == invalid, "copy kernel, blocks of 0");
     CHECK(conv3x3_launch_copy(dummy, dummy, 4, -1, NULL) == invalid, "copy kernel, blocks of -1");
     CHECK(conv3x3_launch_copy(dummy, dummy, 4, 1025, NULL) == invalid, "copy kernel, blocks of 1025");
+    CHECK(conv3x3_launch_poison_shared(0, 16, 1, NULL) == invalid, "poison kernel, blocks of 0x16");
+    CHECK(conv3x3_launch_poison_shared(16, -1, 1, NULL) == invalid, "poison kernel, blocks of 16x-1");
+    CHECK(conv3x3_launch_poison_shared(1025, 1, 1, NULL) == invalid, "poison kernel, blocks of 1025x1");
+    CHECK(conv3x3_launch_poison_shared(16, 16, 0, NULL) == invalid, "poison kernel, a grid of no blocks");
     CHECK(conv3x3_tiled_shared_bytes(0, 16) == 0 && conv3x3_tiled_shared_bytes(16, -1) == 0,
           "no shared memory for a block of no threads");
     CHECK(conv3x3_tiled_shared_bytes(16, 16) == sizeof(float) * 48 * 18,

@@ -297,7 +297,7 @@ void vw_draw_chart(view *v, const app *a)
     bool log_scale, legend_on_top;
     float x0, y = L->chart.y, bar_h = vw_lh(v->small) * 0.9f,
               label_w = fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, label[3])) + L->pad, width;
-    char buf[256], t[32];
+    char buf[640], t[32];
 
     rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
     for (int i = 0; i < 4; ++i)
@@ -408,6 +408,18 @@ void vw_draw_chart(view *v, const app *a)
         if (n)
             n += (size_t)snprintf(buf + n, sizeof buf - n, " \xC2\xB7 ");
         short_compare(scene_engine_label(&s->gpu), &s->gpu.timing, "cpu-par", &s->par.timing, buf + n, sizeof buf - n);
+    }
+    if (s->gpu.measured && s->gpu.timing.has_kernel) { /* its compute phase is one launch, latency and all */
+        char each[32], one[32];
+        size_t n = strlen(buf);
+        fmt_ms(s->gpu.timing.kernel_ms, each, sizeof each);
+        fmt_ms(s->gpu.timing.kernel_one_ms, one, sizeof one);
+        if (n)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, " \xC2\xB7 ");
+        snprintf(buf + n, sizeof buf - n,
+                 _("%s, measured apart: the kernel alone, %d back-to-back launches: %s each; one launch after "
+                   "idle: %s"),
+                 scene_engine_label(&s->gpu), s->gpu.timing.kernel_launches, each, one);
     }
     y += rnd_text_wrapped(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, TEXT, true);
     if (!legend_on_top) {

@@ -243,7 +243,11 @@ static void draw_counts(column *c, const scene *s)
     fmt_bytes(k->naive.sectors * KW_SECTOR, a, sizeof a);
     fmt_bytes(k->tiled.sectors * KW_SECTOR, b, sizeof b);
     fmt_bytes(4 * k->outputs, d, sizeof d);
-    snprintf(line, sizeof line, _("read from global memory: naive %s · tiled %s (the image itself: %s)"), a, b, d);
+    /* the loads' sectors at L1: what the warps ask for, not what crosses to
+     * DRAM, where a cache that holds the image leaves each byte read once */
+    snprintf(line, sizeof line, _("requested at L1 (32-byte sectors of global loads): naive %s · tiled %s"), a, b);
+    put(c, line, DIM);
+    snprintf(line, sizeof line, _("at best, memory sees each byte once: %s read, %s written"), d, d);
     put(c, line, DIM);
     snprintf(line, sizeof line,
              ngettext("shared memory (tiled), at worst: %d pass over the 32 banks a read, %d a store (1: no bank conflict)",
@@ -388,11 +392,22 @@ void vw_draw_inside(view *v, const app *a)
                     fmt_count(s->inside.gpu_wrong[i], count, sizeof count);
                     n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", count);
                 }
-                snprintf(line, sizeof line, _("measured on %s, %d runs without the barrier: outputs wrong in each: %s"),
+                snprintf(line, sizeof line, _("measured on %s, %d runs: outputs wrong in each: %s"),
                          s->inside.gpu_label, s->inside.gpu_runs, list);
                 put(&c, line, TEXT);
-                put(&c, _("(compared with the reference bit for bit; a race may show in one run and not the next)"),
+                put(&c, _("before each run, shared memory filled with NaN: no tile left from the run before"),
                     DIM);
+                if (s->inside.gpu_runs > 1) {
+                    bool same = true;
+                    for (int i = 1; i < s->inside.gpu_runs; ++i)
+                        same = same && s->inside.gpu_wrong[i] == s->inside.gpu_wrong[0];
+                    if (same && s->inside.gpu_wrong[0] == 0)
+                        put(&c, _("none wrong: every cell happened to be stored before it was read; still a bug"), DIM);
+                    else if (same)
+                        put(&c, _("the same count each run: the schedule can repeat, the warps in one order"), DIM);
+                    else
+                        put(&c, _("the count changes from run to run: the warps' order is not fixed"), DIM);
+                }
             }
         } else if (s->inside.stage == SCENE_BLOCK_NO_BARRIER) {
             snprintf(line, sizeof line,

@@ -23,6 +23,10 @@
 #   tga-rle-17mp.tga a run-length TGA of 4096x4096 in a few hundred bytes
 #   jpeg-bad-huffman.jpg a baseline JPEG whose Huffman table has codes that
 #                    index past its value table
+#   pfm-nan.pfm      a grey little-endian PFM, 5x4, with a NaN at x 3, y 1
+#                    (counted from the top; the file's rows go bottom up)
+#   pfm-inf.pfm      an RGB big-endian PFM, 4x3, whose green at x 0, y 2 is
+#                    +infinity
 #   lesson-escape.yaml   a lesson whose image climbs out of its folder
 #   lesson-absolute.yaml a lesson whose image is an absolute path
 set -eu
@@ -98,6 +102,18 @@ dht = b"\xff\xc4" + struct.pack(">H", 2 + 1 + 16 + 4) + b"\x00" + counts + b"\x0
 dht_ac = b"\xff\xc4" + struct.pack(">H", 2 + 1 + 16 + 4) + b"\x10" + counts + b"\x01\x02\x03\x04"
 sos = b"\xff\xda" + struct.pack(">H", 8) + b"\x01\x01\x00\x00\x3f\x00"
 write("jpeg-bad-huffman.jpg", b"\xff\xd8" + dqt + sof + dht + dht_ac + sos + b"\xff\x00" * 64 + b"\xff\xd9")
+
+# PFM: pixels that are not finite numbers; rows are stored from the bottom up
+w, h = 5, 4
+rows = [[float(x + 10 * y) for x in range(w)] for y in range(h)]
+rows[1][3] = float("nan")
+write("pfm-nan.pfm", b"Pf\n%d %d\n-1.0\n" % (w, h) +
+      b"".join(struct.pack("<f", v) for row in reversed(rows) for v in row))
+w, h = 4, 3
+rgb = [[(1.0, 2.0, 3.0) for x in range(w)] for y in range(h)]
+rgb[2][0] = (1.0, float("inf"), 3.0)
+write("pfm-inf.pfm", b"PF\n%d %d\n1.0\n" % (w, h) +
+      b"".join(struct.pack(">fff", *c) for row in reversed(rgb) for c in row))
 
 # lessons whose images leave their folder
 write("lesson-escape.yaml", b"title: a lesson from a stranger\nimage: ../../../etc/passwd\nsteps:\n  - say: hello\n")
