@@ -27,7 +27,7 @@ build_dir=${CONVIS_BUILD_DIR:-build}
 build_packages=(build-essential cmake pkgconf libsdl2-dev libsdl2-ttf-dev libglew-dev libgl-dev
   libstb-dev libfontconfig-dev libyaml-dev libgif-dev gettext)
 run_packages=(fonts-dejavu-core fonts-noto-cjk)
-test_packages=(xvfb xauth xdotool time)
+test_packages=(xvfb xauth xdotool time valgrind)
 check_packages=(clang libclang-rt-14-dev)
 
 install_missing() {
@@ -93,11 +93,14 @@ case "$command" in
     install_missing "${build_packages[@]}" "${check_packages[@]}"
     seconds=${1:-60}
     CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCONVIS_FUZZ=ON -DCONVIS_WITH_CUDA=OFF >/dev/null
-    cmake --build build-fuzz -j "$(nproc)" --target fuzz_image fuzz_image_sandbox fuzz_lesson fuzz_filter make_seeds
+    cmake --build build-fuzz -j "$(nproc)" --target fuzz_image fuzz_image_sandbox fuzz_lesson fuzz_filter fuzz_record \
+      make_seeds
     rm -rf build-fuzz/seeds build-fuzz/corpus
     build-fuzz/tests/make_seeds build-fuzz/seeds lessons
     cp tests/data/*.png tests/data/*.pgm tests/data/hostile/*.{png,pgm,ppm,bmp,tga,jpg} build-fuzz/seeds/image/
-    for h in fuzz_image:image fuzz_image_sandbox:image fuzz_lesson:lesson fuzz_filter:filter; do
+    mkdir -p build-fuzz/seeds/record # the shipped records, and the hostile ones
+    cp records/*.json tests/data/hostile/record-*.json build-fuzz/seeds/record/
+    for h in fuzz_image:image fuzz_image_sandbox:image fuzz_lesson:lesson fuzz_filter:filter fuzz_record:record; do
       name=${h%%:*} seeds=build-fuzz/seeds/${h#*:}
       mkdir -p "build-fuzz/corpus/$name"
       if [ -n "${CONVIS_FUZZ_RUNS:-}" ]; then

@@ -189,17 +189,18 @@ bool app_action_steers(const app_action *a)
 
 bool app_action_word(const char *word, const app_action **a, long *times)
 {
-    char name[64];
+    char name[64], shown[200], count[100];
     const char *star = strchr(word, '*');
     size_t n = star ? (size_t)(star - word) : strlen(word);
     long most;
 
     snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), word);
     *a = app_action_find(name);
+    err_shown(word, n, shown, sizeof shown); /* the name as a message quotes it (from a lesson, a script) */
     if (!*a)
         return err_set("action '%s' is not known; the actions are listed by 'convis --help' and the window's help "
                        "(F1), such as step, gpu, threads, filter-3",
-                       name);
+                       shown);
     if ((*a)->takes != APP_ARG_NONE && (*a)->id != ACT_EDIT_KERNEL)
         return err_set("action '%s' is what a click or a drop does; a script cannot give it a place", name);
     most = (*a)->most ? (*a)->most : APP_ACTION_MOST;
@@ -208,8 +209,8 @@ bool app_action_word(const char *word, const app_action **a, long *times)
         char *end;
         *times = strtol(star + 1, &end, 10);
         if (*end || end == star + 1 || *times < 1 || *times > most)
-            return err_set("action '%s' has a bad count '%s'; write %s*N with N from 1 to %ld", name, star + 1,
-                           name, most);
+            return err_set("action '%s' has a bad count '%s'; write %s*N with N from 1 to %ld", name,
+                           err_shown(star + 1, strlen(star + 1), count, sizeof count), name, most);
     }
     return true;
 }
@@ -227,6 +228,15 @@ bool app_tally_word(app_tally *t, const char *word, const app_action **a, long *
     t->total[i] += *times;
     if (t->total[i] > most)
         return err_set("action '%s' would run %ld times in one script; at most %ld", (*a)->name, t->total[i], most);
+    if ((*a)->id == ACT_TOO_BIG && t->too_big > 0)
+        t->pixels = t->too_big; /* the image from here on */
+    if ((*a)->id == ACT_APPLY_AGAIN || (*a)->id == ACT_GPU) {
+        t->work += *times * t->pixels;
+        if (t->work > APP_SCRIPT_MOST_WORK)
+            return err_set("%s*%ld would take one script's work on whole images to %lld pixel-passes (apply-again "
+                           "and gpu each convolve the whole image, here %lld pixels, once a run); at most %lld",
+                           (*a)->name, *times, t->work, t->pixels, (long long)APP_SCRIPT_MOST_WORK);
+    }
     return true;
 }
 

@@ -83,13 +83,25 @@ bool app_action_word(const char *word, const app_action **a, long *times);
 
 /* How often each action has run in one script so far: a --do, or the
  * actions of one lesson step, whose words together may run each action at
- * most app_action.most times. Zero it before the first word. */
+ * most app_action.most times; and their work on whole images, bounded by
+ * its size: each apply-again and gpu convolves the whole image once, its
+ * pixels a pass, APP_SCRIPT_MOST_WORK in all (too-big makes the image
+ * larger on the way). Zero it before the first word, then set pixels and
+ * too_big. */
 typedef struct app_tally {
     long total[128];
+    long long pixels;   /* the image's pixels where the script has got to (0: not known) */
+    long long too_big;  /* the pixels of the image too-big opens, at most (0: it opens none) */
+    long long work;     /* pixel-passes so far */
 } app_tally;
 
+/* The most pixel-passes of apply-again and gpu one script may ask: 64
+ * passes at 2048x2048, 4 at convis's default limit of 8192x8192. */
+#define APP_SCRIPT_MOST_WORK (1LL << 28)
+
 /* app_action_word, then the word's count added to the tally: false with a
- * sentence when that takes the action over its bound for one script. */
+ * sentence when that takes the action over its bound for one script, or
+ * the script's work on whole images over APP_SCRIPT_MOST_WORK. */
 bool app_tally_word(app_tally *t, const char *word, const app_action **a, long *times);
 
 /* The next word of a script ("name" or "name*N"), words parted by commas

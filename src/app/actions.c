@@ -12,10 +12,6 @@
 #include "lessons.h"
 #include "platform/keys.h"
 
-/* Work in output pixels one script may ask of apply-again: each pass
- * convolves the whole image on the CPU and the GPU. */
-#define APPLY_AGAIN_MOST_PIXELS (1LL << 28)
-
 app_act app_act_of(const app_action *action)
 {
     app_act act = {action, action ? action->arg : 0, -1, -1, NULL};
@@ -114,9 +110,10 @@ static void escape(app *a)
         a->menu = false;
     else if (a->blank)
         a->blank = false;
-    else if (scene_busy(s))
+    else if (scene_busy(s) || a->rest.due) { /* the step's actions left go with the work */
         scene_cancel(s);
-    else if (s->pinned)
+        a->rest.due = false;
+    } else if (s->pinned)
         s->pinned = false;
     else if (s->banner[0])
         s->banner[0] = '\0';
@@ -274,66 +271,156 @@ app_act app_act_for_key(const app *a, int key, unsigned mods)
 
 /* ---- scripts ------------------------------------------------------------------- */
 
+/* A tally for a script on the image shown (app_tally). */
+static void start_tally(const scene *s, app_tally *t)
+{
+    memset(t, 0, sizeof *t);
+    t->pixels = (long long)s->img.luma.w * s->img.luma.h;
+    t->too_big = scene_too_big_pixels(s);
+}
+
 /* The whole script checked before any of it runs: every word known, every
- * action within its bound for one script, apply-again within its pixels. */
+ * action within its bound for one script, its work on whole images within
+ * APP_SCRIPT_MOST_WORK at the image's size. */
 static bool check_script(const scene *s, const char *script)
 {
     app_tally tally;
     char word[64];
     const char *p = script;
-    long long pixels = (long long)s->img.luma.w * s->img.luma.h, passes = 0;
 
-    memset(&tally, 0, sizeof tally);
+    start_tally(s, &tally);
     while (app_script_word(&p, word, sizeof word)) {
         const app_action *act;
         long times;
         if (!app_tally_word(&tally, word, &act, &times))
             return false;
-        if (act->id == ACT_APPLY_AGAIN)
-            passes += times;
-    }
-    if (passes * pixels > APPLY_AGAIN_MOST_PIXELS) {
-        long long most = APPLY_AGAIN_MOST_PIXELS / (pixels > 0 ? pixels : 1);
-        return err_set("apply-again would convolve a %dx%d image %lld times in one script; at most %lld passes at "
-                       "this size", s->img.luma.w, s->img.luma.h, passes, most < 1 ? 1 : most);
     }
     return true;
 }
 
-/* Runs a checked script. A --do (`learner` true) tells the lesson player,
- * as when a person does it, and finishes each word's work before the next,
- * as the window would between frames. A step's own actions (false) do not
- * count as the learner's, and the long work the last of them starts goes on
- * in the window's slices (a word after one waits for it). */
-static bool run_script(app *a, const char *script, bool learner)
+static void step_go_on(app *a, bool slices);
+
+void app_settle(app *a)
+{
+    step_go_on(a, false);
+    scene_settle(&a->s);
+}
+
+bool app_run_script(app *a, const char *script)
 {
     char word[64];
     const char *p = script;
     if (!check_script(&a->s, script))
         return false;
+    /* each word as a person does it (the lesson player told), its work
+     * finished before the next, as the window would between frames */
     while (app_script_word(&p, word, sizeof word)) {
         const app_action *action;
         long times;
         app_action_word(word, &action, &times); /* checked above */
-        if (!learner && app_action_steers(action))
-            continue; /* a step does not turn the lesson's pages (lesson --check says so) */
         while (times-- > 0) {
-            if (scene_busy(&a->s))
-                scene_settle(&a->s);
-            if (learner)
-                app_do(a, app_act_of(action));
-            else
-                run(a, app_act_of(action));
+            if (scene_busy(&a->s) || a->rest.due)
+                app_settle(a);
+            app_do(a, app_act_of(action));
         }
-        if (learner)
-            scene_settle(&a->s);
+        app_settle(a);
     }
     return true;
 }
 
-bool app_run_script(app *a, const char *script)
+/* ---- a lesson step's actions --------------------------------------------------- */
+
+/* Whether the action works on the whole image (convolves it, or makes one
+ * larger): in the window, the step's next action waits for the next slice. */
+static bool whole_image(const app_action *act)
 {
-    return run_script(a, script, true);
+    return act->id == ACT_GPU || act->id == ACT_APPLY_AGAIN || act->id == ACT_TOO_BIG;
+}
+
+/* A step's actions together are one script: checked on the image shown
+ * before any runs; false with the sentence, at the action that goes over
+ * a bound, in `msg`. */
+static bool check_step(app *a, const lsn_step *st, char *msg, size_t size)
+{
+    app_tally tally;
+    start_tally(&a->s, &tally);
+    for (int k = 0; k < st->action_count; ++k) {
+        char word[64];
+        const char *p = st->actions[k].text;
+        while (app_script_word(&p, word, sizeof word)) {
+            const app_action *act;
+            long times;
+            if (!app_tally_word(&tally, word, &act, &times)) {
+                snprintf(msg, size, "%s:%d:%d: %s", a->lesson_path, st->actions[k].line, st->actions[k].column,
+                         err_msg());
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* Moves the step's actions left to the next run of one (false, and none
+ * due, at their end). Words that steer the lesson are passed over: a step
+ * does not turn its pages (lesson --check says so). */
+static bool rest_advance(app *a)
+{
+    const lsn_step *st = lsn_player_current(&a->player);
+    app_step_rest *r = &a->rest;
+    char word[64];
+    if (!st)
+        r->due = false;
+    while (r->due && r->times == 0) {
+        if (app_script_word(&r->next, word, sizeof word)) {
+            app_action_word(word, &r->word, &r->times); /* checked (check_step) */
+            if (app_action_steers(r->word))
+                r->times = 0;
+        } else if (++r->action < st->action_count) {
+            r->next = st->actions[r->action].text;
+        } else {
+            r->due = false;
+        }
+    }
+    return r->due;
+}
+
+/* Runs the step's actions left; they do not count as the learner's. At
+ * once (`slices` false), each one's long work finished before the next
+ * (a still, a GIF, a script). In the window's slices (true): until one
+ * starts long work (tiles, a sweep) or works on the whole image, the rest
+ * left for app_work, so that a frame is drawn and Esc and quit are read
+ * between them. */
+static void step_go_on(app *a, bool slices)
+{
+    app_step_rest *r = &a->rest;
+    while (rest_advance(a)) {
+        if (scene_busy(&a->s)) {
+            if (slices)
+                return;
+            scene_settle(&a->s);
+        }
+        --r->times;
+        run(a, app_act_of(r->word));
+        if (slices && whole_image(r->word)) {
+            rest_advance(a);
+            return;
+        }
+    }
+}
+
+bool app_step_due(const app *a)
+{
+    return a->rest.due;
+}
+
+bool app_work(app *a, double budget_ms)
+{
+    bool more = scene_work(&a->s, budget_ms);
+    if (a->rest.due && !scene_busy(&a->s)) {
+        step_go_on(a, true);
+        more = true;
+    }
+    return more || a->rest.due;
 }
 
 /* ---- lessons ------------------------------------------------------------------- */
@@ -349,21 +436,24 @@ static void open_lesson_image(app *a, const char *image, int line, int column)
         scene_say_error(&a->s, err_msg());
 }
 
-/* Sets the scene for the step the player moved to: its image, its actions. */
+/* Sets the scene for the step the player moved to: its image, its actions
+ * (none when together they go over a script's bounds on this image: the
+ * banner says why). The actions of the step before that are left go. */
 static void enter_step(app *a)
 {
     const lsn_step *st = lsn_player_current(&a->player);
+    char msg[600];
+    a->rest.due = false;
     if (!st)
         return;
     if (st->image)
         open_lesson_image(a, st->image, st->image_line, st->image_column);
-    for (int k = 0; k < st->action_count; ++k)
-        if (!run_script(a, st->actions[k].text, false)) {
-            char msg[512];
-            snprintf(msg, sizeof msg, "%s:%d:%d: %s", a->lesson_path, st->actions[k].line, st->actions[k].column,
-                     err_msg());
-            scene_say_error(&a->s, msg);
-        }
+    if (!check_step(a, st, msg, sizeof msg)) {
+        scene_say_error(&a->s, msg);
+        return;
+    }
+    a->rest = (app_step_rest){st->action_count > 0, 0, st->action_count > 0 ? st->actions[0].text : "", NULL, 0};
+    step_go_on(a, a->step_slices);
 }
 
 bool app_lesson_start(app *a, const char *path)
@@ -403,6 +493,7 @@ void app_lesson_stop(app *a)
     if (!app_in_lesson(a))
         return;
     lsn_player_stop(&a->player);
+    a->rest.due = false;
     a->lesson_path[0] = '\0';
     a->edit_tap = -1;
     scene_unstash(&a->s, &a->free_play);

@@ -34,10 +34,23 @@ app_act app_act_for_key(const app *a, int key, unsigned mods);
 
 /* Runs a script of actions: names separated by commas or spaces, each
  * optionally repeated as name*N ("gpu,threads,step*40"), the whole of it
- * checked first (names known, counts within bounds); the long work each
- * word starts is finished before the next (scene_settle). False with
- * err_msg() saying what is wrong, and nothing run. */
+ * checked first (names known, counts within bounds, the work on whole
+ * images within its bound at the image's size); the long work each word
+ * starts is finished before the next (app_settle). False with err_msg()
+ * saying what is wrong, and nothing run. */
 bool app_run_script(app *a, const char *script);
+
+/* The window's work between frames: the scene's (scene_work), then, once
+ * the long work before them is done, the lesson step's actions left
+ * (app.step_slices). True while more remains. */
+bool app_work(app *a, double budget_ms);
+
+/* Whether a lesson step's actions wait to run (app_work runs them). */
+bool app_step_due(const app *a);
+
+/* Everything asked done now: the step's actions left, each one's long
+ * work finished before the next, and the scene's work (scene_settle). */
+void app_settle(app *a);
 
 /* Starts the lesson in file `path` from free play's defaults (the settings
  * free play had come back when it ends). False, with the reason in err_msg()

@@ -20,6 +20,16 @@ typedef struct app_lesson_entry {
     char title[128];
 } app_lesson_entry;
 
+/* Where a lesson step's actions are: the `do:` entry, its next word, and
+ * the action under way with the runs of it left. */
+typedef struct app_step_rest {
+    bool due;                   /* some are left to run */
+    int action;
+    const char *next;           /* in the player's lesson: valid while the step is */
+    const struct app_action *word;
+    long times;
+} app_step_rest;
+
 typedef struct app {
     scene s;
     app_options defaults;       /* what a lesson starts from: the command line's settings */
@@ -28,6 +38,9 @@ typedef struct app {
     /* the lesson that plays, if any */
     lsn_player player;
     char lesson_path[4096];
+    app_step_rest rest;         /* the step's actions left (actions.c) */
+    bool step_slices;           /* the window's: a step's actions after long work or work on the whole
+                                 * image wait for a slice between frames (app_work); else all at once */
     char lang[8];               /* of text and lessons: "en" or "zh" */
     char free_lang[8];          /* free play's, while a lesson plays */
 

@@ -160,6 +160,7 @@ int app_apply_main(int argc, char **argv)
     rc = APP_EXIT_INPUT;
     if (!img_plane_alloc(&out, img.luma.w, img.luma.h)) {
         app_error("%s", err_msg());
+        rc = APP_EXIT_ENV; /* no memory for the result */
         goto free_image;
     }
     engine = app_engine_open(eng_find(a.engine));
@@ -185,6 +186,7 @@ int app_apply_main(int argc, char **argv)
     }
     if (!img_write(a.output, &out, a.opt.display, a.input)) {
         app_error("%s", err_msg());
+        rc = app_exit_of_error(APP_EXIT_INPUT); /* a full disk is the machine's, a bad path the user's */
         goto close_engine;
     }
     filt_format(&a.opt.kernel, kernel_text, sizeof kernel_text);

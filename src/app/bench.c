@@ -124,29 +124,34 @@ static int parse(int argc, char **argv, bench *b)
         const char *a = argv[i];
         const app_option *o;
         const char *v;
-        int kind;
-        if (strcmp(a, "--csv") == 0 || strcmp(a, "--json") == 0) {
-            b->format = a[2] == 'c' ? BENCH_CSV : BENCH_JSON;
-            continue;
-        }
-        if (strcmp(a, "--sizes") == 0 || strcmp(a, "--engines") == 0 || strcmp(a, "--budget-ms") == 0) {
-            long long n;
-            if (!(v = app_option_value(argc, argv, &i)))
-                return APP_EXIT_USAGE;
-            if (a[2] == 's' ? !parse_sizes(v, b)
-                            : a[2] == 'e' ? !parse_engines(v, b)
-                                          : !app_parse_count(a, v, 60000, &n))
-                return APP_EXIT_USAGE;
-            if (a[2] == 'b')
-                b->budget_ms = (double)n;
-            continue;
-        }
-        kind = app_next_option(argc, argv, &i, APP_FOR_ALL, &o, &v);
+        long long n;
+        int kind = app_next_option(argc, argv, &i, APP_FOR_ALL | APP_FOR_BENCH, &o, &v);
         if (kind < 0)
             return APP_EXIT_USAGE;
         if (kind == 1) {
-            if (app_take_shared_option(o, v, &b->opt) < 0)
-                return APP_EXIT_USAGE;
+            switch (o->id) {
+            case OPT_CSV:
+            case OPT_JSON:
+                b->format = o->id == OPT_CSV ? BENCH_CSV : BENCH_JSON;
+                break;
+            case OPT_SIZES:
+                if (!parse_sizes(v, b))
+                    return APP_EXIT_USAGE;
+                break;
+            case OPT_ENGINES:
+                if (!parse_engines(v, b))
+                    return APP_EXIT_USAGE;
+                break;
+            case OPT_BUDGET_MS:
+                if (!app_parse_count(o->name, v, 60000, &n))
+                    return APP_EXIT_USAGE;
+                b->budget_ms = (double)n;
+                break;
+            default:
+                if (app_take_shared_option(o, v, &b->opt) < 0)
+                    return APP_EXIT_USAGE;
+                break;
+            }
         } else if (!b->image) {
             b->image = a;
         } else {
@@ -347,8 +352,10 @@ static void print_text(const bench *b)
             derived d;
             if (k >= 0 && b->unavailable[k][0])
                 continue;
-            if (!c->ran) {
-                printf("%-11s%-10s%s\n", name, size, c->why);
+            if (!c->ran) { /* the reason after the size, never run into it */
+                app_put_column(stdout, name, 11, false);
+                app_put_column(stdout, size, 10, false);
+                printf(_(" failed: %s\n"), c->why);
                 continue;
             }
             d = derive(b, i, c);
@@ -376,21 +383,51 @@ static void print_text(const bench *b)
     }
 }
 
+/* Why the cell of engine row k at size i has no figures: its engine did
+ * not run here, or this run failed; "" when it ran. */
+static const char *cell_failure(const bench *b, int k, int i)
+{
+    if (k < 0 || b->cell[k][i].ran)
+        return "";
+    if (b->unavailable[k][0])
+        return b->unavailable[k];
+    return b->cell[k][i].why[0] ? b->cell[k][i].why : _("it failed, saying nothing");
+}
+
+/* `text` as one CSV field: quoted, its quotes doubled, a line break a space. */
+static void csv_field(const char *text)
+{
+    putchar('"');
+    for (const char *p = text; *p; ++p) {
+        if (*p == '"')
+            putchar('"');
+        putchar(*p == '\n' || *p == '\r' ? ' ' : *p);
+    }
+    putchar('"');
+}
+
 static void print_csv(const bench *b)
 {
     printf("engine,kernel,size,median_ms,min_ms,max_ms,reps");
     for (int p = 0; p < ENG_PHASE_COUNT; ++p)
         printf(",%s_ms", phase_key(p));
-    printf(",mpx_s,gb_s,copy_share,vs_cpu_seq\n");
+    printf(",mpx_s,gb_s,copy_share,vs_cpu_seq,error\n");
     for (int i = 0; i < b->size_count; ++i)
         for (int k = -1; k < b->engine_count; ++k) {
             const bench_cell *c = k < 0 ? &b->copy[i] : &b->cell[k][i];
+            const char *kernel = k >= 0 && b->kernel[k] >= 0 ? eng_kernel_name((eng_kernel)b->kernel[k]) : "";
             derived d;
-            if (!c->ran)
+            if (!c->ran) { /* a failed cell: no figures, its reason */
+                printf("%s,%s,%d,,,,", k < 0 ? "copy" : b->cls[k]->name, kernel, b->sizes[i]);
+                for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+                    printf(",");
+                printf(",,,,,");
+                csv_field(cell_failure(b, k, i));
+                printf("\n");
                 continue;
+            }
             d = derive(b, i, c);
-            printf("%s,%s,%d,%.6g,%.6g,%.6g,%d", k < 0 ? "copy" : b->cls[k]->name,
-                   k >= 0 && b->kernel[k] >= 0 ? eng_kernel_name((eng_kernel)b->kernel[k]) : "", b->sizes[i], c->median,
+            printf("%s,%s,%d,%.6g,%.6g,%.6g,%d", k < 0 ? "copy" : b->cls[k]->name, kernel, b->sizes[i], c->median,
                    c->lo, c->hi, c->reps);
             for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
                 if (c->phase[p] >= 0)
@@ -401,7 +438,7 @@ static void print_csv(const bench *b)
             printf(",%.6g,%.6g,%.6g,", d.mpx_s, d.gb_s, d.copy_share);
             if (d.vs_seq > 0 && k >= 0)
                 printf("%.6g", d.vs_seq);
-            printf("\n");
+            printf(",\n");
         }
 }
 
@@ -441,15 +478,21 @@ static void print_json(const bench *b)
             const bench_cell *c = k < 0 ? &b->copy[i] : &b->cell[k][i];
             derived d;
             bool any = false;
-            if (!c->ran)
-                continue;
-            d = derive(b, i, c);
+            if (k >= 0 && b->unavailable[k][0])
+                continue; /* the engines' list says why it did not run */
             printf("%s\n    {\"engine\": \"%s\", ", first ? "" : ",", k < 0 ? "copy" : b->cls[k]->name);
             if (k >= 0 && b->kernel[k] >= 0)
                 printf("\"kernel\": \"%s\", ", eng_kernel_name((eng_kernel)b->kernel[k]));
+            first = false;
+            if (!c->ran) { /* a failed cell: its reason, no figures */
+                printf("\"size\": %d, \"error\": ", b->sizes[i]);
+                rec_json_string(stdout, cell_failure(b, k, i));
+                printf("}");
+                continue;
+            }
+            d = derive(b, i, c);
             printf("\"size\": %d, \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, \"reps\": %d, \"phases\": {",
                    b->sizes[i], c->median, c->lo, c->hi, c->reps);
-            first = false;
             for (int p = 0; p < ENG_PHASE_COUNT; ++p)
                 if (c->phase[p] >= 0) {
                     printf("%s\"%s\": %.6g", any ? ", " : "", phase_key(p), c->phase[p]);
@@ -471,7 +514,7 @@ int app_bench_main(int argc, char **argv)
     int rc;
     if (!b) {
         app_error("out of memory");
-        return APP_EXIT_INPUT;
+        return APP_EXIT_ENV;
     }
     rc = parse(argc, argv, b);
     if (rc != APP_EXIT_OK)
@@ -479,12 +522,12 @@ int app_bench_main(int argc, char **argv)
     snprintf(sample, sizeof sample, "%s/assets/sample.png", app_data_dir());
     if (!img_load_luma(b->image ? b->image : sample, &b->opt.limits, &img)) {
         app_error("%s", err_msg());
-        rc = APP_EXIT_INPUT;
+        rc = app_exit_of_error(APP_EXIT_INPUT);
         goto done;
     }
     if (!measure_all(b, &img.luma)) {
         app_error("%s", err_msg());
-        rc = APP_EXIT_INPUT;
+        rc = APP_EXIT_ENV; /* no memory for a size's squares */
     } else if (b->format == BENCH_CSV) {
         print_csv(b);
     } else if (b->format == BENCH_JSON) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "actions.h"
 #include "state.h"
@@ -187,7 +188,7 @@ int app_capture_still(app_window *w, const char *path)
         fprintf(stderr, _("convis: an OpenGL error while drawing\n"));
     if (!app_capture_save(width, height, path)) {
         app_error("cannot save the screenshot: %s", err_msg());
-        return APP_EXIT_INPUT;
+        return app_exit_of_error(APP_EXIT_INPUT);
     }
     printf(_("saved %s (%dx%d)\n"), path, width, height);
     return APP_EXIT_OK;
@@ -207,17 +208,33 @@ static void next_step(app *a)
     app_do(a, app_act_id(ACT_LESSON_NEXT));
 }
 
+/* After a failed --render-steps: removes the steps it saved (1 to `saved`)
+ * and the folder when it made it; nothing that was there before. */
+static void remove_steps(const char *dir, int saved, bool made_dir)
+{
+    char path[4096];
+    for (int i = 1; i <= saved; ++i) {
+        snprintf(path, sizeof path, "%s/step-%02d.png", dir, i);
+        unlink(path);
+    }
+    if (made_dir)
+        rmdir(dir); /* only when empty: whatever else came there stays */
+}
+
 int app_capture_render_steps(app_window *w, const char *dir)
 {
     app *a = &w->app;
-    int width, height, steps = a->player.lesson.step_count;
+    int width, height, steps = a->player.lesson.step_count, rc = APP_EXIT_OK, saved = 0;
     char path[4096];
+    bool made_dir;
     /* the folder itself, in a folder that is there: no tree of new folders
      * wherever a path points */
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        app_error("cannot make the folder '%s' for the steps: %s%s", dir, strerror(errno),
-                  errno == ENOENT ? _(" (the folder it goes in must exist)") : "");
-        return APP_EXIT_INPUT;
+    made_dir = mkdir(dir, 0777) == 0;
+    if (!made_dir && errno != EEXIST) {
+        int e = errno;
+        app_error("cannot make the folder '%s' for the steps: %s%s", dir, strerror(e),
+                  e == ENOENT ? _(" (the folder it goes in must exist)") : "");
+        return err_kind_of_errno(e) == ERR_ENV ? APP_EXIT_ENV : APP_EXIT_INPUT;
     }
     for (int i = 0; i < steps && app_in_lesson(a); ++i) {
         const char *gl_err;
@@ -227,16 +244,21 @@ int app_capture_render_steps(app_window *w, const char *dir)
         snprintf(path, sizeof path, "%s/step-%02d.png", dir, i + 1);
         if (!app_capture_save(width, height, path)) {
             app_error("cannot save step %d: %s", i + 1, err_msg());
-            return APP_EXIT_INPUT;
+            rc = app_exit_of_error(APP_EXIT_INPUT);
+            break;
         }
+        saved = i + 1;
         printf(_("%s: step %d of %d%s\n"), path, i + 1, steps, gl_err ? _(", with an OpenGL error") : "");
         if (gl_err) {
             app_error("an OpenGL error (%s) while drawing step %d", gl_err, i + 1);
-            return APP_EXIT_INPUT;
+            rc = APP_EXIT_ENV;
+            break;
         }
         next_step(a);
     }
-    return APP_EXIT_OK;
+    if (rc != APP_EXIT_OK)
+        remove_steps(dir, saved, made_dir);
+    return rc;
 }
 
 int app_capture_gif(app_window *w, const char *path, int seconds, int fps, bool steps)
@@ -247,6 +269,11 @@ int app_capture_gif(app_window *w, const char *path, int seconds, int fps, bool 
     double dt = 1000.0 / fps;
     gif_writer *g = NULL;
     struct stat st;
+    if (frames > APP_GIF_MOST_FRAMES) { /* --gif-steps: the seconds and rate are per step */
+        app_error("%d steps of %d frames each make %d frames, over the %d a GIF may have; lower --gif-seconds or "
+                  "--gif-fps", step_count, per_step, frames, APP_GIF_MOST_FRAMES);
+        return APP_EXIT_USAGE;
+    }
     if (lstat(path, &st) == 0) { /* said before the work (gif_open refuses it again, for sure) */
         app_error("'%s' already exists; convis does not overwrite it", path);
         return APP_EXIT_INPUT;
@@ -259,27 +286,27 @@ int app_capture_gif(app_window *w, const char *path, int seconds, int fps, bool 
         if (!rnd_read_frame(width, height, &frame)) {
             app_error("cannot read frame %d back: %s", i + 1, err_msg());
             gif_abort(g);
-            return APP_EXIT_INPUT;
+            return APP_EXIT_ENV;
         }
         if (g && (width != gif_w || height != gif_h)) { /* the window changed size: the GIF cannot */
             free(frame.px);
             app_error("the window changed size while recording %s (%dx%d, then %dx%d)", path, gif_w, gif_h, width,
                       height);
             gif_abort(g);
-            return APP_EXIT_INPUT;
+            return APP_EXIT_ENV;
         }
         gif_w = width, gif_h = height;
         if (!g && !(g = gif_open(path, width, height, (int)(dt + 0.5)))) {
             free(frame.px);
             app_error("%s", err_msg());
-            return APP_EXIT_INPUT;
+            return app_exit_of_error(APP_EXIT_INPUT);
         }
         ok = gif_frame(g, frame.px);
         free(frame.px);
         if (!ok) {
             app_error("%s", err_msg());
             gif_abort(g);
-            return APP_EXIT_INPUT;
+            return app_exit_of_error(APP_EXIT_INPUT);
         }
         /* the next frame's moment: the walk, the work (tiles, the measuring
          * thread's figures) and the fading light move on by dt */
@@ -293,7 +320,7 @@ int app_capture_gif(app_window *w, const char *path, int seconds, int fps, bool 
     }
     if (!gif_close(g)) {
         app_error("%s", err_msg());
-        return APP_EXIT_INPUT;
+        return app_exit_of_error(APP_EXIT_INPUT);
     }
     printf(_("wrote %s: %d frames of %dx%d, %d s at %d frames a second, %lld KiB\n"), path, frames, width, height,
            seconds * step_count, fps, stat(path, &st) == 0 ? (long long)st.st_size / 1024 : -1LL);
@@ -309,7 +336,7 @@ int app_capture_report_frames(app_window *w, int frames, double load_start, doub
     int width, height;
     if (!ms) {
         app_error("out of memory");
-        return APP_EXIT_INPUT;
+        return APP_EXIT_ENV;
     }
     app_frame(w, &width, &height);
     plat_swap(w->win);

@@ -25,6 +25,11 @@ void app_error(const char *fmt, ...)
 }
 
 
+int app_exit_of_error(int otherwise)
+{
+    return err_last_kind() == ERR_ENV ? APP_EXIT_ENV : otherwise;
+}
+
 const char *app_option_value(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {
@@ -95,6 +100,17 @@ static const app_option options[] = {
     {OPT_RECORD, "--record", NULL, "FILE", APP_FOR_WINDOW,
      N_("draw a recorded run (convis record) beside the live ones in the size\nsweep (W), labelled with its machine and date")},
     {OPT_LESSON, "--lesson", NULL, "FILE", APP_FOR_WINDOW, NULL}, /* what `convis lesson FILE` passes on */
+    {OPT_SIZES, "--sizes", NULL, "N,N,...", APP_FOR_BENCH,
+     N_("the sides of the squares measured, up to 16 from 1 to 16384\n(default 256,512,1024,2048,4096)")},
+    {OPT_ENGINES, "--engines", NULL, "NAME,...", APP_FOR_BENCH,
+     N_("the engines measured, parted by commas (default: all of them)")},
+    {OPT_BUDGET_MS, "--budget-ms", NULL, "N", APP_FOR_BENCH,
+     N_("the time for each engine at each size, in ms, from 1 to 60000\n(default 400)")},
+    {OPT_CSV, "--csv", NULL, NULL, APP_FOR_BENCH,
+     N_("the figures as CSV, a row for each engine and size (a run that\n"
+        "failed: no figures, its reason in the last column)")},
+    {OPT_JSON, "--json", NULL, NULL, APP_FOR_BENCH,
+     N_("the figures as one JSON object (a run that failed: its \"error\")")},
 };
 
 #define OPTION_COUNT (sizeof options / sizeof options[0])
@@ -176,6 +192,8 @@ static void option_default(const app_option *o, char *buf, size_t size)
     else if (o->id == OPT_RESULT)
         snprintf(buf, size, _("\n  %-21s (per-pixel: %d pixels or %.0f ms at most, for real)"), "", ENG_PER_PIXEL_MAX,
                  ENG_PER_PIXEL_BUDGET_MS);
+    else if (o->id == OPT_GIF_STEPS)
+        snprintf(buf, size, _("\n  %-21s (at most %d frames in all, the steps together)"), "", APP_GIF_MOST_FRAMES);
 }
 
 /* `text`'s lines, the first after what is already on the line, the others
@@ -227,8 +245,107 @@ static const struct {
         "cpu-par,gl,... --budget-ms N a figure, --csv, --json)")},
     {"convis kernels", N_("list the preset filters and their values")},
     {"convis engines", N_("list the engines and whether they run here")},
+    {"convis COMMAND --help", N_("the usage of one command, such as apply or bench")},
     {"convis --help | --version", NULL},
 };
+
+/* The subcommands, and the options each takes. */
+static const struct {
+    const char *name;
+    int scope;
+} command_options[] = {
+    {"apply", APP_FOR_ALL | APP_FOR_APPLY}, {"lesson", APP_FOR_ALL | APP_FOR_WINDOW},
+    {"record", APP_FOR_ALL},                 {"bench", APP_FOR_ALL | APP_FOR_BENCH},
+    {"kernels", 0},                          {"engines", 0},
+};
+
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+#define SUBCOMMAND_COUNT (sizeof command_options / sizeof command_options[0])
+
+/* One line of the usage: how a command is typed, and what it does. */
+static void print_command(FILE *f, size_t i)
+{
+    int n = (int)strlen(commands[i].synopsis);
+    fprintf(f, "  %s", commands[i].synopsis);
+    if (!commands[i].what) {
+        fputc('\n', f);
+        return;
+    }
+    if (n > 29)
+        fprintf(f, "\n%33s", "");
+    else
+        fprintf(f, "%*s", 31 - n, "");
+    print_lines(f, _(commands[i].what), 33);
+    fputc('\n', f);
+}
+
+static void print_exit_statuses(FILE *f)
+{
+    fputs(_("\nExit status: 0 done; 1 a usage error (an unknown command or option, a wrong\n"
+            "value, options that do not go together); 2 an input error (a file that cannot\n"
+            "be read or is refused, an output that cannot be made there); 3 an environment\n"
+            "error (no display, the asked engine unavailable or failing, no memory, a full\n"
+            "disk or another failed write, standard output's included).\n"),
+          f);
+}
+
+bool app_is_command(const char *word)
+{
+    for (size_t i = 0; i < SUBCOMMAND_COUNT; ++i)
+        if (strcmp(word, command_options[i].name) == 0)
+            return true;
+    return false;
+}
+
+bool app_command_usage(FILE *f, const char *command)
+{
+    char prefix[32];
+    size_t k, n;
+    int scope;
+    for (k = 0; k < SUBCOMMAND_COUNT && strcmp(command, command_options[k].name) != 0; ++k)
+        ;
+    if (k == SUBCOMMAND_COUNT)
+        return false;
+    scope = command_options[k].scope;
+    n = (size_t)snprintf(prefix, sizeof prefix, "convis %s", command);
+    fputs(_("\nUsage:\n") + 1, f); /* the heading without the blank line before it */
+    for (size_t i = 0; i < COMMAND_COUNT; ++i)
+        if (strncmp(commands[i].synopsis, prefix, n) == 0 &&
+            (commands[i].synopsis[n] == ' ' || commands[i].synopsis[n] == '\0'))
+            print_command(f, i);
+    if (scope & APP_FOR_ALL) {
+        fputs(_("\nOptions:\n"), f);
+        print_options(f, APP_FOR_ALL);
+    }
+    if (scope & APP_FOR_APPLY) {
+        fputs(_("\nOptions of apply:\n"), f);
+        print_options(f, APP_FOR_APPLY);
+    }
+    if (scope & APP_FOR_WINDOW) {
+        fputs(_("\nOptions of the window (and of lesson):\n"), f);
+        print_options(f, APP_FOR_WINDOW);
+        fputs(_("\nThe actions --do takes: 'convis --help'.\n"), f);
+    }
+    if (scope & APP_FOR_BENCH) {
+        fputs(_("\nOptions of bench:\n"), f);
+        print_options(f, APP_FOR_BENCH);
+    }
+    print_exit_statuses(f);
+    return true;
+}
+
+bool app_asks_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; ++i) {
+        const app_option *o;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+        o = app_option_named(argv[i], APP_FOR_ALL | APP_FOR_APPLY | APP_FOR_WINDOW | APP_FOR_BENCH);
+        if (o && o->value)
+            ++i; /* its value, whatever it says */
+    }
+    return false;
+}
 
 void app_usage(FILE *f)
 {
@@ -236,20 +353,8 @@ void app_usage(FILE *f)
                  "and all at once on the GPU, with timings measured on this machine.\n"),
             CONVIS_VERSION);
     fputs(_("\nUsage:\n"), f);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i) {
-        int n = (int)strlen(commands[i].synopsis);
-        fprintf(f, "  %s", commands[i].synopsis);
-        if (!commands[i].what) {
-            fputc('\n', f);
-            continue;
-        }
-        if (n > 29)
-            fprintf(f, "\n%33s", "");
-        else
-            fprintf(f, "%*s", 31 - n, "");
-        print_lines(f, _(commands[i].what), 33);
-        fputc('\n', f);
-    }
+    for (size_t i = 0; i < COMMAND_COUNT; ++i)
+        print_command(f, i);
     fputs(_("\nOptions:\n"), f);
     print_options(f, APP_FOR_ALL);
     fputs(_("\nOptions of apply:\n"), f);
@@ -258,9 +363,7 @@ void app_usage(FILE *f)
     print_options(f, APP_FOR_WINDOW);
     fputs(_("\nActions, for --do and lessons (the window's help, F1, shows their keys):\n"), f);
     app_action_list(f);
-    fputs(_("\nExit status: 0 done, 1 wrong usage, 2 an input that cannot be used,\n"
-            "3 the asked engine is unavailable or fails (out of device memory, say).\n"),
-          f);
+    print_exit_statuses(f);
 }
 
 int app_text_columns(const char *text)

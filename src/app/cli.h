@@ -11,12 +11,21 @@
 #include "core/image.h"
 #include "settings.h"
 
+/* The exit statuses (README.md, "Exit statuses"; the end of --help). */
 enum app_exit {
     APP_EXIT_OK = 0,
-    APP_EXIT_USAGE = 1,         /* wrong usage */
-    APP_EXIT_INPUT = 2,         /* an input (or output path) that cannot be used */
-    APP_EXIT_ENGINE = 3,        /* the asked engine is unavailable */
+    APP_EXIT_USAGE = 1,         /* a usage error: an unknown command or option, a wrong value, options that clash */
+    APP_EXIT_INPUT = 2,         /* an input error: a file that cannot be read or is refused, an output path
+                                 * that cannot be used */
+    APP_EXIT_ENV = 3,           /* an environment error: no display, the asked engine unavailable or failing,
+                                 * no memory, a full disk or another failed write */
+    APP_EXIT_ENGINE = APP_EXIT_ENV, /* the asked engine is unavailable or fails */
 };
+
+/* The status of a failure whose reason is in err_msg(): APP_EXIT_ENV when
+ * the machine refused (err_kind ERR_ENV: a full disk, no memory), else
+ * `otherwise`. */
+int app_exit_of_error(int otherwise);
 
 
 /* The command line's options: one table, from which each command parses
@@ -26,9 +35,14 @@ typedef enum app_option_id {
     OPT_OUTPUT, OPT_ENGINE, OPT_REPS, OPT_GPU_KERNEL, OPT_RESULT,                  /* apply */
     OPT_WINDOW, OPT_LANG, OPT_DO, OPT_SCREENSHOT, OPT_RENDER_STEPS, OPT_REPORT_FRAMES, OPT_PRINT_STATE,
     OPT_LESSON, OPT_RECORD, OPT_GIF, OPT_GIF_SECONDS, OPT_GIF_FPS, OPT_GIF_STEPS,               /* the window */
+    OPT_SIZES, OPT_ENGINES, OPT_BUDGET_MS, OPT_CSV, OPT_JSON,                                   /* bench */
 } app_option_id;
 
-enum { APP_FOR_ALL = 1, APP_FOR_APPLY = 2, APP_FOR_WINDOW = 4 };
+enum { APP_FOR_ALL = 1, APP_FOR_APPLY = 2, APP_FOR_WINDOW = 4, APP_FOR_BENCH = 8 };
+
+/* The most frames one --gif may have, --gif-steps included: 60 s at 30
+ * frames a second (--gif-seconds and --gif-fps at their most). */
+#define APP_GIF_MOST_FRAMES 1800
 
 typedef struct app_option {
     app_option_id id;
@@ -67,6 +81,17 @@ void app_error(const char *fmt, ...)
     ;
 
 void app_usage(FILE *f);
+
+/* Whether `word` is one of the subcommands (apply, bench, ...). */
+bool app_is_command(const char *word);
+
+/* The usage of one subcommand (its forms, options and the exit statuses);
+ * false when `command` is none. */
+bool app_command_usage(FILE *f, const char *command);
+
+/* Whether the arguments of a command ask for help (--help or -h where an
+ * option may stand, not as an option's value). */
+bool app_asks_help(int argc, char **argv);
 
 /* The columns of a terminal `text` takes: a Chinese character two. */
 int app_text_columns(const char *text);

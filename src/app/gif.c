@@ -5,20 +5,32 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gif_lib.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/err.h"
 
 #define CACHE_BITS 5 /* the colour lookup: 5 bits a channel, 32768 entries */
+#define PARTIAL_MOST 4 /* GIFs written at once, whose temporary files a signal removes */
+#define PATH_MOST 4200
+
+/* The temporary files of the GIFs being written, for
+ * gif_remove_partial_writes (a signal handler): a slot is set while its
+ * file exists. */
+static char partial_path[PARTIAL_MOST][PATH_MOST];
+static volatile sig_atomic_t partial_set[PARTIAL_MOST];
 
 typedef struct gif_writer gif_writer;
 static bool release(gif_writer *g, bool remove);
 
 struct gif_writer {
     GifFileType *file;
-    char *path;
+    char *path;                          /* where the GIF goes once it is whole */
+    int slot;                            /* its temporary file's slot in partial_path */
     int w, h, delay_cs, frames;
     bool failed;
     ColorMapObject *map;
@@ -26,28 +38,87 @@ struct gif_writer {
     uint8_t *index, *previous;           /* this frame and the last in palette indices */
 };
 
+/* Whether giflib's error `code` is a write the system refused (errno says why). */
+static bool write_refused(int code)
+{
+    return code == E_GIF_ERR_WRITE_FAILED || code == E_GIF_ERR_DISK_IS_FULL || code == E_GIF_ERR_CLOSE_FAILED;
+}
+
 static bool fail(gif_writer *g, const char *what, int code)
 {
+    int e = errno; /* a failed write leaves the system's reason there */
+    bool written = write_refused(code);
     g->failed = true;
-    return err_set("cannot write the GIF '%s' (%s): %s", g->path, what, GifErrorString(code));
+    return err_set_kind(written ? err_kind_of_errno(e) : ERR_OTHER, "cannot write the GIF '%s' (%s): %s", g->path,
+                        what, written && e ? strerror(e) : GifErrorString(code));
+}
+
+void gif_remove_partial_writes(void)
+{
+    for (int i = 0; i < PARTIAL_MOST; ++i)
+        if (partial_set[i])
+            unlink(partial_path[i]);
+}
+
+/* A temporary file beside `path` (a short name in the same folder, so that
+ * linking it into place stays on one file system), with the mode a new
+ * file gets; its slot in *slot. -1 with err_msg() when it cannot be made. */
+static int make_partial(const char *path, int *slot)
+{
+    const char *slash = strrchr(path, '/');
+    mode_t mask;
+    int fd, i;
+    for (i = 0; i < PARTIAL_MOST && partial_set[i]; ++i)
+        ;
+    if (i == PARTIAL_MOST) {
+        err_set("cannot write '%s': %d GIFs are being written already", path, PARTIAL_MOST);
+        return -1;
+    }
+    if (strlen(path) + 16 > PATH_MOST) {
+        err_set("cannot write '%s': the path is too long", path);
+        return -1;
+    }
+    snprintf(partial_path[i], PATH_MOST, "%.*s.convis-XXXXXX", slash ? (int)(slash - path + 1) : 0, path);
+    fd = mkstemp(partial_path[i]);
+    if (fd < 0) {
+        err_set_kind(err_kind_of_errno(errno), "cannot make '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    partial_set[i] = 1;
+    mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask); /* mkstemp makes it 0600 */
+    *slot = i;
+    return fd;
+}
+
+/* Removes the temporary file of slot `slot` and frees the slot. */
+static void drop_partial(int slot)
+{
+    if (slot < 0)
+        return;
+    unlink(partial_path[slot]);
+    partial_set[slot] = 0;
 }
 
 gif_writer *gif_open(const char *path, int w, int h, int delay_ms)
 {
     gif_writer *g;
-    int fd, error = 0;
+    struct stat st;
+    int fd, slot = -1, error = 0;
     if (w < 1 || h < 1 || w > 65535 || h > 65535) {
         err_set("a GIF of %dx%d pixels is not possible", w, h);
         return NULL;
     }
-    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        if (errno == EEXIST)
-            err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", path);
-        else
-            err_set("cannot make '%s': %s", path, strerror(errno));
+    /* said now, not after the recording (gif_close links the file into
+     * place, which refuses an existing one again, for sure) */
+    if (lstat(path, &st) == 0) {
+        err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", path);
         return NULL;
     }
+    fd = make_partial(path, &slot);
+    if (fd < 0)
+        return NULL;
     g = calloc(1, sizeof *g);
     if (g) {
         g->path = strdup(path);
@@ -62,10 +133,11 @@ gif_writer *gif_open(const char *path, int w, int h, int delay_ms)
             free(g);
         }
         close(fd);
-        unlink(path);
-        err_set("out of memory for a GIF of %dx%d pixels", w, h);
+        drop_partial(slot);
+        err_set_kind(ERR_ENV, "out of memory for a GIF of %dx%d pixels", w, h);
         return NULL;
     }
+    g->slot = slot;
     g->w = w;
     g->h = h;
     g->delay_cs = (delay_ms + 5) / 10 < 2 ? 2 : (delay_ms + 5) / 10;
@@ -199,16 +271,25 @@ int gif_frames(const gif_writer *g)
     return g->frames;
 }
 
-/* Closes the file (removed when `remove` or anything failed) and frees
- * the writer; false when anything failed. */
+/* Closes the temporary file and, unless `remove` or anything failed, links
+ * it into place (never over a file that came meanwhile); the temporary file
+ * is removed whatever happens, and the writer freed. False when anything
+ * failed. */
 static bool release(gif_writer *g, bool remove)
 {
     int error = 0;
     bool ok = !g->failed;
-    if (g->file && EGifCloseFile(g->file, &error) != GIF_OK && ok)
-        ok = err_set("cannot finish the GIF '%s': %s", g->path, GifErrorString(error));
-    if (remove || !ok)
-        unlink(g->path);
+    errno = 0;
+    if (g->file && EGifCloseFile(g->file, &error) != GIF_OK && ok) {
+        int e = errno;
+        ok = err_set_kind(err_kind_of_errno(e), "cannot finish the GIF '%s': %s", g->path,
+                          write_refused(error) && e ? strerror(e) : GifErrorString(error));
+    }
+    if (ok && !remove && link(partial_path[g->slot], g->path) != 0)
+        ok = errno == EEXIST ? err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", g->path)
+                             : err_set_kind(err_kind_of_errno(errno), "cannot write '%s': %s", g->path,
+                                            strerror(errno));
+    drop_partial(g->slot);
     GifFreeMapObject(g->map);
     free(g->index);
     free(g->previous);

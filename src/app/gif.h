@@ -3,8 +3,10 @@
  * colours, made from the first frame, serves every frame (the window's
  * colours hardly change); each frame after the first stores only the
  * rectangle that changed, so a mostly still screen stays small. The file
- * is made new (an existing one is never replaced) and removed again if
- * writing fails. */
+ * is written under a temporary name in the same folder and linked into
+ * place once it is whole (an existing file is never replaced); a failure,
+ * a give-up or a signal (gif_remove_partial_writes) removes the temporary
+ * file, so no half-written GIF is ever left. */
 #ifndef CONVIS_GIF_H
 #define CONVIS_GIF_H
 
@@ -30,5 +32,9 @@ void gif_abort(gif_writer *g);
 
 /* Frames written so far. */
 int gif_frames(const gif_writer *g);
+
+/* Removes the temporary files of the GIFs being written, if any: for a
+ * signal handler that ends the program (async-signal-safe: unlinks only). */
+void gif_remove_partial_writes(void);
 
 #endif

@@ -2,7 +2,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "i18n.h"
 
+#include <dirent.h>
 #include <locale.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +39,118 @@ const char *i18n_locale_dir(void)
     return CONVIS_INSTALL_LOCALE_DIR;
 }
 
+/* ---- catalogues checked before they are bound ------------------------------
+ * GNU gettext reads a .mo file from a mapping of it, trusting its tables: a
+ * truncated or damaged one sends it past the file's end (a crash). Its
+ * layout: a magic number in the file's byte order, a revision, the number
+ * of strings N, the offsets of the table of originals and of translations
+ * (N entries each: a length and an offset), and a hash table (a size and an
+ * offset; each entry 0 or a string's number + 1). */
+
+#define MO_MAGIC 0x950412deu
+#define MO_MOST_BYTES (64u << 20) /* far over a catalogue of convis's few thousand words */
+
+static uint32_t mo_word(const unsigned char *p, bool big)
+{
+    return big ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+               : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+/* Whether the `n` entries of a string table at `at` lie in the file, and
+ * each string with its closing NUL. */
+static bool mo_strings_fit(const unsigned char *d, size_t size, bool big, uint32_t at, uint32_t n)
+{
+    if ((uint64_t)at + 8u * (uint64_t)n > size)
+        return false;
+    for (uint32_t i = 0; i < n; ++i) {
+        uint64_t len = mo_word(d + at + 8u * i, big), off = mo_word(d + at + 8u * i + 4, big);
+        if (off + len + 1 > size || d[off + len] != '\0')
+            return false;
+    }
+    return true;
+}
+
+/* Whether the .mo file's header and tables lie within it (revision 0, or 1
+ * without system-dependent strings: what msgfmt writes for convis). */
+static bool mo_sound(const unsigned char *d, size_t size)
+{
+    bool big;
+    uint32_t revision, n, hash_size, hash_at;
+    if (size < 28)
+        return false;
+    if (mo_word(d, false) == MO_MAGIC)
+        big = false;
+    else if (mo_word(d, true) == MO_MAGIC)
+        big = true;
+    else
+        return false;
+    revision = mo_word(d + 4, big);
+    if (revision >> 16 > 1)
+        return false;
+    if ((revision & 0xffffu) >= 1 && (size < 48 || mo_word(d + 36, big) != 0))
+        return false; /* system-dependent strings: not read here */
+    n = mo_word(d + 8, big);
+    if (!mo_strings_fit(d, size, big, mo_word(d + 12, big), n) ||
+        !mo_strings_fit(d, size, big, mo_word(d + 16, big), n))
+        return false;
+    hash_size = mo_word(d + 20, big);
+    hash_at = mo_word(d + 24, big);
+    if (hash_size <= 2)
+        return true; /* gettext does not use a table this small */
+    if ((uint64_t)hash_at + 4u * (uint64_t)hash_size > size)
+        return false;
+    for (uint32_t i = 0; i < hash_size; ++i)
+        if (mo_word(d + hash_at + 4u * i, big) > n)
+            return false;
+    return true;
+}
+
+/* Whether the catalogue at `path` is sound (mo_sound); false for one that
+ * cannot be read whole. */
+static bool catalogue_sound(const char *path)
+{
+    struct stat st;
+    unsigned char *d;
+    bool ok;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+        (unsigned long long)st.st_size > MO_MOST_BYTES || !(d = malloc((size_t)st.st_size + 1))) {
+        fclose(f);
+        return false;
+    }
+    ok = fread(d, 1, (size_t)st.st_size, f) == (size_t)st.st_size && mo_sound(d, (size_t)st.st_size);
+    free(d);
+    fclose(f);
+    return ok;
+}
+
+/* The first damaged catalogue of convis among dir's languages
+ * (dir/LANG/LC_MESSAGES/convis.mo), into `bad`; false when all are sound. */
+static bool damaged_catalogue(const char *dir, char *bad, size_t size)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool found = false;
+    if (!d)
+        return false;
+    while (!found && (e = readdir(d)) != NULL) {
+        struct stat st;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(bad, size, "%s/%s/LC_MESSAGES/convis.mo", dir, e->d_name);
+        found = stat(bad, &st) == 0 && !catalogue_sound(bad);
+    }
+    closedir(d);
+    return found;
+}
+
 void i18n_init(void)
 {
+    char bad[4400];
+    const char *dir = i18n_locale_dir();
+    bool damaged;
     /* the messages' locale only: the rest (character types for SDL's
      * window titles, numbers in files) stays the C library's "C" */
     const char *messages = setlocale(LC_MESSAGES, "");
@@ -48,9 +161,15 @@ void i18n_init(void)
         for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !setlocale(LC_MESSAGES, tries[i]); ++i)
             ;
     }
-    bindtextdomain("convis", i18n_locale_dir());
+    damaged = damaged_catalogue(dir, bad, sizeof bad);
+    /* a damaged catalogue is never read: English, every word, from a
+     * folder that can hold no catalogue */
+    bindtextdomain("convis", damaged ? "/dev/null" : dir);
     bind_textdomain_codeset("convis", "UTF-8");
     textdomain("convis");
+    if (damaged)
+        fprintf(stderr, _("convis: the catalogue of words '%s' is damaged or truncated; the words are in English\n"),
+                bad);
     current[0] = '\0';
 }
 

@@ -15,7 +15,9 @@
 
 #include "core/tr.h"
 
-/* Binds convis's catalogue (call once, before any _()). */
+/* Binds convis's catalogue (call once, before any _()). When a catalogue
+ * of the locale folder is damaged (truncated, its tables past its end),
+ * none is bound: every word in English, said in one sentence on stderr. */
 void i18n_init(void);
 
 /* The language of _() from now on: "en" (the msgids themselves), "zh", or

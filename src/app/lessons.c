@@ -7,11 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "action_table.h"
+#include "core/decode.h"
 #include "core/err.h"
+#include "core/image.h"
 #include "data.h"
 #include "i18n.h"
 
@@ -52,31 +55,57 @@ static bool data_path(const char *lesson_path, const char *image, const char *fo
 
 bool app_lesson_image(const char *lesson_path, const char *image, int line, int column, char *buf, size_t size)
 {
+    char shown[400];
     if (data_path(lesson_path, image, "assets", buf, size))
         return true;
     return err_set("%s:%d:%d: image '%s' is neither in the lesson's folder nor among convis's images (%s/assets)",
-                   lesson_path, line, column, image, app_data_dir());
+                   lesson_path, line, column, err_shown(image, strlen(image), shown, sizeof shown), app_data_dir());
 }
 
 bool app_lesson_record(const char *lesson_path, const lsn_lesson *l, app_record *r)
 {
-    char path[4096], why[600];
+    char path[4096], why[600], shown[400];
     if (!data_path(lesson_path, l->record, "records", path, sizeof path))
         return err_set("%s:%d:%d: record '%s' is neither in the lesson's folder nor among convis's records "
-                       "(%s/records)", lesson_path, l->record_line, l->record_column, l->record, app_data_dir());
+                       "(%s/records)", lesson_path, l->record_line, l->record_column,
+                       err_shown(l->record, strlen(l->record), shown, sizeof shown), app_data_dir());
     if (rec_read(path, r))
         return true;
     snprintf(why, sizeof why, "%s", err_msg());
     return err_set("%s:%d:%d: %s", lesson_path, l->record_line, l->record_column, why);
 }
 
+/* The pixels of the image file at `path` as its header states them, read
+ * by convis's own small readers from its first bytes (not decoded); 0 when
+ * they do not say (a file that is no regular one is not read). */
+static long long header_pixels(const char *path)
+{
+    enum { HEAD = 64 * 1024 };
+    unsigned char *head = malloc(HEAD);
+    long long w = 0, h = 0;
+    ssize_t n = -1;
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0 && head && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        n = read(fd, head, HEAD);
+    if (fd >= 0)
+        close(fd);
+    if (n <= 0 || !img_header_size(head, (size_t)n, &w, &h) || w <= 0 || h <= 0)
+        w = h = 0;
+    free(head);
+    return w * h;
+}
+
 bool app_lesson_load(const char *path, lsn_lesson *out)
 {
     char img[4096];
+    long long pixels = 0; /* of the image the steps work on, where known */
     if (!lsn_load(path, out))
         return false;
     if (out->image && !app_lesson_image(path, out->image, out->image_line, out->image_column, img, sizeof img))
         goto fail;
+    if (out->image)
+        pixels = header_pixels(img);
     if (out->record) {
         app_record *r = malloc(sizeof *r); /* read to be checked: a lesson never points at a broken one */
         bool ok = r && app_lesson_record(path, out, r);
@@ -89,9 +118,16 @@ bool app_lesson_load(const char *path, lsn_lesson *out)
     for (int i = 0; i < out->step_count; ++i) {
         const lsn_step *st = &out->steps[i];
         app_tally tally; /* a step's actions together are one script */
-        memset(&tally, 0, sizeof tally);
         if (st->image && !app_lesson_image(path, st->image, st->image_line, st->image_column, img, sizeof img))
             goto fail;
+        if (st->image)
+            pixels = header_pixels(img);
+        /* its work on whole images bounded at the size it will have: the
+         * image's where known (the window checks again on the image shown),
+         * and after too-big, convis's limit at most */
+        memset(&tally, 0, sizeof tally);
+        tally.pixels = pixels;
+        tally.too_big = img_default_limits().max_pixels;
         for (int k = 0; k < st->action_count; ++k) {
             const lsn_action *a = &st->actions[k];
             const app_action *found;
@@ -108,9 +144,11 @@ bool app_lesson_load(const char *path, lsn_lesson *out)
                 goto fail;
             }
         }
+        pixels = tally.pixels; /* too-big's image stays for the steps after */
         if (st->wait && !app_action_find(st->wait)) {
+            char shown[200];
             err_set("%s:%d:%d: wait names no action: '%s'; name one of the window's actions, such as gpu or play",
-                    path, st->wait_line, st->wait_column, st->wait);
+                    path, st->wait_line, st->wait_column, err_shown(st->wait, strlen(st->wait), shown, sizeof shown));
             goto fail;
         }
     }

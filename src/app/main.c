@@ -1,6 +1,7 @@
 /* main.c - convis: dispatches to a subcommand or opens the window. Only this
  * layer decides to exit. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cli.h"
 #include "core/image.h"
 #include "data.h"
+#include "gif.h"
 #include "i18n.h"
 #include "lessons.h"
 #include "platform/platform.h"
@@ -20,6 +22,7 @@
 static void on_signal(int sig)
 {
     img_remove_partial_write();
+    gif_remove_partial_writes();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -38,6 +41,67 @@ static void end_on_signals(void)
     }
 }
 
+/* What was written to stdout reached it: every write of results is
+ * checked here, at the end, the last flush and the close included (a full
+ * disk, a file size limit). A run that failed already keeps its status and
+ * its one sentence. */
+static int close_stdout(int rc)
+{
+    bool lost = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !lost && errno != EBADF) /* EBADF: stdout was closed, and nothing was lost */
+        lost = true, e = errno;
+    if (!lost || rc != APP_EXIT_OK)
+        return rc;
+    app_error("cannot write the results to standard output: %s", e ? strerror(e) : _("a write failed"));
+    return APP_EXIT_ENV;
+}
+
+/* The subcommand named `cmd`, with its arguments. */
+static int run_command(const char *cmd, int argc, char **argv)
+{
+    if (strcmp(cmd, "lesson") == 0)
+        return app_lesson_main(argc, argv);
+    if (strcmp(cmd, "bench") == 0)
+        return app_bench_main(argc, argv);
+    if (strcmp(cmd, "record") == 0)
+        return app_record_main(argc, argv);
+    if (strcmp(cmd, "apply") == 0)
+        return app_apply_main(argc, argv);
+    if (strcmp(cmd, "kernels") == 0)
+        return argc == 0 ? app_kernels_main() : (app_error("'kernels' takes no arguments"), APP_EXIT_USAGE);
+    return argc == 0 ? app_engines_main() : (app_error("'engines' takes no arguments"), APP_EXIT_USAGE);
+}
+
+static int run(int argc, char **argv)
+{
+    if (argc >= 2) {
+        const char *cmd = argv[1];
+        if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+            if (argc >= 3 && strcmp(cmd, "help") == 0) /* convis help apply */
+                return app_command_usage(stdout, argv[2])
+                           ? APP_EXIT_OK
+                           : (app_error("no command '%s'; see 'convis --help'", argv[2]), APP_EXIT_USAGE);
+            app_usage(stdout);
+            return APP_EXIT_OK;
+        }
+        if (strcmp(cmd, "--version") == 0) {
+            printf("convis %s\n", CONVIS_VERSION);
+            return APP_EXIT_OK;
+        }
+        if (app_is_command(cmd)) {
+            if (app_asks_help(argc - 2, argv + 2)) /* convis apply --help: its own usage */
+                return app_command_usage(stdout, cmd), APP_EXIT_OK;
+            return run_command(cmd, argc - 2, argv + 2);
+        }
+    }
+    if (app_asks_help(argc - 1, argv + 1)) {
+        app_usage(stdout);
+        return APP_EXIT_OK;
+    }
+    return app_window_main(argc - 1, argv + 1);
+}
+
 int main(int argc, char **argv)
 {
     end_on_signals();
@@ -46,28 +110,5 @@ int main(int argc, char **argv)
     /* the command line speaks the environment's language; the window may
      * choose another (--lang, a lesson's folder) */
     i18n_set_lang(app_lang_known(i18n_env_lang()) ? i18n_env_lang() : "en");
-    if (argc >= 2) {
-        const char *cmd = argv[1];
-        if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-            app_usage(stdout);
-            return APP_EXIT_OK;
-        }
-        if (strcmp(cmd, "--version") == 0) {
-            printf("convis %s\n", CONVIS_VERSION);
-            return APP_EXIT_OK;
-        }
-        if (strcmp(cmd, "lesson") == 0)
-            return app_lesson_main(argc - 2, argv + 2);
-        if (strcmp(cmd, "bench") == 0)
-            return app_bench_main(argc - 2, argv + 2);
-        if (strcmp(cmd, "record") == 0)
-            return app_record_main(argc - 2, argv + 2);
-        if (strcmp(cmd, "apply") == 0)
-            return app_apply_main(argc - 2, argv + 2);
-        if (strcmp(cmd, "kernels") == 0)
-            return argc == 2 ? app_kernels_main() : (app_error("'kernels' takes no arguments"), APP_EXIT_USAGE);
-        if (strcmp(cmd, "engines") == 0)
-            return argc == 2 ? app_engines_main() : (app_error("'engines' takes no arguments"), APP_EXIT_USAGE);
-    }
-    return app_window_main(argc - 1, argv + 1);
+    return close_stdout(run(argc, argv));
 }

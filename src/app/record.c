@@ -17,6 +17,8 @@
 #include <yaml.h>
 
 #include "core/err.h"
+#include "core/image.h"
+#include "core/linebreak.h"
 #include "i18n.h"
 
 /* ---- this machine ----------------------------------------------------------------- */
@@ -36,7 +38,7 @@ void rec_cpu_model(char *buf, size_t size)
             while (*v == ' ' || *v == '\t')
                 ++v;
             v[strcspn(v, "\n")] = '\0';
-            snprintf(buf, size, "%s", v);
+            lb_copy(buf, size, v); /* a long name cut between characters */
             break;
         }
     }
@@ -60,11 +62,11 @@ bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
     strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     rec_cpu_model(r->cpu, sizeof r->cpu);
     r->cores = cores > 0 ? (int)cores : 1;
-    snprintf(r->gpu, sizeof r->gpu, "%s", s->gpu_device_known ? s->gpu_device.name : s->gpu.engine ? "" : "none");
+    lb_copy(r->gpu, sizeof r->gpu, s->gpu_device_known ? s->gpu_device.name : s->gpu.engine ? "" : "none");
     if (!r->gpu[0] && s->gpu.engine) { /* the device's name without a GPU run: from the engine */
         eng_device_info info;
         if (eng_device(s->gpu.engine, &info))
-            snprintf(r->gpu, sizeof r->gpu, "%s", info.name);
+            lb_copy(r->gpu, sizeof r->gpu, info.name);
     }
     snprintf(r->gpu_kind, sizeof r->gpu_kind, "%s", s->gpu.engine ? eng_hardware_name(s->gpu.hardware) : "none");
     snprintf(r->filter, sizeof r->filter, "%s", s->opt.kernel.name);
@@ -74,7 +76,7 @@ bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
         if (!e[k]->engine)
             continue;
         snprintf(re->name, sizeof re->name, "%s", e[k]->name);
-        snprintf(re->description, sizeof re->description, "%s", eng_description(e[k]->engine));
+        lb_copy(re->description, sizeof re->description, eng_description(e[k]->engine));
         for (int i = 0; i < s->sweep.count; ++i) {
             if (s->sweep.ms[k][i] < 0)
                 continue;
@@ -107,20 +109,10 @@ void rec_json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-bool rec_write(const char *path, const app_record *r)
+/* The record's JSON, to `f` (img_write_fn). */
+static bool write_record(FILE *f, const void *ctx)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    FILE *f;
-    bool ok;
-    if (fd < 0)
-        return errno == EEXIST ? err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", path)
-                               : err_set("cannot write '%s': %s", path, strerror(errno));
-    f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        unlink(path);
-        return err_set("cannot write '%s': %s", path, strerror(errno));
-    }
+    const app_record *r = ctx;
     fprintf(f, "{\n  \"convis_record\": %d,\n  \"convis\": ", r->version);
     rec_json_string(f, r->convis);
     fprintf(f, ",\n  \"date\": ");
@@ -158,14 +150,14 @@ bool rec_write(const char *path, const app_record *r)
         fprintf(f, "]}");
     }
     fprintf(f, "\n  ]\n}\n");
-    ok = fflush(f) == 0 && !ferror(f);
-    if (fclose(f) != 0)
-        ok = false;
-    if (!ok) {
-        unlink(path);
-        return err_set("cannot write '%s': %s", path, strerror(errno));
-    }
-    return true;
+    return true; /* img_write_file checks the writes (flush, close) */
+}
+
+/* Whole or not at all, never over a file (a SIGTERM meanwhile leaves
+ * nothing at `path`: main's handler removes the temporary file). */
+bool rec_write(const char *path, const app_record *r)
+{
+    return img_write_file(path, write_record, r, true);
 }
 
 /* ---- reading ------------------------------------------------------------------------- */
@@ -174,6 +166,92 @@ typedef struct reader {
     yaml_document_t doc;
     const char *path;
 } reader;
+
+/* Line and column (1-based, in characters) of byte `at` of the text. */
+static void text_position(const unsigned char *s, size_t at, int *line, int *column)
+{
+    *line = 1, *column = 1;
+    for (size_t i = 0; i < at; ++i) {
+        if (s[i] == '\n')
+            ++*line, *column = 1;
+        else if ((s[i] & 0xC0) != 0x80)
+            ++*column;
+    }
+}
+
+/* A refusal of the text at byte `at`: what is there, escaped, and where. */
+static bool not_json(const char *path, const unsigned char *s, size_t n, size_t at)
+{
+    char shown[32];
+    size_t len = 1;
+    int line, column;
+    while (at + len < n && len < 4 && (s[at + len] & 0xC0) == 0x80)
+        ++len; /* the whole character */
+    text_position(s, at, &line, &column);
+    return err_set("'%s' is not a record convis reads: '%s' at line %d, column %d is not JSON; a record is JSON, as "
+                   "convis record writes it",
+                   path, err_shown((const char *)s + at, len, shown, sizeof shown), line, column);
+}
+
+/* What a record's text may hold outside its strings, as JSON writes it:
+ * brackets, braces, commas, colons, spaces, numbers, true, false, null. */
+static bool json_outside(unsigned char c)
+{
+    return strchr(" \t\r\n{}[],:+-.", c) || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+           (c >= 'A' && c <= 'Z');
+}
+
+/* Before libyaml reads a record, in one pass: its text is JSON's kind of
+ * text (libyaml would read all of YAML: anchors, aliases, tags, comments,
+ * other quotes), and its lists and mappings are nested at most
+ * REC_MAX_DEPTH deep (libyaml has no bound on nesting, and its time grows
+ * with the square of the depth). The strings and the nesting found here
+ * are libyaml's: a quote never opens a string inside a bare word, a colon
+ * only follows a mapping's key (in a list, "key": value would be a mapping
+ * of its own), brackets close what they opened, and outside the brackets
+ * of the one root value there is only space. */
+static bool json_shape(const char *path, const unsigned char *s, size_t n)
+{
+    char open[REC_MAX_DEPTH]; /* '{' or '[': what each level is */
+    int depth = 0, line, column;
+    bool in_string = false, in_word = false, entry_start = false, after_key = false, ended = false;
+    for (size_t i = n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0; i < n; ++i) { /* after a byte order mark */
+        unsigned char c = s[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i; /* the escaped character: a quote there does not end the string */
+            else if (c == '"')
+                in_string = false, after_key = entry_start, entry_start = false;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+            continue;
+        if (depth == 0 && (ended || (c != '{' && c != '[')))
+            return not_json(path, s, n, i); /* one value, in brackets or braces, and space around it */
+        if (c == '"' && !in_word) {
+            in_string = true;
+            continue;
+        }
+        if (c == '"' || !json_outside(c) || (c == ':' && !after_key) ||
+            ((c == '}' || c == ']') && open[depth - 1] != (c == '}' ? '{' : '[')))
+            return not_json(path, s, n, i);
+        in_word = !strchr("{}[],:", c);
+        after_key = false;
+        entry_start = (c == '{' || c == ',') && (c == '{' || open[depth - 1] == '{'); /* a mapping's key comes next */
+        if (c == '{' || c == '[') {
+            if (depth == REC_MAX_DEPTH) {
+                text_position(s, i, &line, &column);
+                return err_set("'%s' is not a record convis reads: its lists and mappings are nested more than %d "
+                               "deep at line %d, column %d; a record needs %d levels",
+                               path, REC_MAX_DEPTH, line, column, REC_DEPTH);
+            }
+            open[depth++] = (char)c;
+        } else if (c == '}' || c == ']') {
+            ended = --depth == 0;
+        }
+    }
+    return true;
+}
 
 /* The value of `key` in mapping node m, or NULL. */
 static yaml_node_t *get(reader *rd, yaml_node_t *m, const char *key)
@@ -193,31 +271,99 @@ static bool text(reader *rd, yaml_node_t *m, const char *key, char *buf, size_t 
     yaml_node_t *v = get(rd, m, key);
     if (!v || v->type != YAML_SCALAR_NODE)
         return err_set("'%s' is a damaged record: it has no \"%s\"", rd->path, key);
-    snprintf(buf, size, "%s", (const char *)v->data.scalar.value);
+    lb_copy(buf, size, (const char *)v->data.scalar.value); /* a long one cut between characters */
     return true;
 }
 
-/* A finite number from lo to hi. */
-static bool number(reader *rd, yaml_node_t *m, const char *key, double lo, double hi, double *out)
+/* Whether s is a number as JSON writes it: -?(0|[1-9][0-9]*)(.[0-9]+)?
+ * ([eE][+-]?[0-9]+)?; *whole when it has neither a fraction nor an exponent. */
+static bool json_number(const char *s, bool *whole)
 {
-    char buf[64], *end;
-    if (!text(rd, m, key, buf, sizeof buf))
+    *whole = true;
+    if (*s == '-')
+        ++s;
+    if (*s == '0')
+        ++s;
+    else if (*s >= '1' && *s <= '9')
+        while (*s >= '0' && *s <= '9')
+            ++s;
+    else
         return false;
-    *out = strtod(buf, &end);
-    if (end == buf || *end || !isfinite(*out))
-        return err_set("'%s' is a damaged record: \"%s\" is '%s', not a number", rd->path, key, buf);
-    if (*out < lo || *out > hi)
-        return err_set("'%s' is a damaged record: \"%s\" is %g, outside %g to %g", rd->path, key, *out, lo, hi);
+    if (*s == '.') {
+        *whole = false;
+        if (!(*++s >= '0' && *s <= '9'))
+            return false;
+        while (*s >= '0' && *s <= '9')
+            ++s;
+    }
+    if (*s == 'e' || *s == 'E') {
+        *whole = false;
+        ++s;
+        if (*s == '+' || *s == '-')
+            ++s;
+        if (!(*s >= '0' && *s <= '9'))
+            return false;
+        while (*s >= '0' && *s <= '9')
+            ++s;
+    }
+    return *s == '\0';
+}
+
+/* A value as a message shows it: a bare word as written, text in quotes,
+ * both escaped; or what it is. */
+static const char *shown_value(const yaml_node_t *v, char *buf, size_t size)
+{
+    char inner[80];
+    if (v->type == YAML_SEQUENCE_NODE)
+        return _("a list");
+    if (v->type != YAML_SCALAR_NODE)
+        return _("a mapping (key: value)");
+    err_shown((const char *)v->data.scalar.value, v->data.scalar.length, inner, sizeof inner);
+    snprintf(buf, size, v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ? "%s" : "\"%s\"", inner);
+    return buf;
+}
+
+/* A number v (the value of `key`) from lo to hi: finite, as JSON writes it,
+ * and a whole number (no fraction, no exponent) when `whole`. */
+static bool number_value(reader *rd, const yaml_node_t *v, const char *key, bool whole, double lo, double hi,
+                         double *out)
+{
+    char shown[96];
+    bool is_whole;
+    int line = (int)v->start_mark.line + 1, column = (int)v->start_mark.column + 1;
+    bool plain = v->type == YAML_SCALAR_NODE && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    if (!plain || !json_number((const char *)v->data.scalar.value, &is_whole) || (whole && !is_whole))
+        return whole ? err_set("'%s' is a damaged record: \"%s\" at line %d, column %d is %s, not a whole number "
+                               "(digits alone, without quotes)",
+                               rd->path, key, line, column, shown_value(v, shown, sizeof shown))
+                     : err_set("'%s' is a damaged record: \"%s\" at line %d, column %d is %s, not a number (a "
+                               "number is written without quotes)",
+                               rd->path, key, line, column, shown_value(v, shown, sizeof shown));
+    *out = strtod((const char *)v->data.scalar.value, NULL);
+    if (!isfinite(*out) || *out < lo || *out > hi)
+        return err_set("'%s' is a damaged record: \"%s\" at line %d, column %d is %s, outside %g to %g", rd->path,
+                       key, line, column, shown_value(v, shown, sizeof shown), lo, hi);
     return true;
+}
+
+/* The number at `key` of mapping m (number_value). */
+static bool number(reader *rd, yaml_node_t *m, const char *key, bool whole, double lo, double hi, double *out)
+{
+    yaml_node_t *v = get(rd, m, key);
+    if (!v)
+        return err_set("'%s' is a damaged record: it has no \"%s\"", rd->path, key);
+    return number_value(rd, v, key, whole, lo, hi, out);
 }
 
 #define MS_LO 1e-6 /* times in a record: from a nanosecond ... */
 #define MS_HI 1e7  /* ... to about three hours */
 
-/* A run's "phases", when it has them: known phase names, each a time. */
+/* A run's "phases", when it has them: known phase names, each once, each a
+ * time. */
 static bool read_phases(reader *rd, yaml_node_t *run, const char *engine, rec_run *x)
 {
     yaml_node_t *ph = get(rd, run, "phases");
+    char shown[64];
     for (int p = 0; p < ENG_PHASE_COUNT; ++p)
         x->phase_ms[p] = -1.0;
     if (!ph)
@@ -226,15 +372,19 @@ static bool read_phases(reader *rd, yaml_node_t *run, const char *engine, rec_ru
         return err_set("'%s' is a damaged record: engine '%s' has \"phases\" that are not a mapping", rd->path,
                        engine);
     for (yaml_node_pair_t *q = ph->data.mapping.pairs.start; q < ph->data.mapping.pairs.top; ++q) {
-        yaml_node_t *k = yaml_document_get_node(&rd->doc, q->key);
+        yaml_node_t *k = yaml_document_get_node(&rd->doc, q->key), *v = yaml_document_get_node(&rd->doc, q->value);
         const char *name = k && k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
         int p = 0;
         while (p < ENG_PHASE_COUNT && strcmp(eng_phase_name((eng_phase)p), name) != 0)
             ++p;
         if (p == ENG_PHASE_COUNT)
-            return err_set("'%s' is a damaged record: engine '%s' has a phase '%.40s'; the phases are upload, "
-                           "compute, download, present and overhead", rd->path, engine, name);
-        if (!number(rd, ph, name, 0, MS_HI, &x->phase_ms[p]))
+            return err_set("'%s' is a damaged record: engine '%s' has a phase '%s'; the phases are upload, "
+                           "compute, download, present and overhead",
+                           rd->path, engine, err_shown(name, strlen(name), shown, sizeof shown));
+        if (x->phase_ms[p] >= 0)
+            return err_set("'%s' is a damaged record: engine '%s' has the phase '%s' twice in one run", rd->path,
+                           engine, name);
+        if (!v || !number_value(rd, v, name, false, 0, MS_HI, &x->phase_ms[p]))
             return false;
     }
     return true;
@@ -246,7 +396,7 @@ static bool read_doc(reader *rd, app_record *r)
     double v;
     if (!root || root->type != YAML_MAPPING_NODE || !get(rd, root, "convis_record"))
         return err_set("'%s' is not a convis record: it lacks \"convis_record\"", rd->path);
-    if (!number(rd, root, "convis_record", 1, 1e6, &v))
+    if (!number(rd, root, "convis_record", true, 1, 1e6, &v))
         return false;
     r->version = (int)v;
     if (r->version > REC_VERSION)
@@ -254,7 +404,7 @@ static bool read_doc(reader *rd, app_record *r)
                        r->version, REC_VERSION);
     machine = get(rd, root, "machine");
     if (!text(rd, root, "convis", r->convis, sizeof r->convis) || !text(rd, root, "date", r->date, sizeof r->date) ||
-        !text(rd, machine, "cpu", r->cpu, sizeof r->cpu) || !number(rd, machine, "cores", 1, 1e6, &v))
+        !text(rd, machine, "cpu", r->cpu, sizeof r->cpu) || !number(rd, machine, "cores", true, 1, 1e6, &v))
         return false;
     r->cores = (int)v;
     if (!text(rd, machine, "gpu", r->gpu, sizeof r->gpu) ||
@@ -267,45 +417,82 @@ static bool read_doc(reader *rd, app_record *r)
     for (yaml_node_item_t *it = engines->data.sequence.items.start; it < engines->data.sequence.items.top; ++it) {
         yaml_node_t *en = yaml_document_get_node(&rd->doc, *it), *runs;
         rec_engine *e;
+        char name[4 * sizeof e->name + 8]; /* the engine's name for messages, escaped */
         if (r->engine_count == REC_ENGINES)
             return err_set("'%s' is a damaged record: more than %d engines", rd->path, REC_ENGINES);
         e = &r->engine[r->engine_count++];
         if (!text(rd, en, "name", e->name, sizeof e->name) ||
             !text(rd, en, "description", e->description, sizeof e->description))
             return false;
+        err_shown(e->name, strlen(e->name), name, sizeof name);
         runs = get(rd, en, "runs");
         if (!runs || runs->type != YAML_SEQUENCE_NODE)
-            return err_set("'%s' is a damaged record: engine '%s' has no list of runs", rd->path, e->name);
+            return err_set("'%s' is a damaged record: engine '%s' has no list of runs", rd->path, name);
         for (yaml_node_item_t *ri = runs->data.sequence.items.start; ri < runs->data.sequence.items.top; ++ri) {
             yaml_node_t *run = yaml_document_get_node(&rd->doc, *ri);
             rec_run *x;
             double size, reps;
             if (e->count == SCENE_SWEEP_SIZES)
-                return err_set("'%s' is a damaged record: engine '%s' has more than %d runs", rd->path, e->name,
+                return err_set("'%s' is a damaged record: engine '%s' has more than %d runs", rd->path, name,
                                SCENE_SWEEP_SIZES);
             x = &e->run[e->count++];
-            if (!number(rd, run, "size", 4, 4096, &size) ||
-                !number(rd, run, "median_ms", MS_LO, MS_HI, &x->median_ms) ||
-                !number(rd, run, "min_ms", MS_LO, MS_HI, &x->min_ms) ||
-                !number(rd, run, "max_ms", MS_LO, MS_HI, &x->max_ms) || !number(rd, run, "reps", 1, 1e6, &reps))
+            if (!number(rd, run, "size", true, 4, 4096, &size) ||
+                !number(rd, run, "median_ms", false, MS_LO, MS_HI, &x->median_ms) ||
+                !number(rd, run, "min_ms", false, MS_LO, MS_HI, &x->min_ms) ||
+                !number(rd, run, "max_ms", false, MS_LO, MS_HI, &x->max_ms) ||
+                !number(rd, run, "reps", true, 1, 1e6, &reps))
                 return false;
             x->size = (int)size;
             x->reps = (int)reps;
-            if (!read_phases(rd, run, e->name, x))
+            if (!read_phases(rd, run, name, x))
                 return false;
             if (x->min_ms > x->median_ms || x->max_ms < x->median_ms)
                 return err_set("'%s' is a damaged record: engine '%s' has a run of size %d with times %g, %g, %g ms "
                                "that do not hold together",
-                               rd->path, e->name, x->size, x->min_ms, x->median_ms, x->max_ms);
+                               rd->path, name, x->size, x->min_ms, x->median_ms, x->max_ms);
         }
     }
     return true;
 }
 
-bool rec_read(const char *path, app_record *r)
+/* The sentence for a record over REC_MAX_BYTES. */
+static bool too_large(const char *path, long long size)
+{
+    return err_set("'%s' is not a record convis reads: it is %lld bytes, and a record is at most 256 KiB (%d bytes)",
+                   path, size, REC_MAX_BYTES);
+}
+
+bool rec_parse(const char *path, const unsigned char *data, size_t size, app_record *r)
 {
     reader rd = {.path = path};
     yaml_parser_t parser;
+    bool ok;
+
+    memset(r, 0, sizeof *r);
+    if (size > REC_MAX_BYTES)
+        return too_large(path, (long long)size);
+    if (!json_shape(path, data, size))
+        return false;
+    if (!yaml_parser_initialize(&parser))
+        return err_set("out of memory reading '%s'", path);
+    yaml_parser_set_input_string(&parser, data, size);
+    yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING); /* the bytes json_shape looked at */
+    if (!yaml_parser_load(&parser, &rd.doc)) {
+        err_set("'%s' is a damaged record: %s at line %zu", path, parser.problem ? parser.problem : "not JSON",
+                parser.problem_mark.line + 1);
+        yaml_parser_delete(&parser);
+        return false;
+    }
+    ok = read_doc(&rd, r);
+    yaml_document_delete(&rd.doc);
+    yaml_parser_delete(&parser);
+    if (!ok)
+        memset(r, 0, sizeof *r);
+    return ok;
+}
+
+bool rec_read(const char *path, app_record *r)
+{
     struct stat st;
     unsigned char *data;
     ssize_t got;
@@ -315,9 +502,14 @@ bool rec_read(const char *path, app_record *r)
     memset(r, 0, sizeof *r);
     if (fd < 0)
         return err_set("cannot open the record '%s': %s", path, strerror(errno));
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > REC_MAX_BYTES) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return err_set("'%s' is not a record convis reads: a regular file of at most %d bytes", path, REC_MAX_BYTES);
+        return err_set("'%s' is not a record convis reads: it is not a regular file (a folder, a pipe or a device)",
+                       path);
+    }
+    if (st.st_size > REC_MAX_BYTES) { /* refused unread: a record is a few kilobytes */
+        close(fd);
+        return too_large(path, (long long)st.st_size);
     }
     data = malloc((size_t)st.st_size + 1);
     if (!data) {
@@ -330,32 +522,20 @@ bool rec_read(const char *path, app_record *r)
         free(data);
         return err_set("cannot read the record '%s'", path);
     }
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_string(&parser, data, (size_t)got);
-    if (!yaml_parser_load(&parser, &rd.doc)) {
-        err_set("'%s' is a damaged record: %s at line %zu", path, parser.problem ? parser.problem : "not JSON",
-                parser.problem_mark.line + 1);
-        yaml_parser_delete(&parser);
-        free(data);
-        return false;
-    }
-    ok = read_doc(&rd, r);
-    yaml_document_delete(&rd.doc);
-    yaml_parser_delete(&parser);
+    ok = rec_parse(path, data, (size_t)got, r);
     free(data);
-    if (!ok)
-        memset(r, 0, sizeof *r);
     return ok;
 }
 
 void rec_label(const app_record *r, char *buf, size_t size)
 {
-    char day[16];
-    snprintf(day, sizeof day, "%.10s", r->date);
+    char day[16], whole[1024];
+    lb_copy(day, 11, r->date); /* 2026-11-30, of an ISO 8601 date */
     /* the kinds a record says its GPU was, for the catalogue */
     static const char *const kinds[] = {N_("GPU"), N_("software on the CPU"), N_("virtual GPU"), N_("CPU"),
                                         N_("none")};
     (void)kinds;
-    snprintf(buf, size, _("recorded on %s (%s), %s, %s"), r->gpu[0] ? r->gpu : _("no GPU"),
+    snprintf(whole, sizeof whole, _("recorded on %s (%s), %s, %s"), r->gpu[0] ? r->gpu : _("no GPU"),
              r->gpu_kind[0] ? _(r->gpu_kind) : "", r->cpu, day); /* _("") would be the catalogue's header */
+    lb_copy(buf, size, whole); /* shortened, if at all, between characters */
 }

@@ -25,6 +25,8 @@
 #define REC_VERSION 1
 #define REC_ENGINES 3
 #define REC_MAX_BYTES (256 * 1024)
+#define REC_DEPTH 6     /* lists and mappings inside each other in a record: root, engines, engine, runs, run, phases */
+#define REC_MAX_DEPTH 8 /* the most a record may have: deeper is refused before it is parsed */
 
 typedef struct rec_run {
     int size;               /* a square of size x size pixels */
@@ -68,8 +70,14 @@ void rec_cpu_model(char *buf, size_t size);
 void rec_json_string(FILE *f, const char *s);
 
 /* Reads a record; false with one sentence naming the file for one that is
- * missing, damaged, too large, of another kind, or from a newer convis. */
+ * missing, damaged, too large (over REC_MAX_BYTES), nested too deep (over
+ * REC_MAX_DEPTH), not JSON, of another kind, or from a newer convis.
+ * Numbers are read as JSON writes them: whole numbers as digits alone. A
+ * file's text quoted in the sentence has its control characters escaped. */
 bool rec_read(const char *path, app_record *r);
+
+/* rec_read of a record's bytes in memory (`path` names it in the sentence). */
+bool rec_parse(const char *path, const unsigned char *data, size_t size, app_record *r);
 
 /* "recorded on <gpu> (<gpu kind>), <cpu>, <date>": the label it is drawn with. */
 void rec_label(const app_record *r, char *buf, size_t size);

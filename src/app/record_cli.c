@@ -1,7 +1,10 @@
 /* record_cli.c - `convis record FILE`: the size sweep measured here, on the
  * sample image (or IMAGE), written as a record (record.h) to a new file. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "i18n.h"
@@ -10,6 +13,25 @@
 #include "engine_host.h"
 #include "record.h"
 #include "scene.h"
+
+/* Whether a new file can be made at `path`: nothing there yet, and the
+ * folder it goes in is there. Says why not. */
+static bool writable_new_file(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        app_error("'%s' already exists; convis does not overwrite it", path);
+        return false;
+    }
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        app_error("cannot write '%s': the folder '%s' is not there", path, dir);
+        return false;
+    }
+    return true;
+}
 
 int app_record_main(int argc, char **argv)
 {
@@ -44,6 +66,8 @@ int app_record_main(int argc, char **argv)
         app_error("record: no file to write; usage: convis record FILE.json [IMAGE] [OPTIONS]");
         return APP_EXIT_USAGE;
     }
+    if (!writable_new_file(file))
+        return APP_EXIT_INPUT; /* said before a minute of measuring, not after */
     snprintf(sample, sizeof sample, "%s/assets/sample.png", app_data_dir());
     scene_init(&s, &host, &opt);
     if (!scene_open_image(&s, image ? image : sample)) {
@@ -55,6 +79,7 @@ int app_record_main(int argc, char **argv)
     scene_settle(&s);
     if (!rec_from_scene(&s, CONVIS_VERSION, &r) || !rec_write(file, &r)) {
         app_error("%s", err_msg());
+        rc = app_exit_of_error(APP_EXIT_INPUT);
         goto done;
     }
     rec_label(&r, label, sizeof label);

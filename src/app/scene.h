@@ -449,6 +449,11 @@ void scene_gpu_grid(const scene *s, long *gx, long *gy, int *bx, int *by);
  * neither is known. Read after a GPU run. */
 long long scene_gpu_max_pixels(const scene *s);
 
+/* The pixels of the image too-big would open: just over what the GPU can
+ * hold; 0 when that is over convis's own limit (it opens none); the limit
+ * itself while the GPU has not run (what it holds is not known yet). */
+long long scene_too_big_pixels(const scene *s);
+
 /* Whether the figures are noisy: an engine's runs spread over half their
  * median (other work on the machine, convis's own drawing included, slows
  * some runs). The load average (cpu_load) is said beside it; it counts

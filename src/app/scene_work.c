@@ -406,22 +406,43 @@ long long scene_gpu_max_pixels(const scene *s)
     return most;
 }
 
+/* The side of the smallest square just over what the GPU can hold; 0
+ * when that is not known (no GPU run yet). */
+static int too_big_side(const scene *s)
+{
+    long long most = scene_gpu_max_pixels(s);
+    int side;
+    if (most < 0)
+        return 0;
+    side = (int)sqrt((double)most);
+    while ((long long)side * side <= most)
+        ++side;
+    return side;
+}
+
+long long scene_too_big_pixels(const scene *s)
+{
+    long long side = too_big_side(s);
+    if (side == 0)
+        return s->opt.limits.max_pixels; /* not known yet: at most convis's own limit */
+    if (side * side > s->opt.limits.max_pixels || side > s->opt.limits.max_side)
+        return 0;
+    return side * side;
+}
+
 void scene_too_big(scene *s)
 {
-    long long most = scene_gpu_max_pixels(s), limit = s->opt.limits.max_pixels;
-    int side;
+    long long limit = s->opt.limits.max_pixels;
+    int side = too_big_side(s);
     img_plane big;
     img_image img;
     char msg[256];
     if (!s->img.luma.px)
         return;
-    if (most < 0) {
+    if (side == 0) {
         scene_notice(s, _("launch the GPU phase first (G): how much it can hold is read from it"));
         return;
     }
-    side = (int)sqrt((double)most); /* the smallest square just over it */
-    while ((long long)side * side <= most)
-        ++side;
     if ((long long)side * side > limit || side > s->opt.limits.max_side) {
         snprintf(msg, sizeof msg,
                  _("an image too large for this GPU (%d×%d) is over convis's own limit of %lld pixels: every image "

@@ -38,6 +38,86 @@ typedef struct window_args {
     int report_frames;
 } window_args;
 
+/* Reads "WxH" into *w and *h: two whole numbers within the window's
+ * bounds, nothing else (no overflow wraps a huge number into range). */
+static bool parse_window_size(const char *text, int *w, int *h)
+{
+    long v[2];
+    const char *p = text;
+    for (int i = 0; i < 2; ++i) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            return false;
+        errno = 0;
+        v[i] = strtol(p, &end, 10);
+        if (errno || *end != (i == 0 ? 'x' : '\0'))
+            return false;
+        p = end + 1;
+    }
+    if (v[0] < 320 || v[1] < 240 || v[0] > 7680 || v[1] > 4320)
+        return false;
+    *w = (int)v[0];
+    *h = (int)v[1];
+    return true;
+}
+
+/* Whether a script of actions (--do) has an action that is empty: none at
+ * all, or two commas together, or a comma at an end, as lessons refuse. */
+static bool script_has_empty_action(const char *script)
+{
+    const char *p = script;
+    for (;;) {
+        bool word = false;
+        for (; *p && *p != ','; ++p)
+            word |= *p != ' ' && *p != '\t';
+        if (!word)
+            return true;
+        if (!*p)
+            return false;
+        ++p;
+    }
+}
+
+/* Whether the word in the image's place looks like a command mistyped
+ * ("export", "aply"): letters, digits and dashes only, and no such file. */
+static bool looks_like_command(const char *word)
+{
+    struct stat st;
+    for (const char *p = word; *p; ++p)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-'))
+            return false;
+    return lstat(word, &st) != 0 && errno == ENOENT;
+}
+
+/* The options that end the run with an output of their own: one at most. */
+static int check_run_kind(const window_args *a)
+{
+    const char *given[4];
+    int n = 0;
+    if (a->screenshot)
+        given[n++] = "--screenshot";
+    if (a->gif)
+        given[n++] = "--gif";
+    if (a->render_steps)
+        given[n++] = "--render-steps";
+    if (a->report_frames)
+        given[n++] = "--report-frames";
+    if (n > 1) {
+        app_error("options '%s' and '%s' each end the run with an output of their own; give one of them", given[0],
+                  given[1]);
+        return APP_EXIT_USAGE;
+    }
+    return APP_EXIT_OK;
+}
+
+/* Whether the run ends by itself (a screenshot, a GIF, a lesson's steps,
+ * frame times, or a script whose state is printed): then a failure is the
+ * run's failure, with its exit status, never shown in a banner no one sees. */
+static bool ends_by_itself(const window_args *a)
+{
+    return a->screenshot || a->gif || a->render_steps || a->report_frames || (a->print_state && a->script);
+}
+
 static int parse(int argc, char **argv, window_args *a, app_options *opt)
 {
     memset(a, 0, sizeof *a);
@@ -88,6 +168,11 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
             a->render_steps = v;
             break;
         case OPT_DO:
+            if (script_has_empty_action(v)) {
+                app_error("option '--do' has an empty action (nothing, two commas together, or a comma at an end); "
+                          "write actions such as \"gpu,threads,step*40\"");
+                return APP_EXIT_USAGE;
+            }
             a->script = v;
             break;
         case OPT_PRINT_STATE:
@@ -115,9 +200,7 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
             break;
         }
         case OPT_WINDOW: {
-            char extra;
-            if (sscanf(v, "%dx%d%c", &a->width, &a->height, &extra) != 2 || a->width < 320 || a->height < 240 ||
-                a->width > 7680 || a->height > 4320) {
+            if (!parse_window_size(v, &a->width, &a->height)) {
                 app_error("option '--window' takes a size such as 1280x720 (from 320x240 to 7680x4320), not '%s'",
                           v);
                 return APP_EXIT_USAGE;
@@ -128,8 +211,19 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
             break;
         }
     }
+    if (check_run_kind(a) != APP_EXIT_OK)
+        return APP_EXIT_USAGE;
     if (a->gif_steps && (!a->gif || !a->lesson)) {
         app_error("--gif-steps records a lesson's steps: convis lesson FILE --gif FILE.gif --gif-steps");
+        return APP_EXIT_USAGE;
+    }
+    if (a->render_steps && !a->lesson) {
+        app_error("--render-steps needs a lesson: convis lesson --render-steps DIR FILE");
+        return APP_EXIT_USAGE;
+    }
+    if (a->image && looks_like_command(a->image)) {
+        app_error("unknown command or missing image '%s'; the commands are apply, bench, engines, kernels, lesson and "
+                  "record (see 'convis --help')", a->image);
         return APP_EXIT_USAGE;
     }
     return APP_EXIT_OK;
@@ -146,13 +240,15 @@ static int check_files(int argc, char **argv)
     }
     for (int i = 0; i < argc; ++i) {
         lsn_lesson l;
+        char title[1024];
         if (!app_lesson_load(argv[i], &l)) {
             fprintf(stderr, "%s\n", err_msg());
             ++bad;
             continue;
         }
+        err_shown(l.title, strlen(l.title), title, sizeof title); /* the file's escape sequences, shown escaped */
         printf(ngettext("%s: ok, \"%s\", %d step\n", "%s: ok, \"%s\", %d steps\n", (unsigned long)l.step_count), argv[i],
-               l.title, l.step_count);
+               title, l.step_count);
         lsn_free(&l);
     }
     return bad ? APP_EXIT_INPUT : APP_EXIT_OK;
@@ -172,8 +268,11 @@ int app_lesson_main(int argc, char **argv)
                 ++i;
             continue;
         }
+        if (file >= 0) { /* a lesson names its own images */
+            app_error("lesson: plays one lesson file, but '%s' came after '%s'", argv[i], argv[file]);
+            return APP_EXIT_USAGE;
+        }
         file = i;
-        break;
     }
     if (file < 0) {
         app_error("lesson: no lesson file; usage: convis lesson FILE [OPTIONS], or convis lesson --check FILE...");
@@ -183,7 +282,7 @@ int app_lesson_main(int argc, char **argv)
     args = malloc(sizeof *args * (size_t)(argc + 2));
     if (!args) {
         app_error("out of memory");
-        return APP_EXIT_INPUT;
+        return APP_EXIT_ENV;
     }
     args[n++] = "--lesson";
     args[n++] = argv[file];
@@ -346,11 +445,12 @@ static int run_loop(app_window *w)
          * the change is on screen, so events are read between slices; while
          * the measuring thread works, the window waits for events a little
          * (and draws what changed), not taking the CPU it measures */
-        working = shown_once && (scene_busy(&a->s) || scene_stale(&a->s) || scene_waiting(&a->s));
+        working = shown_once && (scene_busy(&a->s) || scene_stale(&a->s) || scene_waiting(&a->s) || app_step_due(a));
         if (working) {
             unsigned long seen = a->s.updates;
-            scene_work(&a->s, WORK_SLICE_MS);
-            if (a->s.updates != seen)
+            bool step_due = app_step_due(a);
+            app_work(a, WORK_SLICE_MS); /* a lesson step's actions left too, one slice at a time */
+            if (a->s.updates != seen || step_due)
                 dirty = true;
         }
         if (plat_next_event(w->win,
@@ -393,10 +493,10 @@ int app_window_main(int argc, char **argv)
     w.win = plat_open("convis", args.width, args.height,
                       args.screenshot || args.render_steps || args.report_frames || args.gif ? PLAT_WINDOW_OFFSCREEN
                                                                                              : 0);
-    if (!w.win) {
+    if (!w.win) { /* no display, or no OpenGL: the machine's */
         app_error("%s%s", err_msg(),
                   plat_has_display() ? "" : _(" (or render a picture offscreen with --screenshot FILE)"));
-        return APP_EXIT_INPUT;
+        return APP_EXIT_ENV;
     }
     {
         int dw, dh;
@@ -408,7 +508,7 @@ int app_window_main(int argc, char **argv)
     if (strcmp(plat_video_driver(), "offscreen") == 0)
         fprintf(stderr, _("convis: no display: drawing offscreen through EGL (SDL's %s video driver)\n"),
                 plat_video_driver());
-    rc = APP_EXIT_INPUT;
+    rc = APP_EXIT_ENV; /* the drawing's start fails on the machine's OpenGL, or for memory */
     snprintf(path, sizeof path, "%s/shaders", app_data_dir());
     if (!rnd_init(path)) {
         app_error("%s", err_msg());
@@ -419,20 +519,33 @@ int app_window_main(int argc, char **argv)
         app_error("%s", err_msg());
         goto stop_render;
     }
+    rc = APP_EXIT_INPUT;
     w.clock_virtual = args.gif != NULL; /* a GIF's frames are spaced in its own time */
     w.record_text = args.print_state;
     host = app_window_host(&w);
     app_init(&w.app, &host, &opt, args.lang);
+    w.app.step_slices = !ends_by_itself(&args); /* a person watches: Esc and quit answer between a step's actions */
     w.app_ready = true;
     load_start = tim_now_ms();
     snprintf(path, sizeof path, "%s/assets/sample.png", app_data_dir());
-    if (args.image && !scene_open_image(&w.app.s, args.image))
+    if (args.image && !scene_open_image(&w.app.s, args.image)) {
         app_error("%s", w.app.s.banner);
+        if (ends_by_itself(&args))
+            goto free_app; /* nothing made of the sample image in its place */
+    }
     if (!args.image || !w.app.s.img.luma.px) {
         char banner[512];
         snprintf(banner, sizeof banner, "%s", w.app.s.banner);
         if (!scene_open_image(&w.app.s, path)) {
-            app_error("the sample image is missing too: %s", err_msg());
+            /* missing only when it is: a sandbox that cannot work here
+             * refuses the sample as it refused the image */
+            struct stat st;
+            if (stat(path, &st) != 0 && args.image)
+                app_error("the sample image is missing too: %s", err_msg());
+            else if (args.image)
+                app_error("the sample image cannot be shown instead either: %s", err_msg());
+            else
+                app_error("%s", err_msg());
             goto free_app;
         }
         if (banner[0]) {
@@ -464,12 +577,7 @@ int app_window_main(int argc, char **argv)
     } else if (args.gif) {
         rc = app_capture_gif(&w, args.gif, args.gif_seconds, args.gif_fps, args.gif_steps);
     } else if (args.render_steps) {
-        if (!app_in_lesson(&w.app)) {
-            app_error("--render-steps needs a lesson: convis lesson --render-steps DIR FILE");
-            rc = APP_EXIT_USAGE;
-        } else {
-            rc = app_capture_render_steps(&w, args.render_steps);
-        }
+        rc = app_capture_render_steps(&w, args.render_steps);
     } else if (args.report_frames) {
         rc = app_capture_report_frames(&w, args.report_frames, load_start, loaded);
     } else {

@@ -357,7 +357,6 @@ static bool same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-typedef bool (*write_fn)(FILE *f, const void *ctx);
 
 /* The temporary file being written now, for img_remove_partial_write (a
  * signal handler): set while it exists. */
@@ -370,7 +369,7 @@ void img_remove_partial_write(void)
         unlink(partial_path);
 }
 
-/* Writes through `fn` to a temporary file beside `path` (a short name in
+/* img_write_file: writes through `fn` to a temporary file beside `path` (a short name in
  * the same folder, so a long file name still fits), then renames it into
  * place; on any failure the temporary file is removed and `path` untouched.
  * An existing `path` keeps its permissions (not set-user-ID and the like),
@@ -379,7 +378,7 @@ void img_remove_partial_write(void)
  * link at `path` becomes the file. With `exclusive`, the file is
  * linked into place instead, which fails when `path` exists: nothing is
  * ever replaced. */
-static bool write_atomically(const char *path, write_fn fn, const void *ctx, bool exclusive)
+bool img_write_file(const char *path, img_write_fn fn, const void *ctx, bool exclusive)
 {
     const char *slash = strrchr(path, '/');
     struct stat st;
@@ -413,11 +412,12 @@ static bool write_atomically(const char *path, write_fn fn, const void *ctx, boo
         partial_set = 0;
         return err_set("cannot write '%s': %s", path, strerror(e));
     }
+    errno = 0;
     ok = fn(f, ctx);
     if (ok && (fflush(f) != 0 || ferror(f)))
-        ok = err_set("cannot write '%s': %s", path, strerror(errno));
+        ok = err_set_kind(err_kind_of_errno(errno), "cannot write '%s': %s", path, strerror(errno));
     if (fclose(f) != 0 && ok)
-        ok = err_set("cannot write '%s': %s", path, strerror(errno));
+        ok = err_set_kind(err_kind_of_errno(errno), "cannot write '%s': %s", path, strerror(errno));
     if (ok && exclusive) {
         if (link(partial_path, path) != 0)
             ok = errno == EEXIST ? err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", path)
@@ -463,7 +463,7 @@ bool img_write(const char *path, const img_plane *plane, img_display display,
                        path);
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return err_set("output '%s' is a directory; give a file name ending in .png or .pfm", path);
-    return write_atomically(path, fmt == OUT_PNG ? write_png_plane : write_pfm_plane, &ctx, false);
+    return img_write_file(path, fmt == OUT_PNG ? write_png_plane : write_pfm_plane, &ctx, false);
 }
 
 static bool write_rgba(FILE *f, const void *ctx)
@@ -483,5 +483,5 @@ static bool write_rgba(FILE *f, const void *ctx)
 
 bool img_write_rgba_png(const char *path, const img_rgba *img, bool no_overwrite)
 {
-    return write_atomically(path, write_rgba, img, no_overwrite);
+    return img_write_file(path, write_rgba, img, no_overwrite);
 }

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Defaults for the size a user's image may have; a flag changes them.
  * 64 megapixels is 64 x 2^20 pixels, so 8192 x 8192 fits. */
@@ -101,6 +102,15 @@ bool img_write(const char *path, const img_plane *plane, img_display display,
 /* Writes colour pixels as an RGB PNG (screenshots), through a temporary file
  * renamed into place. With `no_overwrite`, an existing `path` is refused. */
 bool img_write_rgba_png(const char *path, const img_rgba *img, bool no_overwrite);
+
+/* Writes any file as the images above are written: through `fn` (which
+ * returns false with err_set on failure) to a temporary name beside `path`,
+ * then renamed into place, or with `exclusive` linked into place, which
+ * refuses an existing `path` (ERR_EXISTS). A failure, a full disk included
+ * (ERR_ENV), leaves no file; img_remove_partial_write removes it on a
+ * signal. Records are written so. */
+typedef bool (*img_write_fn)(FILE *f, const void *ctx);
+bool img_write_file(const char *path, img_write_fn fn, const void *ctx, bool exclusive);
 
 /* Removes the temporary file of a write in progress, if any: for a signal
  * handler that ends the program (async-signal-safe: one unlink). */

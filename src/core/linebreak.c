@@ -33,6 +33,21 @@ uint32_t lb_utf8_next(const char **s)
     return cp;
 }
 
+char *lb_copy(char *buf, size_t size, const char *s)
+{
+    size_t n = strlen(s);
+    if (size == 0)
+        return buf;
+    if (n > size - 1) { /* cut: back to the start of the character that straddles the end */
+        n = size - 1;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            --n;
+    }
+    memmove(buf, s, n);
+    buf[n] = '\0';
+    return buf;
+}
+
 bool lb_is_cjk(uint32_t cp)
 {
     return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0xF900 && cp <= 0xFAFF) ||

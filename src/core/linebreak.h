@@ -9,11 +9,17 @@
 #define CONVIS_LINEBREAK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The next code point of UTF-8 text, advancing *s; U+FFFD for a broken
  * sequence (one byte consumed or the bytes read so far). */
 uint32_t lb_utf8_next(const char **s);
+
+/* Copies the text `s` into buf (`size` bytes, NUL-terminated); when it
+ * does not fit, it is cut before the first character that does not, never
+ * inside one. Returns buf. */
+char *lb_copy(char *buf, size_t size, const char *s);
 
 /* Whether a code point is of a script written without spaces (CJK
  * ideographs, kana, hangul, full-width forms and CJK punctuation). */

@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -111,8 +114,14 @@ static bool write_all(int fd, const void *buf, size_t n)
 #define SECCOMP_RET_KILL_PROCESS SECCOMP_RET_KILL
 #endif
 
+/* The low 32 bits of a call's argument i (both architectures are little-endian). */
+#define ARG_LOW(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+
 /* Allows memory management, exiting, and write() on `fd` alone; anything
- * else (opening a file, a socket, exec, another write) kills the process. */
+ * else (opening a file, a socket, exec, another write) kills the process.
+ * Memory is anonymous and never executable: mmap of a file (an inherited
+ * descriptor), and mmap or mprotect with PROT_EXEC (code an attacker wrote
+ * into a buffer, made runnable), kill it too. */
 static bool install_filter(int fd)
 {
 #define ALLOW(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
@@ -121,11 +130,25 @@ static bool install_filter(int fd)
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SBX_ARCH, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        ALLOW(SYS_mmap),
+        /* mmap: not executable, anonymous, with no descriptor (-1) */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 0, 8),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(2)),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 5, 0),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(3)),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MAP_ANONYMOUS, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(4)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        /* mprotect: never to executable */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mprotect, 0, 4),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(2)),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
         ALLOW(SYS_munmap),
         ALLOW(SYS_mremap),
         ALLOW(SYS_brk),
-        ALLOW(SYS_mprotect),
         ALLOW(SYS_madvise),
         ALLOW(SYS_futex),
         ALLOW(SYS_rt_sigreturn),
@@ -163,16 +186,101 @@ static void set_limit(int what, unsigned long long soft, unsigned long long hard
     setrlimit(what, &r);
 }
 
-/* CONVIS_SANDBOX_TEST=crash|syscall|spin|hog: the child misbehaves on
- * purpose, inside its limits and filter, so that a test can show each of
- * them holding: a crash (an illegal instruction), a system call decoding
- * never makes (opening a file), an endless loop, memory without end. */
+/* Closes descriptors first..last (last may be ~0u), where first <= last. */
+static void close_from(unsigned first, unsigned last)
+{
+    DIR *d;
+    struct dirent *e;
+    if (first > last)
+        return;
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, first, last, 0) == 0)
+        return;
+#endif
+    d = opendir("/proc/self/fd"); /* a kernel before close_range (5.9) */
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        unsigned long n = strtoul(e->d_name, &end, 10);
+        if (*end == '\0' && end != e->d_name && (int)n != dirfd(d) && n >= first && n <= last)
+            close((int)n);
+    }
+    closedir(d);
+}
+
+/* Closes every descriptor the child inherited but its end of the pipe and
+ * stderr (where a sanitizer writes its report): the window's sockets to
+ * the display, its font file, whatever the parent holds open are nothing a
+ * decoder needs, and nothing a decoder taken over may reach. */
+static void close_inherited(int pipe_fd)
+{
+    unsigned a = (unsigned)pipe_fd < 2u ? (unsigned)pipe_fd : 2u, b = (unsigned)pipe_fd < 2u ? 2u : (unsigned)pipe_fd;
+    if (a > 0)
+        close_from(0, a - 1);
+    if (b > a + 1)
+        close_from(a + 1, b - 1);
+    close_from(b + 1, ~0u);
+}
+
+/* CONVIS_SANDBOX_TEST=fds: the descriptors the child holds open, but its
+ * pipe and stderr, as the decoder would find them ("none" when there are
+ * none), said in r->msg. */
+static void list_descriptors(int pipe_fd, reply *r)
+{
+    size_t at = (size_t)snprintf(r->msg, sizeof r->msg, "descriptors open in the decoder:");
+    bool any = false;
+    DIR *d = opendir("/proc/self/fd");
+    struct dirent *e;
+    if (!d) {
+        snprintf(r->msg, sizeof r->msg, "cannot list the decoder's descriptors: %s", strerror(errno));
+        return;
+    }
+    while ((e = readdir(d)) != NULL && at + 16 < sizeof r->msg) {
+        char *end;
+        long n = strtol(e->d_name, &end, 10);
+        if (*end != '\0' || end == e->d_name || n == dirfd(d) || n == pipe_fd || n == 2)
+            continue;
+        at += (size_t)snprintf(r->msg + at, sizeof r->msg - at, " %ld", n);
+        any = true;
+    }
+    closedir(d);
+    if (!any)
+        snprintf(r->msg + at, sizeof r->msg - at, " none");
+}
+
+/* CONVIS_SANDBOX_TEST=unfit: the child, and the probe of the filter
+ * (filter_works), make a call the filter stops as soon as it holds, as a
+ * memory checker's own calls would: the filter itself cannot work here. */
+static void unfit_on_purpose(void)
+{
+    const char *test = getenv("CONVIS_SANDBOX_TEST");
+    if (test && strcmp(test, "unfit") == 0)
+        syscall(SYS_getpid);
+}
+
+/* CONVIS_SANDBOX_TEST=crash|syscall|spin|hog|exec-map|exec-protect|map-file:
+ * the child misbehaves on purpose, inside its limits and filter, so that a
+ * test can show each of them holding: a crash (an illegal instruction), a
+ * system call decoding never makes (opening a file), an endless loop,
+ * memory without end, executable memory mapped or made so, a file mapped
+ * (descriptor 0 stands for one inherited). */
 static void misbehave(const char *how, reply *r)
 {
     if (strcmp(how, "crash") == 0)
         __builtin_trap();
     if (strcmp(how, "syscall") == 0)
         fopen("/etc/passwd", "r");
+    if (strcmp(how, "exec-map") == 0 &&
+        mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED)
+        snprintf(r->msg, sizeof r->msg, "the decoder mapped executable memory");
+    if (strcmp(how, "exec-protect") == 0) {
+        void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED && mprotect(p, 4096, PROT_READ | PROT_EXEC) == 0)
+            snprintf(r->msg, sizeof r->msg, "the decoder made its memory executable");
+    }
+    if (strcmp(how, "map-file") == 0 && mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 0, 0) != MAP_FAILED)
+        snprintf(r->msg, sizeof r->msg, "the decoder mapped a file");
     if (strcmp(how, "spin") == 0)
         for (volatile unsigned long i = 0;; ++i)
             ;
@@ -216,12 +324,18 @@ static void __attribute__((noreturn)) child(int fd, pid_t parent, sbx_decoder de
     (void)mapped;
     (void)pixels;
 #endif
+    close_inherited(fd);
+    memset(&r, 0, sizeof r);
+    r.magic = HEADER_MAGIC;
+    if (test && strcmp(test, "fds") == 0) { /* what the decoder would find open */
+        list_descriptors(fd, &r);
+        _exit(write_all(fd, &r, sizeof r) ? 0 : 4);
+    }
 #ifdef SBX_SECCOMP
     if (!install_filter(fd))
         _exit(SANDBOX_REFUSED);
 #endif
-    memset(&r, 0, sizeof r);
-    r.magic = HEADER_MAGIC;
+    unfit_on_purpose();
     if (test && test[0]) {
         misbehave(test, &r);
         _exit(write_all(fd, &r, sizeof r) ? 0 : 4);
@@ -269,6 +383,45 @@ static int read_all(int fd, void *buf, size_t n, double deadline)
     return 1;
 }
 
+/* Whether a child under the filter lives at all: one that installs it,
+ * decodes nothing and says so. False where the filter stops even that (a
+ * memory checker such as valgrind, whose own calls it does not allow): a
+ * child the filter stopped then says nothing of the file it decoded. */
+static bool filter_works(void)
+{
+#ifdef SBX_SECCOMP
+    int fds[2], status = 0, got;
+    char byte = 0;
+    pid_t pid;
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return true; /* not known: the file is blamed, as it was */
+    pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return true;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (!install_filter(fds[1]))
+            _exit(SANDBOX_REFUSED);
+        unfit_on_purpose();
+        _exit(write_all(fds[1], "1", 1) ? 0 : 4);
+    }
+    close(fds[1]);
+    got = read_all(fds[0], &byte, 1, now_s() + 5.0);
+    if (got != 1)
+        kill(pid, SIGKILL);
+    close(fds[0]);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return got == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+#else
+    return true;
+#endif
+}
+
 /* The sentence for a child that ended without sending what it owed. */
 static bool child_failed(const char *name, int status, bool timed_out, double seconds)
 {
@@ -277,6 +430,10 @@ static bool child_failed(const char *name, int status, bool timed_out, double se
                        "decode here or made to stall decoders", seconds, name);
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
+        if (sig == SIGSYS && !filter_works())
+            return err_set("cannot decode '%s': the image decoder's sandbox does not work here (its seccomp filter "
+                           "stops even a decoder that decodes nothing, as under a memory checker such as valgrind); "
+                           "for such a checker, set CONVIS_DECODE_IN_PROCESS=1 to decode without the sandbox", name);
         if (sig == SIGSYS)
             return err_set("the image decoder was stopped on '%s': it tried to do something decoding never needs "
                            "(the file may be made to attack decoders)", name);
@@ -313,6 +470,40 @@ bool sbx_decode_luma(const char *name, const unsigned char *data, size_t size, c
     return decode_in_child(img_decode, name, data, size, lim, false, out);
 }
 
+/* CONVIS_DECODE_IN_PROCESS=1: the decoder runs in this process, without its
+ * sandbox, for a memory checker (valgrind: the child's filter stops the
+ * checker's own calls) or a debugger. Never the default; the environment
+ * is the user's own, and the first decode says so on stderr. */
+static bool in_process(void)
+{
+    static bool said;
+    const char *v = getenv("CONVIS_DECODE_IN_PROCESS");
+    if (!v || strcmp(v, "1") != 0)
+        return false;
+    if (!said)
+        fprintf(stderr, _("convis: CONVIS_DECODE_IN_PROCESS=1: images are decoded without their sandbox (for memory "
+                          "checkers and debugging only)\n"));
+    said = true;
+    return true;
+}
+
+/* The decoder here, in this process (in_process). */
+static bool decode_here(sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
+                        const img_limits *lim, bool color, img_image *out)
+{
+    if (!decode(name, data, size, lim, out))
+        return false;
+    if (!img_check_limits(name, out->luma.w, out->luma.h, lim)) {
+        img_free(out);
+        return false;
+    }
+    if (!color) {
+        free(out->color.px);
+        out->color = (img_rgba){0, 0, NULL};
+    }
+    return true;
+}
+
 /* The decoder's result comes back: the luma plane, and the colours when
  * `color` (what the window shows); without them, 4 bytes a pixel less. */
 static bool decode_in_child(sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
@@ -335,6 +526,8 @@ static bool decode_in_child(sbx_decoder decode, const char *name, const unsigned
             return false;
         pixels = (unsigned long long)hw * (unsigned long long)hh;
     }
+    if (in_process())
+        return decode_here(decode, name, data, size, lim, color, out);
     if (pipe2(fds, O_CLOEXEC) != 0)
         return err_set("cannot start the image decoder for '%s': %s", name, strerror(errno));
     fflush(NULL); /* nothing buffered is written twice */

@@ -12,9 +12,20 @@
  * sends less than it said, becomes one sentence; nothing of it reaches the
  * caller.
  *
+ * The child closes every descriptor it inherited but its pipe and stderr
+ * before it decodes; the filter lets it map memory only anonymous and
+ * never executable. A child the filter stopped is the file's doing, unless
+ * the filter stops even a child that decodes nothing (as under valgrind,
+ * whose own calls it does not allow): then the sentence says the sandbox
+ * does not work here.
+ *
  * CONVIS_DECODE_SECONDS (default 20) sets the deadline and the CPU limit.
- * CONVIS_SANDBOX_TEST=crash|syscall|spin|hog makes the child misbehave on
- * purpose, for the tests that show each containment. */
+ * CONVIS_DECODE_IN_PROCESS=1 decodes in the calling process, without the
+ * sandbox, for memory checkers and debuggers (never the default; said once
+ * on stderr). CONVIS_SANDBOX_TEST=crash|syscall|spin|hog|exec-map|
+ * exec-protect|map-file|unfit makes the child misbehave on purpose, and
+ * =fds makes it list the descriptors it holds, for the tests that show each
+ * containment. */
 #ifndef CONVIS_SANDBOX_H
 #define CONVIS_SANDBOX_H
 

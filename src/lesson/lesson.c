@@ -54,22 +54,23 @@ static bool fail_at(const char *name, int line, int column, const char *fmt, ...
 }
 
 /* The start of s (n bytes) for a message: at most 40 bytes, cut at a
- * character boundary, line breaks shown as spaces, "..." when cut. */
+ * character boundary, line breaks shown as spaces, "..." when cut, other
+ * control characters escaped (err_shown). */
 static const char *clip(const char *s, size_t n, char *buf, size_t size)
 {
-    size_t max = size - 4 < 40 ? size - 4 : 40, k = 0;
-    bool cut = n > max;
+    char flat[48];
+    size_t k = 0;
+    bool cut = n > 40;
     if (cut) {
-        n = max;
+        n = 40;
         while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
             --n;
     }
     for (; k < n; ++k)
-        buf[k] = (s[k] == '\n' || s[k] == '\r' || s[k] == '\t') ? ' ' : s[k];
+        flat[k] = (s[k] == '\n' || s[k] == '\r' || s[k] == '\t') ? ' ' : s[k];
     if (cut)
-        buf[k++] = '.', buf[k++] = '.', buf[k++] = '.';
-    buf[k] = '\0';
-    return buf;
+        flat[k++] = '.', flat[k++] = '.', flat[k++] = '.';
+    return err_shown(flat, k, buf, size);
 }
 
 /* ---- the tree ------------------------------------------------------------------------------ */
@@ -609,8 +610,9 @@ static bool check_keys(const parse *ps, const node *map, const char *const *know
         for (int j = 0; j < i; j += 2)
             if (!strcmp(map->kids[j]->value, k->value))
                 return fail_at(ps->name, k->line, k->column,
-                               "the key '%s' appears twice %s (first at %d:%d); keep one", k->value, where,
-                               map->kids[j]->line, map->kids[j]->column);
+                               "the key '%s' appears twice %s (first at %d:%d); keep one",
+                               clip(k->value, k->length, shown, sizeof shown), where, map->kids[j]->line,
+                               map->kids[j]->column);
     }
     return true;
 }
@@ -651,21 +653,23 @@ static bool text_value(const parse *ps, const node *v, const char *what, const c
 static bool path_value(const parse *ps, const node *v, const char *what, const char *example, const char *fix)
 {
     const char *s, *end;
+    char shown[400];
     if (!text_value(ps, v, what, fix))
         return false;
     s = v->value;
     end = s + v->length;
+    err_shown(s, v->length, shown, sizeof shown); /* the name as the message quotes it */
     if (s[0] == '/' || s[0] == '~' || memchr(s, '\\', v->length))
         return fail_at(ps->name, v->line, v->column,
-                       "%s '%.*s' is a path outside the lesson's folder; give a file beside the lesson or one "
-                       "of convis's own, such as %s", what, (int)v->length, s, example);
+                       "%s '%s' is a path outside the lesson's folder; give a file beside the lesson or one "
+                       "of convis's own, such as %s", what, shown, example);
     for (const char *p = s; p < end;) {
         const char *slash = memchr(p, '/', (size_t)(end - p));
         const char *part_end = slash ? slash : end;
         if (part_end - p == 2 && p[0] == '.' && p[1] == '.')
             return fail_at(ps->name, v->line, v->column,
-                           "%s '%.*s' climbs out of the lesson's folder (..); give a file beside the lesson or "
-                           "in a folder under it", what, (int)v->length, s);
+                           "%s '%s' climbs out of the lesson's folder (..); give a file beside the lesson or "
+                           "in a folder under it", what, shown);
         p = part_end + (slash ? 1 : 0);
         if (!slash)
             break;

@@ -54,14 +54,15 @@ finish() {
 
 xdo() { timeout 10 xdotool "$@"; }
 
-# start NAME: convis --print-state in $tmp/NAME (where S saves its
-# screenshots), and waits until its window is on screen and has the focus.
+# start NAME [ARGS...]: convis --print-state ARGS... in $tmp/NAME (where S
+# saves its screenshots), and waits until its window is on screen and has
+# the focus.
 start() {
   local attempt
   for attempt in 1 2 3; do
     mkdir -p "$tmp/$1"
     rm -f "$tmp/$1/rc"
-    (cd "$tmp/$1" && timeout 60 "$convis" --window 1280x720 --print-state >state 2>err; echo $? >rc) &
+    (cd "$tmp/$1" && timeout 60 "$convis" --window 1280x720 --print-state "${@:2}" >state 2>err; echo $? >rc) &
     pid=$!
     wid=
     for _ in $(seq 150); do
@@ -288,6 +289,27 @@ if start b; then
       "saved the screen as "*convis-*.png) ok "b: the notice says where: $notice" ;;
       *) bad "b: notice='$notice'" ;;
     esac
+  fi
+fi
+stop
+
+# ---- E: a bad image in the window a person uses: the sample instead, a banner ------------
+# (a run that ends by itself refuses it instead: test_window.sh)
+printf 'not an image\n' >"$tmp/broken.png"
+if start e "$tmp/broken.png"; then
+  keys q
+  if closed e; then
+    expect e image=sample.png
+    banner=$(sed -n 's/^banner=//p' "$tmp/e/state")
+    case $banner in
+      *broken.png*"showing the sample image"*) ok "e: the banner names the file: $banner" ;;
+      *) bad "e: banner='$banner'" ;;
+    esac
+    if [ "$(wc -l <"$tmp/e/err")" -eq 1 ] && grep -q "broken.png" "$tmp/e/err"; then
+      ok "e: one line on stderr naming the file"
+    else
+      bad "e: stderr: $(cat "$tmp/e/err")"
+    fi
   fi
 fi
 stop

@@ -113,6 +113,42 @@ if ! run "$convis" --gif "$tmp/no.gif" --gif-steps >/dev/null 2>"$tmp/err" && gr
 else
   bad "--gif-steps without a lesson: $(cat "$tmp/err")"
 fi
+# the frames of all the steps together are bounded (1800, a minute at 30 a
+# second): 5 steps of 60 s at 30 frames a second are refused before the work
+start=$(date +%s%N)
+run "$convis" lesson "$en2" --gif "$tmp/no.gif" --gif-steps --gif-seconds 60 --gif-fps 30 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "make 9000 frames, over the 1800" "$tmp/err" &&
+  [ ! -e "$tmp/no.gif" ] && [ ! -s "$tmp/out" ] && [ $ms -lt 20000 ]; then
+  ok "--gif-steps over 1800 frames in all: refused in $ms ms (exit 1): $(cat "$tmp/err")"
+else
+  bad "--gif-steps over 1800 frames: exit $rc, $ms ms: $(cat "$tmp/err" "$tmp/out")"
+fi
+
+# --render-steps that fails (a file size limit of 1 KiB, SIGXFSZ ignored, as
+# a full disk would) removes what it made, and only that: its new folder; in
+# a folder that was there, the steps it saved and not the files already there
+for there in no yes; do
+  dir=$tmp/fsize-$there
+  [ $there = yes ] && mkdir "$dir" && echo theirs >"$dir/notes.txt" && echo old >"$dir/step-09.png"
+  # shellcheck disable=SC2016 # the limit is convis's alone, not the display's
+  run bash -c 'trap "" XFSZ && ulimit -f 1 && exec "$@"' - "$convis" lesson --render-steps "$dir" "$en2" \
+    >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ $there = no ]; then
+    left=$([ -e "$dir" ] && ls -A "$dir" | tr '\n' ' ' || echo "(no folder)")
+    want="(no folder)"
+  else
+    left=$(ls -A "$dir" | tr '\n' ' ')
+    want="notes.txt step-09.png "
+  fi
+  if [ $rc -eq 3 ] && grep -q "File too large" "$tmp/err" && [ "$left" = "$want" ]; then
+    ok "--render-steps onto a full disk (folder there before: $there): exit 3, left: $left"
+  else
+    bad "--render-steps onto a full disk (folder there before: $there): exit $rc, left '$left', want '$want': $(cat "$tmp/err")"
+  fi
+done
 
 # a Chinese lesson's words from the catalogue, on a system with no Chinese
 # locale (C.UTF-8, or plain C)

@@ -324,7 +324,7 @@ static void write_lesson(const char *name, const char *text, char *buf, size_t s
 
 static void remove_lessons(void)
 {
-    static const char *const names[] = {"steer.yaml", "keys.yaml", "machines.yaml"};
+    static const char *const names[] = {"steer.yaml", "keys.yaml", "machines.yaml", "work.yaml", "slices.yaml"};
     char path[128];
     if (!lesson_dir[0])
         return;
@@ -876,6 +876,101 @@ static void test_budget_tiles(void)
     app_free(&a);
 }
 
+/* A script's, or a lesson step's, work on whole images is bounded by its
+ * size: at lesson --check (too-big's image at convis's limit at most), for
+ * --do and for a step on the image shown. */
+static void test_work_bounds(void)
+{
+    app a;
+    scene *s = &a.s;
+    char path[512];
+    lsn_lesson l;
+    img_plane big;
+    img_image img;
+    unsigned long runs;
+    write_lesson("work.yaml", "title: Work\nsteps:\n  - say: one\n    do: [gpu, memory-budget, too-big, gpu*99]\n",
+                 path, sizeof path);
+    CHECK(!app_lesson_load(path, &l) && strstr(err_msg(), "work.yaml:4:39: gpu*99 would take") &&
+              strstr(err_msg(), "pixel-passes") && !strchr(err_msg(), '\n'),
+          "99 GPU runs after too-big are refused at --check: %s", err_msg());
+    fresh(&a);
+    if (!s->gpu.engine) { /* no GPU engine in this build: cpu-par stands in for one */
+        s->gpu.engine = eng_open(eng_find("cpu-par"));
+        snprintf(s->gpu.name, sizeof s->gpu.name, "cpu-par");
+    }
+    s->opt.limits.max_pixels = 1 << 26;
+    CHECK(!app_run_script(&a, "too-big,gpu*99") && strstr(err_msg(), "gpu*99 would take"),
+          "--do: 99 GPU runs after too-big are refused: %s", err_msg());
+    CHECK(!app_run_script(&a, "apply-again*50,gpu*10,too-big,apply-again*4") && strstr(err_msg(), "apply-again*4"),
+          "--do: the passes add up, apply-again's and gpu's: %s", err_msg());
+    CHECK(app_run_script(&a, "gpu*2,apply-again*2"), "a few passes on the sample run: %s", err_msg());
+    /* a step on a 2048x2048 image: 99 GPU runs are over the bound there,
+     * though --check could not know the image (the lesson names none) */
+    CHECK(img_plane_scaled(&s->img.luma, 2048, 2048, &big) && img_from_plane(&big, &img), "a 2048x2048 image");
+    img_plane_free(&big);
+    scene_adopt_image(s, &img, "big");
+    write_lesson("work.yaml", "title: Work\nsteps:\n  - say: one\n    do: [border, gpu*99]\n", path, sizeof path);
+    CHECK(app_lesson_load(path, &l), "no image named: --check passes it: %s", err_msg());
+    lsn_free(&l);
+    runs = s->gpu_runs;
+    CHECK(app_lesson_start(&a, path), "start: %s", err_msg());
+    CHECK(strstr(s->banner, "work.yaml:4:18: gpu*99 would take") && s->gpu_runs == runs &&
+              s->opt.border == a.defaults.border,
+          "on the image shown the step is refused, none of it run: %s", s->banner);
+    app_free(&a);
+}
+
+/* In the window (step_slices) a step's actions run a slice at a time: GPU
+ * work in tiles, and the actions after it, wait for the frames, so that
+ * quit and Esc answer at once; elsewhere (a still, a GIF) all at once. */
+static void test_step_slices(void)
+{
+    app a;
+    scene *s = &a.s;
+    char path[512];
+    double t0;
+    int slices = 0;
+    conv_border border;
+    write_lesson("slices.yaml", "title: Slices\nsteps:\n  - say: one\n    do: [memory-budget, gpu*3, border]\n",
+                 path, sizeof path);
+    fresh(&a);
+    if (!s->gpu.engine) {
+        s->gpu.engine = eng_open(eng_find("cpu-par"));
+        snprintf(s->gpu.name, sizeof s->gpu.name, "cpu-par");
+    }
+    a.step_slices = true;
+    t0 = tim_now_ms();
+    CHECK(app_lesson_start(&a, path), "start: %s", err_msg());
+    border = s->opt.border;
+    CHECK(s->mem_budget == 1 << 20 && s->task.kind == SCENE_TASK_TILES && s->tiles.done < 4 && app_step_due(&a),
+          "the step's first GPU run is under way in tiles, the rest waits (budget %lld, tiles %d, due %d)",
+          s->mem_budget, s->tiles.done, app_step_due(&a));
+    app_do(&a, app_act_id(ACT_QUIT));
+    CHECK(a.quit && tim_now_ms() - t0 < 1000, "quit answers at once: %.0f ms", tim_now_ms() - t0);
+    a.quit = false;
+    app_do(&a, app_act_id(ACT_ESCAPE));
+    CHECK(!scene_busy(s) && !app_step_due(&a) && app_in_lesson(&a), "Esc stops the tiles and the step's rest");
+    for (int guard = 0; app_work(&a, 0.0) && guard < 100000; ++guard)
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    CHECK(s->opt.border == border && !s->tiles.on, "nothing of the step's rest ran after Esc");
+    /* left alone, the rest runs in the window's slices, to its end */
+    CHECK(app_lesson_start(&a, path), "start again: %s", err_msg());
+    CHECK(app_step_due(&a) && s->task.kind == SCENE_TASK_TILES, "the step again: its rest waits");
+    for (; app_work(&a, 0.0) && slices < 100000; ++slices) {
+        fake_now += 1000; /* each tile's turn on screen comes */
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+    }
+    CHECK(!app_step_due(&a) && s->opt.border != border && s->tiles.done == 4 && gpu_result_exact(s),
+          "the step's rest ran in %d slices: three GPU runs in tiles, then the border", slices);
+    CHECK(slices >= 12, "a slice at a time: %d slices for 12 tiles", slices);
+    /* a still, a GIF: the step all at once, but the last long work */
+    a.step_slices = false;
+    CHECK(app_lesson_start(&a, path), "start once more: %s", err_msg());
+    CHECK(!app_step_due(&a) && s->opt.border != border, "without slices the step runs at once");
+    app_settle(&a);
+    app_free(&a);
+}
+
 /* ---- placeholders ---------------------------------------------------------------------- */
 
 static void test_placeholders(void)
@@ -1004,6 +1099,149 @@ static void test_machine_texts(void)
 }
 
 /* ---- recorded runs ------------------------------------------------------------------- */
+
+/* A record's text made from one template: its version, CPU, first
+ * engine's name, and its run's size and median as written. */
+static void record_text(char *buf, size_t size, const char *version, const char *cpu, const char *name,
+                        const char *run_size, const char *median)
+{
+    snprintf(buf, size,
+             "{\"convis_record\": %s, \"convis\": \"0.1.0\", \"date\": \"2026-11-30T23:40:00Z\",\n"
+             " \"machine\": {\"cpu\": \"%s\", \"cores\": 2, \"gpu\": \"g\", \"gpu_kind\": \"GPU\"},\n"
+             " \"filter\": \"gaussian\", \"border\": \"clamp\",\n"
+             " \"engines\": [{\"name\": \"%s\", \"description\": \"d\", \"runs\": [\n"
+             "  {\"size\": %s, \"median_ms\": %s, \"min_ms\": 0.5, \"max_ms\": 2, \"reps\": 9}]}]}\n",
+             version, cpu, name, run_size, median);
+}
+
+/* Whether s is whole UTF-8 text with no control character: err_shown
+ * leaves it as it is. */
+static bool printable_utf8(const char *s)
+{
+    char shown[2048];
+    return !strcmp(err_shown(s, strlen(s), shown, sizeof shown), s);
+}
+
+/* Records from strangers: numbers read as JSON writes them, nesting and
+ * size bounded before parsing (within well under a second), not-JSON
+ * refused, a file's control characters escaped in the sentence, long
+ * text cut between characters; the same for what lessons quote. */
+static void test_record_strict(void)
+{
+    static const struct {
+        const char *version, *run_size, *median, *want;
+    } bad[] = {
+        {"\"1\"", "4", "1", "\"convis_record\" at line 1, column 19 is \"1\", not a whole number"},
+        {"0x1", "4", "1", "\"convis_record\" at line 1, column 19 is 0x1, not a whole number"},
+        {"1.9", "4", "1", "\"convis_record\" at line 1, column 19 is 1.9, not a whole number"},
+        {"1e0", "4", "1", "is 1e0, not a whole number"},
+        {"01", "4", "1", "is 01, not a whole number"},
+        {"1", "4.9", "1", "\"size\" at line 5, column 12 is 4.9, not a whole number"},
+        {"1", "\"4\"", "1", "\"size\" at line 5, column 12 is \"4\", not a whole number"},
+        {"1", "4", "\"1\"", "\"median_ms\" at line 5, column 28 is \"1\", not a number"},
+        {"1", "4", ".5", "is .5, not a number"},
+        {"1", "4", "+1", "is +1, not a number"},
+        {"1", "4", "1.", "is 1., not a number"},
+        {"1", "4", "0x1", "is 0x1, not a number"},
+        {"1", "4", ".inf", "is .inf, not a number"},
+        {"1", "4", "1e999", "is 1e999, outside"},
+        {"1", "4", "[1]", "is a list, not a number"},
+    };
+    char text[4096], path[512], long_cpu[400], *big;
+    app_record r;
+    double t0;
+
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        record_text(text, sizeof text, bad[i].version, "c", "cpu-seq", bad[i].run_size, bad[i].median);
+        write_lesson("strict.json", text, path, sizeof path);
+        CHECK(!rec_read(path, &r) && strstr(err_msg(), "damaged record") && strstr(err_msg(), bad[i].want),
+              "%s, %s, %s: want '%s': %s", bad[i].version, bad[i].run_size, bad[i].median, bad[i].want, err_msg());
+    }
+    record_text(text, sizeof text, "1", "c", "cpu-seq", "4", "1.0E+0");
+    write_lesson("strict.json", text, path, sizeof path);
+    CHECK(rec_read(path, &r) && r.version == 1 && r.engine[0].run[0].size == 4 && r.engine[0].run[0].median_ms == 1,
+          "JSON's numbers read: %s", err_msg());
+
+    /* nesting: eight levels read, nine refused before parsing */
+    write_lesson("deep.json", "{\"convis_record\": 1, \"x\": [[[[[[[1]]]]]]]}", path, sizeof path);
+    CHECK(!rec_read(path, &r) && strstr(err_msg(), "it has no \"convis\""), "eight levels parsed: %s", err_msg());
+    write_lesson("deep.json", "{\"convis_record\": 1, \"x\": [[[[[[[[1]]]]]]]]}", path, sizeof path);
+    CHECK(!rec_read(path, &r) && strstr(err_msg(), "nested more than 8 deep at line 1, column 34"),
+          "nine levels refused: %s", err_msg());
+    write_lesson("deep.json", "{\"convis_record\": 1, \"x\": \"[[[[[[[[[[\\\"[[[[[[[[[[\"}", path, sizeof path);
+    CHECK(!rec_read(path, &r) && strstr(err_msg(), "it has no \"convis\""), "brackets in a string do not count: %s",
+          err_msg());
+    big = malloc(REC_MAX_BYTES + 2);
+    memset(big, '[', REC_MAX_BYTES - 1024);
+    big[REC_MAX_BYTES - 1024] = '\0';
+    write_lesson("deep.json", big, path, sizeof path);
+    t0 = tim_now_ms();
+    CHECK(!rec_read(path, &r) && strstr(err_msg(), "nested more than 8 deep"), "255 KiB of '[': %s", err_msg());
+    CHECK(tim_now_ms() - t0 < 500, "refused in %.0f ms", tim_now_ms() - t0);
+    memset(big, ' ', REC_MAX_BYTES + 1);
+    big[0] = '{', big[REC_MAX_BYTES] = '}', big[REC_MAX_BYTES + 1] = '\0';
+    write_lesson("big.json", big, path, sizeof path);
+    CHECK(!rec_read(path, &r) && strstr(err_msg(), "is 262145 bytes, and a record is at most 256 KiB"),
+          "one byte too many: %s", err_msg());
+    free(big);
+    /* YAML that is not JSON: refused, its character named */
+    {
+        static const char *const not_json[][2] = {
+            {"{\"convis_record\": &a 1}", "'&' at line 1, column 19 is not JSON"},
+            {"{\"convis_record\": 1, \"a\": *a}", "'*' at line 1, column 27"},
+            {"{\"convis_record\": !!int 1}", "'!' at line 1"},
+            {"{\"convis_record\": 1 # a comment\n}", "'#' at line 1"},
+            {"{\"a\": b\"[[[[[[[[[[\"}", "'\"' at line 1, column 8"},
+            {"{\"convis_record\": 1, 'a': 2}", "''' at line 1"},
+            {"{a: 1}", "':' at line 1, column 3"},
+            {"--- {}", "'-' at line 1, column 1"},
+            {"{} {}", "'{' at line 1, column 4"},
+            {"{\"convis_record\": 1, \"x\": [\"a\": [1]]}", "':' at line 1, column 31"}, /* a mapping in a list */
+            {"{\"a\": [1}", "'}' at line 1, column 9"},
+            {"{\"a\": \"\x1b[2J\"}", "damaged record"}, /* libyaml refuses the raw control character */
+        };
+        for (size_t i = 0; i < sizeof not_json / sizeof not_json[0]; ++i) {
+            write_lesson("yaml.json", not_json[i][0], path, sizeof path);
+            CHECK(!rec_read(path, &r) && strstr(err_msg(), not_json[i][1]) && printable_utf8(err_msg()),
+                  "'%s': want '%s': %s", not_json[i][0], not_json[i][1], err_msg());
+        }
+    }
+    /* control characters of the file escaped in the sentence */
+    record_text(text, sizeof text, "1", "c", "\\u001b]0;owned\\u0007\\u001b[2J", "4", "0.1");
+    write_lesson("control.json", text, path, sizeof path);
+    CHECK(!rec_read(path, &r) && strstr(err_msg(), "engine '\\x1b]0;owned\\x07\\x1b[2J' has a run of size 4") &&
+              !strchr(err_msg(), '\x1b') && !strchr(err_msg(), '\a'),
+          "an engine's name escaped: %s", err_msg());
+    /* a long CPU name of Chinese: kept and labelled in whole characters */
+    long_cpu[0] = '\0';
+    for (int i = 0; i < 100; ++i)
+        strcat(long_cpu, "\xE4\xB8\xAD");
+    record_text(text, sizeof text, "1", long_cpu, "cpu-seq", "4", "1");
+    write_lesson("long.json", text, path, sizeof path);
+    CHECK(rec_read(path, &r), "a long CPU name: %s", err_msg());
+    CHECK(printable_utf8(r.cpu) && strlen(r.cpu) == 126, "cut between characters: %zu bytes", strlen(r.cpu));
+    for (size_t size = 40; size < 200; size += 7) {
+        char label[200];
+        rec_label(&r, label, size);
+        CHECK(printable_utf8(label), "a label in %zu bytes cut between characters", size);
+    }
+    /* what a lesson quotes of its own text: escaped */
+    {
+        static const char *const lessons[][2] = {
+            {"title: T\nimage: \"\\e[2J.png\"\nsteps:\n  - say: a\n", "image '\\x1b[2J.png' is neither"},
+            {"title: T\nrecord: \"\\e[2J.json\"\nsteps:\n  - say: a\n", "record '\\x1b[2J.json' is neither"},
+            {"title: T\nsteps:\n  - say: a\n    wait: \"\\e[2J\"\n", "wait names no action: '\\x1b[2J'"},
+            {"title: T\nsteps:\n  - say: a\n    do: \"\\e[2J\"\n", "action '\\x1b[2J' is not known"},
+            {"title: T\nsteps:\n  - say: a\n    do: \"step*\\e[2J\"\n", "bad count '\\x1b[2J'"},
+        };
+        for (size_t i = 0; i < sizeof lessons / sizeof lessons[0]; ++i) {
+            lsn_lesson l;
+            write_lesson("control.yaml", lessons[i][0], path, sizeof path);
+            CHECK(!app_lesson_load(path, &l) && strstr(err_msg(), lessons[i][1]) && !strchr(err_msg(), '\x1b'),
+                  "want '%s': %s", lessons[i][1], err_msg());
+        }
+    }
+}
 
 static void test_records(void)
 {
@@ -1284,6 +1522,8 @@ int main(void)
     test_states();
     test_long_work();
     test_budget_tiles();
+    test_work_bounds();
+    test_step_slices();
     test_large_view();
     test_inside();
     test_overflow();
@@ -1291,6 +1531,7 @@ int main(void)
     test_hardware_and_compare();
     test_machine_texts();
     test_records();
+    test_record_strict();
     test_lesson_numbers("en", NULL);
     test_lesson_numbers("zh", NULL);
     test_lesson_numbers("en", "software");

@@ -19,14 +19,17 @@ if timeout 300 "$convis" bench --csv --sizes 16,70 --budget-ms 30 >"$tmp/csv" 2>
 else
   bad "bench --csv: $(cat "$tmp/err")"
 fi
-# the shape: a header, then rows of as many fields, numbers where numbers go
-if awk -F, 'NR == 1 { n = NF; if ($1 != "engine" || $3 != "size" || $4 != "median_ms") bad = 1; next }
-  NF != n { bad = 1 }
+# the shape: a header, then rows of as many fields, numbers where numbers go;
+# a row that did not run (an engine unavailable here) has no figures and its
+# reason, quoted, in the last field
+if awk -F, 'NR == 1 { n = NF; if ($1 != "engine" || $3 != "size" || $4 != "median_ms" || $NF != "error") bad = 1; next }
+  /"$/ { if ($4 != "" || $7 != "" || $3 !~ /^[0-9]+$/) bad = 1; next }
+  NF != n || $NF != "" { bad = 1 }
   { for (i = 3; i <= 7; i++) if ($i !~ /^[0-9.e+-]+$/) bad = 1
     if ($4 <= 0 || $5 > $4 + 1e-9 || $6 < $4 - 1e-9) bad = 1            # min <= median <= max
-    px = $3 * $3; mpx = $(NF - 3); if (mpx <= 0 || (px / $4 / 1e3) / mpx > 1.001 || (px / $4 / 1e3) / mpx < 0.999) bad = 1 }
+    px = $3 * $3; mpx = $(NF - 4); if (mpx <= 0 || (px / $4 / 1e3) / mpx > 1.001 || (px / $4 / 1e3) / mpx < 0.999) bad = 1 }
   END { exit bad || NR < 2 }' "$tmp/csv"; then
-  ok "the CSV parses: fields, numbers, min <= median <= max, Mpixel/s = pixels / median"
+  ok "the CSV parses: fields, numbers, min <= median <= max, Mpixel/s = pixels / median, no error where it ran"
 else
   bad "the CSV does not parse: $(head -3 "$tmp/csv")"
 fi
@@ -56,6 +59,50 @@ if timeout 300 "$convis" bench --json --sizes 16 --engines cpu-seq,cpu-par --bud
 else
   bad "bench --json: $(head -c 300 "$tmp/json") $(cat "$tmp/err")"
 fi
+# a cell that fails is written with its reason, not dropped: the gl engine at
+# 8192x8192 on llvmpipe, whose storage buffers hold 128 MiB at most
+if grep -q "^gl .*available.*llvmpipe" "$tmp/engines"; then
+  fail_rc=0
+  for format in csv json text; do
+    flag=--$format
+    [ $format = text ] && flag=
+    # shellcheck disable=SC2086 # no flag for the text table
+    timeout 120 "$convis" bench $flag --sizes 8192 --engines gl --budget-ms 1 >"$tmp/fail.$format" 2>"$tmp/err" ||
+      fail_rc=$?
+  done
+  if [ $fail_rc -eq 0 ] &&
+    grep -q '^gl,tiled,8192,,,,,.*,"a 8192x8192 image needs .* shader storage buffer.*"$' "$tmp/fail.csv" &&
+    grep -q '^gl,naive,8192,,,,' "$tmp/fail.csv"; then
+    ok "bench --csv: a failed cell has no figures and its reason ($(grep -c '^gl,' "$tmp/fail.csv") rows)"
+  else
+    bad "bench --csv: the failed cells (exit $fail_rc): $(cat "$tmp/fail.csv")"
+  fi
+  if grep -q '{"engine": "gl", "kernel": "tiled", "size": 8192, "error": "a 8192x8192 image needs' "$tmp/fail.json" &&
+    { ! command -v python3 >/dev/null || python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/fail.json"; }; then
+    ok "bench --json: a failed cell has its \"error\""
+  else
+    bad "bench --json: the failed cells: $(grep -A3 '"runs"' "$tmp/fail.json")"
+  fi
+  if grep -q '^gl tiled   8192x8192  failed: a 8192x8192 image' "$tmp/fail.text"; then
+    ok "bench: in the table, a failed cell's reason stands apart from its size"
+  else
+    bad "bench: the failed cell in the table: $(grep '^gl' "$tmp/fail.text")"
+  fi
+else
+  echo "skip - no gl engine on llvmpipe here to fail at 8192x8192"
+fi
+# the results onto a full disk: exit 3 and one sentence, not 0
+for flag in --csv --json ""; do
+  # shellcheck disable=SC2086 # no flag for the text table
+  timeout 60 "$convis" bench $flag --sizes 16 --engines cpu-seq --budget-ms 5 >/dev/full 2>"$tmp/err"
+  rc=$?
+  if [ $rc -eq 3 ] && [ "$(grep -vc '^convis: bench: ' "$tmp/err")" -eq 1 ] &&
+    grep -q "^convis: cannot write the results to standard output: No space left on device" "$tmp/err"; then
+    ok "bench ${flag:-(the table)} >/dev/full: exit 3, one sentence"
+  else
+    bad "bench ${flag:-(the table)} >/dev/full: exit $rc: $(cat "$tmp/err")"
+  fi
+done
 if ! "$convis" bench --sizes 0 >/dev/null 2>"$tmp/err" && grep -q "sizes" "$tmp/err" &&
   ! "$convis" bench --engines warp-drive >/dev/null 2>&1; then
   ok "wrong sizes or engines: usage errors ($(cat "$tmp/err"))"

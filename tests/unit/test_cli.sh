@@ -528,6 +528,92 @@ expect_error 2 "output is a directory: exit 2, one line naming it" "$OUT/looks-l
 check "output is a directory: it is still an empty directory" \
     test -d "$OUT/looks-like.png" -a -z "$(ls -A "$OUT/looks-like.png")"
 
+# ---- each command's own help -----------------------------------------------------------
+for c in apply bench record lesson kernels engines; do
+    for flag in --help -h; do
+        run "$c" "$flag"
+        expect_success "convis $c $flag: its own usage, exit 0"
+        check "convis $c $flag: the usage shows 'convis $c'" has_line "$S/stdout" "^  convis $c( |$)"
+        check "convis $c $flag: the exit statuses" has "$S/stdout" "3 an environment"
+    done
+done
+run apply "$R" -k box --help -o "$OUT/help.png"
+expect_success "apply IN -k box --help -o OUT: the usage, exit 0"
+check "apply ... --help: nothing written" absent "$OUT/help.png"
+check "apply --help lists the options of apply" has_line "$S/stdout" "^  --reps N "
+run bench --help
+check "bench --help lists --sizes, --csv and --json" has_line "$S/stdout" "^  --sizes N" &&
+    check "bench --help lists --csv" has_line "$S/stdout" "^  --csv " && check "bench --help lists --json" has_line "$S/stdout" "^  --json "
+run help record
+expect_success "convis help record: the usage of record, exit 0"
+check "convis help record: shows 'convis record'" has_line "$S/stdout" "^  convis record "
+run help nope
+expect_error 1 "convis help nope: exit 1, one line" "'nope'"
+
+# ---- results onto a full disk: exit 3, one sentence -------------------------------------
+# full ARGS...: runs convis ARGS... with stdout on /dev/full; MS: how long
+full() {
+    local t0=$(date +%s%N)
+    (cd "$IN" && timeout 20 "$CONVIS" "$@") >/dev/full 2>"$S/stderr" </dev/null
+    RC=$?
+    MS=$((($(date +%s%N) - t0) / 1000000))
+    : >"$S/stdout"
+}
+for cmd in "--help" "--version" "kernels" "engines" "apply --help" "lesson --check $DATA/../unit/lessons/valid.yaml" \
+    "apply $R -k box --reps 1 -o $OUT/full.pfm"; do
+    # shellcheck disable=SC2086 # the words of each command on purpose
+    full $cmd
+    expect_error 3 "convis $cmd >/dev/full: exit 3, one sentence (${MS} ms)" "cannot write the results to standard output" \
+        "No space left on device"
+done
+
+# A file size limit (ulimit -f, SIGXFSZ ignored): the output cannot be written
+# whole. Exit 3, the machine's reason; nothing at its name, no temporary file.
+# (1 KiB: the PFM of wide.pgm is 1.6 KiB; the one line on stderr fits.)
+(cd "$IN" && trap '' XFSZ && ulimit -f 1 && timeout 20 "$CONVIS" apply wide.pgm -k box --reps 1 -o "$OUT/fsize.pfm") \
+    >"$S/stdout" 2>"$S/stderr" </dev/null
+RC=$?
+expect_error 3 "apply -o under a file size limit: exit 3, one sentence naming it" "$OUT/fsize.pfm" "File too large"
+check "apply -o under a file size limit: no output" absent "$OUT/fsize.pfm"
+left=("$OUT"/.convis-*)
+check "apply -o under a file size limit: no temporary file left (${left[*]})" test ${#left[@]} -eq 0
+
+# ---- what is refused before any work: at once, nothing written ---------------------------
+# refused CODE DESC NEEDLE ARGS...: convis ARGS... exits CODE within 5 s with
+# one sentence holding NEEDLE
+refused() {
+    local code=$1 desc=$2 needle=$3 t0
+    shift 3
+    t0=$(date +%s%N)
+    run "$@"
+    MS=$((($(date +%s%N) - t0) / 1000000))
+    expect_error "$code" "$desc: exit $code, one sentence (${MS} ms)" "$needle"
+    check "$desc: within 5 s" test "$MS" -lt 5000
+}
+echo theirs >"$OUT/rec.json"
+rec_before=$(hash_of "$OUT/rec.json")
+refused 2 "record onto an existing file" "already exists" record "$OUT/rec.json"
+check "record onto an existing file: it is untouched" test "$rec_before" = "$(hash_of "$OUT/rec.json")"
+refused 2 "record into a missing folder" "is not there" record "$S/no-such-dir/rec.json"
+check "record into a missing folder: not made" absent "$S/no-such-dir"
+printf 'title: t\nsteps:\n  - say: hi\n' >"$IN/a.yaml"
+refused 1 "lesson a.yaml a.yaml" "came after 'a.yaml'" lesson a.yaml a.yaml --screenshot "$OUT/l.png"
+check "lesson a.yaml a.yaml: no screenshot" absent "$OUT/l.png"
+refused 1 "--window 4294968096x600 (wraps to 800 in an int)" "4294968096x600" --window 4294968096x600 --screenshot "$OUT/w.png"
+refused 1 "--window 800x600x2" "800x600x2" --window 800x600x2 --screenshot "$OUT/w.png"
+check "a bad --window: no screenshot" absent "$OUT/w.png"
+for script in "" ",,," "step,,gpu" "gpu," " "; do
+    refused 1 "--do '$script'" "empty action" --do "$script" --screenshot "$OUT/e.png"
+done
+check "an empty action: no screenshot" absent "$OUT/e.png"
+refused 1 "--screenshot with --gif" "give one of them" --screenshot "$OUT/s.png" --gif "$OUT/s.gif"
+refused 1 "--gif with --render-steps" "give one of them" --gif "$OUT/s.gif" --render-steps "$OUT/steps"
+check "two outputs asked: neither written" absent "$OUT/s.png" && check "two outputs asked: no GIF" absent "$OUT/s.gif"
+refused 1 "export --gif x.gif (a command mistyped)" "unknown command or missing image 'export'" export --gif "$OUT/x.gif"
+check "export --gif: no GIF" absent "$OUT/x.gif"
+refused 1 "--render-steps without a lesson" "needs a lesson" --render-steps "$OUT/steps"
+check "--render-steps without a lesson: no folder made" absent "$OUT/steps"
+
 # ---- in the environment's language: Chinese without a Chinese locale installed ---------
 # LANG=zh_CN.UTF-8 on a system that may have no such locale: the messages
 # come from convis's own catalogue all the same, the decoder's too (it runs

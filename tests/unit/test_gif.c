@@ -6,6 +6,7 @@
  * instead (for test_lessons.sh); with `--frame N FILE OUT.ppm` it writes
  * what the GIF shows at frame N (from 0). */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <gif_lib.h>
 #include <signal.h>
 #include <stdio.h>
@@ -69,6 +70,19 @@ static long file_size(const char *path)
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
+/* The files in folder `dir` whose names begin ".convis-" (temporary ones). */
+static int temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)))
+        n += strncmp(e->d_name, ".convis-", 8) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     char path[64], tmpl[] = "/tmp/convis-gif-XXXXXX";
@@ -113,6 +127,23 @@ int main(int argc, char **argv)
         free(rgb);
     }
     CHECK(file_size(path) < 20 * 3000, "frames that change little are small: %ld bytes", file_size(path));
+    CHECK(temporaries(tmpl) == 0, "no temporary file left once the GIF is whole");
+    unlink(path);
+
+    /* while it is written, only a temporary file is there, never a part of
+     * the GIF at its name; what a signal's handler calls removes it */
+    g = gif_open(path, w, h, 100);
+    picture(rgba, w, h, 4);
+    CHECK(g && gif_frame(g, rgba), "a frame: %s", err_msg());
+    CHECK(access(path, F_OK) != 0 && temporaries(tmpl) == 1, "writing: no file at its name, one temporary file (%d)",
+          temporaries(tmpl));
+    gif_remove_partial_writes();
+    CHECK(temporaries(tmpl) == 0 && access(path, F_OK) != 0, "on a signal: the temporary file removed, no GIF");
+    gif_abort(g);
+    CHECK(temporaries(tmpl) == 0 && access(path, F_OK) != 0, "given up after it: nothing there");
+    g = gif_open(path, w, h, 100);
+    CHECK(g && gif_frame(g, rgba) && gif_close(g) && file_size(path) > 0 && temporaries(tmpl) == 0,
+          "a GIF written after it: whole, at its name (%s)", err_msg());
 
     /* never over an existing file, which stays as it was */
     {
@@ -120,6 +151,20 @@ int main(int argc, char **argv)
         CHECK(gif_open(path, w, h, 100) == NULL && err_last_kind() == ERR_EXISTS, "an existing file: %s",
               err_msg());
         CHECK(file_size(path) == before, "it is untouched");
+    }
+    unlink(path);
+    {
+        /* a file that came at its name while the GIF was written stays */
+        FILE *other;
+        g = gif_open(path, w, h, 100);
+        CHECK(g && gif_frame(g, rgba), "a frame: %s", err_msg());
+        other = fopen(path, "w");
+        if (other) {
+            fputs("theirs", other);
+            fclose(other);
+        }
+        CHECK(g && !gif_close(g) && err_last_kind() == ERR_EXISTS && file_size(path) == 6 && temporaries(tmpl) == 0,
+              "a file made meanwhile at its name: kept, the GIF refused, no temporary left (%s)", err_msg());
     }
     unlink(path);
 
@@ -132,7 +177,7 @@ int main(int argc, char **argv)
         gif_frame(g, rgba);
         gif_abort(g);
     }
-    CHECK(access(path, F_OK) != 0, "given up: no file");
+    CHECK(access(path, F_OK) != 0 && temporaries(tmpl) == 0, "given up: no file, no temporary one");
     {
         struct rlimit old, small = {4096, 4096};
         bool failed = false;
@@ -149,7 +194,9 @@ int main(int argc, char **argv)
         if (g)
             failed = failed ? (gif_abort(g), true) : !gif_close(g);
         setrlimit(RLIMIT_FSIZE, &old);
-        CHECK(failed && access(path, F_OK) != 0, "a write that fails (file size limit): an error, no file");
+        CHECK(failed && access(path, F_OK) != 0 && temporaries(tmpl) == 0,
+              "a write that fails (file size limit): an error, no file, no temporary one");
+        CHECK(err_last_kind() == ERR_ENV, "... and the machine's refusal (ERR_ENV): %s", err_msg());
     }
     rmdir(tmpl);
     free(rgba);

@@ -4,6 +4,8 @@
 # within a time and memory bound, never a crash or a hang; what a decoder
 # leaves unwritten never reaches an output (the same bytes whatever glibc
 # fills fresh memory with, MALLOC_PERTURB_); lessons stay in their folder;
+# records are bounded (size, nesting) and read strictly; no control
+# character of a file reaches the terminal;
 # scripts are bounded; SIGTERM ends a long run at once leaving no partial
 # file; -o keeps modes and refuses read-only files.
 # Usage: test_hostile.sh CONVIS DATA_DIR (tests/data)
@@ -149,6 +151,55 @@ if run 5 100000 lesson --check "$tmp/lesson/many.yaml" && [ $rc -eq 2 ] &&
   grep -q "many.yaml:4:9: action 'apply-again' has a bad count '10000000'; write apply-again\*N with N from 1 to 100" "$tmp/err"; then
   ok "apply-again*10000000 in a lesson: refused at --check"
 else bad "apply-again*10000000 in a lesson: exit $rc: $(cat "$tmp/err")"; fi
+# each count within its bound, but 99 GPU runs on the image too-big opens
+# (up to convis's limit of pixels): the work by its size is over the bound
+printf 'title: t\nsteps:\n  - say: hi\n    do: [gpu, memory-budget, too-big, gpu*99]\n' >"$tmp/lesson/heavy.yaml"
+if run 5 100000 lesson --check "$tmp/lesson/heavy.yaml" && [ $rc -eq 2 ] && one_sentence &&
+  grep -q "heavy.yaml:4:39: gpu\*99 would take one script's work on whole images to .* pixel-passes" "$tmp/err"; then
+  ok "gpu*99 after too-big in a lesson: refused at --check by its size"
+else bad "gpu*99 after too-big in a lesson: exit $rc: $(cat "$tmp/err")"; fi
+
+# a title's escape sequences (retitle the terminal, clear it) are shown escaped
+if run 5 100000 lesson --check "$hostile/lesson-title-control.yaml" && [ $rc -eq 0 ] &&
+  grep -qF '"\x1b]0;owned\x07\x1b[2JT"' "$tmp/out" && ! grep -q $'[\e\a]' "$tmp/out"; then
+  ok "lesson-title-control.yaml: its title's control characters escaped: $(cat "$tmp/out")"
+else bad "lesson-title-control.yaml: exit $rc: $(od -c "$tmp/out" | head -3) $(cat "$tmp/err")"; fi
+
+# ---- records ---------------------------------------------------------------------------
+# a lesson's record from a stranger: exit 2 and one sentence that says what
+# is wrong, within 3 seconds (libyaml's time grows with the square of the
+# nesting: the depth is refused before it parses), in whole UTF-8
+# characters, with no control character of the file in it
+mkdir "$tmp/rec"
+cp "$hostile"/record-*.json "$tmp/rec/"
+head -c $((255 * 1024)) /dev/zero | tr '\0' '[' >"$tmp/rec/deep.json"
+truncate -s 2M "$tmp/rec/large.json"
+printf '{"convis_record": 1}' | dd of="$tmp/rec/large.json" conv=notrunc status=none
+long_name=$(printf '\xc3\xa9%.0s' $(seq 15)) # the file's 20, cut to 31 bytes between characters
+while IFS='|' read -r name want; do
+  [ -z "$name" ] && continue
+  printf 'title: t\nrecord: %s\nsteps:\n  - say: hi\n' "$name" >"$tmp/rec/lesson.yaml"
+  start=$(date +%s%N)
+  run 3 200000 lesson --check "$tmp/rec/lesson.yaml"
+  within=$?
+  ms=$((($(date +%s%N) - start) / 1000000))
+  want=${want//@NAME@/$long_name}
+  if [ $within -eq 0 ] && [ $rc -eq 2 ] && one_sentence && grep -qF -- "$want" "$tmp/err" &&
+    ! grep -q $'[\e\a]' "$tmp/err" && iconv -f UTF-8 -t UTF-8 "$tmp/err" >/dev/null 2>&1; then
+    ok "$name: refused in $ms ms: $(cat "$tmp/err")"
+  else
+    bad "$name: exit $rc in $ms ms, wanted a sentence with '$want': $(cat "$tmp/err" "$tmp/out" | head -c 600)"
+  fi
+done <<'EOF'
+deep.json|deep.json' is not a record convis reads: its lists and mappings are nested more than 8 deep at line 1, column 9
+large.json|large.json' is not a record convis reads: it is 2097152 bytes, and a record is at most 256 KiB
+record-version-string.json|is a damaged record: "convis_record" at line 1, column 19 is "1", not a whole number
+record-version-hex.json|is a damaged record: "convis_record" at line 1, column 19 is 0x1, not a whole number
+record-version-fraction.json|is a damaged record: "convis_record" at line 1, column 19 is 1.9, not a whole number
+record-size-fraction.json|is a damaged record: "size" at line 5, column 12 is 4.9, not a whole number
+record-control.json|is a damaged record: engine '\x1b]0;owned\x07\x1b[2J' has a run of size 4 with times
+record-long-name.json|is a damaged record: engine '@NAME@' has a run of size 4 with times
+EOF
 
 # ---- ending at once --------------------------------------------------------------------
 # a long run (cpu-seq on 8192x8192, many times): SIGTERM ends it within a

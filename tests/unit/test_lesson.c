@@ -43,6 +43,11 @@ static void fails_at(int line, const char *name, const char *text, size_t size, 
     CHECK(strstr(err_msg(), part) != NULL, "line %d: message '%s', expected it to contain '%s'", line, err_msg(),
           part);
     CHECK(strchr(err_msg(), '\n') == NULL, "line %d: message '%s' is more than one line", line, err_msg());
+    for (const char *c = err_msg(); *c; ++c)
+        if ((unsigned char)*c < 0x20 || *c == 0x7F) {
+            CHECK(false, "line %d: message '%s' holds a control character (0x%02x)", line, err_msg(), *c);
+            break;
+        }
 }
 
 static void file_fails(int line, const char *file, const char *where_after_name, const char *part)
@@ -250,6 +255,22 @@ static void test_structure(void)
         deep[200] = '\0';
         FAILS(deep, "t.yaml:1:33: ", "nested more than 32 deep");
     }
+}
+
+/* A lesson's text quoted in a message has its control characters escaped
+ * (an escape sequence could retitle or clear the terminal). */
+static void test_quoted_escaped(void)
+{
+    FAILS("title: T\n\"\\e[2Jx\": 1\nsteps:\n  - say: a\n", "t.yaml:2:1: ", "unknown key '\\x1b[2Jx' in the lesson");
+    FAILS("title: T\nimage: \"/\\e]0;x\\a\"\nsteps:\n  - say: a\n", "t.yaml:2:8: ",
+          "image '/\\x1b]0;x\\x07' is a path outside the lesson's folder");
+    FAILS("title: T\nrecord: \"x/../\\e[2J\"\nsteps:\n  - say: a\n", "t.yaml:2:9: ",
+          "record 'x/../\\x1b[2J' climbs out of the lesson's folder");
+    FAILS("title: T\nsteps:\n  - say: a\n    wait: \"a\\e[2J,\"\n", "t.yaml:4:11: ", "wait in step 1 is 'a\\x1b[2J,'");
+    FAILS("title: T\nsteps:\n  - say: a\n    do: \"a \\e[2J\"\n", "t.yaml:4:10: ",
+          "the action 'a \\x1b[2J' in step 1 has a space");
+    FAILS("title: T\nsteps:\n  - say: \"{\\e[2J}\"\n", "t.yaml:3:11: ", "unknown placeholder {\\x1b[2J}");
+    FAILS("title: T\nsteps:\n  - say: a\n    do: \"\\u009b2J 1\"\n", "t.yaml:4:10: ", "the action '\\u009b2J 1'");
 }
 
 /* A step may open an image of its own when it begins. */
@@ -551,6 +572,7 @@ int main(int argc, char **argv)
     test_valid();
     test_structure();
     test_step_image();
+    test_quoted_escaped();
     test_variants();
     test_joined_lines();
     test_lesson_record();

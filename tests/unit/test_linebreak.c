@@ -2,11 +2,13 @@
  * spaces, Chinese between characters with the kinsoku rules (no closing
  * mark starts a line, no opening mark ends one), numbers kept with their
  * units, and the last resort of a word longer than the line. Widths: one
- * unit a character, two for CJK, as a monospaced font would. */
+ * unit a character, two for CJK, as a monospaced font would. And text cut
+ * to fit (lb_copy) or quoted in a message (err_shown). */
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "core/err.h"
 #include "core/linebreak.h"
 
 static float width(void *ctx, const char *s, const char *end)
@@ -35,6 +37,46 @@ static void wrap(const char *text, float max_w, char *out, size_t size)
         }
         line = next;
     }
+}
+
+/* A text cut to fit a buffer (lb_copy) is cut between characters; a file's
+ * text quoted in a message (err_shown) has its control characters escaped,
+ * its printable text as it is. */
+static void test_copy_and_shown(void)
+{
+    char buf[64];
+    static const struct {
+        const char *text, *want;
+    } shown[] = {
+        {"plain text", "plain text"},
+        {"\x1b]0;owned\a\x1b[2JT", "\\x1b]0;owned\\x07\\x1b[2JT"},             /* a terminal's title and clear */
+        {"caf\xC3\xA9 \xE4\xB8\xAD\xE6\x96\x87", "caf\xC3\xA9 \xE4\xB8\xAD\xE6\x96\x87"}, /* é, 中文: kept */
+        {"a\xC2\x9B" "2J", "a\\u009b2J"},                                       /* the C1 CSI */
+        {"tab\tline\nDEL\x7F", "tab\\x09line\\x0aDEL\\x7f"},
+        {"bad \xE4\xB8 and \xC0\xAF", "bad \\xe4\\xb8 and \\xc0\\xaf"},          /* cut short, overlong */
+    };
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; ++i) {
+        err_shown(shown[i].text, strlen(shown[i].text), buf, sizeof buf);
+        CHECK(!strcmp(buf, shown[i].want), "shown: got '%s', want '%s'", buf, shown[i].want);
+    }
+    /* too long for the buffer: cut at a whole character or escape, then "..." */
+    err_shown("\x1b\x1b\x1b\x1b", 4, buf, 11);
+    CHECK(!strcmp(buf, "\\x1b..."), "an escape is never cut: '%s'", buf);
+    err_shown("\xE4\xB8\xAD\xE6\x96\x87\xE5\xAD\x97", 9, buf, 8);
+    CHECK(!strcmp(buf, "\xE4\xB8\xAD..."), "a character is never cut: '%s'", buf);
+    err_shown("a\0b", 3, buf, sizeof buf);
+    CHECK(!strcmp(buf, "a\\x00b"), "a NUL shown: '%s'", buf);
+    /* lb_copy: whole characters, as many as fit */
+    lb_copy(buf, 6, "\xE4\xB8\xAD\xE6\x96\x87");
+    CHECK(!strcmp(buf, "\xE4\xB8\xAD"), "two 3-byte characters in 5 bytes: the first: '%s'", buf);
+    lb_copy(buf, 7, "\xE4\xB8\xAD\xE6\x96\x87");
+    CHECK(!strcmp(buf, "\xE4\xB8\xAD\xE6\x96\x87"), "both in 6 bytes: '%s'", buf);
+    lb_copy(buf, 4, "ab\xC3\xA9");
+    CHECK(!strcmp(buf, "ab"), "a cut before the 2-byte character: '%s'", buf);
+    lb_copy(buf, 4, "abc\xC3\xA9");
+    CHECK(!strcmp(buf, "abc"), "a cut at a boundary: '%s'", buf);
+    lb_copy(buf, sizeof buf, "short");
+    CHECK(!strcmp(buf, "short"), "what fits is copied: '%s'", buf);
 }
 
 #define WRAPS(text, w, want)                                                                       \
@@ -72,5 +114,6 @@ int main(void)
     WRAPS("这是 cpu-par 的", 10, "这是|cpu-par 的");
     /* UTF-8 broken in the middle never hangs */
     WRAPS("a\xE4\xB8" "b c", 3, "a\xE4\xB8" "b|c");
+    test_copy_and_shown();
     return CHECK_SUMMARY();
 }

@@ -1,7 +1,12 @@
 /* Loading images from strangers (src/core/image.c, decode.c, sandbox.c):
  *   - the decoder child misbehaving on purpose (CONVIS_SANDBOX_TEST): a
- *     crash, a forbidden system call, an endless loop, memory without end;
- *     each one sentence, within its time bound, and nothing returned;
+ *     crash, a forbidden system call, an endless loop, memory without end,
+ *     executable memory mapped or made so, a file mapped; each one
+ *     sentence, within its time bound, and nothing returned; a filter that
+ *     stops even a child that decodes nothing (as under valgrind) is said
+ *     as the sandbox's failure, not the file's;
+ *   - a descriptor the parent holds open is closed in the decoder child;
+ *   - CONVIS_DECODE_IN_PROCESS=1 decodes without a child, said once;
  *   - what is refused before decoding: a FIFO (without blocking), a
  *     directory, a symbolic link loop (named as such), a 1 GiB file that is
  *     not an image (from its first bytes, without reading it), a header over
@@ -69,11 +74,17 @@ static void check_misbehaving_child(const char *sample)
         {"syscall", "it tried to do something decoding never needs", 5},
         {"spin", "took more than 1 s", 5},
         {"hog", "ran out of memory", 10},
+        {"exec-map", "it tried to do something decoding never needs", 5},
+        {"exec-protect", "it tried to do something decoding never needs", 5},
+        {"map-file", "it tried to do something decoding never needs", 5},
+        {"unfit", "the image decoder's sandbox does not work here", 5},
     };
     setenv("CONVIS_DECODE_SECONDS", "1", 1);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char what[64];
-        if ((!sbx_filtered() && strcmp(cases[i].how, "syscall") == 0) ||
+        bool filtered_only = strcmp(cases[i].how, "crash") != 0 && strcmp(cases[i].how, "spin") != 0 &&
+                             strcmp(cases[i].how, "hog") != 0;
+        if ((!sbx_filtered() && filtered_only) ||
             (!sbx_limits_memory() && strcmp(cases[i].how, "hog") == 0))
             continue;
         snprintf(what, sizeof what, "a decoder child that does '%s'", cases[i].how);
@@ -83,6 +94,64 @@ static void check_misbehaving_child(const char *sample)
     }
     unsetenv("CONVIS_SANDBOX_TEST");
     unsetenv("CONVIS_DECODE_SECONDS");
+}
+
+/* A file the parent holds open (the window's font, its display's socket)
+ * is not open in the decoder child: it lists none but its pipe and stderr. */
+static void check_inherited_descriptor(const char *sample)
+{
+    img_image img;
+    int fd = open(sample, O_RDONLY);
+    CHECK(fd >= 0, "open %s", sample);
+    setenv("CONVIS_SANDBOX_TEST", "fds", 1);
+    CHECK(!img_load(sample, NULL, &img), "the child that lists its descriptors sends no image");
+    unsetenv("CONVIS_SANDBOX_TEST");
+    CHECK(strcmp(err_msg(), "descriptors open in the decoder: none") == 0,
+          "descriptor %d, open in the parent, is closed in the decoder: '%s'", fd, err_msg());
+    CHECK(fcntl(fd, F_GETFD) != -1, "and still open in the parent");
+    printf("a descriptor open in the parent (%d): %s\n", fd, err_msg());
+    if (fd >= 0)
+        close(fd);
+}
+
+/* CONVIS_DECODE_IN_PROCESS=1: the image decoded with no child (a child's
+ * test modes do nothing), luma alone when asked, and one line on stderr
+ * however many images. */
+static void check_in_process(const char *sample)
+{
+    char log[256], text[1024] = "";
+    img_image img;
+    int saved, fd, lines = 0;
+    ssize_t n;
+    snprintf(log, sizeof log, "%s/stderr.txt", dir);
+    fflush(stderr);
+    saved = dup(2);
+    fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CHECK(saved >= 0 && fd >= 0 && dup2(fd, 2) == 2, "stderr to %s", log);
+    setenv("CONVIS_DECODE_IN_PROCESS", "1", 1);
+    setenv("CONVIS_SANDBOX_TEST", "crash", 1);
+    CHECK(img_load(sample, NULL, &img) && img.color.px, "in-process: the image, colours too: %s", err_msg());
+    if (img.luma.px)
+        img_free(&img);
+    CHECK(img_load_luma(sample, NULL, &img) && img.luma.px && !img.color.px, "in-process: luma alone: %s",
+          err_msg());
+    if (img.luma.px)
+        img_free(&img);
+    unsetenv("CONVIS_SANDBOX_TEST");
+    unsetenv("CONVIS_DECODE_IN_PROCESS");
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    fd = open(log, O_RDONLY);
+    n = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+    text[n > 0 ? n : 0] = '\0';
+    if (fd >= 0)
+        close(fd);
+    for (char *p = text; *p; ++p)
+        lines += *p == '\n';
+    CHECK(lines == 1 && strstr(text, "CONVIS_DECODE_IN_PROCESS=1: images are decoded without their sandbox"),
+          "said once on stderr: '%s'", text);
 }
 
 static void check_refused_before_decoding(void)
@@ -247,6 +316,8 @@ int main(int argc, char **argv)
            sbx_filtered() ? "yes" : "no (not Linux on x86-64 or arm64, or a sanitizer build)",
            sbx_limits_memory() ? "yes" : "no (a sanitizer build)");
     check_misbehaving_child(argv[1]);
+    check_inherited_descriptor(argv[1]);
+    check_in_process(argv[1]);
     check_refused_before_decoding();
     check_pnm();
     check_real_crash_contained(argv[2]);

@@ -9,6 +9,7 @@
 
 #include "../format.h"
 #include "../action_table.h"
+#include "core/linebreak.h"
 
 static bool rasterize(void *user, uint32_t cp, img_rgba *out, int *advance)
 {
@@ -106,18 +107,8 @@ void vw_text_fit(view *v, rnd_font *f, const char *s, float x, float y, float ma
         return;
     }
     if (v->cut_count < VW_MAX_CUT) {
-        char *t = v->cut[v->cut_count].text;
-        size_t len;
         v->cut[v->cut_count].r = (rect){x, y, max_w, vw_lh(f)};
-        snprintf(t, sizeof v->cut[0].text, "%s", s);
-        len = strlen(t);
-        if (len == sizeof v->cut[0].text - 1) { /* cut: not inside a character */
-            size_t start = len;
-            while (start > 0 && ((unsigned char)t[start - 1] & 0xC0) == 0x80)
-                --start; /* the continuation bytes at the end ... */
-            if (start > 0 && ((unsigned char)t[start - 1] & 0x80)) /* ... and their lead byte */
-                t[start - 1] = '\0';
-        }
+        lb_copy(v->cut[v->cut_count].text, sizeof v->cut[0].text, s); /* cut, if at all, not inside a character */
         ++v->cut_count;
     }
     snprintf(buf, sizeof buf, "%s", s);

@@ -29,6 +29,18 @@
 #                    +infinity
 #   lesson-escape.yaml   a lesson whose image climbs out of its folder
 #   lesson-absolute.yaml a lesson whose image is an absolute path
+#   lesson-title-control.yaml a lesson whose title holds a terminal's escape
+#                    sequences (retitle, clear the screen)
+#   record-version-string.json, record-version-hex.json,
+#   record-version-fraction.json records whose version is "1", 0x1, 1.9
+#   record-size-fraction.json a record whose run has a size of 4.9
+#   record-control.json a record whose engine's name holds escape sequences
+#                    and whose run's times do not hold together (so that a
+#                    sentence quotes the name)
+#   record-long-name.json a record whose engine's name is 20 "é" (40 bytes,
+#                    more than a name holds) and whose run's times do not
+#                    hold together
+#   (the deep and the large records are made by test_hostile.sh)
 set -eu
 cd "$(dirname "$0")"
 PYTHONPATH=.. PYTHONDONTWRITEBYTECODE=1 python3 - <<'PY'
@@ -118,5 +130,20 @@ write("pfm-inf.pfm", b"PF\n%d %d\n1.0\n" % (w, h) +
 # lessons whose images leave their folder
 write("lesson-escape.yaml", b"title: a lesson from a stranger\nimage: ../../../etc/passwd\nsteps:\n  - say: hello\n")
 write("lesson-absolute.yaml", b"title: a lesson from a stranger\nsteps:\n  - say: hello\n    image: /etc/passwd\n")
+write("lesson-title-control.yaml", b'title: "\\e]0;owned\\a\\e[2JT"\nsteps:\n  - say: hello\n')
+
+# records from strangers: one thing wrong in each
+def record(version=b"1", size=b"4", name=b"cpu-seq", median=b"1"):
+    return (b'{"convis_record": ' + version + b', "convis": "0.1.0", "date": "2026-11-30T23:40:00Z",\n'
+            b' "machine": {"cpu": "a CPU", "cores": 2, "gpu": "none", "gpu_kind": "none"},\n'
+            b' "filter": "gaussian", "border": "clamp",\n'
+            b' "engines": [{"name": "' + name + b'", "description": "d", "runs": [\n'
+            b'  {"size": ' + size + b', "median_ms": ' + median + b', "min_ms": 0.5, "max_ms": 2, "reps": 9}]}]}\n')
+write("record-version-string.json", record(version=b'"1"'))
+write("record-version-hex.json", record(version=b"0x1"))
+write("record-version-fraction.json", record(version=b"1.9"))
+write("record-size-fraction.json", record(size=b"4.9"))
+write("record-control.json", record(name=b"\\u001b]0;owned\\u0007\\u001b[2J", median=b"0.1"))
+write("record-long-name.json", record(name="\u00e9".encode() * 20, median=b"0.1"))
 PY
 ls -l
