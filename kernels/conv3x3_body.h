@@ -1,5 +1,5 @@
 /* conv3x3_body.h - the bodies of the CUDA kernels as functions of explicit
- * indices (DESIGN.md section 1).
+ * indices (docs/ARCHITECTURE.md, section 1).
  *
  * A __global__ kernel calls these with blockIdx, threadIdx and blockDim; a
  * CPU test (tests/unit/test_kernel_index.c) calls them for every block and

@@ -5,7 +5,7 @@
 // rules and the arithmetic of one output. Run by src/compute/gl_compute.c.
 //
 // This file is the one other copy of the arithmetic in src/core/conv_pixel.h
-// (DESIGN.md section 1) and mirrors it function for function: the same tap
+// (docs/ARCHITECTURE.md, section 1) and mirrors it function for function: the same tap
 // order, the same border rules (zero, clamp, mirror reflect-101 including a
 // one-pixel axis, wrap), the sum from 0.0 in tap order, then one division.
 // tests/gl/test_gl_engine.c holds the two equal for every preset, border mode

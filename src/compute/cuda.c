@@ -23,7 +23,7 @@
  * as they were): once after idle, then back to back (measure_kernel; the
  * kernel alone, eng_timing.kernel_ms).
  *
- * CUDA-GL interop (DESIGN.md section 2): at open, when an OpenGL context is
+ * CUDA-GL interop (docs/ARCHITECTURE.md, section 2): at open, when an OpenGL context is
  * current, cudaGLGetDevices says which CUDA devices run it; the engine then
  * computes on that device and presents by interop. When none does (the
  * display on another GPU: hybrid laptops, remote desktops, WSL2; or a

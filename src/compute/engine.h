@@ -2,7 +2,7 @@
  *
  * An engine is a class (eng_class: a name and a table of operations) and,
  * once opened, an instance (eng_engine). Every engine fills the same timing
- * record, in phases (DESIGN.md section 2):
+ * record, in phases (docs/ARCHITECTURE.md, section 2):
  *
  *   upload    host -> device copies
  *   compute   the convolution itself
@@ -29,9 +29,10 @@
  * eng_set_options; all zero = the defaults): which kernel a GPU engine
  * launches (tiled or naive) and which path the result takes (one bulk copy,
  * one copy per pixel, or CUDA-GL interop). An engine uses what it has and
- * ignores the rest: the CPU engines ignore all of it, the gl engine too (it
- * has one kernel and computes in GL itself); the timing record says what
- * really ran. GPU engines also describe their device (eng_device). */
+ * ignores the rest: the CPU engines ignore all of it; the gl engine runs
+ * either kernel and copies per pixel on request, but has no interop of its
+ * own (it computes in GL itself); the timing record says what really ran.
+ * GPU engines also describe their device (eng_device). */
 #ifndef CONVIS_ENGINE_H
 #define CONVIS_ENGINE_H
 

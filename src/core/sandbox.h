@@ -1,5 +1,5 @@
 /* sandbox.h - decoding an image file in a child process that can do nothing
- * but decode (DESIGN.md section 4: images come from strangers).
+ * but decode (docs/ARCHITECTURE.md, section 4: images come from strangers).
  *
  * sbx_decode forks. The child lowers its limits (no core file, no files
  * written, CPU seconds, address space for the largest image the limits

@@ -1,5 +1,5 @@
 /* bench_cuda - how fast the CUDA engine is, as ratios measured in one run
- * (DESIGN.md section 6: speed is printed by a benchmark, never asserted by a
+ * (docs/ARCHITECTURE.md, section 6: speed is printed by a benchmark, never asserted by a
  * timed test). Each figure is the median of repetitions after a warm-up,
  * timed with cudaEvents (the engine's phases are cudaEvents too).
  *

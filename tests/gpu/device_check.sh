@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # device_check.sh - the one check to run on a machine with a CUDA GPU
-# (DESIGN.md section 6), made for a bare, headless server lent for minutes:
+# (docs/ARCHITECTURE.md, section 6), made for a bare, headless server lent for minutes:
 # one call, no X server, nothing fetched, under nine minutes.
 #
 #   machine    the GPU, driver, compute capability, OS, tools found

@@ -2,7 +2,7 @@
  * src/compute/cuda.c calls, and for the launchers of kernels/conv3x3.cu, so
  * the CUDA engine's host code (options, result paths, extrapolation, the
  * present path and its fallbacks, error sentences) runs in tests on a machine
- * without a GPU: sokol's "dummy backend" (DESIGN.md section 7).
+ * without a GPU: a graphics library's dummy backend (docs/ARCHITECTURE.md, section 7).
  *
  * It implements the functions with the CUDA headers' own declarations and
  * links in place of cudart. Device memory is host memory; every call is

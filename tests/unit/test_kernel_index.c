@@ -1,4 +1,4 @@
-/* The CUDA kernels' indexing, walked on the CPU (DESIGN.md section 1): the
+/* The CUDA kernels' indexing, walked on the CPU (docs/ARCHITECTURE.md, section 1): the
  * bodies in kernels/conv3x3_body.h called for every block and thread of the
  * grids the launchers make, as the GPU would call them, on a machine with no
  * GPU.

@@ -11,7 +11,7 @@
  *   overlays.c  the lesson menu, the help, the notice, the progress bar
  *
  * The view reads the app and its scene as const; it keeps only its own
- * caches (fonts, textures, the last layout). Colours follow DESIGN.md
+ * caches (fonts, textures, the last layout). Colours follow docs/ARCHITECTURE.md,
  * section 5: input blue, output green, the 3x3 window a shaded frame;
  * meaning is never carried by red versus green. */
 #ifndef CONVIS_VIEW_INTERNAL_H
