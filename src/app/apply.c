@@ -155,7 +155,7 @@ int app_apply_main(int argc, char **argv)
         return rc;
     if (!img_load_luma(a.input, &a.opt.limits, &img)) { /* 4 bytes a pixel: the colours are not shown */
         app_error("%s", err_msg());
-        return APP_EXIT_INPUT;
+        return app_exit_of_error(APP_EXIT_INPUT); /* no memory is the machine's */
     }
     rc = APP_EXIT_INPUT;
     if (!img_plane_alloc(&out, img.luma.w, img.luma.h)) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "core/image.h"
 
 #define CACHE_BITS 5 /* the colour lookup: 5 bits a channel, 32768 entries */
 #define PARTIAL_MOST 4 /* GIFs written at once, whose temporary files a signal removes */
@@ -285,7 +286,7 @@ static bool release(gif_writer *g, bool remove)
         ok = err_set_kind(err_kind_of_errno(e), "cannot finish the GIF '%s': %s", g->path,
                           write_refused(error) && e ? strerror(e) : GifErrorString(error));
     }
-    if (ok && !remove && link(partial_path[g->slot], g->path) != 0)
+    if (ok && !remove && img_place_new(partial_path[g->slot], g->path) != 0)
         ok = errno == EEXIST ? err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", g->path)
                              : err_set_kind(err_kind_of_errno(errno), "cannot write '%s': %s", g->path,
                                             strerror(errno));

@@ -70,12 +70,24 @@ static bool mo_strings_fit(const unsigned char *d, size_t size, bool big, uint32
     return true;
 }
 
+/* Whether n is a prime: the size of a catalogue's hash table must be one. */
+static bool mo_prime(uint32_t n)
+{
+    if (n < 2)
+        return false;
+    for (uint32_t k = 2; (uint64_t)k * k <= n; ++k)
+        if (n % k == 0)
+            return false;
+    return true;
+}
+
 /* Whether the .mo file's header and tables lie within it (revision 0, or 1
  * without system-dependent strings: what msgfmt writes for convis). */
 static bool mo_sound(const unsigned char *d, size_t size)
 {
     bool big;
     uint32_t revision, n, hash_size, hash_at;
+    uint32_t empty = 0;
     if (size < 28)
         return false;
     if (mo_word(d, false) == MO_MAGIC)
@@ -97,12 +109,18 @@ static bool mo_sound(const unsigned char *d, size_t size)
     hash_at = mo_word(d + 24, big);
     if (hash_size <= 2)
         return true; /* gettext does not use a table this small */
-    if ((uint64_t)hash_at + 4u * (uint64_t)hash_size > size)
+    if ((uint64_t)hash_at + 4u * (uint64_t)hash_size > size || !mo_prime(hash_size))
         return false;
-    for (uint32_t i = 0; i < hash_size; ++i)
-        if (mo_word(d + hash_at + 4u * i, big) > n)
+    for (uint32_t i = 0; i < hash_size; ++i) {
+        uint32_t e = mo_word(d + hash_at + 4u * i, big);
+        if (e > n)
             return false;
-    return true;
+        empty += e == 0;
+    }
+    /* gettext probes the table (double hashing over a prime size, which
+     * visits every slot) until it finds its string or an empty slot: a
+     * table with none would make a lookup of a missing string loop for ever */
+    return empty > 0;
 }
 
 /* Whether the catalogue at `path` is sound (mo_sound); false for one that

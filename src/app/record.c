@@ -197,7 +197,7 @@ static bool not_json(const char *path, const unsigned char *s, size_t n, size_t 
  * brackets, braces, commas, colons, spaces, numbers, true, false, null. */
 static bool json_outside(unsigned char c)
 {
-    return strchr(" \t\r\n{}[],:+-.", c) || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+    return (c && strchr(" \t\r\n{}[],:+-.", c)) || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
            (c >= 'A' && c <= 'Z');
 }
 
@@ -218,6 +218,8 @@ static bool json_shape(const char *path, const unsigned char *s, size_t n)
     for (size_t i = n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0; i < n; ++i) { /* after a byte order mark */
         unsigned char c = s[i];
         if (in_string) {
+            if (c < 0x20 || (c == '\\' && (i + 1 >= n || !strchr("\"\\/bfnrtu", s[i + 1]) || !s[i + 1])))
+                return not_json(path, s, n, i); /* JSON's escapes only (YAML's \0, \x, \e ... are not) */
             if (c == '\\')
                 ++i; /* the escaped character: a quote there does not end the string */
             else if (c == '"')

@@ -850,7 +850,7 @@ static bool finish_timing(cuda_state *s, double wall, double other_ms, const cha
  * microseconds are lost in it, and the compute phase is the kernel's time.
  * Nor is the kernel without its barrier, whose runs are compared, not
  * timed. */
-static bool measure_kernel(cuda_state *s, const eng_job *job, double phase_ms, eng_timing *timing)
+static bool time_kernel_alone(cuda_state *s, const eng_job *job, double phase_ms, eng_timing *timing)
 {
     eng_launch l;
     int n = phase_ms * KERNEL_ALONE_LAUNCHES > KERNEL_ALONE_BUDGET_MS ? (int)(KERNEL_ALONE_BUDGET_MS / phase_ms)
@@ -875,6 +875,20 @@ static bool measure_kernel(cuda_state *s, const eng_job *job, double phase_ms, e
     timing->kernel_launches = n;
     timing->kernel_one_ms = one;
     timing->kernel_ms = many / n;
+    return true;
+}
+
+/* The kernel timed alone (time_kernel_alone), after the run's result is
+ * already where it goes: a failure there costs the figure, not the frame,
+ * unless it broke the context, which the caller then mends. */
+static bool measure_kernel(cuda_state *s, const eng_job *job, double phase_ms, eng_timing *timing)
+{
+    if (time_kernel_alone(s, job, phase_ms, timing))
+        return true;
+    if (context_broken != cudaSuccess)
+        return false;
+    cudaGetLastError();
+    timing->has_kernel = false;
     return true;
 }
 

@@ -34,7 +34,7 @@ bool img_plane_alloc(img_plane *p, int w, int h)
         return err_set("an image must be at least 1x1 pixels, not %dx%d", w, h);
     p->px = malloc((size_t)w * (size_t)h * sizeof *p->px);
     if (!p->px)
-        return err_set("out of memory for a %dx%d image", w, h);
+        return err_set_kind(ERR_ENV, "out of memory for a %dx%d image", w, h);
     p->w = w;
     p->h = h;
     return true;
@@ -195,7 +195,7 @@ static bool read_image_file(const char *path, unsigned char **data, size_t *size
     buf = malloc(want + 1);
     if (!buf) {
         close(fd);
-        return err_set("out of memory reading '%s' (%lld bytes)", path, (long long)st.st_size);
+        return err_set_kind(ERR_ENV, "out of memory reading '%s' (%lld bytes)", path, (long long)st.st_size);
     }
     memcpy(buf, head, (size_t)got);
     rest = (size_t)got < want ? read_some(fd, buf + got, want + 1 - (size_t)got) : 0;
@@ -249,7 +249,7 @@ bool img_alloc(img_image *out, int w, int h)
     out->color.px = malloc((size_t)w * (size_t)h * 4);
     if (!out->color.px) {
         img_plane_free(&out->luma);
-        return err_set("out of memory for a %dx%d image", w, h);
+        return err_set_kind(ERR_ENV, "out of memory for a %dx%d image", w, h);
     }
     out->color.w = w;
     out->color.h = h;
@@ -319,7 +319,7 @@ static bool write_png(FILE *f, const img_plane *plane, img_display display)
     uint8_t *grey = malloc(n);
     int ok;
     if (!grey)
-        return err_set("out of memory converting a %dx%d result to PNG", plane->w, plane->h);
+        return err_set_kind(ERR_ENV, "out of memory converting a %dx%d result to PNG", plane->w, plane->h);
     for (size_t i = 0; i < n; ++i)
         grey[i] = img_display_byte(plane->px[i], display);
     ok = stbi_write_png_to_func(stb_to_file, f, plane->w, plane->h, 1, grey, plane->w);
@@ -331,7 +331,7 @@ static bool write_pfm(FILE *f, const img_plane *plane)
 {
     unsigned char *row = malloc((size_t)plane->w * 4);
     if (!row)
-        return err_set("out of memory writing a %dx%d PFM", plane->w, plane->h);
+        return err_set_kind(ERR_ENV, "out of memory writing a %dx%d PFM", plane->w, plane->h);
     fprintf(f, "Pf\n%d %d\n-1.0\n", plane->w, plane->h);
     for (int y = plane->h - 1; y >= 0; --y) {
         const float *src = plane->px + (size_t)y * plane->w;
@@ -378,6 +378,26 @@ void img_remove_partial_write(void)
  * link at `path` becomes the file. With `exclusive`, the file is
  * linked into place instead, which fails when `path` exists: nothing is
  * ever replaced. */
+int img_place_new(const char *from, const char *to)
+{
+    int fd;
+    if (link(from, to) == 0)
+        return 0;
+    if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOSYS && errno != EMLINK)
+        return -1;
+    fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600); /* the name, ours alone */
+    if (fd < 0)
+        return -1;
+    close(fd);
+    if (rename(from, to) != 0) {
+        int e = errno;
+        unlink(to);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
 bool img_write_file(const char *path, img_write_fn fn, const void *ctx, bool exclusive)
 {
     const char *slash = strrchr(path, '/');
@@ -397,7 +417,7 @@ bool img_write_file(const char *path, img_write_fn fn, const void *ctx, bool exc
     snprintf(partial_path, sizeof partial_path, "%.*s.convis-XXXXXX", slash ? (int)(slash - path + 1) : 0, path);
     fd = mkstemp(partial_path);
     if (fd < 0)
-        return err_set("cannot write '%s': %s", path, strerror(errno));
+        return err_set_kind(err_kind_of_errno(errno), "cannot write '%s': %s", path, strerror(errno));
     partial_set = 1;
     /* mkstemp makes the file 0600: give it the mode the file it replaces
      * has, or the mode a new file gets */
@@ -419,7 +439,7 @@ bool img_write_file(const char *path, img_write_fn fn, const void *ctx, bool exc
     if (fclose(f) != 0 && ok)
         ok = err_set_kind(err_kind_of_errno(errno), "cannot write '%s': %s", path, strerror(errno));
     if (ok && exclusive) {
-        if (link(partial_path, path) != 0)
+        if (img_place_new(partial_path, path) != 0)
             ok = errno == EEXIST ? err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", path)
                                  : err_set("cannot write '%s': %s", path, strerror(errno));
         unlink(partial_path);
@@ -473,7 +493,7 @@ static bool write_rgba(FILE *f, const void *ctx)
     uint8_t *rgb = malloc(n * 3);
     int ok;
     if (!rgb)
-        return err_set("out of memory converting a %dx%d picture to PNG", img->w, img->h);
+        return err_set_kind(ERR_ENV, "out of memory converting a %dx%d picture to PNG", img->w, img->h);
     for (size_t i = 0; i < n; ++i)
         memcpy(rgb + 3 * i, img->px + 4 * i, 3);
     ok = stbi_write_png_to_func(stb_to_file, f, img->w, img->h, 3, rgb, img->w * 3);

@@ -112,6 +112,13 @@ bool img_write_rgba_png(const char *path, const img_rgba *img, bool no_overwrite
 typedef bool (*img_write_fn)(FILE *f, const void *ctx);
 bool img_write_file(const char *path, img_write_fn fn, const void *ctx, bool exclusive);
 
+/* Puts the whole file `from` at the new name `to` (same folder), never
+ * over a file there: a hard link, or where the file system has none (FAT,
+ * exFAT, some network and FUSE mounts) the name taken with O_EXCL and
+ * `from` renamed onto it. 0, or -1 with errno (EEXIST: `to` exists).
+ * `from` may be left to unlink. */
+int img_place_new(const char *from, const char *to);
+
 /* Removes the temporary file of a write in progress, if any: for a signal
  * handler that ends the program (async-signal-safe: one unlink). */
 void img_remove_partial_write(void);

@@ -94,6 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     app_record r;
     bounds_once();
+    err_clear(); /* so that a refusal without a sentence shows */
     if (rec_parse("fuzz.json", data, size, &r)) {
         if (size > REC_MAX_BYTES || depth_of(data, size) > REC_MAX_DEPTH || yaml_depth(data, size) > REC_MAX_DEPTH) {
             fprintf(stderr, "fuzz_record: %zu bytes nested %d deep (libyaml: %d) read as a record\n", size,

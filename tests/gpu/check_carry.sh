@@ -83,8 +83,8 @@ for i in "${!pkgs[@]}"; do
   if ! has "$p" "${build[@]}" && ! has "$p" "${server[@]}" && ! has "$p" "${carried[@]}"; then
     bad "build_needs.txt: $p (for ${names[$i]}) is neither installed by do.sh nor carried nor on the server"
   fi
-  if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" &&
-    ! dpkg-query -L "$p" 2>/dev/null | grep -qx "/${files[$i]}"; then
+  if ! has "$p" "${server[@]}" && dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" &&
+    ! dpkg-query -L "$p" 2>/dev/null | grep -Fqx "/${files[$i]}"; then
     bad "build_needs.txt: /${files[$i]} (for ${names[$i]}) is not a file of $p"
   fi
 done

@@ -292,9 +292,12 @@ fi
 # ---- engines --------------------------------------------------------------------------------
 if can_start engines; then
   timeout -k 5 "$(lim 10)" "$B/convis" engines >"$L/engines.txt" 2>&1
+  rc=$?
   lines="$(grep -E '^(cuda|gl) ' "$L/engines.txt" | tr -s ' ' | cut -c1-70 | tr '\n' '|')"
   if grep -Eq '^cuda +available' "$L/engines.txt"; then
     row engines ok "$lines"
+  elif [ $rc -ne 0 ]; then
+    row engines FAIL "convis engines exited $rc: $(tail -n 1 "$L/engines.txt")"
   elif [ "$gpu" = no ]; then
     row engines skip "no GPU: $lines"
   else
@@ -309,7 +312,9 @@ if can_start gpu-tests bit-exact interop; then
   cp "$B/Testing/Temporary/LastTest.log" "$L/ctest-gpu-full.log" 2>/dev/null
   summary=$(grep -E 'tests passed' "$L/ctest-gpu.log" | tail -n 1)
   skipped=$(grep -E '\*\*\*Skipped|Not Run' "$L/ctest-gpu.log" | grep -oE 'test_[a-z_]+' | sort -u | tr '\n' ' ')
-  if [ "$gpu" = no ]; then
+  if [ "$gpu" = no ] && { [ $rc -ne 0 ] || ! grep -q '100% tests passed' "$L/ctest-gpu.log"; }; then
+    row gpu-tests FAIL "no GPU, and not every test passed or skipped: ${summary:-ctest exit $rc}"
+  elif [ "$gpu" = no ]; then
     row gpu-tests skip "no GPU: ${summary:-ctest exit $rc}; skipped: ${skipped:-none}"
   elif [ $rc -eq 0 ] && [ -z "$skipped" ]; then
     row gpu-tests ok "$summary"

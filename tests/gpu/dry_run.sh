@@ -54,8 +54,8 @@ if [ ! -f "$base/.stamp-$stamp" ]; then
   # each package's own files, hard-linked (copied across file systems);
   # folders come through the links above on a merged-/usr system
   dpkg-query -L "${pkgs[@]}" 2>/dev/null | sort -u | while read -r f; do
-    [ -e "$f" ] || [ -L "$f" ] || continue
-    [ -d "$f" ] && [ ! -L "$f" ] && { mkdir -p "$base$f"; continue; }
+    if [ ! -e "$f" ] && [ ! -L "$f" ]; then continue; fi
+    if [ -d "$f" ] && [ ! -L "$f" ]; then mkdir -p "$base$f"; continue; fi
     mkdir -p "$base$(dirname "$f")"
     cp -a -l "$f" "$base$f" 2>/dev/null || cp -a "$f" "$base$f"
   done
@@ -63,7 +63,7 @@ if [ ! -f "$base/.stamp-$stamp" ]; then
   [ -e "$base/usr/bin/sh" ] || cp -a /usr/bin/sh "$base/usr/bin/sh"
   mkdir -p "$base/etc/alternatives" && cp -an /etc/alternatives/. "$base/etc/alternatives/"
   find /usr -lname '/etc/alternatives/*' 2>/dev/null | while read -r f; do
-    [ -d "$base$(dirname "$f")" ] && cp -an "$f" "$base$f"
+    if [ -d "$base$(dirname "$f")" ]; then cp -an "$f" "$base$f"; fi
   done
   for f in passwd group shadow nsswitch.conf hosts ld.so.conf; do [ -e "/etc/$f" ] && cp -an "/etc/$f" "$base/etc/"; done
   mkdir -p "$base/etc/ld.so.conf.d" && cp -an /etc/ld.so.conf.d/. "$base/etc/ld.so.conf.d/"
@@ -77,7 +77,11 @@ trap 'rm -rf "$root"' EXIT
 cp -a -l "$base/." "$root/"
 mkdir -p "$root$ROOT" "$root$cuda" "$root/tmp/convis-build-device" "$build" "$OUT"
 ln -sfn "$cuda" "$root/usr/local/cuda"
-echo "dry_run.sh: the check in a root of ${#pkgs[@]} packages (no $(for p in libsdl2-dev libgif-dev gettext libgl1-mesa-dri; do chroot "$root" dpkg-query -W "$p" >/dev/null 2>&1 || printf '%s ' "$p"; done| sed 's/ $//'); the CUDA toolkit $cuda), this tree at $ROOT"
+# what the root must lack: this machine's own SDL2, giflib, gettext and Mesa
+for f in usr/include/SDL2/SDL.h usr/include/gif_lib.h usr/bin/msgfmt usr/lib/x86_64-linux-gnu/dri/swrast_dri.so; do
+  [ -e "$root/$f" ] && die "the server's root has /$f, which a bare server lacks: remove $base and run again"
+done
+echo "dry_run.sh: the check in a root of ${#pkgs[@]} packages (no SDL2, giflib, gettext or Mesa; the CUDA toolkit $cuda), this tree at $ROOT"
 set +e
 unshare -m --fork /bin/sh -c '
   set -e

@@ -1198,7 +1198,9 @@ static void test_record_strict(void)
             {"{} {}", "'{' at line 1, column 4"},
             {"{\"convis_record\": 1, \"x\": [\"a\": [1]]}", "':' at line 1, column 31"}, /* a mapping in a list */
             {"{\"a\": [1}", "'}' at line 1, column 9"},
-            {"{\"a\": \"\x1b[2J\"}", "damaged record"}, /* libyaml refuses the raw control character */
+            {"{\"a\": \"\x1b[2J\"}", "'\\x1b' at line 1, column 8 is not JSON"}, /* a raw control character */
+            {"{\"a\": \"x\\0y\"}", "'\\' at line 1, column 9 is not JSON"},   /* YAML's escapes, not JSON's */
+            {"{\"a\": \"\\x41\"}", "'\\' at line 1, column 8 is not JSON"},
         };
         for (size_t i = 0; i < sizeof not_json / sizeof not_json[0]; ++i) {
             write_lesson("yaml.json", not_json[i][0], path, sizeof path);

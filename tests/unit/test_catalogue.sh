@@ -80,6 +80,15 @@ english "a hash entry naming no string"
 fresh
 put 4 $((2 << 16))
 english "a revision gettext does not know"
+# a hash table with no empty slot: gettext would probe it for ever when a
+# string is missing (every entry names string 1)
+fresh
+perl -e 'open(F, "+<", $ARGV[0]) or die; binmode F; seek F, 20, 0; read F, $b, 8; my ($n, $at) = unpack("VV", $b);
+  seek F, $at, 0; print F pack("V", 1) x $n; close F' "$mo"
+english "a hash table without an empty slot"
+fresh
+put 20 $(($(word 20) - 1))
+english "a hash table whose size is not a prime"
 
 # the other byte order, sound: still Chinese
 fresh

@@ -405,7 +405,7 @@ void vw_draw_chart(view *v, const app *a)
                  scene_engine_label(&s->gpu), m, t2);
     } else if (s->gpu.measured && s->par.measured) {
         size_t n = strlen(buf);
-        if (n)
+        if (n && n + 4 < sizeof buf)
             n += (size_t)snprintf(buf + n, sizeof buf - n, " \xC2\xB7 ");
         short_compare(scene_engine_label(&s->gpu), &s->gpu.timing, "cpu-par", &s->par.timing, buf + n, sizeof buf - n);
     }
@@ -414,12 +414,13 @@ void vw_draw_chart(view *v, const app *a)
         size_t n = strlen(buf);
         fmt_ms(s->gpu.timing.kernel_ms, each, sizeof each);
         fmt_ms(s->gpu.timing.kernel_one_ms, one, sizeof one);
-        if (n)
+        if (n && n + 4 < sizeof buf)
             n += (size_t)snprintf(buf + n, sizeof buf - n, " \xC2\xB7 ");
-        snprintf(buf + n, sizeof buf - n,
-                 _("%s, measured apart: the kernel alone, %d back-to-back launches: %s each; one launch after "
-                   "idle: %s"),
-                 scene_engine_label(&s->gpu), s->gpu.timing.kernel_launches, each, one);
+        if (n + 1 < sizeof buf) /* a full line keeps what it has */
+            snprintf(buf + n, sizeof buf - n,
+                     _("%s, measured apart: the kernel alone, %d back-to-back launches: %s each; one launch after "
+                       "idle: %s"),
+                     scene_engine_label(&s->gpu), s->gpu.timing.kernel_launches, each, one);
     }
     y += rnd_text_wrapped(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, TEXT, true);
     if (!legend_on_top) {
