@@ -156,8 +156,12 @@ static void check_frames(eng_engine *e, eng_result asked, const char *label)
             CHECK(bad == 0, "%s: %ld of %zu pixels read back from the GL buffer differ from the reference", what, bad,
                   n);
             check_phases(&t, info.present, asked, what);
-            if (n == 1) /* a kernel of microseconds, on every path */
-                CHECK(t.has_kernel, "%s: the kernel alone measured after the present", what);
+            if (n == 1) { /* a kernel of microseconds, on every path, timed again when its phase leaves
+                           * room for two launches in cuda.c's budget (at most 0.5 ms; a busy machine may not) */
+                double phase = t.result == ENG_RESULT_INTEROP ? t.ms[ENG_PRESENT] : t.ms[ENG_COMPUTE];
+                CHECK(t.has_kernel || phase > 0.5, "%s: the kernel alone measured after a phase of %.4f ms", what,
+                      phase);
+            }
             if (require_interop && asked == ENG_RESULT_INTEROP)
                 CHECK(t.result == ENG_RESULT_INTEROP, "%s: on NVIDIA's GL, the frame went by interop, not %s (%s)",
                       what, eng_result_name(t.result), info.present_why);
