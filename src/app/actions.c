@@ -117,14 +117,8 @@ static void escape(app *a)
         s->pinned = false;
     else if (s->banner[0])
         s->banner[0] = '\0';
-    else if (a->large)
-        a->large = false;
-    else if (s->inside.shown)
-        scene_block_close(s);
-    else if (s->sweep.shown)
-        s->sweep.shown = false;
-    else if (s->chain.shown)
-        s->chain.shown = false;
+    else if (scene_close_shown(s))
+        ;
     else if (app_in_lesson(a))
         app_lesson_stop(a);
     else
@@ -157,21 +151,14 @@ static void run(app *a, app_act act)
             enter_step(a);
         break;
     case ACT_GPU: scene_launch_gpu(s); break;
-    case ACT_SWEEP:
-        a->large = false; /* they take the same place */
-        s->inside.shown = false;
-        scene_sweep(s);
-        break;
+    case ACT_SWEEP: scene_sweep(s); break;
     case ACT_APPLY_AGAIN: scene_apply_again(s); break;
     case ACT_CHAIN: scene_chain(s); break;
     case ACT_TOO_BIG: scene_too_big(s); break;
     case ACT_BUDGET: scene_next_budget(s); break;
     case ACT_BUDGET_OFF: scene_set_budget(s, 0); break;
     case ACT_THREADS: scene_toggle_threads(s); break;
-    case ACT_BLOCK_LIFE:
-        a->large = false; /* they take the same place */
-        scene_block_life(s);
-        break;
+    case ACT_BLOCK_LIFE: scene_block_life(s); break;
     case ACT_BLOCK_WARP: scene_next_block_warp(s); break;
     case ACT_BLOCK_SHAPE: scene_next_block_shape(s); break;
     case ACT_BLOCK_PICK: scene_block_pick(s, act.arg); break;
@@ -222,11 +209,7 @@ static void run(app *a, app_act act)
             scene_open_image(s, act.text);
         break;
     case ACT_ESCAPE: escape(a); break;
-    case ACT_LARGE:
-        a->large = !a->large;
-        if (a->large)
-            s->sweep.shown = s->inside.shown = false; /* they take the same place */
-        break;
+    case ACT_LARGE: scene_show(s, s->area == SCENE_AREA_LARGE ? SCENE_AREA_GRIDS : SCENE_AREA_LARGE); break;
     case ACT_QUIT: a->quit = true; break;
     case ACT_COUNT: break;
     }

@@ -46,7 +46,6 @@ typedef struct app {
 
     /* overlays */
     bool help, menu, blank;
-    bool large;                 /* the whole input and output, large, side by side (I) */
     int text_scale;             /* percent: 100, 125, 150, 200 */
     int edit_tap;               /* kernel cell being typed into, as shown (-1 none) */
     char edit_text[24];

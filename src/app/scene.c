@@ -54,8 +54,8 @@ static void reset_settings(scene *s, const app_options *opt)
     s->hovering = s->pinned = false;
     s->gpu_kernel = ENG_KERNEL_TILED;
     s->gpu_result = s->gpu.engine && eng_can_present(s->gpu.engine) ? ENG_RESULT_INTEROP : ENG_RESULT_BULK;
-    s->sweep.shown = s->chain.shown = false;
-    s->inside.shown = false;
+    s->area = SCENE_AREA_GRIDS;
+    s->chart = SCENE_CHART_TIMING;
     s->inside.shape = 0;
     s->mem_budget = 0;
     scene_tiles_end(s);
@@ -281,7 +281,8 @@ void scene_unstash(scene *s, scene_stash *st)
     s->gpu_result = st->gpu_result;
     s->mem_budget = st->mem_budget;
     scene_clamp_gpu_result(s); /* the lesson may have switched the GPU engine */
-    s->sweep.shown = s->chain.shown = s->inside.shown = false;
+    s->area = SCENE_AREA_GRIDS;
+    s->chart = SCENE_CHART_TIMING;
     if (scene_adopt_image(s, &img, name)) {
         s->passes = passes;
         scene_view_at(s, st->view_x, st->view_y);
@@ -325,7 +326,7 @@ void scene_update(scene *s, double dt_ms)
 bool scene_animating(const scene *s)
 {
     double now = scene_now(s);
-    return (s->playing && s->phase == SCENE_PHASE_CPU) || (s->inside.shown && scene_block_progress(s) < 1.0) ||
+    return (s->playing && s->phase == SCENE_PHASE_CPU) || (s->area == SCENE_AREA_INSIDE && scene_block_progress(s) < 1.0) ||
            (s->phase == SCENE_PHASE_GPU && now - s->gpu_shown_at < scene_gpu_light_ms(s)) ||
            (s->notice[0] && now - s->notice_at < SCENE_NOTICE_MS);
 }
@@ -543,6 +544,43 @@ void scene_next_display(scene *s)
 {
     s->opt.display = (img_display)((s->opt.display + 1) % IMG_DISPLAY_COUNT);
     redo_from(s, 0); /* the thumbnail's grey levels change */
+}
+
+/* ---- what is shown ---------------------------------------------------------- */
+
+void scene_show(scene *s, scene_area area)
+{
+    if (area < 0 || area >= SCENE_AREA_COUNT)
+        return;
+    s->area = area;
+    if (area == SCENE_AREA_SWEEP)
+        s->chart = SCENE_CHART_TIMING;
+}
+
+void scene_show_chart(scene *s, scene_chart chart)
+{
+    if (chart < 0 || chart >= SCENE_CHART_COUNT)
+        return;
+    s->chart = chart;
+    if (chart == SCENE_CHART_CHAIN && s->area == SCENE_AREA_SWEEP)
+        s->area = SCENE_AREA_GRIDS;
+}
+
+bool scene_close_shown(scene *s)
+{
+    if (s->area != SCENE_AREA_GRIDS)
+        s->area = SCENE_AREA_GRIDS;
+    else if (s->chart != SCENE_CHART_TIMING)
+        s->chart = SCENE_CHART_TIMING;
+    else
+        return false;
+    return true;
+}
+
+const char *scene_area_name(scene_area area)
+{
+    static const char *const names[SCENE_AREA_COUNT] = {"grids", "large", "inside", "sweep"};
+    return area >= 0 && area < SCENE_AREA_COUNT ? names[area] : "?";
 }
 
 /* ---- the region shown -------------------------------------------------------- */

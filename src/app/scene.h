@@ -57,6 +57,23 @@ typedef enum scene_phase {
     SCENE_PHASE_GPU,        /* the GPU has computed every output at once */
 } scene_phase;
 
+/* What fills the main area, one at a time: showing one replaces the one
+ * shown (scene_show), Esc goes back to the grids. */
+typedef enum scene_area {
+    SCENE_AREA_GRIDS = 0,   /* the input and output grids, the kernel, the arithmetic, the thumbnails */
+    SCENE_AREA_LARGE,       /* the whole input and output, large, side by side (I) */
+    SCENE_AREA_INSIDE,      /* one block of the tiled kernel (O) */
+    SCENE_AREA_SWEEP,       /* the size sweep's chart (W) */
+    SCENE_AREA_COUNT
+} scene_area;
+
+/* What the chart beside the status shows. */
+typedef enum scene_chart {
+    SCENE_CHART_TIMING = 0, /* every engine's time on the image shown */
+    SCENE_CHART_CHAIN,      /* the chain's two times (X) */
+    SCENE_CHART_COUNT
+} scene_chart;
+
 /* One engine and its last measurement. */
 typedef struct scene_engine {
     eng_engine *engine;     /* NULL when unavailable */
@@ -130,6 +147,9 @@ typedef struct scene {
     double owed_taps;           /* fractional taps carried between frames */
     double gpu_shown_at;        /* clock (ms) when the GPU result appeared */
 
+    scene_area area;            /* what fills the main area */
+    scene_chart chart;          /* what the chart shows */
+
     /* the region shown, and the output looked at */
     int view_x, view_y;         /* top-left cell of the region shown */
     int view_cells;             /* cells across the grids (zoom) */
@@ -180,7 +200,6 @@ typedef struct scene {
 
     /* the size sweep: the same filter on square images of growing size */
     struct {
-        bool shown;                 /* the sweep chart replaces the timing chart */
         int count;                  /* sizes measured */
         int size[SCENE_SWEEP_SIZES];
         double ms[3][SCENE_SWEEP_SIZES]; /* cpu-seq, cpu-par, gpu; < 0: not measured */
@@ -195,7 +214,6 @@ typedef struct scene {
      * kernels ask of the memory is counted where it is shown:
      * compute/kernel_walk.h). */
     struct {
-        bool shown;                 /* it takes the grids' place, as the sweep does */
         int stage;                  /* a scene_block_stage */
         double stage_at;            /* clock: when the stage began (its animation) */
         int bx, by;                 /* the block looked at */
@@ -216,7 +234,6 @@ typedef struct scene {
 
     /* the chain: dependent passes on a 4x4 image, each started by the host */
     struct {
-        bool shown;                 /* its panel replaces the timing chart */
         int length;                 /* passes timed (0: never run) */
         double ms[2];               /* cpu-seq, GPU; < 0 not measured */
     } chain;
@@ -291,6 +308,18 @@ void scene_set_weight(scene *s, int tap, float value);
 void scene_next_border(scene *s);
 void scene_toggle_flip(scene *s);
 void scene_next_display(scene *s);
+
+/* ---- what is shown ------------------------------------------------------------ */
+
+/* Shows `area` in the main area (what was there goes: inside's view closes,
+ * the sweep's chart hides), or `chart` in the chart's place. The sweep and
+ * the chain are not shown together: showing one hides the other. */
+void scene_show(scene *s, scene_area area);
+void scene_show_chart(scene *s, scene_chart chart);
+/* Esc's share: the main area back to the grids, else the chart back to the
+ * timing; false when both already were. */
+bool scene_close_shown(scene *s);
+const char *scene_area_name(scene_area area);   /* "grids", "large", "inside", "sweep" */
 
 /* ---- the region shown ----------------------------------------------------------- */
 void scene_zoom(scene *s, int step);    /* + closer (fewer cells), - farther */

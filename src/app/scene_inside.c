@@ -140,9 +140,8 @@ void scene_block_life(scene *s)
 {
     if (!s->img.luma.px)
         return;
-    if (!s->inside.shown) {
-        s->inside.shown = true;
-        s->sweep.shown = false; /* they take the same place */
+    if (s->area != SCENE_AREA_INSIDE) {
+        scene_show(s, SCENE_AREA_INSIDE);
         aim(s);
         enter(s, SCENE_BLOCK_LOAD);
     } else if (s->inside.stage < SCENE_BLOCK_NO_BARRIER_GPU) {
@@ -154,7 +153,8 @@ void scene_block_life(scene *s)
 
 void scene_block_close(scene *s)
 {
-    s->inside.shown = false;
+    if (s->area == SCENE_AREA_INSIDE)
+        scene_show(s, SCENE_AREA_GRIDS);
     ++s->updates;
 }
 
@@ -163,7 +163,7 @@ void scene_next_block_shape(scene *s)
     int bdx, bdy;
     s->inside.shape = (s->inside.shape + 1) % SCENE_BLOCK_SHAPES;
     scene_block_dims(s, &bdx, &bdy);
-    if (s->inside.shown) {
+    if (s->area == SCENE_AREA_INSIDE) {
         aim(s);
         enter(s, s->inside.stage);
     }

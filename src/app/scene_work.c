@@ -215,16 +215,15 @@ void scene_task_end(scene *s)
 
 void scene_sweep(scene *s)
 {
-    if (s->sweep.shown && s->task.kind != SCENE_TASK_SWEEP) {
-        s->sweep.shown = false; /* W again hides the chart */
+    if (s->area == SCENE_AREA_SWEEP && s->task.kind != SCENE_TASK_SWEEP) {
+        scene_show(s, SCENE_AREA_GRIDS); /* W again hides the chart */
         return;
     }
     if (!s->img.luma.px || s->task.kind == SCENE_TASK_SWEEP)
         return;
     scene_task_start(s, SCENE_TASK_SWEEP, SCENE_SWEEP_SIZES * 3);
     s->sweep.count = 0;
-    s->sweep.shown = true;
-    s->chain.shown = false;
+    scene_show(s, SCENE_AREA_SWEEP);
     for (int i = 0, n = 4; i < SCENE_SWEEP_SIZES; ++i, n *= 4) {
         s->sweep.size[i] = n;
         for (int k = 0; k < 3; ++k)
@@ -291,8 +290,8 @@ static void sweep_slice(scene *s)
 
 void scene_chain(scene *s)
 {
-    if (s->chain.shown && s->task.kind != SCENE_TASK_CHAIN) {
-        s->chain.shown = false; /* X again hides the panel */
+    if (s->chart == SCENE_CHART_CHAIN && s->task.kind != SCENE_TASK_CHAIN) {
+        scene_show_chart(s, SCENE_CHART_TIMING); /* X again hides the panel */
         return;
     }
     if (!s->img.luma.px || s->task.kind == SCENE_TASK_CHAIN)
@@ -305,8 +304,7 @@ void scene_chain(scene *s)
     }
     s->chain.length = SCENE_CHAIN_LENGTH;
     s->chain.ms[0] = s->chain.ms[1] = -1;
-    s->chain.shown = true;
-    s->sweep.shown = false;
+    scene_show_chart(s, SCENE_CHART_CHAIN);
     s->task.pass = -1; /* the warm-up run first */
 }
 

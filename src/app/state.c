@@ -16,8 +16,8 @@ static void print_inside(const scene *s, FILE *f)
     int bdx, bdy, rd, r, cd, c;
     kw_counts k;
     scene_block_dims(s, &bdx, &bdy);
-    fprintf(f, "inside=%d\nblock_shape=%dx%d\n", s->inside.shown, bdx, bdy);
-    if (!s->inside.shown)
+    fprintf(f, "inside=%d\nblock_shape=%dx%d\n", s->area == SCENE_AREA_INSIDE, bdx, bdy);
+    if (s->area != SCENE_AREA_INSIDE)
         return;
     scene_block_loading(s, &rd, &r, &cd, &c);
     fprintf(f, "block_stage=%s\nblock=%d,%d\nblock_thread=%d\nblock_warp=%d\n", stages[s->inside.stage], s->inside.bx,
@@ -56,6 +56,7 @@ void app_print_state(const app *a, FILE *f)
     scene_focus(s, &fx, &fy, &from_stepper);
     scene_title(s, title, sizeof title);
     fprintf(f, "phase=%s\n", s->phase == SCENE_PHASE_GPU ? "gpu" : "cpu");
+    fprintf(f, "area=%s\nchart=%s\n", scene_area_name(s->area), s->chart == SCENE_CHART_CHAIN ? "chain" : "timing");
     fprintf(f, "output=%ld\nx=%d\ny=%d\ntaps=%d\n", s->stepper.index, conv_stepper_x(&s->stepper),
            conv_stepper_y(&s->stepper), s->stepper.taps);
     fprintf(f, "done=%ld\ntotal=%ld\n", scene_cpu_done(s), (long)s->img.luma.w * s->img.luma.h);
@@ -98,9 +99,9 @@ void app_print_state(const app *a, FILE *f)
                    "gpu_subgroup=%d\n",
                 s->gpu_device.memory_total, s->gpu_device.memory_free, s->gpu_device.memory_engine,
                 s->gpu_device.max_buffer, s->gpu_device.subgroup);
-    fprintf(f, "passes=%d\nchain_shown=%d\nchain_cpu_ms=%.3f\nchain_gpu_ms=%.3f\n", s->passes, s->chain.shown,
+    fprintf(f, "passes=%d\nchain_shown=%d\nchain_cpu_ms=%.3f\nchain_gpu_ms=%.3f\n", s->passes, s->chart == SCENE_CHART_CHAIN,
            s->chain.ms[0], s->chain.ms[1]);
-    fprintf(f, "sweep_shown=%d\nsweep_sizes=%d\nsweep_crossover=%d\nbusy=%d\n", s->sweep.shown, s->sweep.count,
+    fprintf(f, "sweep_shown=%d\nsweep_sizes=%d\nsweep_crossover=%d\nbusy=%d\n", s->area == SCENE_AREA_SWEEP, s->sweep.count,
            scene_sweep_crossover(s), scene_busy(s));
     print_inside(s, f);
     fprintf(f, "menu=%d\nlessons_found=%d\nlang=%s\n", a->menu, a->lesson_count, app_lang(a));

@@ -152,13 +152,13 @@ static void test_every_action(void)
             CHECK(a.s.thread_view, "threads");
             break;
         case ACT_SWEEP:
-            CHECK(a.s.sweep.shown && a.s.sweep.count == SCENE_SWEEP_SIZES && a.s.sweep.ms[0][0] >= 0 &&
+            CHECK((a.s.area == SCENE_AREA_SWEEP) && a.s.sweep.count == SCENE_SWEEP_SIZES && a.s.sweep.ms[0][0] >= 0 &&
                       a.s.sweep.ms[1][SCENE_SWEEP_SIZES - 1] >= 0,
-                  "sweep: shown %d, %d sizes", a.s.sweep.shown, a.s.sweep.count);
+                  "sweep: shown %d, %d sizes", (a.s.area == SCENE_AREA_SWEEP), a.s.sweep.count);
             break;
         case ACT_CHAIN:
-            CHECK(a.s.chain.shown && a.s.chain.ms[0] >= 0 && a.s.chain.length == SCENE_CHAIN_LENGTH,
-                  "chain: shown %d, cpu %g ms", a.s.chain.shown, a.s.chain.ms[0]);
+            CHECK((a.s.chart == SCENE_CHART_CHAIN) && a.s.chain.ms[0] >= 0 && a.s.chain.length == SCENE_CHAIN_LENGTH,
+                  "chain: shown %d, cpu %g ms", (a.s.chart == SCENE_CHART_CHAIN), a.s.chain.ms[0]);
             break;
         case ACT_APPLY_AGAIN:
             CHECK(a.s.passes == 1 && strcmp(a.s.image_name, "sample.png") == 0, "apply-again: %d passes of '%s'",
@@ -561,7 +561,7 @@ static void test_long_work(void)
     int done, total, last = -1, slices = 0;
     fresh(&a);
     app_do(&a, app_act_id(ACT_SWEEP));
-    CHECK(scene_busy(&a.s) && a.s.sweep.shown, "the sweep starts and its chart shows");
+    CHECK(scene_busy(&a.s) && (a.s.area == SCENE_AREA_SWEEP), "the sweep starts and its chart shows");
     /* slices of at most one engine run each, the CPU's on the measuring
      * thread: a slice returns at once while it works; progress never goes
      * back and reaches 9 of 18 runs (three sizes) */
@@ -580,17 +580,17 @@ static void test_long_work(void)
         }
         nanosleep(&(struct timespec){0, 1000000}, NULL);
     }
-    CHECK(!scene_busy(&a.s) && a.s.sweep.count == 3 && a.s.sweep.shown,
+    CHECK(!scene_busy(&a.s) && a.s.sweep.count == 3 && (a.s.area == SCENE_AREA_SWEEP),
           "Esc stopped the sweep after 3 sizes (%d), its chart stays", a.s.sweep.count);
     CHECK(a.s.sweep.ms[0][2] > 0 && a.s.sweep.ms[1][2] > 0, "both CPU engines measured at 64x64: %g, %g ms",
           a.s.sweep.ms[0][2], a.s.sweep.ms[1][2]);
     scene_settle(&a.s);
     CHECK(a.s.sweep.count == 3 && a.s.sweep.ms[0][3] < 0, "nothing of the stopped sweep comes in later");
     app_do(&a, app_act_id(ACT_ESCAPE));
-    CHECK(!a.s.sweep.shown && !a.quit, "Esc again hides the chart");
+    CHECK(!(a.s.area == SCENE_AREA_SWEEP) && !a.quit, "Esc again hides the chart");
     /* the chain: in slices too, its result in the window's panel */
     app_do(&a, app_act_id(ACT_CHAIN));
-    CHECK(scene_busy(&a.s) && a.s.chain.shown, "the chain starts and its panel shows");
+    CHECK(scene_busy(&a.s) && (a.s.chart == SCENE_CHART_CHAIN), "the chain starts and its panel shows");
     scene_work(&a.s, 0.0); /* the warm-up and pass 0, both from the image: it is still there */
     CHECK(a.s.task.a.px && a.s.task.a.px[0] == a.s.img.luma.px[0], "the chain's warm-up kept its input: %g, not %g",
           a.s.task.a.px ? (double)a.s.task.a.px[0] : -1.0, (double)a.s.img.luma.px[0]);
@@ -601,7 +601,7 @@ static void test_long_work(void)
     CHECK(a.s.chain.ms[0] > 0 && a.s.chain.length == SCENE_CHAIN_LENGTH, "chain on cpu-seq: %g ms", a.s.chain.ms[0]);
     CHECK(a.s.gpu.engine ? a.s.chain.ms[1] > 0 : a.s.chain.ms[1] < 0, "chain on the GPU: %g ms", a.s.chain.ms[1]);
     app_do(&a, app_act_id(ACT_CHAIN));
-    CHECK(!a.s.chain.shown, "X again hides the chain's panel");
+    CHECK(!(a.s.chart == SCENE_CHART_CHAIN), "X again hides the chain's panel");
     /* a new image, or another filter, while work runs stops it */
     app_do(&a, app_act_id(ACT_SWEEP));
     app_do(&a, app_act_id(ACT_APPLY_AGAIN));
@@ -621,13 +621,13 @@ static void test_large_view(void)
     app a;
     fresh(&a);
     run_name(&a, "large-view");
-    CHECK(a.large, "I: the large view");
+    CHECK((a.s.area == SCENE_AREA_LARGE), "I: the large view");
     run_name(&a, "sweep");
-    CHECK(!a.large && a.s.sweep.shown, "W: the sweep in its place");
+    CHECK(!(a.s.area == SCENE_AREA_LARGE) && (a.s.area == SCENE_AREA_SWEEP), "W: the sweep in its place");
     run_name(&a, "large-view");
-    CHECK(a.large && !a.s.sweep.shown, "I again: the large view in the sweep's place");
+    CHECK((a.s.area == SCENE_AREA_LARGE) && !(a.s.area == SCENE_AREA_SWEEP), "I again: the large view in the sweep's place");
     app_do(&a, app_act_id(ACT_ESCAPE));
-    CHECK(!a.large && !a.quit, "Esc closes it, nothing more");
+    CHECK(!(a.s.area == SCENE_AREA_LARGE) && !a.quit, "Esc closes it, nothing more");
     app_free(&a);
 }
 
@@ -674,7 +674,7 @@ static void test_inside(void)
     scene_center_on(&a.s, 100, 60);
     scene_hover(&a.s, true, 37, 21); /* the output looked at: block (2, 1) of 16x16 */
     run_name(&a, "block-life");
-    CHECK(a.s.inside.shown && a.s.inside.stage == SCENE_BLOCK_LOAD && a.s.inside.bx == 2 && a.s.inside.by == 1 &&
+    CHECK((a.s.area == SCENE_AREA_INSIDE) && a.s.inside.stage == SCENE_BLOCK_LOAD && a.s.inside.bx == 2 && a.s.inside.by == 1 &&
               a.s.inside.thread == 5 * 16 + 5,
           "O: block (%d, %d), thread %d, stage %d", a.s.inside.bx, a.s.inside.by, a.s.inside.thread, a.s.inside.stage);
     scene_block_loading(&a.s, &rd, &r, &cd, &c);
@@ -697,11 +697,11 @@ static void test_inside(void)
           "O: no barrier, simulated: %d raced of %d that could", a.s.inside.race.raced_count,
           a.s.inside.race.can_count);
     run_name(&a, "block-life");
-    CHECK(a.s.inside.shown && a.s.inside.stage == SCENE_BLOCK_NO_BARRIER_GPU &&
+    CHECK((a.s.area == SCENE_AREA_INSIDE) && a.s.inside.stage == SCENE_BLOCK_NO_BARRIER_GPU &&
               (a.s.gpu.engine ? a.s.inside.gpu_runs == SCENE_RACE_RUNS : a.s.inside.gpu_runs == 0 && a.s.inside.gpu_why[0]),
           "O: the runs without the barrier on the GPU engine (%d runs; %s)", a.s.inside.gpu_runs, a.s.inside.gpu_why);
     run_name(&a, "block-life");
-    CHECK(!a.s.inside.shown, "O: closed");
+    CHECK(!(a.s.area == SCENE_AREA_INSIDE), "O: closed");
     run_name(&a, "block-life");
     run_name(&a, "block-life");
     run_name(&a, "block-life");
@@ -726,15 +726,15 @@ static void test_inside(void)
     CHECK(a.s.inside.thread == 200, "a click picks thread 200 (%d)", a.s.inside.thread);
     /* one place for the view, the sweep and the large pictures */
     run_name(&a, "sweep");
-    CHECK(!a.s.inside.shown && a.s.sweep.shown, "W takes its place");
+    CHECK(!(a.s.area == SCENE_AREA_INSIDE) && (a.s.area == SCENE_AREA_SWEEP), "W takes its place");
     run_name(&a, "block-life");
-    CHECK(a.s.inside.shown && !a.s.sweep.shown, "O takes the sweep's");
+    CHECK((a.s.area == SCENE_AREA_INSIDE) && !(a.s.area == SCENE_AREA_SWEEP), "O takes the sweep's");
     run_name(&a, "large-view");
-    CHECK(a.large && !a.s.inside.shown, "I takes it");
+    CHECK((a.s.area == SCENE_AREA_LARGE) && !(a.s.area == SCENE_AREA_INSIDE), "I takes it");
     run_name(&a, "block-life");
-    CHECK(!a.large && a.s.inside.shown, "O back");
+    CHECK(!(a.s.area == SCENE_AREA_LARGE) && (a.s.area == SCENE_AREA_INSIDE), "O back");
     app_do(&a, app_act_id(ACT_ESCAPE));
-    CHECK(!a.s.inside.shown && !a.quit, "Esc closes it, nothing more");
+    CHECK(!(a.s.area == SCENE_AREA_INSIDE) && !a.quit, "Esc closes it, nothing more");
     app_free(&a);
 }
 

@@ -285,7 +285,7 @@ static float draw_memory_row(view *v, const scene *s, float x0, float width, flo
 void vw_draw_chart(view *v, const app *a)
 {
     const scene *s = &a->s;
-    if (s->chain.shown) {
+    if (s->chart == SCENE_CHART_CHAIN) {
         draw_chain(v, s);
         return;
     }

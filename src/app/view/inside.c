@@ -45,7 +45,7 @@ int vw_inside_thread_at(const view *v, const scene *s, float x, float y)
     rect tile;
     float cell;
     int bdx, bdy, col, row;
-    if (!s->inside.shown)
+    if (s->area != SCENE_AREA_INSIDE)
         return -1;
     tile_box(s, left_box(v, s), &tile, &cell);
     scene_block_dims(s, &bdx, &bdy);

@@ -150,7 +150,7 @@ void view_layout(view *v, const app *a, int W, int H)
     /* the size sweep, when shown, takes the grids' place: all of it */
     L->sweep = (rect){L->input.x, L->middle.y, L->output.x + L->output.w - L->input.x,
                       L->input.y + L->input.h - L->middle.y};
-    L->sweep_shown = s->sweep.shown && s->img.luma.px;
+    L->sweep_shown = s->area == SCENE_AREA_SWEEP && s->img.luma.px;
     L->status = (rect){L->pad, top + grid + L->pad, L->W * 0.48f, bottom_h};
     L->chart = (rect){L->W * 0.50f, top + grid + L->pad, L->W * 0.50f - L->pad, L->H - (top + grid + L->pad) - L->pad};
     {
@@ -223,11 +223,11 @@ view_hit view_hit_test(view *v, const app *a, int px, int py)
         return hit_act(ACT_PLAY, 0, -1, -1);
     if (vw_inside(L->large_button, x, y))
         return hit_act(ACT_LARGE, 0, -1, -1);
-    if (s->inside.shown && !a->large) { /* a thread of the block looked at */
+    if (s->area == SCENE_AREA_INSIDE) { /* a thread of the block looked at */
         int t = vw_inside_thread_at(v, s, x, y);
         return t >= 0 ? hit_act(ACT_BLOCK_PICK, t, -1, -1) : none;
     }
-    if (a->large) { /* over either picture: that output, hovered or pinned */
+    if (s->area == SCENE_AREA_LARGE) { /* over either picture: that output, hovered or pinned */
         rect r[2];
         vw_large_boxes(v, s, &r[0], &r[1]);
         for (int i = 0; i < 2; ++i)
@@ -243,7 +243,7 @@ view_hit view_hit_test(view *v, const app *a, int px, int py)
             }
         return none;
     }
-    if (s->sweep.shown)
+    if (s->area == SCENE_AREA_SWEEP)
         return none; /* the sweep covers the grids, the kernel and the thumbnails */
     if (vw_inside(L->kernel, x, y)) {
         int col = (int)((x - L->kernel.x) / (L->kernel.w / 3)), row = (int)((y - L->kernel.y) / (L->kernel.h / 3));

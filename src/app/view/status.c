@@ -185,10 +185,9 @@ void vw_draw_buttons(view *v, const app *a)
 {
     const layout *L = &v->L;
     const scene *s = &a->s;
-    bool a_large = a->large;
     vw_chip(v, L->play_button, s->playing ? vw_T(v, "Space  pause") : vw_T(v, "Space  play"), s->playing, WINDOW);
     vw_chip(v, L->gpu_button, L->gpu_label, s->phase == SCENE_PHASE_GPU, GREEN);
-    vw_chip(v, L->large_button, L->large_label, a_large, BLUE);
+    vw_chip(v, L->large_button, L->large_label, s->area == SCENE_AREA_LARGE, BLUE);
     if (L->keys_hint)
         rnd_text(v->small, vw_T(v, "F1 or ?  every key"), L->large_button.x + L->large_button.w + L->pad,
                  L->gpu_button.y + (L->gpu_button.h - vw_lh(v->small)) / 2, DIM);

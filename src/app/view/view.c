@@ -264,13 +264,13 @@ int view_targets(const view *v, const app *a, view_target *out, int max)
     n = target(out, n, max, "play", -1, L->play_button);
     n = target(out, n, max, "gpu", -1, L->gpu_button);
     n = target(out, n, max, "large-view", -1, L->large_button);
-    if (a->large) { /* the two pictures: a click pins an output */
+    if (a->s.area == SCENE_AREA_LARGE) { /* the two pictures: a click pins an output */
         rect in, o;
         vw_large_boxes(v, &a->s, &in, &o);
         n = target(out, n, max, "pin", -1, in);
         return target(out, n, max, "pin", -1, o);
     }
-    if (a->s.sweep.shown) /* it covers the grids, the kernel and the thumbnails */
+    if (a->s.area == SCENE_AREA_SWEEP) /* it covers the grids, the kernel and the thumbnails */
         return n;
     for (int t = 0; t < 9; ++t) {
         float kc = L->kernel.w / 3;
@@ -329,17 +329,16 @@ void view_draw(view *v, const app *a, int w, int h)
     v->cut_count = 0;
     rnd_begin(w, h, BG);
     if (s->img.luma.px) {
-        if (a->large) {
-            vw_draw_large(v, a);
-        } else if (s->inside.shown) {
-            vw_draw_inside(v, a);
-        } else if (s->sweep.shown) {
-            vw_draw_sweep(v, a, v->L.sweep);
-        } else {
+        switch (s->area) {
+        case SCENE_AREA_LARGE: vw_draw_large(v, a); break;
+        case SCENE_AREA_INSIDE: vw_draw_inside(v, a); break;
+        case SCENE_AREA_SWEEP: vw_draw_sweep(v, a, v->L.sweep); break;
+        default:
             vw_draw_grids(v, s, scene_now(s));
             vw_draw_kernel(v, a);
             vw_draw_arithmetic(v, s);
             vw_draw_thumbs(v, s);
+            break;
         }
         if (app_in_lesson(a))
             vw_draw_lesson(v, a);
