@@ -42,23 +42,23 @@ static void compare(const app *a, const scene_engine *x, const scene_engine *y, 
     fmt_compare(scene_engine_label(x), &x->timing, scene_engine_label(y), &y->timing, buf, size);
 }
 
-static void v_cpu_seq_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.seq, buf, size); }
-static void v_cpu_par_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.par, buf, size); }
-static void v_cpu_simd_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.simd, buf, size); }
-static void v_ratio_simd_seq(const app *a, char *buf, size_t size) { compare(a, &a->s.simd, &a->s.seq, buf, size); }
-static void v_ratio_par_simd(const app *a, char *buf, size_t size) { compare(a, &a->s.par, &a->s.simd, buf, size); }
-static void v_gpu_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.gpu, buf, size); }
-static void v_ratio_par_seq(const app *a, char *buf, size_t size) { compare(a, &a->s.par, &a->s.seq, buf, size); }
-static void v_ratio_gpu_par(const app *a, char *buf, size_t size) { compare(a, &a->s.gpu, &a->s.par, buf, size); }
+static void v_cpu_seq_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.cpu[SCENE_CPU_SEQ], buf, size); }
+static void v_cpu_par_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.cpu[SCENE_CPU_PAR], buf, size); }
+static void v_cpu_simd_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.cpu[SCENE_CPU_SIMD], buf, size); }
+static void v_ratio_simd_seq(const app *a, char *buf, size_t size) { compare(a, &a->s.cpu[SCENE_CPU_SIMD], &a->s.cpu[SCENE_CPU_SEQ], buf, size); }
+static void v_ratio_par_simd(const app *a, char *buf, size_t size) { compare(a, &a->s.cpu[SCENE_CPU_PAR], &a->s.cpu[SCENE_CPU_SIMD], buf, size); }
+static void v_gpu_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.gpu.eng, buf, size); }
+static void v_ratio_par_seq(const app *a, char *buf, size_t size) { compare(a, &a->s.cpu[SCENE_CPU_PAR], &a->s.cpu[SCENE_CPU_SEQ], buf, size); }
+static void v_ratio_gpu_par(const app *a, char *buf, size_t size) { compare(a, &a->s.gpu.eng, &a->s.cpu[SCENE_CPU_PAR], buf, size); }
 
 static void v_gpu_engine(const app *a, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s", a->s.gpu.engine ? eng_description(a->s.gpu.engine) : words(a, "no GPU engine here"));
+    snprintf(buf, size, "%s", a->s.gpu.eng.engine ? eng_description(a->s.gpu.eng.engine) : words(a, "no GPU engine here"));
 }
 
 static void v_gpu_device(const app *a, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s", a->s.gpu_device_known ? a->s.gpu_device.name : words(a, "(launch the GPU phase first)"));
+    snprintf(buf, size, "%s", a->s.gpu.device_known ? a->s.gpu.device.name : words(a, "(launch the GPU phase first)"));
 }
 
 static void v_image_size(const app *a, char *buf, size_t size)
@@ -96,27 +96,27 @@ static void v_block_size(const app *a, char *buf, size_t size)
 
 static void v_cpu_threads(const app *a, char *buf, size_t size)
 {
-    if (a->s.cpu_bands < 1)
+    if (a->s.measure.bands < 1)
         snprintf(buf, size, "%s", words(a, "(not measured yet)"));
     else
-        fmt_count(a->s.cpu_bands, buf, size);
+        fmt_count(a->s.measure.bands, buf, size);
 }
 
 static void v_gpu_result(const app *a, char *buf, size_t size)
 {
     const scene *s = &a->s;
-    if (!s->gpu.measured) {
+    if (!s->gpu.eng.measured) {
         snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
-    } else if (s->gpu.timing.result == ENG_RESULT_PER_PIXEL && s->gpu.timing.extrapolated) {
+    } else if (s->gpu.eng.timing.result == ENG_RESULT_PER_PIXEL && s->gpu.eng.timing.extrapolated) {
         char m[32], n[32];
-        fmt_count(s->gpu.timing.measured_px, m, sizeof m);
-        fmt_count(s->gpu.timing.total_px, n, sizeof n);
+        fmt_count(s->gpu.eng.timing.measured_px, m, sizeof m);
+        fmt_count(s->gpu.eng.timing.total_px, n, sizeof n);
         snprintf(buf, size,
                  _("one copy per pixel (%2$s of the %1$s copies measured, the rest extrapolated)"),
                  n, m);
-    } else if (s->gpu.timing.result == ENG_RESULT_PER_PIXEL) {
+    } else if (s->gpu.eng.timing.result == ENG_RESULT_PER_PIXEL) {
         snprintf(buf, size, "%s", words(a, "one copy per pixel"));
-    } else if (s->gpu_presented) {
+    } else if (s->gpu.presented) {
         snprintf(buf, size, "%s", words(a, "straight into the picture, no copy"));
     } else {
         snprintf(buf, size, "%s", words(a, "one bulk copy back"));
@@ -126,10 +126,10 @@ static void v_gpu_result(const app *a, char *buf, size_t size)
 static void v_gpu_copy_ms(const app *a, char *buf, size_t size)
 {
     const scene *s = &a->s;
-    if (!s->gpu.measured)
+    if (!s->gpu.eng.measured)
         snprintf(buf, size, "%s", words(a, "(not measured yet)"));
     else
-        fmt_ms(s->gpu.timing.has[ENG_DOWNLOAD] ? s->gpu.timing.ms[ENG_DOWNLOAD] : 0.0, buf, size);
+        fmt_ms(s->gpu.eng.timing.has[ENG_DOWNLOAD] ? s->gpu.eng.timing.ms[ENG_DOWNLOAD] : 0.0, buf, size);
 }
 
 static void v_image_bytes(const app *a, char *buf, size_t size)
@@ -143,16 +143,16 @@ static void v_image_bytes(const app *a, char *buf, size_t size)
 
 static void v_memory_budget(const app *a, char *buf, size_t size)
 {
-    if (a->s.mem_budget <= 0)
+    if (a->s.gpu.budget <= 0)
         snprintf(buf, size, "%s", words(a, "no budget (all the device has)"));
     else
-        fmt_bytes(a->s.mem_budget, buf, size);
+        fmt_bytes(a->s.gpu.budget, buf, size);
 }
 
 static void v_tiles(const app *a, char *buf, size_t size)
 {
     const scene *s = &a->s;
-    if (!s->gpu.engine)
+    if (!s->gpu.eng.engine)
         snprintf(buf, size, "%s", words(a, "no GPU engine here"));
     else if (s->tiles.on)
         scene_tiles_text(s, buf, size);
@@ -189,14 +189,14 @@ static void v_tile_ms(const app *a, char *buf, size_t size)
 static void v_warp_size(const app *a, char *buf, size_t size)
 {
     const scene *s = &a->s;
-    if (!s->gpu_device_known)
+    if (!s->gpu.device_known)
         snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
-    else if (s->gpu_device.subgroup > 0 && strcmp(s->gpu.name, "cuda") == 0)
+    else if (s->gpu.device.subgroup > 0 && strcmp(s->gpu.eng.name, "cuda") == 0)
         snprintf(buf, size, _("warps of %d threads, as the device reports"),
-                 s->gpu_device.subgroup);
-    else if (s->gpu_device.subgroup > 0)
+                 s->gpu.device.subgroup);
+    else if (s->gpu.device.subgroup > 0)
         snprintf(buf, size, _("subgroups of %d invocations, as the driver reports"),
-                 s->gpu_device.subgroup);
+                 s->gpu.device.subgroup);
     else
         snprintf(buf, size, "%s", words(a, "the driver reports no subgroup size"));
 }
@@ -204,7 +204,7 @@ static void v_warp_size(const app *a, char *buf, size_t size)
 /* The GPU engine as the chart names it: "cuda", "gl (software)". */
 static void v_gpu_label(const app *a, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s", a->s.gpu.engine ? scene_engine_label(&a->s.gpu) : words(a, "no GPU engine here"));
+    snprintf(buf, size, "%s", a->s.gpu.eng.engine ? scene_engine_label(&a->s.gpu.eng) : words(a, "no GPU engine here"));
 }
 
 /* Where the recorded run drawn came from: "recorded on ..., <date>". */
@@ -218,9 +218,9 @@ static void v_record(const app *a, char *buf, size_t size)
 
 static void v_device_memory(const app *a, char *buf, size_t size)
 {
-    const eng_device_info *d = &a->s.gpu_device;
+    const eng_device_info *d = &a->s.gpu.device;
     char x[32], y[32];
-    if (!a->s.gpu_device_known) {
+    if (!a->s.gpu.device_known) {
         snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
     } else if (d->memory_total > 0 && d->memory_free >= 0) {
         fmt_bytes(d->memory_free, x, sizeof x);
@@ -361,9 +361,9 @@ lsn_variant app_machine(const app *a)
         return LSN_ON_SOFTWARE;
     if (pretend && strcmp(pretend, "no-gpu") == 0)
         return LSN_ON_NO_GPU;
-    if (!a->s.gpu.engine)
+    if (!a->s.gpu.eng.engine)
         return LSN_ON_NO_GPU;
-    return a->s.gpu.hardware == ENG_HW_SOFTWARE ? LSN_ON_SOFTWARE : LSN_ON_GPU;
+    return a->s.gpu.eng.hardware == ENG_HW_SOFTWARE ? LSN_ON_SOFTWARE : LSN_ON_GPU;
 }
 
 /* Whether the GPU engine runs on a virtual GPU (or the tests pretend so). */
@@ -372,7 +372,7 @@ static bool on_virtual_gpu(const app *a)
     const char *pretend = getenv("CONVIS_TEST_MACHINE");
     if (pretend)
         return strcmp(pretend, "virtual") == 0;
-    return a->s.gpu.engine && a->s.gpu.hardware == ENG_HW_VIRTUAL;
+    return a->s.gpu.eng.engine && a->s.gpu.eng.hardware == ENG_HW_VIRTUAL;
 }
 
 void app_narration(const app *a, char *buf, size_t size)

@@ -49,7 +49,7 @@ void rec_cpu_model(char *buf, size_t size)
 
 bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
 {
-    const scene_engine *e[REC_ENGINES] = {&s->seq, &s->par, &s->gpu};
+    const scene_engine *e[REC_ENGINES] = {&s->cpu[SCENE_CPU_SEQ], &s->cpu[SCENE_CPU_PAR], &s->gpu.eng};
     time_t now = time(NULL);
     struct tm tm;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -62,13 +62,13 @@ bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
     strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     rec_cpu_model(r->cpu, sizeof r->cpu);
     r->cores = cores > 0 ? (int)cores : 1;
-    lb_copy(r->gpu, sizeof r->gpu, s->gpu_device_known ? s->gpu_device.name : s->gpu.engine ? "" : "none");
-    if (!r->gpu[0] && s->gpu.engine) { /* the device's name without a GPU run: from the engine */
+    lb_copy(r->gpu, sizeof r->gpu, s->gpu.device_known ? s->gpu.device.name : s->gpu.eng.engine ? "" : "none");
+    if (!r->gpu[0] && s->gpu.eng.engine) { /* the device's name without a GPU run: from the engine */
         eng_device_info info;
-        if (eng_device(s->gpu.engine, &info))
+        if (eng_device(s->gpu.eng.engine, &info))
             lb_copy(r->gpu, sizeof r->gpu, info.name);
     }
-    snprintf(r->gpu_kind, sizeof r->gpu_kind, "%s", s->gpu.engine ? eng_hardware_name(s->gpu.hardware) : "none");
+    snprintf(r->gpu_kind, sizeof r->gpu_kind, "%s", s->gpu.eng.engine ? eng_hardware_name(s->gpu.eng.hardware) : "none");
     snprintf(r->filter, sizeof r->filter, "%s", s->opt.kernel.name);
     snprintf(r->border, sizeof r->border, "%s", conv_border_name(s->opt.border));
     for (int k = 0; k < REC_ENGINES; ++k) {

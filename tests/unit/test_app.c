@@ -95,11 +95,11 @@ static void check_valid(const app *a, const char *after)
     CHECK(s->view_x >= 0 && s->view_y >= 0 && (s->view_x == 0 || s->view_x + s->view_cells <= w) &&
               (s->view_y == 0 || s->view_y + s->view_cells <= h),
           "region (%d, %d) of %d cells outside %dx%d after %s", s->view_x, s->view_y, s->view_cells, w, h, after);
-    CHECK(s->stepper.index >= 0 && s->stepper.index <= (long)w * h, "walk at %ld after %s", s->stepper.index,
+    CHECK(s->walk.stepper.index >= 0 && s->walk.stepper.index <= (long)w * h, "walk at %ld after %s", s->walk.stepper.index,
           after);
     scene_focus(s, &fx, &fy, &from_stepper);
     CHECK(fx >= 0 && fy >= 0 && fx < w && fy < h, "focus (%d, %d) outside after %s", fx, fy, after);
-    CHECK(s->speed >= SCENE_MIN_SPEED && s->speed <= SCENE_MAX_SPEED, "speed %g after %s", s->speed, after);
+    CHECK(s->walk.speed >= SCENE_MIN_SPEED && s->walk.speed <= SCENE_MAX_SPEED, "speed %g after %s", s->walk.speed, after);
     CHECK(a->edit_tap >= -1 && a->edit_tap < 9, "edit_tap %d after %s", a->edit_tap, after);
     CHECK(!a->player.active || (a->player.step >= 0 && a->player.step < a->player.lesson.step_count),
           "lesson step %d after %s", a->player.step, after);
@@ -133,11 +133,11 @@ static void test_every_action(void)
             CHECK(scene_cpu_done(&a.s) == 1, "step: %ld outputs done", scene_cpu_done(&a.s));
             break;
         case ACT_TAP:
-            CHECK(a.s.stepper.taps == 1, "tap: %d taps", a.s.stepper.taps);
+            CHECK(a.s.walk.stepper.taps == 1, "tap: %d taps", a.s.walk.stepper.taps);
             break;
         case ACT_GPU:
-            CHECK(a.s.gpu.engine ? a.s.phase == SCENE_PHASE_GPU : a.s.phase == SCENE_PHASE_CPU,
-                  "gpu: phase %d with engine %p", a.s.phase, (void *)a.s.gpu.engine);
+            CHECK(a.s.gpu.eng.engine ? a.s.phase == SCENE_PHASE_GPU : a.s.phase == SCENE_PHASE_CPU,
+                  "gpu: phase %d with engine %p", a.s.phase, (void *)a.s.gpu.eng.engine);
             break;
         case ACT_FILTER:
             CHECK(a.s.preset == act->arg, "%s: preset %d", act->name, a.s.preset);
@@ -277,7 +277,7 @@ static void test_escape_and_start_state(void)
     CHECK(a.s.view_cells == SCENE_DEFAULT_CELLS && !a.s.thread_view, "lesson 1 inherits zoom %d, thread view %d",
           a.s.view_cells, a.s.thread_view);
     {
-        int x = conv_stepper_x(&a.s.stepper), y = conv_stepper_y(&a.s.stepper);
+        int x = conv_stepper_x(&a.s.walk.stepper), y = conv_stepper_y(&a.s.walk.stepper);
         CHECK(x >= a.s.view_x && x < a.s.view_x + a.s.view_cells && y >= a.s.view_y &&
                   y < a.s.view_y + a.s.view_cells,
               "the 3x3 window's output (%d, %d) is on screen", x, y);
@@ -443,12 +443,12 @@ static void test_scripts(void)
     fresh(&a);
     CHECK(!app_run_script(&a, "step,nonsense"), "an unknown word is refused");
     CHECK(strstr(err_msg(), "nonsense") != NULL, "the sentence names it: %s", err_msg());
-    CHECK(a.s.stepper.index == 0, "nothing ran of a refused script");
+    CHECK(a.s.walk.stepper.index == 0, "nothing ran of a refused script");
     CHECK(!app_run_script(&a, "apply-again*101"), "101 passes are refused");
     CHECK(!app_run_script(&a, "hover"), "a click's action cannot be scripted");
     CHECK(!app_run_script(&a, "sweep*4"), "sweep at most 3 times in one script");
     CHECK(app_run_script(&a, "step*45,apply-again*2"), "a good script runs: %s", err_msg());
-    CHECK(a.s.passes == 2 && a.s.stepper.index == 0, "apply-again twice: %d passes, walk restarted", a.s.passes);
+    CHECK(a.s.passes == 2 && a.s.walk.stepper.index == 0, "apply-again twice: %d passes, walk restarted", a.s.passes);
     app_free(&a);
 }
 
@@ -592,14 +592,14 @@ static void test_long_work(void)
     app_do(&a, app_act_id(ACT_CHAIN));
     CHECK(scene_busy(&a.s) && (a.s.chart == SCENE_CHART_CHAIN), "the chain starts and its panel shows");
     scene_work(&a.s, 0.0); /* the warm-up and pass 0, both from the image: it is still there */
-    CHECK(a.s.task.a.px && a.s.task.a.px[0] == a.s.img.luma.px[0], "the chain's warm-up kept its input: %g, not %g",
-          a.s.task.a.px ? (double)a.s.task.a.px[0] : -1.0, (double)a.s.img.luma.px[0]);
+    CHECK(a.s.chain.a.px && a.s.chain.a.px[0] == a.s.img.luma.px[0], "the chain's warm-up kept its input: %g, not %g",
+          a.s.chain.a.px ? (double)a.s.chain.a.px[0] : -1.0, (double)a.s.img.luma.px[0]);
     slices = 0;
     while (scene_work(&a.s, 0.0))
         ++slices;
     CHECK(slices > 1, "the chain ran in %d slices", slices);
     CHECK(a.s.chain.ms[0] > 0 && a.s.chain.length == SCENE_CHAIN_LENGTH, "chain on cpu-seq: %g ms", a.s.chain.ms[0]);
-    CHECK(a.s.gpu.engine ? a.s.chain.ms[1] > 0 : a.s.chain.ms[1] < 0, "chain on the GPU: %g ms", a.s.chain.ms[1]);
+    CHECK(a.s.gpu.eng.engine ? a.s.chain.ms[1] > 0 : a.s.chain.ms[1] < 0, "chain on the GPU: %g ms", a.s.chain.ms[1]);
     app_do(&a, app_act_id(ACT_CHAIN));
     CHECK(!(a.s.chart == SCENE_CHART_CHAIN), "X again hides the chain's panel");
     /* a new image, or another filter, while work runs stops it */
@@ -656,7 +656,7 @@ static void test_overflow(void)
         CHECK(a.s.inside.gpu_wrong[r] == 0, "run %d without the barrier on an image of NaN: %lld outputs called wrong",
               r + 1, a.s.inside.gpu_wrong[r]);
     printf("outline applied 60 times: %ld of %ld pixels NaN; %d runs without the barrier on %s, %s\n", nan, n,
-           a.s.inside.gpu_runs, a.s.gpu.engine ? a.s.inside.gpu_label : "no GPU engine",
+           a.s.inside.gpu_runs, a.s.gpu.eng.engine ? a.s.inside.gpu_label : "no GPU engine",
            a.s.inside.gpu_runs ? "none wrong (NaN for NaN)" : a.s.inside.gpu_why);
     app_free(&a);
 }
@@ -698,7 +698,7 @@ static void test_inside(void)
           a.s.inside.race.can_count);
     run_name(&a, "block-life");
     CHECK((a.s.area == SCENE_AREA_INSIDE) && a.s.inside.stage == SCENE_BLOCK_NO_BARRIER_GPU &&
-              (a.s.gpu.engine ? a.s.inside.gpu_runs == SCENE_RACE_RUNS : a.s.inside.gpu_runs == 0 && a.s.inside.gpu_why[0]),
+              (a.s.gpu.eng.engine ? a.s.inside.gpu_runs == SCENE_RACE_RUNS : a.s.inside.gpu_runs == 0 && a.s.inside.gpu_why[0]),
           "O: the runs without the barrier on the GPU engine (%d runs; %s)", a.s.inside.gpu_runs, a.s.inside.gpu_why);
     run_name(&a, "block-life");
     CHECK(!(a.s.area == SCENE_AREA_INSIDE), "O: closed");
@@ -763,27 +763,27 @@ static void test_budget_tiles(void)
     char state[8192];
     FILE *f;
     fresh(&a);
-    if (!s->gpu.engine) { /* no GPU engine in this build: cpu-par stands in for one (it has no device) */
-        s->gpu.engine = eng_open(eng_find("cpu-par"));
-        snprintf(s->gpu.name, sizeof s->gpu.name, "cpu-par");
+    if (!s->gpu.eng.engine) { /* no GPU engine in this build: cpu-par stands in for one (it has no device) */
+        s->gpu.eng.engine = eng_open(eng_find("cpu-par"));
+        snprintf(s->gpu.eng.name, sizeof s->gpu.eng.name, "cpu-par");
     }
     /* the first budget: 1 MiB, under what the 512x384 sample needs (1.5 MiB) */
     run_name(&a, "memory-budget");
-    CHECK(s->mem_budget == 1 << 20 && scene_image_bytes(s) == 1572864 && scene_needs_tiles(s),
-          "1 MiB budget, the image needs 1.5 MiB: tiles (budget %lld)", s->mem_budget);
+    CHECK(s->gpu.budget == 1 << 20 && scene_image_bytes(s) == 1572864 && scene_needs_tiles(s),
+          "1 MiB budget, the image needs 1.5 MiB: tiles (budget %lld)", s->gpu.budget);
     CHECK(strstr(s->notice, "1.0 MiB") && strstr(s->notice, "tiles"), "the notice says it: %s", s->notice);
     run_name(&a, "gpu");
     CHECK(s->phase == SCENE_PHASE_GPU && s->tiles.on && tile_count(&s->tiles.plan) == 4 && s->tiles.done == 4 &&
               s->tiles.plan.tile_w == 256 && s->tiles.plan.tile_h == 192,
           "G under the budget: 4 tiles of 256x192 (%d of %d, %dx%d)", s->tiles.done, tile_count(&s->tiles.plan),
           s->tiles.plan.tile_w, s->tiles.plan.tile_h);
-    CHECK(s->gpu.measured && s->gpu.timing.reps == 1 && !s->gpu_presented, "its time: the tiles added up, one run");
+    CHECK(s->gpu.eng.measured && s->gpu.eng.timing.reps == 1 && !s->gpu.presented, "its time: the tiles added up, one run");
     CHECK(gpu_result_exact(s), "the tiled result equals the reference");
     for (int i = 0; i < 4; ++i)
         CHECK(s->tiles.ms[i] >= 0, "tile %d has its time", i);
-    if (s->gpu_device_known && s->gpu_device.memory_total > 0)
-        CHECK(s->gpu_device.memory_engine <= s->mem_budget, "the engine holds %lld bytes, within the budget",
-              s->gpu_device.memory_engine);
+    if (s->gpu.device_known && s->gpu.device.memory_total > 0)
+        CHECK(s->gpu.device.memory_engine <= s->gpu.budget, "the engine holds %lld bytes, within the budget",
+              s->gpu.device.memory_engine);
     f = fmemopen(state, sizeof state, "w");
     app_print_state(&a, f);
     fclose(f);
@@ -793,11 +793,11 @@ static void test_budget_tiles(void)
      * turn on screen (the clock stands still here until moved) */
     app_do(&a, app_act_of(app_action_filter(2)));
     scene_work(s, 0.0); /* the CPU engines go to the measuring thread, then the GPU's turn */
-    for (int guard = 0; s->task.kind != SCENE_TASK_TILES && guard < 5000; ++guard) {
+    for (int guard = 0; s->task.busy != SCENE_FEATURE_TILES && guard < 5000; ++guard) {
         scene_work(s, 0.0);
         nanosleep(&(struct timespec){0, 1000000}, NULL);
     }
-    CHECK(s->tiles.on && s->task.kind == SCENE_TASK_TILES, "another filter runs the tiles again");
+    CHECK(s->tiles.on && s->task.busy == SCENE_FEATURE_TILES, "another filter runs the tiles again");
     for (int guard = 0; s->tiles.done < 1 && guard < 1000; ++guard)
         scene_work(s, 0.0);
     CHECK(s->tiles.done == 1, "the first tile at once: %d", s->tiles.done);
@@ -814,9 +814,9 @@ static void test_budget_tiles(void)
           "Esc stops the tiles (%s)", s->notice);
     /* the sweep started while tiles run stops them: no half result stays */
     app_do(&a, app_act_id(ACT_GPU));
-    CHECK(s->task.kind == SCENE_TASK_TILES && s->tiles.done < 4, "tiles under way (%d)", s->tiles.done);
+    CHECK(s->task.busy == SCENE_FEATURE_TILES && s->tiles.done < 4, "tiles under way (%d)", s->tiles.done);
     app_do(&a, app_act_id(ACT_SWEEP));
-    CHECK(!s->tiles.on && s->phase == SCENE_PHASE_CPU && s->task.kind == SCENE_TASK_SWEEP,
+    CHECK(!s->tiles.on && s->phase == SCENE_PHASE_CPU && s->task.busy == SCENE_FEATURE_SWEEP,
           "the sweep stopped the tiles");
     app_do(&a, app_act_id(ACT_ESCAPE));
     app_do(&a, app_act_id(ACT_ESCAPE));
@@ -839,7 +839,7 @@ static void test_budget_tiles(void)
      * another budget, or another GPU engine, runs the GPU phase again */
     app_do(&a, app_act_id(ACT_GPU));
     scene_work(s, 0.0);
-    CHECK(s->task.kind == SCENE_TASK_TILES && s->tiles.done == 1, "tiles under way: %d", s->tiles.done);
+    CHECK(s->task.busy == SCENE_FEATURE_TILES && s->tiles.done == 1, "tiles under way: %d", s->tiles.done);
     app_do(&a, app_act_of(app_action_filter(3)));
     CHECK(s->phase == SCENE_PHASE_GPU && s->tiles.on && s->tiles.done == 0 && !scene_gpu_done_at(s, 10, 10),
           "a new filter: no half result of the old one shows");
@@ -847,9 +847,9 @@ static void test_budget_tiles(void)
     CHECK(s->phase == SCENE_PHASE_GPU && s->tiles.done == 4 && gpu_result_exact(s), "the tiles ran again, exact");
     app_do(&a, app_act_id(ACT_GPU));
     scene_work(s, 0.0);
-    CHECK(s->task.kind == SCENE_TASK_TILES && s->tiles.done == 1, "tiles under way again: %d", s->tiles.done);
+    CHECK(s->task.busy == SCENE_FEATURE_TILES && s->tiles.done == 1, "tiles under way again: %d", s->tiles.done);
     run_name(&a, "memory-budget"); /* 4 MiB: the image fits */
-    CHECK(s->phase == SCENE_PHASE_GPU && !s->tiles.on && s->gpu.measured && gpu_result_exact(s) &&
+    CHECK(s->phase == SCENE_PHASE_GPU && !s->tiles.on && s->gpu.eng.measured && gpu_result_exact(s) &&
               strstr(s->notice, "4.0 MiB"),
           "P while tiles run: the GPU phase again, whole now (%s)", s->notice);
     scene_set_budget(s, 1 << 20);
@@ -859,19 +859,19 @@ static void test_budget_tiles(void)
     app_options_default(&defaults, "sobel-x");
     memset(&st, 0, sizeof st);
     scene_stash_settings(s, &st, &defaults);
-    CHECK(s->mem_budget == 0 && !s->tiles.on, "a lesson starts with no budget");
+    CHECK(s->gpu.budget == 0 && !s->tiles.on, "a lesson starts with no budget");
     scene_unstash(s, &st);
-    CHECK(s->mem_budget == 1 << 20, "leaving it brings the budget back");
+    CHECK(s->gpu.budget == 1 << 20, "leaving it brings the budget back");
     /* round the budgets: 4, 16, 64, 256 MiB fit the image; then off */
     for (int i = 2; i < SCENE_BUDGET_COUNT; ++i) {
         run_name(&a, "memory-budget");
-        CHECK(s->mem_budget == scene_budget_at(i) && !scene_needs_tiles(s), "budget %d: %lld, fits", i,
-              s->mem_budget);
+        CHECK(s->gpu.budget == scene_budget_at(i) && !scene_needs_tiles(s), "budget %d: %lld, fits", i,
+              s->gpu.budget);
     }
     run_name(&a, "memory-budget");
-    CHECK(s->mem_budget == 0 && strstr(s->notice, "off"), "then off: %s", s->notice);
+    CHECK(s->gpu.budget == 0 && strstr(s->notice, "off"), "then off: %s", s->notice);
     run_name(&a, "gpu");
-    CHECK(!s->tiles.on && s->phase == SCENE_PHASE_GPU && s->gpu.measured && gpu_result_exact(s),
+    CHECK(!s->tiles.on && s->phase == SCENE_PHASE_GPU && s->gpu.eng.measured && gpu_result_exact(s),
           "with no budget the GPU runs the whole image at once");
     app_free(&a);
 }
@@ -894,9 +894,9 @@ static void test_work_bounds(void)
               strstr(err_msg(), "pixel-passes") && !strchr(err_msg(), '\n'),
           "99 GPU runs after too-big are refused at --check: %s", err_msg());
     fresh(&a);
-    if (!s->gpu.engine) { /* no GPU engine in this build: cpu-par stands in for one */
-        s->gpu.engine = eng_open(eng_find("cpu-par"));
-        snprintf(s->gpu.name, sizeof s->gpu.name, "cpu-par");
+    if (!s->gpu.eng.engine) { /* no GPU engine in this build: cpu-par stands in for one */
+        s->gpu.eng.engine = eng_open(eng_find("cpu-par"));
+        snprintf(s->gpu.eng.name, sizeof s->gpu.eng.name, "cpu-par");
     }
     s->opt.limits.max_pixels = 1 << 26;
     CHECK(!app_run_script(&a, "too-big,gpu*99") && strstr(err_msg(), "gpu*99 would take"),
@@ -912,9 +912,9 @@ static void test_work_bounds(void)
     write_lesson("work.yaml", "title: Work\nsteps:\n  - say: one\n    do: [border, gpu*99]\n", path, sizeof path);
     CHECK(app_lesson_load(path, &l), "no image named: --check passes it: %s", err_msg());
     lsn_free(&l);
-    runs = s->gpu_runs;
+    runs = s->gpu.runs;
     CHECK(app_lesson_start(&a, path), "start: %s", err_msg());
-    CHECK(strstr(s->banner, "work.yaml:4:18: gpu*99 would take") && s->gpu_runs == runs &&
+    CHECK(strstr(s->banner, "work.yaml:4:18: gpu*99 would take") && s->gpu.runs == runs &&
               s->opt.border == a.defaults.border,
           "on the image shown the step is refused, none of it run: %s", s->banner);
     app_free(&a);
@@ -934,17 +934,17 @@ static void test_step_slices(void)
     write_lesson("slices.yaml", "title: Slices\nsteps:\n  - say: one\n    do: [memory-budget, gpu*3, border]\n",
                  path, sizeof path);
     fresh(&a);
-    if (!s->gpu.engine) {
-        s->gpu.engine = eng_open(eng_find("cpu-par"));
-        snprintf(s->gpu.name, sizeof s->gpu.name, "cpu-par");
+    if (!s->gpu.eng.engine) {
+        s->gpu.eng.engine = eng_open(eng_find("cpu-par"));
+        snprintf(s->gpu.eng.name, sizeof s->gpu.eng.name, "cpu-par");
     }
     a.step_slices = true;
     t0 = tim_now_ms();
     CHECK(app_lesson_start(&a, path), "start: %s", err_msg());
     border = s->opt.border;
-    CHECK(s->mem_budget == 1 << 20 && s->task.kind == SCENE_TASK_TILES && s->tiles.done < 4 && app_step_due(&a),
+    CHECK(s->gpu.budget == 1 << 20 && s->task.busy == SCENE_FEATURE_TILES && s->tiles.done < 4 && app_step_due(&a),
           "the step's first GPU run is under way in tiles, the rest waits (budget %lld, tiles %d, due %d)",
-          s->mem_budget, s->tiles.done, app_step_due(&a));
+          s->gpu.budget, s->tiles.done, app_step_due(&a));
     app_do(&a, app_act_id(ACT_QUIT));
     CHECK(a.quit && tim_now_ms() - t0 < 1000, "quit answers at once: %.0f ms", tim_now_ms() - t0);
     a.quit = false;
@@ -955,7 +955,7 @@ static void test_step_slices(void)
     CHECK(s->opt.border == border && !s->tiles.on, "nothing of the step's rest ran after Esc");
     /* left alone, the rest runs in the window's slices, to its end */
     CHECK(app_lesson_start(&a, path), "start again: %s", err_msg());
-    CHECK(app_step_due(&a) && s->task.kind == SCENE_TASK_TILES, "the step again: its rest waits");
+    CHECK(app_step_due(&a) && s->task.busy == SCENE_FEATURE_TILES, "the step again: its rest waits");
     for (; app_work(&a, 0.0) && slices < 100000; ++slices) {
         fake_now += 1000; /* each tile's turn on screen comes */
         nanosleep(&(struct timespec){0, 100000}, NULL);
@@ -990,8 +990,8 @@ static void test_placeholders(void)
           app_placeholder_count());
     CHECK(!app_placeholder(&a, "no_such_thing", buf, sizeof buf), "an unknown name is not filled");
     app_placeholder(&a, "cpu_threads", buf, sizeof buf);
-    CHECK(atoi(buf) == a.s.par.timing.launch.bands && atoi(buf) >= 1, "cpu_threads %s is cpu-par's own %d", buf,
-          a.s.par.timing.launch.bands);
+    CHECK(atoi(buf) == a.s.cpu[SCENE_CPU_PAR].timing.launch.bands && atoi(buf) >= 1, "cpu_threads %s is cpu-par's own %d", buf,
+          a.s.cpu[SCENE_CPU_PAR].timing.launch.bands);
     app_free(&a);
 }
 
@@ -1050,13 +1050,13 @@ static void test_hardware_and_compare(void)
          * programs, or runs spread over half their median */
         app x;
         fresh(&x);
-        x.s.cpu_load = 0.2, x.s.cpu_cores = 2;
-        x.s.par.timing.total_min = 0.9 * eng_total_ms(&x.s.par.timing);
-        x.s.par.timing.total_max = 1.1 * eng_total_ms(&x.s.par.timing);
-        x.s.seq.timing.total_min = x.s.seq.timing.total_max = 0; /* one run's figure */
-        x.s.simd.measured = x.s.gpu.measured = false;
+        x.s.measure.load = 0.2, x.s.measure.cores = 2;
+        x.s.cpu[SCENE_CPU_PAR].timing.total_min = 0.9 * eng_total_ms(&x.s.cpu[SCENE_CPU_PAR].timing);
+        x.s.cpu[SCENE_CPU_PAR].timing.total_max = 1.1 * eng_total_ms(&x.s.cpu[SCENE_CPU_PAR].timing);
+        x.s.cpu[SCENE_CPU_SEQ].timing.total_min = x.s.cpu[SCENE_CPU_SEQ].timing.total_max = 0; /* one run's figure */
+        x.s.cpu[SCENE_CPU_SIMD].measured = x.s.gpu.eng.measured = false;
         CHECK(!scene_noisy(&x.s), "quiet: runs within 10%%");
-        x.s.par.timing.total_max = 2.0 * eng_total_ms(&x.s.par.timing);
+        x.s.cpu[SCENE_CPU_PAR].timing.total_max = 2.0 * eng_total_ms(&x.s.cpu[SCENE_CPU_PAR].timing);
         CHECK(scene_noisy(&x.s), "noisy: the slowest run twice the median");
         app_free(&x);
     }
@@ -1074,7 +1074,7 @@ static void test_machine_texts(void)
                  path, sizeof path);
     CHECK(app_lesson_start(&a, path), "start: %s", err_msg());
     app_narration(&a, buf, sizeof buf);
-    CHECK(!strcmp(buf, a.s.gpu.engine ? (a.s.gpu.hardware == ENG_HW_SOFTWARE ? "soft" : "real") : "none"),
+    CHECK(!strcmp(buf, a.s.gpu.eng.engine ? (a.s.gpu.eng.hardware == ENG_HW_SOFTWARE ? "soft" : "real") : "none"),
           "this machine's text: %s", buf);
     setenv("CONVIS_TEST_MACHINE", "gpu", 1);
     app_narration(&a, buf, sizeof buf);
@@ -1412,8 +1412,8 @@ static void test_lesson_numbers(const char *lang, const char *machine)
             }
             /* faster or slower only as measured, for every pair the text compares */
             {
-                const scene_engine *pair[][2] = {{&a.s.simd, &a.s.seq}, {&a.s.par, &a.s.simd}, {&a.s.par, &a.s.seq},
-                                                 {&a.s.gpu, &a.s.par}};
+                const scene_engine *pair[][2] = {{&a.s.cpu[SCENE_CPU_SIMD], &a.s.cpu[SCENE_CPU_SEQ]}, {&a.s.cpu[SCENE_CPU_PAR], &a.s.cpu[SCENE_CPU_SIMD]}, {&a.s.cpu[SCENE_CPU_PAR], &a.s.cpu[SCENE_CPU_SEQ]},
+                                                 {&a.s.gpu.eng, &a.s.cpu[SCENE_CPU_PAR]}};
                 for (size_t q = 0; q < sizeof pair / sizeof pair[0]; ++q) {
                     const scene_engine *x = pair[q][0], *y = pair[q][1];
                     char want[256];

@@ -39,7 +39,7 @@ void vw_draw_sweep(view *v, const app *a, rect box)
 {
     const scene *s = &a->s;
     const layout *L = &v->L;
-    const char *names[3] = {"cpu-seq", "cpu-par", scene_engine_label(&s->gpu)};
+    const char *names[3] = {"cpu-seq", "cpu-par", scene_engine_label(&s->gpu.eng)};
     rnd_color colors[3] = {PHASE_COLOR[ENG_COMPUTE], PHASE_COLOR[ENG_UPLOAD], PHASE_COLOR[ENG_PRESENT]};
     double lo = 1e30, hi = 0, lmin = log(4.0), lmax = log(4096.0);
     float x0, x1, y0, y1, legend_x, ls = vw_lh(v->small);
@@ -60,10 +60,10 @@ void vw_draw_sweep(view *v, const app *a, rect box)
         }
     if (cross)
         snprintf(buf, sizeof buf, _("Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up"),
-                 scene_engine_label(&s->gpu), cross, cross);
+                 scene_engine_label(&s->gpu.eng), cross, cross);
     else
         snprintf(buf, sizeof buf, _("Size sweep (W hides it): %s does not stay ahead of cpu-par up to %d\xC3\x97%d"),
-                 scene_engine_label(&s->gpu), s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
+                 scene_engine_label(&s->gpu.eng), s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
                  s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0);
     vw_text_fit(v, v->small, buf, box.x + 0.5f * L->pad, box.y + 0.3f * L->pad, box.w - L->pad, TEXT);
     y0 = box.y + ls * 1.4f;
@@ -188,7 +188,7 @@ static void short_compare(const char *a_name, const eng_timing *a, const char *b
 static void draw_chain(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    const char *label[2] = {"cpu-seq", scene_engine_label(&s->gpu)};
+    const char *label[2] = {"cpu-seq", scene_engine_label(&s->gpu.eng)};
     float y = L->chart.y, bar_h = vw_lh(v->small) * 0.95f,
           label_w = fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, label[1])) + L->pad;
     float x0 = L->chart.x + 0.5f * L->pad + label_w, width = L->chart.w - label_w - vw_text_w(v->small, " 999.99 ms ") - L->pad;
@@ -218,7 +218,7 @@ static void draw_chain(view *v, const scene *s)
         snprintf(buf, sizeof buf,
                  s->chain.ms[1] < s->chain.ms[0] ? _("%s %s faster than cpu-seq, measured once, the passes only")
                                                  : _("%s %s slower than cpu-seq, measured once, the passes only"),
-                 scene_engine_label(&s->gpu), t);
+                 scene_engine_label(&s->gpu.eng), t);
         vw_text_fit(v, v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, DIM);
     }
 }
@@ -233,14 +233,14 @@ static void draw_chain(view *v, const scene *s)
 static float draw_memory_row(view *v, const scene *s, float x0, float width, float y)
 {
     const layout *L = &v->L;
-    const eng_device_info *d = &s->gpu_device;
+    const eng_device_info *d = &s->gpu.device;
     long long need = scene_image_bytes(s), cap = -1, used = 0;
     char buf[256], a1[32], a2[32], a3[32];
     float track_y, k, x;
 
     fmt_bytes(need, a1, sizeof a1);
-    if (s->mem_budget > 0) {
-        cap = s->mem_budget;
+    if (s->gpu.budget > 0) {
+        cap = s->gpu.budget;
         fmt_bytes(cap, a2, sizeof a2);
         if (s->tiles.on && tile_count(&s->tiles.plan) > 0) {
             char t[64];
@@ -250,7 +250,7 @@ static float draw_memory_row(view *v, const scene *s, float x0, float width, flo
             snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P)%s"), a1, a2,
                      scene_needs_tiles(s) ? _(": G runs it in tiles") : _(": fits"));
         }
-    } else if (s->gpu_device_known && d->memory_total > 0 && d->memory_free >= 0) {
+    } else if (s->gpu.device_known && d->memory_total > 0 && d->memory_free >= 0) {
         cap = d->memory_total;
         used = d->memory_total - d->memory_free - d->memory_engine;
         if (used < 0)
@@ -258,14 +258,14 @@ static float draw_memory_row(view *v, const scene *s, float x0, float width, flo
         fmt_bytes(d->memory_free + d->memory_engine, a2, sizeof a2);
         fmt_bytes(d->memory_total, a3, sizeof a3);
         snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s free for it of %s"), a1, a2, a3);
-    } else if (s->gpu_device_known && d->max_buffer > 0) {
+    } else if (s->gpu.device_known && d->max_buffer > 0) {
         cap = 2 * d->max_buffer;
         fmt_bytes(d->max_buffer, a2, sizeof a2);
         snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 one buffer \xE2\x89\xA4 %s (no total reported)"),
                  a1, a2);
     } else {
         snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s"), a1,
-                 s->gpu.engine ? _("G reads the device's memory") : _("no GPU engine here"));
+                 s->gpu.eng.engine ? _("G reads the device's memory") : _("no GPU engine here"));
     }
     rnd_text(v->small, _("memory"), L->chart.x + 0.5f * L->pad, y, TEXT);
     vw_text_fit(v, v->small, buf, x0, y, L->chart.x + L->chart.w - x0 - 0.5f * L->pad, DIM);
@@ -291,8 +291,8 @@ void vw_draw_chart(view *v, const app *a)
     }
     const layout *L = &v->L;
     /* one core, one core with vector lanes, every core, the GPU */
-    const scene_engine *e[4] = {&s->seq, &s->simd, &s->par, &s->gpu};
-    const char *label[4] = {"cpu-seq", "cpu-simd", "cpu-par", scene_engine_label(&s->gpu)};
+    const scene_engine *e[4] = {&s->cpu[SCENE_CPU_SEQ], &s->cpu[SCENE_CPU_SIMD], &s->cpu[SCENE_CPU_PAR], &s->gpu.eng};
+    const char *label[4] = {"cpu-seq", "cpu-simd", "cpu-par", scene_engine_label(&s->gpu.eng)};
     double lo = 1e30, hi = 0;
     bool log_scale, legend_on_top;
     float x0, y = L->chart.y, bar_h = vw_lh(v->small) * 0.9f,
@@ -316,9 +316,9 @@ void vw_draw_chart(view *v, const app *a)
     if (scene_noisy(s)) { /* said beside the title, where the times are read */
         char noisy[96];
         float tx = L->chart.x + 0.5f * L->pad + vw_text_w(v->small, buf) + L->pad;
-        if (s->cpu_load >= 0)
-            snprintf(noisy, sizeof noisy, _("noisy: the runs spread widely (load %.1f on %d cores)"), s->cpu_load,
-                     s->cpu_cores);
+        if (s->measure.load >= 0)
+            snprintf(noisy, sizeof noisy, _("noisy: the runs spread widely (load %.1f on %d cores)"), s->measure.load,
+                     s->measure.cores);
         else
             snprintf(noisy, sizeof noisy, _("noisy: the runs spread widely"));
         vw_text_fit(v, v->small, noisy, tx, y + 0.3f * L->pad, L->chart.x + L->chart.w - tx - 0.5f * L->pad, WINDOW);
@@ -384,43 +384,43 @@ void vw_draw_chart(view *v, const app *a)
         rnd_text(v->small, t, x + 0.4f * L->pad, y, TEXT);
         y += bar_h * 1.15f;
     }
-    if (s->gpu.engine || s->mem_budget > 0)
+    if (s->gpu.eng.engine || s->gpu.budget > 0)
         y = draw_memory_row(v, s, x0, width, y);
     /* ratios, and the legend of phases */
     buf[0] = '\0';
-    if (s->seq.measured && s->simd.measured) /* the vector lanes' gain */
-        short_compare("cpu-simd", &s->simd.timing, "cpu-seq", &s->seq.timing, buf, sizeof buf);
-    if (s->simd.measured && s->par.measured) { /* the cores' gain */
+    if (s->cpu[SCENE_CPU_SEQ].measured && s->cpu[SCENE_CPU_SIMD].measured) /* the vector lanes' gain */
+        short_compare("cpu-simd", &s->cpu[SCENE_CPU_SIMD].timing, "cpu-seq", &s->cpu[SCENE_CPU_SEQ].timing, buf, sizeof buf);
+    if (s->cpu[SCENE_CPU_SIMD].measured && s->cpu[SCENE_CPU_PAR].measured) { /* the cores' gain */
         size_t n = strlen(buf);
         if (n)
             n += (size_t)snprintf(buf + n, sizeof buf - n, " \xC2\xB7 ");
-        short_compare("cpu-par", &s->par.timing, "cpu-simd", &s->simd.timing, buf + n, sizeof buf - n);
+        short_compare("cpu-par", &s->cpu[SCENE_CPU_PAR].timing, "cpu-simd", &s->cpu[SCENE_CPU_SIMD].timing, buf + n, sizeof buf - n);
     }
-    if (s->gpu.measured && s->gpu.timing.extrapolated) {
+    if (s->gpu.eng.measured && s->gpu.eng.timing.extrapolated) {
         char m[32], t2[32];
         size_t n = strlen(buf);
-        fmt_count(s->gpu.timing.measured_px, m, sizeof m);
-        fmt_count(s->gpu.timing.total_px, t2, sizeof t2);
+        fmt_count(s->gpu.eng.timing.measured_px, m, sizeof m);
+        fmt_count(s->gpu.eng.timing.total_px, t2, sizeof t2);
         snprintf(buf + n, sizeof buf - n, "%s%s: download extrapolated from %s of %s pixels", n ? " \xC2\xB7 " : "",
-                 scene_engine_label(&s->gpu), m, t2);
-    } else if (s->gpu.measured && s->par.measured) {
+                 scene_engine_label(&s->gpu.eng), m, t2);
+    } else if (s->gpu.eng.measured && s->cpu[SCENE_CPU_PAR].measured) {
         size_t n = strlen(buf);
         if (n && n + 4 < sizeof buf)
             n += (size_t)snprintf(buf + n, sizeof buf - n, " \xC2\xB7 ");
-        short_compare(scene_engine_label(&s->gpu), &s->gpu.timing, "cpu-par", &s->par.timing, buf + n, sizeof buf - n);
+        short_compare(scene_engine_label(&s->gpu.eng), &s->gpu.eng.timing, "cpu-par", &s->cpu[SCENE_CPU_PAR].timing, buf + n, sizeof buf - n);
     }
-    if (s->gpu.measured && s->gpu.timing.has_kernel) { /* its compute phase is one launch, latency and all */
+    if (s->gpu.eng.measured && s->gpu.eng.timing.has_kernel) { /* its compute phase is one launch, latency and all */
         char each[32], one[32];
         size_t n = strlen(buf);
-        fmt_ms(s->gpu.timing.kernel_ms, each, sizeof each);
-        fmt_ms(s->gpu.timing.kernel_one_ms, one, sizeof one);
+        fmt_ms(s->gpu.eng.timing.kernel_ms, each, sizeof each);
+        fmt_ms(s->gpu.eng.timing.kernel_one_ms, one, sizeof one);
         if (n && n + 4 < sizeof buf)
             n += (size_t)snprintf(buf + n, sizeof buf - n, " \xC2\xB7 ");
         if (n + 1 < sizeof buf) /* a full line keeps what it has */
             snprintf(buf + n, sizeof buf - n,
                      _("%s, measured apart: the kernel alone, %d back-to-back launches: %s each; one launch after "
                        "idle: %s"),
-                     scene_engine_label(&s->gpu), s->gpu.timing.kernel_launches, each, one);
+                     scene_engine_label(&s->gpu.eng), s->gpu.eng.timing.kernel_launches, each, one);
     }
     y += rnd_text_wrapped(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, TEXT, true);
     if (!legend_on_top) {

@@ -124,7 +124,7 @@ rnd_color vw_owner_color(const scene *s, int x, int y, int bx, int by)
 {
     if (s->phase == SCENE_PHASE_CPU) {
         long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)y * s->img.luma.w + x;
-        return BLOCK_COLOR[eng_band_of(total, s->cpu_bands, idx) % 8];
+        return BLOCK_COLOR[eng_band_of(total, s->measure.bands, idx) % 8];
     }
     {
         int lx, ly, tile;
@@ -164,7 +164,7 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
             if (x >= s->img.luma.w || y >= s->img.luma.h)
                 continue;
             vw_cell_rect(L, L->output, s, x, y, &r);
-            double light = gpu ? now_ms - s->gpu_shown_at - scene_gpu_light_at(s, x, y) : 0.0;
+            double light = gpu ? now_ms - s->gpu.shown_at - scene_gpu_light_at(s, x, y) : 0.0;
             if (gpu ? !scene_gpu_done_at(s, x, y) || light < 0 : idx >= done) {
                 /* not computed yet (or its tile not yet, or its wave not yet) */
                 rnd_rect(r.x, r.y, r.w - 1, r.h - 1, (rnd_color){0.07f, 0.08f, 0.09f, 1});
@@ -235,9 +235,9 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
 
     scene_focus(s, &fx, &fy, &from_stepper);
     if (s->phase == SCENE_PHASE_CPU) {
-        int sx = conv_stepper_x(&s->stepper), sy = conv_stepper_y(&s->stepper);
+        int sx = conv_stepper_x(&s->walk.stepper), sy = conv_stepper_y(&s->walk.stepper);
         rect r;
-        draw_window(v, s, sx, sy, s->stepper.taps, WINDOW, true);
+        draw_window(v, s, sx, sy, s->walk.stepper.taps, WINDOW, true);
         if (in_view(s, sx, sy)) {
             vw_cell_rect(L, L->output, s, sx, sy, &r);
             rnd_frame(r.x, r.y, r.w, r.h, fmaxf(2.0f, L->cell * 0.1f), WINDOW);

@@ -207,27 +207,10 @@ static void draw_warp(column *c, const scene *s)
     put(c, line, DIM);
 }
 
-/* The counts for the image, shape and border shown: made again when one
- * of them changes (a few milliseconds, the edges' blocks one by one). */
-static const kw_counts *counts_of(view *v, const scene *s)
-{
-    int bdx, bdy;
-    scene_block_dims(s, &bdx, &bdy);
-    if (!v->counted || v->counted_image != s->image_generation || v->counted_w != s->img.luma.w ||
-        v->counted_h != s->img.luma.h || v->counted_bdx != bdx || v->counted_bdy != bdy ||
-        v->counted_border != (int)s->opt.border) {
-        v->counted = kw_count(s->img.luma.w, s->img.luma.h, bdx, bdy, s->opt.border, &v->counts);
-        v->counted_image = s->image_generation;
-        v->counted_w = s->img.luma.w, v->counted_h = s->img.luma.h;
-        v->counted_bdx = bdx, v->counted_bdy = bdy, v->counted_border = (int)s->opt.border;
-    }
-    return v->counted ? &v->counts : NULL;
-}
-
 /* Both kernels on the whole image, counted. */
 static void draw_counts(column *c, const scene *s)
 {
-    const kw_counts *k = counts_of(c->v, s);
+    const kw_counts *k = s->inside.counted ? &s->inside.counts : NULL; /* the scene counts them */
     char line[320], a[48], b[48], d[48];
     if (!k)
         return;
@@ -268,31 +251,31 @@ static void draw_counts(column *c, const scene *s)
 static void draw_engine(column *c, const scene *s)
 {
     char line[320], t[48];
-    if (!s->gpu.engine) {
+    if (!s->gpu.eng.engine) {
         put(c, _("no GPU engine here: the figures above are counted, nothing is measured"), FAINT);
         return;
     }
-    if (s->gpu.measured) {
-        fmt_ms(eng_total_ms(&s->gpu.timing), t, sizeof t);
-        snprintf(line, sizeof line, _("measured: %s, %s kernel, blocks of %d×%d: %s"), scene_engine_label(&s->gpu),
-                 C_("kernel", eng_kernel_name(s->gpu_kernel)), s->gpu.timing.launch.block_x,
-                 s->gpu.timing.launch.block_y, t);
+    if (s->gpu.eng.measured) {
+        fmt_ms(eng_total_ms(&s->gpu.eng.timing), t, sizeof t);
+        snprintf(line, sizeof line, _("measured: %s, %s kernel, blocks of %d×%d: %s"), scene_engine_label(&s->gpu.eng),
+                 C_("kernel", eng_kernel_name(s->gpu.kernel)), s->gpu.eng.timing.launch.block_x,
+                 s->gpu.eng.timing.launch.block_y, t);
         put(c, line, TEXT);
     }
-    if (s->gpu_device_known && s->gpu_device.compute_units > 0 && s->gpu_device.blocks_per_unit > 0) {
+    if (s->gpu.device_known && s->gpu.device.compute_units > 0 && s->gpu.device.blocks_per_unit > 0) {
         long per_wave;
         int waves = scene_gpu_waves(s, &per_wave);
         snprintf(line, sizeof line,
                  _("%d SMs × %d blocks at once each (the CUDA runtime's occupancy for this kernel and shape): "
                    "%ld blocks a wave, waves for the image: %d"),
-                 s->gpu_device.compute_units, s->gpu_device.blocks_per_unit, per_wave, waves > 0 ? waves : 1);
-    } else if (s->gpu_device_known && s->gpu_device.compute_units > 0)
+                 s->gpu.device.compute_units, s->gpu.device.blocks_per_unit, per_wave, waves > 0 ? waves : 1);
+    } else if (s->gpu.device_known && s->gpu.device.compute_units > 0)
         snprintf(line, sizeof line,
                  _("%d multiprocessors: they run the blocks a few at a time each, in waves, not all at once"),
-                 s->gpu_device.compute_units);
-    else if (s->gpu_device_known && s->gpu_device.subgroup > 0)
+                 s->gpu.device.compute_units);
+    else if (s->gpu.device_known && s->gpu.device.subgroup > 0)
         snprintf(line, sizeof line, _("work groups of 16×16; the driver runs subgroups of %d invocations together"),
-                 s->gpu_device.subgroup);
+                 s->gpu.device.subgroup);
     else
         snprintf(line, sizeof line, _("work groups of 16×16; the driver reports no subgroup size"));
     put(c, line, DIM);

@@ -23,7 +23,7 @@ void vw_draw_kernel(view *v, const app *a)
     for (int t = 0; t < 9; ++t) {
         rect r = {L->kernel.x + (float)(t % 3) * kc, L->kernel.y + (float)(t / 3) * kc, kc - 2, kc - 2};
         bool editing = a->edit_tap == t;
-        bool active = s->phase == SCENE_PHASE_CPU && !s->hovering && !s->pinned && t == s->stepper.taps - 1;
+        bool active = s->phase == SCENE_PHASE_CPU && !s->hovering && !s->pinned && t == s->walk.stepper.taps - 1;
         rnd_rect(r.x, r.y, r.w, r.h, editing ? (rnd_color){0.25f, 0.25f, 0.12f, 1} : PANEL);
         rnd_frame(r.x, r.y, r.w, r.h, active || editing ? 3 : 1, active || editing ? WINDOW : FAINT);
         if (editing) {
@@ -60,7 +60,7 @@ void vw_draw_arithmetic(view *v, const scene *s)
         product[t] = conv_product(value[t], p.weight[t]);
     }
     if (from_stepper)
-        taps = s->stepper.taps;
+        taps = s->walk.stepper.taps;
     for (int t = 0; t < taps; ++t)
         sum += product[t];
 
@@ -71,12 +71,12 @@ void vw_draw_arithmetic(view *v, const scene *s)
                  s->pinned ? _(", pinned") : s->hovering ? _(", under the mouse") : "");
     vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, s->pinned || s->hovering ? HOVER : WINDOW);
     y += vw_lh(f);
-    if (s->thread_view && s->phase == SCENE_PHASE_CPU && s->cpu_bands < 1) {
+    if (s->thread_view && s->phase == SCENE_PHASE_CPU && s->measure.bands < 1) {
         vw_text_fit(v, f, _("cpu-par's threads: measuring\xE2\x80\xA6"), L->arith.x, y, L->arith.w, DIM);
         y += 2 * vw_lh(f);
     } else if (s->thread_view && s->phase == SCENE_PHASE_CPU) {
         long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)fy * s->img.luma.w + fx;
-        int n = s->cpu_bands, band = eng_band_of(total, n, idx);
+        int n = s->measure.bands, band = eng_band_of(total, n, idx);
         snprintf(line, sizeof line, _("CPU thread %d of %d: outputs %ld\xE2\x80\xA6%ld"), band + 1, n,
                  eng_band_first(total, n, band), eng_band_first(total, n, band + 1) - 1);
         vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, TEXT);
@@ -104,9 +104,9 @@ void vw_draw_arithmetic(view *v, const scene *s)
         y += vw_lh(f);
         {
             /* the warp (CUDA's word) or subgroup (GL's), of the size the device reports */
-            int sg = s->gpu_device_known && s->gpu_device.subgroup > 0 ? s->gpu_device.subgroup : 32;
-            bool gl = s->gpu_device_known && strcmp(s->gpu.name, "gl") == 0;
-            if (gl && s->gpu_device.subgroup > 0)
+            int sg = s->gpu.device_known && s->gpu.device.subgroup > 0 ? s->gpu.device.subgroup : 32;
+            bool gl = s->gpu.device_known && strcmp(s->gpu.eng.name, "gl") == 0;
+            if (gl && s->gpu.device.subgroup > 0)
                 snprintf(line, sizeof line, _("global index %ld \xC2\xB7 subgroup %ld of %d (the driver's size)"), gidx,
                          tid / sg, sg);
             else if (gl)

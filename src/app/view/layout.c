@@ -162,7 +162,7 @@ void view_layout(view *v, const app *a, int W, int H)
         float room = L->chart.x - L->pad, pw = vw_text_w(v->small, vw_T(v, "Space  pause")) + L->pad * 1.5f, bw, lw;
         int k = 0;
         for (;; ++k) {
-            L->gpu_label = vw_T(v, gpu_words[k][s->gpu.hardware == ENG_HW_SOFTWARE]);
+            L->gpu_label = vw_T(v, gpu_words[k][s->gpu.eng.hardware == ENG_HW_SOFTWARE]);
             L->large_label = vw_T(v, large_words[k]);
             bw = vw_text_w(v->small, L->gpu_label) + L->pad * 1.5f;
             lw = vw_text_w(v->small, L->large_label) + L->pad * 1.5f;

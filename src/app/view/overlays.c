@@ -116,8 +116,8 @@ void vw_draw_notice(view *v, const scene *s)
 void vw_draw_progress(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    const char *what = s->task.kind == SCENE_TASK_SWEEP   ? _("Size sweep")
-                       : s->task.kind == SCENE_TASK_CHAIN ? _("Chain of dependent passes")
+    const char *what = s->task.busy == SCENE_FEATURE_SWEEP   ? _("Size sweep")
+                       : s->task.busy == SCENE_FEATURE_CHAIN ? _("Chain of dependent passes")
                                                           : _("GPU in tiles");
     char buf[160];
     int done, total;
@@ -127,7 +127,7 @@ void vw_draw_progress(view *v, const scene *s)
     rnd_text_layer(); /* over the chart */
     scene_progress(s, &done, &total);
     snprintf(buf, sizeof buf,
-             s->task.kind == SCENE_TASK_TILES ? _("%s: measuring, %d of %d tiles \xC2\xB7 Esc stops it")
+             s->task.busy == SCENE_FEATURE_TILES ? _("%s: measuring, %d of %d tiles \xC2\xB7 Esc stops it")
                                               : _("%s: measuring, %d of %d runs \xC2\xB7 Esc stops it"),
              what, done, total);
     rnd_rect(L->chart.x, y - 0.3f * L->pad, L->chart.w, L->chart.y + L->chart.h - y + 0.3f * L->pad, PANEL);

@@ -34,7 +34,7 @@ static void engine_line(view *v, const scene_engine *e, const char *label, int t
 /* "NVIDIA H200 · 132 SMs · convis holds 1.0 GiB · 139.0 GiB free of 140.0 GiB" */
 static void device_text(const scene *s, char *buf, size_t size)
 {
-    const eng_device_info *d = &s->gpu_device;
+    const eng_device_info *d = &s->gpu.device;
     char a[32], b[32], c[32];
     size_t n = (size_t)snprintf(buf, size, _("device: %s"), d->name);
     if (d->compute_units > 0 && n < size)
@@ -52,13 +52,13 @@ static void device_text(const scene *s, char *buf, size_t size)
 /* How the GPU's result reaches the screen, in words. */
 static const char *result_label(const scene *s)
 {
-    if (s->gpu_result == ENG_RESULT_PER_PIXEL)
+    if (s->gpu.result == ENG_RESULT_PER_PIXEL)
         return N_("one copy per pixel");
-    if (s->gpu_result == ENG_RESULT_BULK)
+    if (s->gpu.result == ENG_RESULT_BULK)
         return N_("one bulk copy back");
-    if (!s->gpu_device_known || !s->gpu_presented)
+    if (!s->gpu.device_known || !s->gpu.presented)
         return N_("straight into the picture");
-    switch (s->gpu_device.present) {
+    switch (s->gpu.device.present) {
     case ENG_PRESENT_INTEROP:
         return N_("CUDA-GL interop, no copy");
     case ENG_PRESENT_COPY:
@@ -116,8 +116,8 @@ void vw_draw_status(view *v, const scene *s)
         fmt_count(total, t, sizeof t);
         snprintf(buf, sizeof buf,
                  ngettext("CPU walk: %s / %s outputs \xC2\xB7 %s at %.0f output a second",
-                          "CPU walk: %s / %s outputs \xC2\xB7 %s at %.0f outputs a second", (unsigned long)s->speed),
-                 d, t, s->playing ? _("playing") : (done == total ? _("finished") : _("paused")), s->speed);
+                          "CPU walk: %s / %s outputs \xC2\xB7 %s at %.0f outputs a second", (unsigned long)s->walk.speed),
+                 d, t, s->walk.playing ? _("playing") : (done == total ? _("finished") : _("paused")), s->walk.speed);
     } else {
         int bx, by;
         long gx, gy;
@@ -145,19 +145,19 @@ void vw_draw_status(view *v, const scene *s)
     vw_text_fit(v, v->font, buf, x, y, L->status.w, TEXT);
     y += L->line;
     if (s->phase == SCENE_PHASE_GPU) {
-        bool options = s->gpu.engine && eng_has_kernels(eng_class_of(s->gpu.engine));
+        bool options = s->gpu.eng.engine && eng_has_kernels(eng_class_of(s->gpu.eng.engine));
         if (s->tiles.on) {
             char b[32];
-            fmt_bytes(s->mem_budget, b, sizeof b);
+            fmt_bytes(s->gpu.budget, b, sizeof b);
             if (options)
                 snprintf(buf, sizeof buf,
                          _("kernel: %s (N) · budget %s (P): a tile goes up with its halo, is computed, comes back"),
-                         C_("kernel", eng_kernel_name(s->gpu_kernel)), b);
+                         C_("kernel", eng_kernel_name(s->gpu.kernel)), b);
             else
                 snprintf(buf, sizeof buf, _("budget %s (P): a tile goes up with its halo, is computed, comes back"), b);
         } else if (options)
             snprintf(buf, sizeof buf, _("kernel: %s (N) \xC2\xB7 result: %s (C) \xC2\xB7 times on the whole image:"),
-                     C_("kernel", eng_kernel_name(s->gpu_kernel)), _(result_label(s)));
+                     C_("kernel", eng_kernel_name(s->gpu.kernel)), _(result_label(s)));
         else
             snprintf(buf, sizeof buf, _("result: %s (C) \xC2\xB7 times on the whole image:"), _(result_label(s)));
         vw_text_fit(v, v->small, buf, x, y, L->status.w, DIM);
@@ -166,15 +166,15 @@ void vw_draw_status(view *v, const scene *s)
                  y, L->status.w, FAINT);
     }
     y += vw_lh(v->small);
-    engine_line(v, &s->seq, "cpu-seq", 0, x, y);
+    engine_line(v, &s->cpu[SCENE_CPU_SEQ], "cpu-seq", 0, x, y);
     y += vw_lh(v->small);
-    engine_line(v, &s->par, "cpu-par", 0, x, y);
+    engine_line(v, &s->cpu[SCENE_CPU_PAR], "cpu-par", 0, x, y);
     y += vw_lh(v->small);
-    engine_line(v, &s->gpu, scene_engine_label(&s->gpu), s->tiles.on ? tile_count(&s->tiles.plan) : 0, x, y);
+    engine_line(v, &s->gpu.eng, scene_engine_label(&s->gpu.eng), s->tiles.on ? tile_count(&s->tiles.plan) : 0, x, y);
     y += vw_lh(v->small);
-    if (s->gpu.note[0]) {
-        vw_text_fit(v, v->small, s->gpu.note, x, y, L->status.w, FAINT);
-    } else if (s->gpu_device_known) {
+    if (s->gpu.eng.note[0]) {
+        vw_text_fit(v, v->small, s->gpu.eng.note, x, y, L->status.w, FAINT);
+    } else if (s->gpu.device_known) {
         device_text(s, buf, sizeof buf);
         vw_text_fit(v, v->small, buf, x, y, L->status.w, FAINT);
     }
@@ -185,7 +185,7 @@ void vw_draw_buttons(view *v, const app *a)
 {
     const layout *L = &v->L;
     const scene *s = &a->s;
-    vw_chip(v, L->play_button, s->playing ? vw_T(v, "Space  pause") : vw_T(v, "Space  play"), s->playing, WINDOW);
+    vw_chip(v, L->play_button, s->walk.playing ? vw_T(v, "Space  pause") : vw_T(v, "Space  play"), s->walk.playing, WINDOW);
     vw_chip(v, L->gpu_button, L->gpu_label, s->phase == SCENE_PHASE_GPU, GREEN);
     vw_chip(v, L->large_button, L->large_label, s->area == SCENE_AREA_LARGE, BLUE);
     if (L->keys_hint)

@@ -48,7 +48,7 @@ static void refresh_thumbs(view *v, const scene *s)
     tw = v->out_px.w;
     th = v->out_px.h;
     if (v->thumb_done == done && v->thumb_phase == (int)s->phase && v->thumb_display == (int)s->opt.display &&
-        v->thumb_gpu_at == s->gpu_shown_at && v->thumb_redo == s->cpu_redo && v->thumb_gpu_runs == s->gpu_runs)
+        v->thumb_gpu_at == s->gpu.shown_at && v->thumb_redo == s->walk.redo && v->thumb_gpu_runs == s->gpu.runs)
         return;
     /* rows to redo: from the first changed one to the walk's row, or all of
      * them after any other change */
@@ -57,9 +57,9 @@ static void refresh_thumbs(view *v, const scene *s)
              v->thumb_done >= 0 && v->thumb_done <= done);
     if (!full) {
         long from = v->thumb_done;
-        if (v->thumb_redo + 1 == s->cpu_redo && s->cpu_redo_from < from)
-            from = s->cpu_redo_from; /* outputs from there on changed since the last frame */
-        else if (v->thumb_redo != s->cpu_redo)
+        if (v->thumb_redo + 1 == s->walk.redo && s->walk.redo_from < from)
+            from = s->walk.redo_from; /* outputs from there on changed since the last frame */
+        else if (v->thumb_redo != s->walk.redo)
             from = 0; /* more than one change: all of it */
         y0 = (int)(from / w) / step;
     }
@@ -88,9 +88,9 @@ static void refresh_thumbs(view *v, const scene *s)
     v->thumb_done = done;
     v->thumb_phase = (int)s->phase;
     v->thumb_display = (int)s->opt.display;
-    v->thumb_gpu_at = s->gpu_shown_at;
-    v->thumb_redo = s->cpu_redo;
-    v->thumb_gpu_runs = s->gpu_runs; /* a new GPU result (after a change in the GPU phase) is drawn */
+    v->thumb_gpu_at = s->gpu.shown_at;
+    v->thumb_redo = s->walk.redo;
+    v->thumb_gpu_runs = s->gpu.runs; /* a new GPU result (after a change in the GPU phase) is drawn */
 }
 
 /* The image's rectangle inside a thumbnail box (aspect kept). */
@@ -111,7 +111,7 @@ static void draw_owners(const scene *s, rect r)
     scene_block_size(s, &bx, &by);
     if (s->phase == SCENE_PHASE_CPU) {
         long total = (long)w * h;
-        int n = s->cpu_bands;
+        int n = s->measure.bands;
         for (int t = 0; t < n; ++t) { /* band t's outputs, as whole rows */
             long i0 = eng_band_first(total, n, t), i1 = eng_band_first(total, n, t + 1);
             float y0 = (float)(i0 / w), y1 = (float)((i1 + w - 1) / w);
@@ -146,7 +146,7 @@ static void draw_tiles(view *v, const scene *s, rect r)
 {
     const tile_plan *p = &s->tiles.plan;
     float k = r.w / (float)s->img.luma.w;
-    bool running = s->task.kind == SCENE_TASK_TILES;
+    bool running = s->task.busy == SCENE_FEATURE_TILES;
     for (int i = 0; i < tile_count(p); ++i) {
         int x, y, w, h;
         rect t;
@@ -175,11 +175,11 @@ void vw_draw_picture(view *v, const scene *s, int which, rect r)
 {
     const rnd_texture *tex = which ? &v->thumb_out : &v->thumb_in;
     refresh_thumbs(v, s);
-    if (which == 1 && s->phase == SCENE_PHASE_GPU && s->gpu_presented) {
+    if (which == 1 && s->phase == SCENE_PHASE_GPU && s->gpu.presented) {
         /* the GPU's buffer as it is: it never came back to the host */
-        if (v->plane_run != s->gpu_runs) {
-            v->plane_ok = rnd_plane_from_buffer(&v->plane, s->gpu_buffer, s->img.luma.w, s->img.luma.h);
-            v->plane_run = s->gpu_runs;
+        if (v->plane_run != s->gpu.runs) {
+            v->plane_ok = rnd_plane_from_buffer(&v->plane, s->gpu.buffer, s->img.luma.w, s->img.luma.h);
+            v->plane_run = s->gpu.runs;
         }
         if (v->plane_ok)
             rnd_plane_image(&v->plane, r.x, r.y, r.w, r.h, (int)s->opt.display, true);

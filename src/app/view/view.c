@@ -184,7 +184,7 @@ const char *vw_T(const view *v, const char *en)
 
 const char *vw_gpu_title(const scene *s)
 {
-    switch (s->gpu.hardware) {
+    switch (s->gpu.eng.hardware) {
     case ENG_HW_SOFTWARE:
         return N_("every output at once on a software GPU: this CPU");
     case ENG_HW_VIRTUAL:
@@ -200,7 +200,7 @@ const char *vw_gpu_title(const scene *s)
 
 const char *vw_gpu_grid_title(const scene *s)
 {
-    switch (s->gpu.hardware) {
+    switch (s->gpu.eng.hardware) {
     case ENG_HW_SOFTWARE:
         return N_("all at once, on a software GPU: this CPU");
     case ENG_HW_VIRTUAL:

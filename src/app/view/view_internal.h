@@ -111,11 +111,6 @@ struct view {
     } cut[VW_MAX_CUT];
     int cut_count;
     float pointer_x, pointer_y;     /* where the mouse is (negative: outside) */
-    /* the kernels' traffic counted for the view inside the GPU, and what for */
-    kw_counts counts;
-    bool counted;
-    unsigned long counted_image;
-    int counted_w, counted_h, counted_bdx, counted_bdy, counted_border;
     rnd_texture heat;               /* the runs without the barrier: where outputs came out wrong */
     unsigned long heat_for;         /* ... for that set of runs (scene's inside.gpu_generation) */
     char tooltip[512];              /* the whole text shown this frame ("" none) */

@@ -1,8 +1,8 @@
-/* scene_inside.c - inside the GPU: one block's life in the tiled kernel,
- * the block shape, what the kernels ask of the memory (counted), and the
- * missing barrier (simulated). See scene.h, "inside the GPU". */
-#include "scene.h"
-#include "scene_internal.h"
+/* inside_gpu.c - Inside the GPU (inside_gpu.h): one block's life in the
+ * tiled kernel, what both kernels ask of the memory (counted), and the
+ * missing barrier (simulated, then run on the GPU engine). The only writer
+ * of scene.inside. */
+#include "scene_feature.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,22 +10,16 @@
 
 #include "core/conv.h"
 #include "core/err.h"
-
 #include "i18n.h"
 
-static const int shapes[SCENE_BLOCK_SHAPES][2] = {{16, 16}, {8, 8}, {32, 8}, {32, 32}, {24, 24}};
-
-void scene_block_shape(int i, int *bdx, int *bdy)
+/* Both kernels' traffic on the image, block shape and border shown (a few
+ * milliseconds: the edges' blocks one by one). */
+static void count(scene *s)
 {
-    if (i < 0 || i >= SCENE_BLOCK_SHAPES)
-        i = 0;
-    *bdx = shapes[i][0];
-    *bdy = shapes[i][1];
-}
-
-void scene_block_dims(const scene *s, int *bdx, int *bdy)
-{
-    scene_block_shape(s->inside.shape, bdx, bdy);
+    int bdx, bdy;
+    scene_block_dims(s, &bdx, &bdy);
+    s->inside.counted = s->img.luma.px && kw_count(s->img.luma.w, s->img.luma.h, bdx, bdy, s->opt.border,
+                                                    &s->inside.counts);
 }
 
 /* The block of the output looked at (hovered, pinned, or the walk's). */
@@ -58,13 +52,13 @@ static void run_gpu_race(scene *s)
     eng_job job;
     s->inside.gpu_runs = 0;
     s->inside.gpu_why[0] = '\0';
-    if (!s->gpu.engine) {
-        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, "%s", s->gpu.why);
+    if (!s->gpu.eng.engine) {
+        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, "%s", s->gpu.eng.why);
         return;
     }
-    if (!eng_class_of(s->gpu.engine)->race_demo) {
+    if (!eng_class_of(s->gpu.eng.engine)->race_demo) {
         snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, _("%s has no tiled kernel to run without its barrier"),
-                 scene_engine_label(&s->gpu));
+                 scene_engine_label(&s->gpu.eng));
         return;
     }
     if (scene_needs_tiles(s)) {
@@ -88,22 +82,22 @@ static void run_gpu_race(scene *s)
         return;
     }
     s->inside.heat_w = w, s->inside.heat_h = h;
-    snprintf(s->inside.gpu_label, sizeof s->inside.gpu_label, "%s", scene_engine_label(&s->gpu));
+    snprintf(s->inside.gpu_label, sizeof s->inside.gpu_label, "%s", scene_engine_label(&s->gpu.eng));
     job = (eng_job){&s->img.luma, &out, scene_params(s)};
     conv_reference(&s->img.luma, &job.params, &ref);
-    before = eng_options_of(s->gpu.engine);
+    before = eng_options_of(s->gpu.eng.engine);
     o = before;
     o.kernel = ENG_KERNEL_TILED;
     o.result = ENG_RESULT_BULK;
     o.no_barrier = true;
     scene_block_dims(s, &o.block_x, &o.block_y);
-    if (eng_set_options(s->gpu.engine, &o)) {
+    if (eng_set_options(s->gpu.eng.engine, &o)) {
         for (int r = 0; r < SCENE_RACE_RUNS; ++r) {
             eng_timing t;
             long long wrong = 0;
             for (long i = 0; i < (long)w * h; ++i)
                 out.px[i] = -12345.0f; /* a value no output has */
-            if (!eng_run(s->gpu.engine, &job, &t)) {
+            if (!eng_run(s->gpu.eng.engine, &job, &t)) {
                 snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, "%s", err_msg());
                 break;
             }
@@ -117,7 +111,7 @@ static void run_gpu_race(scene *s)
     } else {
         snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, "%s", err_msg());
     }
-    eng_set_options(s->gpu.engine, &before); /* with the barrier again, as it was */
+    eng_set_options(s->gpu.eng.engine, &before); /* with the barrier again, as it was */
     ++s->inside.gpu_generation;
     img_plane_free(&ref);
     img_plane_free(&out);
@@ -133,7 +127,7 @@ static void enter(scene *s, int stage)
     }
     if (stage == SCENE_BLOCK_NO_BARRIER_GPU)
         run_gpu_race(s);
-    ++s->updates;
+    scene_touch(s);
 }
 
 void scene_block_life(scene *s)
@@ -143,6 +137,7 @@ void scene_block_life(scene *s)
     if (s->area != SCENE_AREA_INSIDE) {
         scene_show(s, SCENE_AREA_INSIDE);
         aim(s);
+        count(s);
         enter(s, SCENE_BLOCK_LOAD);
     } else if (s->inside.stage < SCENE_BLOCK_NO_BARRIER_GPU) {
         enter(s, s->inside.stage + 1);
@@ -155,33 +150,7 @@ void scene_block_close(scene *s)
 {
     if (s->area == SCENE_AREA_INSIDE)
         scene_show(s, SCENE_AREA_GRIDS);
-    ++s->updates;
-}
-
-void scene_next_block_shape(scene *s)
-{
-    int bdx, bdy;
-    s->inside.shape = (s->inside.shape + 1) % SCENE_BLOCK_SHAPES;
-    scene_block_dims(s, &bdx, &bdy);
-    if (s->area == SCENE_AREA_INSIDE) {
-        aim(s);
-        enter(s, s->inside.stage);
-    }
-    if (s->gpu.engine && strcmp(eng_class_of(s->gpu.engine)->name, "cuda") == 0) {
-        char msg[160];
-        snprintf(msg, sizeof msg, _("blocks of %d×%d threads"), bdx, bdy);
-        scene_notice(s, msg);
-        if (s->gpu.measured || s->phase == SCENE_PHASE_GPU)
-            s->gpu_stale = true; /* the CUDA engine runs with the new shape: measured again */
-    } else {
-        char msg[320];
-        snprintf(msg, sizeof msg,
-                 _("blocks of %d×%d threads: counted as CUDA would run them; this GPU engine's work groups "
-                   "stay 16×16"),
-                 bdx, bdy);
-        scene_notice(s, msg);
-    }
-    ++s->updates;
+    scene_touch(s);
 }
 
 void scene_next_block_warp(scene *s)
@@ -192,7 +161,7 @@ void scene_next_block_warp(scene *s)
     s->inside.thread = ((s->inside.thread / KW_WARP + 1) % warps) * KW_WARP;
     if (s->inside.thread >= bdx * bdy)
         s->inside.thread = 0;
-    ++s->updates;
+    scene_touch(s);
 }
 
 void scene_block_pick(scene *s, int thread)
@@ -201,7 +170,7 @@ void scene_block_pick(scene *s, int thread)
     scene_block_dims(s, &bdx, &bdy);
     if (thread >= 0 && thread < bdx * bdy) {
         s->inside.thread = thread;
-        ++s->updates;
+        scene_touch(s);
     }
 }
 
@@ -211,7 +180,7 @@ double scene_block_progress(const scene *s)
                     : s->inside.stage == SCENE_BLOCK_COMPUTE ? SCENE_BLOCK_COMPUTE_MS
                                                              : 0.0;
     double t;
-    if (length <= 0 || s->settling)
+    if (length <= 0 || scene_settling(s))
         return 1.0;
     t = (scene_now(s) - s->inside.stage_at) / length;
     return t < 0 ? 0 : t > 1 ? 1 : t;
@@ -260,38 +229,85 @@ bool scene_block_cell_stored(const scene *s, int col, int row, int requests_done
     return r >= 0 && r < requests_done;
 }
 
-/* ---- waves --------------------------------------------------------------------- */
 
-int scene_gpu_waves(const scene *s, long *per_wave)
+/* ---- its row of the feature table ------------------------------------------- */
+
+/* What is drawn of the block follows the image, the border and the block
+ * shape: the block of the output looked at, counted again. */
+static void changed(scene *s, scene_change what)
 {
-    long gx, gy;
-    int bx, by;
-    *per_wave = 0;
-    if (!s->gpu_device_known || s->gpu_device.compute_units <= 0 || s->gpu_device.blocks_per_unit <= 0 || s->tiles.on)
-        return 0;
-    scene_gpu_grid(s, &gx, &gy, &bx, &by);
-    *per_wave = (long)s->gpu_device.compute_units * s->gpu_device.blocks_per_unit;
-    return (int)((gx * gy + *per_wave - 1) / *per_wave);
+    if (!scene_change_input(what) && what != SCENE_CHANGE_BLOCK_SHAPE)
+        return;
+    s->inside.counted = false;
+    if (s->area != SCENE_AREA_INSIDE)
+        return;
+    count(s);
+    if (what == SCENE_CHANGE_BLOCK_SHAPE) {
+        aim(s);
+        enter(s, s->inside.stage);
+    }
 }
 
-static double wave_ms(int waves)
+static void free_inside(scene *s)
 {
-    return waves > 1 ? SCENE_WAVES_MS / waves : 0.0;
+    free(s->inside.gpu_heat);
+    s->inside.gpu_heat = NULL;
 }
 
-double scene_gpu_light_at(const scene *s, int x, int y)
+static bool animating(const scene *s, double now)
 {
-    long per_wave, gx, gy;
-    int bx, by, waves = scene_gpu_waves(s, &per_wave);
-    if (waves <= 1)
-        return 0.0;
-    scene_gpu_grid(s, &gx, &gy, &bx, &by);
-    return (double)(((long)(y / by) * gx + x / bx) / per_wave) * wave_ms(waves); /* blocks in order of their index */
+    (void)now;
+    return s->area == SCENE_AREA_INSIDE && scene_block_progress(s) < 1.0;
 }
 
-double scene_gpu_light_ms(const scene *s)
+/* The counts, as --print-state gives them. */
+static void state_counts(const kw_counts *k, FILE *f)
 {
-    long per_wave;
-    int waves = scene_gpu_waves(s, &per_wave);
-    return SCENE_GPU_PULSE_MS + (waves > 1 ? waves * wave_ms(waves) : 0.0);
+    fprintf(f, "count_blocks=%lld\ncount_warps=%lld\ncount_wasted=%lld\n", k->blocks, k->warps, k->wasted);
+    fprintf(f, "count_naive_loads_per_output=%.4f\ncount_tiled_loads_per_output=%.4f\n",
+            (double)k->naive.loads / (double)k->outputs, (double)k->tiled.loads / (double)k->outputs);
+    fprintf(f, "count_naive_sectors_per_request=%.4f\ncount_tiled_sectors_per_request=%.4f\n",
+            k->naive.requests ? (double)k->naive.sectors / (double)k->naive.requests : 0.0,
+            k->tiled.requests ? (double)k->tiled.sectors / (double)k->tiled.requests : 0.0);
+    fprintf(f, "count_naive_bytes=%lld\ncount_tiled_bytes=%lld\ncount_min_bytes=%lld\n", k->naive.sectors * KW_SECTOR,
+            k->tiled.sectors * KW_SECTOR, 4 * k->outputs);
+    fprintf(f, "count_shared_read_passes=%d\ncount_shared_store_passes=%d\n", k->tiled.worst_read_passes,
+            k->tiled.worst_store_passes);
 }
+
+/* The block's stage, what its load has stored, the counted traffic of both
+ * kernels and the missing barrier. */
+static void state(const scene *s, FILE *f)
+{
+    static const char *const stages[SCENE_BLOCK_STAGES] = {"load", "barrier", "compute", "no-barrier",
+                                                           "no-barrier-gpu"};
+    int bdx, bdy, rd, r, cd, c;
+    scene_block_dims(s, &bdx, &bdy);
+    fprintf(f, "inside=%d\nblock_shape=%dx%d\n", s->area == SCENE_AREA_INSIDE, bdx, bdy);
+    if (s->area != SCENE_AREA_INSIDE)
+        return;
+    scene_block_loading(s, &rd, &r, &cd, &c);
+    fprintf(f, "block_stage=%s\nblock=%d,%d\nblock_thread=%d\nblock_warp=%d\n", stages[s->inside.stage], s->inside.bx,
+            s->inside.by, s->inside.thread, s->inside.thread / KW_WARP);
+    fprintf(f, "block_requests=%d/%d\nblock_cells_loaded=%d/%d\nblock_waiting=%d\n", rd, r, cd, c,
+            s->inside.stage == SCENE_BLOCK_BARRIER ? bdx * bdy : 0);
+    if (s->inside.counted)
+        state_counts(&s->inside.counts, f);
+    if (s->inside.stage == SCENE_BLOCK_NO_BARRIER)
+        fprintf(f, "race_seed=%u\nrace_can=%d\nrace_raced=%d\n", s->inside.race_seed, s->inside.race.can_count,
+                s->inside.race.raced_count);
+    if (s->inside.stage == SCENE_BLOCK_NO_BARRIER_GPU) {
+        fprintf(f, "race_gpu_runs=%d\nrace_gpu_wrong=", s->inside.gpu_runs);
+        for (int i = 0; i < s->inside.gpu_runs; ++i)
+            fprintf(f, "%s%lld", i ? "," : "", s->inside.gpu_wrong[i]);
+        fprintf(f, "\nrace_gpu_why=%s\n", s->inside.gpu_why);
+    }
+}
+
+const scene_feature scene_inside_feature = {
+    .name = "inside",
+    .free = free_inside,
+    .changed = changed,
+    .animating = animating,
+    .state = state,
+};

@@ -1,0 +1,151 @@
+/* measure.c - the CPU engines and their figures (measure.h): the only
+ * writer of scene.cpu and scene.measure. After a change each engine is
+ * measured again, one a slice, on the measuring thread when there is one
+ * (its figure comes back through `took`), else here between frames. */
+#define _DEFAULT_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#include "scene_feature.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/err.h"
+
+static const char *const names[SCENE_CPU_COUNT] = {"cpu-seq", "cpu-simd", "cpu-par"};
+
+eng_engine *scene_cpu_own(const scene *s, scene_cpu_kind k)
+{
+    return s->worker ? s->measure.own[k] : NULL;
+}
+
+bool scene_noisy(const scene *s)
+{
+    const scene_engine *e[SCENE_CPU_COUNT + 1] = {&s->cpu[0], &s->cpu[1], &s->cpu[2], &s->gpu.eng};
+    for (int i = 0; i < SCENE_CPU_COUNT + 1; ++i)
+        if (e[i]->measured && e[i]->timing.reps > 2 &&
+            eng_total_max(&e[i]->timing) - eng_total_min(&e[i]->timing) > 0.5 * eng_total_ms(&e[i]->timing))
+            return true;
+    return false;
+}
+
+/* A CPU engine's figures have come (from the measuring thread or this one). */
+static void took_cpu(scene *s, scene_cpu_kind k, bool ok, const eng_timing *t, const char *why)
+{
+    scene_engine *e = &s->cpu[k];
+    double load[1];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    e->measured = ok;
+    if (ok) {
+        e->timing = *t;
+        e->why[0] = '\0';
+    } else if (why != e->why) {
+        snprintf(e->why, sizeof e->why, "%s", why);
+    }
+    if (k == SCENE_CPU_PAR && ok)
+        s->measure.bands = t->launch.bands;
+    s->measure.load = getloadavg(load, 1) == 1 ? load[0] : -1.0;
+    s->measure.cores = cores > 0 ? (int)cores : 1;
+    scene_touch(s);
+}
+
+/* Measures CPU engine k on the image shown: on the measuring thread when
+ * there is one (the figure comes later), else here, into a scratch plane
+ * (the walk's own output shows only what the walk has done). */
+static void measure_cpu(scene *s, scene_cpu_kind k)
+{
+    img_plane scratch;
+    eng_job job;
+    eng_engine *own = scene_cpu_own(s, k);
+    if (own) {
+        if (!scene_worker_submit(s, SCENE_FEATURE_MEASURE, own, &s->img.luma, TIMING_BUDGET_MS, (int)k))
+            s->measure.stale[k] = true; /* not given: again at the next slice */
+        return;
+    }
+    if (!img_plane_alloc(&scratch, s->img.luma.w, s->img.luma.h)) {
+        scene_say_error(s, err_msg());
+        return;
+    }
+    job = (eng_job){&s->img.luma, &scratch, scene_params(s)};
+    scene_engine_measure(&s->cpu[k], &job, 0, TIMING_BUDGET_MS);
+    img_plane_free(&scratch);
+    took_cpu(s, k, s->cpu[k].measured, &s->cpu[k].timing, s->cpu[k].why);
+}
+
+/* ---- its row of the feature table ------------------------------------------- */
+
+static void init(scene *s)
+{
+    for (int k = 0; k < SCENE_CPU_COUNT; ++k) {
+        char why[256];
+        scene_open_engine(s, &s->cpu[k], names[k]);
+        /* the measuring thread's own engine: a run there never shares one with this thread */
+        s->measure.own[k] = s->host.open_engine(s->host.user, names[k], why, sizeof why);
+    }
+}
+
+static void free_engines(scene *s)
+{
+    for (int k = 0; k < SCENE_CPU_COUNT; ++k) {
+        eng_close(s->measure.own[k]);
+        eng_close(s->cpu[k].engine);
+        s->measure.own[k] = s->cpu[k].engine = NULL;
+    }
+}
+
+static void changed(scene *s, scene_change what)
+{
+    if (!scene_change_input(what))
+        return;
+    for (int k = 0; k < SCENE_CPU_COUNT; ++k) {
+        s->measure.stale[k] = true;
+        s->cpu[k].measured = false;
+    }
+}
+
+static bool due(const scene *s)
+{
+    for (int k = 0; k < SCENE_CPU_COUNT; ++k)
+        if (s->measure.stale[k])
+            return s->img.luma.px != NULL;
+    return false;
+}
+
+static void slice(scene *s, double budget_ms)
+{
+    (void)budget_ms;
+    for (int k = 0; k < SCENE_CPU_COUNT; ++k)
+        if (s->measure.stale[k]) {
+            s->measure.stale[k] = false;
+            measure_cpu(s, (scene_cpu_kind)k);
+            return;
+        }
+}
+
+static void took(scene *s, const worker_result *r)
+{
+    if (r->tag >= 0 && r->tag < SCENE_CPU_COUNT)
+        took_cpu(s, (scene_cpu_kind)r->tag, r->ok, &r->timing, r->why);
+}
+
+static void state(const scene *s, FILE *f)
+{
+    const scene_engine *seq = &s->cpu[SCENE_CPU_SEQ], *simd = &s->cpu[SCENE_CPU_SIMD], *par = &s->cpu[SCENE_CPU_PAR];
+    fprintf(f, "cpu_seq_measured=%d\ncpu_par_measured=%d\ncpu_bands=%d\n", seq->measured, par->measured,
+            s->measure.bands);
+    fprintf(f, "cpu_simd_measured=%d\n", simd->measured);
+    fprintf(f, "cpu_seq_ms=%.4f\ncpu_simd_ms=%.4f\ncpu_par_ms=%.4f\n", seq->measured ? eng_total_ms(&seq->timing) : -1.0,
+            simd->measured ? eng_total_ms(&simd->timing) : -1.0, par->measured ? eng_total_ms(&par->timing) : -1.0);
+}
+
+const scene_feature scene_measure_feature = {
+    .name = "measure",
+    .init = init,
+    .free = free_engines,
+    .changed = changed,
+    .due = due,
+    .slice = slice,
+    .took = took,
+    .state = state,
+};

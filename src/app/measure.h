@@ -1,0 +1,39 @@
+/* measure.h - the CPU engines and their figures: cpu-seq (one core,
+ * scalar), cpu-simd (one core, vectorised) and cpu-par (every core), each
+ * measured again after a change, on the measuring thread (worker.c) with an
+ * engine of its own. measure.c is the only writer of scene.cpu and
+ * scene.measure. */
+#ifndef CONVIS_MEASURE_H
+#define CONVIS_MEASURE_H
+
+#include "scene_types.h"
+
+typedef enum scene_cpu_kind {
+    SCENE_CPU_SEQ = 0,
+    SCENE_CPU_SIMD,
+    SCENE_CPU_PAR,
+    SCENE_CPU_COUNT
+} scene_cpu_kind;
+
+typedef struct scene_measure {
+    bool stale[SCENE_CPU_COUNT];            /* needs measuring again */
+    eng_engine *own[SCENE_CPU_COUNT];       /* the measuring thread's own engines (NULL: none) */
+    /* cpu-par's bands on the last image it ran: one thread each (its own
+     * figure, from its timing record); 0 before it ran */
+    int bands;
+    /* the load on the CPU when its engines were last measured (other
+     * programs' work slows them), and the cores there are */
+    double load;
+    int cores;
+} scene_measure;
+
+/* Whether the figures are noisy: an engine's runs spread over half their
+ * median (other work on the machine, convis's own drawing included, slows
+ * some runs). The load average is said beside it; it counts convis's own
+ * threads too, so it is no verdict alone. */
+bool scene_noisy(const scene *s);
+
+/* The measuring thread's engine for CPU engine k (NULL: none). */
+eng_engine *scene_cpu_own(const scene *s, scene_cpu_kind k);
+
+#endif

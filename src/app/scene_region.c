@@ -1,0 +1,79 @@
+/* scene_region.c - the scene's core: the region of the image the grids show
+ * (zoom, pan), and the output looked at (hovered, pinned, or the walk's). */
+#include "scene_feature.h"
+
+void scene_view_at(scene *s, int x, int y)
+{
+    int w = s->img.luma.w, h = s->img.luma.h, n = s->view_cells;
+    s->view_x = x > w - n ? w - n : x;
+    s->view_y = y > h - n ? h - n : y;
+    if (s->view_x < 0)
+        s->view_x = 0;
+    if (s->view_y < 0)
+        s->view_y = 0;
+}
+
+void scene_pan(scene *s, int dx, int dy)
+{
+    scene_view_at(s, s->view_x + dx, s->view_y + dy);
+}
+
+void scene_center_on(scene *s, int x, int y)
+{
+    scene_view_at(s, x - s->view_cells / 2, y - s->view_cells / 2);
+}
+
+void scene_zoom(scene *s, int step)
+{
+    int cx = s->view_x + s->view_cells / 2, cy = s->view_y + s->view_cells / 2;
+    static const int steps[] = {4, 6, 8, 12, 16, 20, 24, 32, 48, 64};
+    int i = 0, n;
+    while (i < 9 && steps[i] < s->view_cells)
+        ++i;
+    n = steps[step > 0 ? (i > 0 ? i - 1 : 0) : (i < 9 ? i + 1 : 9)];
+    if (n < SCENE_MIN_CELLS)
+        n = SCENE_MIN_CELLS;
+    if (n > SCENE_MAX_CELLS)
+        n = SCENE_MAX_CELLS;
+    s->view_cells = n;
+    scene_center_on(s, cx, cy);
+}
+
+void scene_hover(scene *s, bool over, int x, int y)
+{
+    if (s->pinned)
+        return;
+    s->hovering = over && x >= 0 && y >= 0 && x < s->img.luma.w && y < s->img.luma.h;
+    s->hover_x = x;
+    s->hover_y = y;
+}
+
+void scene_pin(scene *s)
+{
+    if (s->pinned)
+        s->pinned = false;
+    else if (s->hovering)
+        s->pinned = true;
+}
+
+void scene_unpin(scene *s)
+{
+    s->pinned = false;
+}
+
+void scene_focus(const scene *s, int *x, int *y, bool *from_stepper)
+{
+    if (s->hovering || s->pinned) {
+        *x = s->hover_x;
+        *y = s->hover_y;
+        *from_stepper = false;
+    } else if (s->phase == SCENE_PHASE_CPU) {
+        *x = conv_stepper_x(&s->walk.stepper);
+        *y = conv_stepper_y(&s->walk.stepper);
+        *from_stepper = true;
+    } else { /* the GPU did them all: explain the first one in view */
+        *x = s->view_x;
+        *y = s->view_y;
+        *from_stepper = false;
+    }
+}
