@@ -86,17 +86,6 @@ static void toggle_menu(app *a)
     }
 }
 
-/* A click on an output cell: pins it; a click on the pinned cell unpins it,
- * a click on another moves the pin there. */
-static void pin_at(scene *s, int x, int y)
-{
-    bool same = s->pinned && s->hover_x == x && s->hover_y == y;
-    s->pinned = false;
-    scene_hover(s, true, x, y);
-    if (!same)
-        scene_pin(s);
-}
-
 /* Esc: closes what is open, stops what runs, then leaves the lesson; quits
  * only from free play with nothing open. */
 static void escape(app *a)
@@ -114,9 +103,9 @@ static void escape(app *a)
         scene_cancel(s);
         a->rest.due = false;
     } else if (s->pinned)
-        s->pinned = false;
+        scene_unpin(s);
     else if (s->banner[0])
-        s->banner[0] = '\0';
+        scene_say_error(s, "");
     else if (scene_close_shown(s))
         ;
     else if (app_in_lesson(a))
@@ -125,19 +114,43 @@ static void escape(app *a)
         a->quit = true;
 }
 
+/* The actions that are one call of the scene with nothing more. */
+static void (*const scene_call[ACT_COUNT])(scene *s) = {
+    [ACT_PLAY] = scene_play,
+    [ACT_TAP] = scene_tap,
+    [ACT_STEP] = scene_step,
+    [ACT_BACK] = scene_back,
+    [ACT_FASTER] = scene_faster,
+    [ACT_SLOWER] = scene_slower,
+    [ACT_FINISH] = scene_finish,
+    [ACT_RESTART] = scene_restart,
+    [ACT_GPU] = scene_launch_gpu,
+    [ACT_SWEEP] = scene_sweep,
+    [ACT_APPLY_AGAIN] = scene_apply_again,
+    [ACT_CHAIN] = scene_chain,
+    [ACT_TOO_BIG] = scene_too_big,
+    [ACT_BUDGET] = scene_next_budget,
+    [ACT_THREADS] = scene_toggle_threads,
+    [ACT_BLOCK_LIFE] = scene_block_life,
+    [ACT_BLOCK_WARP] = scene_next_block_warp,
+    [ACT_BLOCK_SHAPE] = scene_next_block_shape,
+    [ACT_GPU_KERNEL] = scene_next_gpu_kernel,
+    [ACT_GPU_ENGINE] = scene_next_gpu_engine,
+    [ACT_GPU_RESULT] = scene_next_gpu_result,
+    [ACT_BORDER] = scene_next_border,
+    [ACT_FLIP] = scene_toggle_flip,
+    [ACT_DISPLAY] = scene_next_display,
+};
+
 /* What the action does, without telling the lesson player. */
 static void run(app *a, app_act act)
 {
     scene *s = &a->s;
+    if (scene_call[act.action->id]) {
+        scene_call[act.action->id](s);
+        return;
+    }
     switch (act.action->id) {
-    case ACT_PLAY: scene_play(s); break;
-    case ACT_TAP: scene_tap(s); break;
-    case ACT_STEP: scene_step(s); break;
-    case ACT_BACK: scene_back(s); break;
-    case ACT_FASTER: scene_faster(s); break;
-    case ACT_SLOWER: scene_slower(s); break;
-    case ACT_FINISH: scene_finish(s); break;
-    case ACT_RESTART: scene_restart(s); break;
     case ACT_LESSON_NEXT:
         if (lsn_player_next(&a->player))
             enter_step(a);
@@ -150,29 +163,13 @@ static void run(app *a, app_act act)
         if (lsn_player_restart(&a->player))
             enter_step(a);
         break;
-    case ACT_GPU: scene_launch_gpu(s); break;
-    case ACT_SWEEP: scene_sweep(s); break;
-    case ACT_APPLY_AGAIN: scene_apply_again(s); break;
-    case ACT_CHAIN: scene_chain(s); break;
-    case ACT_TOO_BIG: scene_too_big(s); break;
-    case ACT_BUDGET: scene_next_budget(s); break;
     case ACT_BUDGET_OFF: scene_set_budget(s, 0); break;
-    case ACT_THREADS: scene_toggle_threads(s); break;
-    case ACT_BLOCK_LIFE: scene_block_life(s); break;
-    case ACT_BLOCK_WARP: scene_next_block_warp(s); break;
-    case ACT_BLOCK_SHAPE: scene_next_block_shape(s); break;
     case ACT_BLOCK_PICK: scene_block_pick(s, act.arg); break;
-    case ACT_GPU_KERNEL: scene_next_gpu_kernel(s); break;
-    case ACT_GPU_ENGINE: scene_next_gpu_engine(s); break;
-    case ACT_GPU_RESULT: scene_next_gpu_result(s); break;
     case ACT_NEXT_FILTER: scene_next_filter(s, 1); a->edit_tap = -1; break;
     case ACT_PREV_FILTER: scene_next_filter(s, -1); a->edit_tap = -1; break;
     case ACT_FILTER: scene_select_preset(s, act.arg); a->edit_tap = -1; break;
     case ACT_EDIT_KERNEL: begin_edit(a, act.arg); break;
     case ACT_EDIT_KEY: edit_key(a, act.arg); break;
-    case ACT_BORDER: scene_next_border(s); break;
-    case ACT_FLIP: scene_toggle_flip(s); break;
-    case ACT_DISPLAY: scene_next_display(s); break;
     case ACT_ZOOM_IN: scene_zoom(s, 1); break;
     case ACT_ZOOM_OUT: scene_zoom(s, -1); break;
     case ACT_PAN_LEFT: scene_pan(s, -s->view_cells / 2, 0); break;
@@ -184,7 +181,7 @@ static void run(app *a, app_act act)
     case ACT_HOVER: scene_hover(s, act.x >= 0 && act.y >= 0, act.x, act.y); break;
     case ACT_PIN:
         if (act.x >= 0 && act.y >= 0)
-            pin_at(s, act.x, act.y);
+            scene_pin_at(s, act.x, act.y);
         else
             scene_pin(s);
         break;
@@ -211,7 +208,7 @@ static void run(app *a, app_act act)
     case ACT_ESCAPE: escape(a); break;
     case ACT_LARGE: scene_show(s, s->area == SCENE_AREA_LARGE ? SCENE_AREA_GRIDS : SCENE_AREA_LARGE); break;
     case ACT_QUIT: a->quit = true; break;
-    case ACT_COUNT: break;
+    default: break; /* ACT_COUNT, and the table's above */
     }
 }
 

@@ -169,8 +169,7 @@ void app_capture_gif_end(app_window *w)
 static void settle_for_still(app *a)
 {
     scene_settle(&a->s);
-    a->s.gpu.shown_at = scene_now(&a->s) - 2 * scene_gpu_light_ms(&a->s);
-    a->s.inside.stage_at = scene_now(&a->s) - 2 * (SCENE_BLOCK_LOAD_MS + SCENE_BLOCK_COMPUTE_MS); /* played out */
+    scene_play_out(&a->s);
     /* the walk plays: as the window shows it a few seconds on, in frames (a
      * frame's step is bounded, as after a stall) */
     for (double t = 0; a->s.walk.playing && t < STILL_PLAY_MS; t += 1000.0 / 60)
@@ -347,7 +346,7 @@ int app_capture_report_frames(app_window *w, int frames, double load_start, doub
     printf("image=%s\nimage_size=%dx%d\nload_ms=%.1f\nfirst_frame_ms=%.1f\nmeasure_ms=%.1f\n", s->image_name,
            s->img.luma.w, s->img.luma.h, loaded - load_start, shown - load_start, measured - shown);
     plat_set_vsync(w->win, false);
-    s->walk.speed = REPORT_SPEED;
+    scene_set_speed(s, REPORT_SPEED);
     if (!s->walk.playing)
         app_do(a, app_act_id(ACT_PLAY));
     last = tim_now_ms();

@@ -260,6 +260,11 @@ static bool animating(const scene *s, double now)
     return s->area == SCENE_AREA_INSIDE && scene_block_progress(s) < 1.0;
 }
 
+static void play_out(scene *s)
+{
+    s->inside.stage_at = scene_now(s) - 2 * (SCENE_BLOCK_LOAD_MS + SCENE_BLOCK_COMPUTE_MS);
+}
+
 /* The counts, as --print-state gives them. */
 static void state_counts(const kw_counts *k, FILE *f)
 {
@@ -309,5 +314,6 @@ const scene_feature scene_inside_feature = {
     .free = free_inside,
     .changed = changed,
     .animating = animating,
+    .play_out = play_out,
     .state = state,
 };

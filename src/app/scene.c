@@ -290,6 +290,13 @@ bool scene_animating(const scene *s)
     return false;
 }
 
+void scene_play_out(scene *s)
+{
+    EACH_FEATURE(f)
+    if ((*f)->play_out)
+        (*f)->play_out(s);
+}
+
 /* ---- settings ------------------------------------------------------------- */
 
 void scene_select_preset(scene *s, int index)

@@ -137,6 +137,7 @@ void scene_unstash(scene *s, scene_stash *st);
 double scene_now(const scene *s);
 void scene_update(scene *s, double dt_ms);  /* advances the animation by dt ms of wall time */
 bool scene_animating(const scene *s);       /* something moves on screen: the window keeps drawing */
+void scene_play_out(scene *s);  /* what animates once (the GPU's light, a block's stage) at its end, for a still */
 
 /* ---- settings and what is shown ---------------------------------------------- */
 void scene_select_preset(scene *s, int index);
@@ -163,6 +164,9 @@ void scene_view_at(scene *s, int x, int y); /* top-left cell, clamped */
 void scene_center_on(scene *s, int x, int y);
 void scene_hover(scene *s, bool over, int x, int y);
 void scene_pin(scene *s);               /* pin the hovered cell, or unpin */
+/* A click on output (x, y): pins it; on the pinned one: unpins it. */
+void scene_pin_at(scene *s, int x, int y);
+void scene_unpin(scene *s);
 /* The output cell the arithmetic panel explains: the hovered or pinned one,
  * else the walk's current output. */
 void scene_focus(const scene *s, int *x, int *y, bool *from_stepper);
@@ -185,7 +189,7 @@ void scene_cancel(scene *s);            /* stops the task under way; what it mea
 void scene_print_state(const scene *s, FILE *f);
 
 void scene_notice(scene *s, const char *text);
-void scene_say_error(scene *s, const char *text);   /* the banner */
+void scene_say_error(scene *s, const char *text);   /* the banner ("": taken down) */
 
 /* The image's title: its name and the passes applied ("sample.png after 2 passes"). */
 void scene_title(const scene *s, char *buf, size_t size);

@@ -48,6 +48,7 @@ typedef struct scene_feature {
     void (*cancel)(scene *s);                        /* its task stops (Esc, other work starting) */
     void (*advance)(scene *s, double dt_ms);         /* its animation, dt ms of wall time on */
     bool (*animating)(const scene *s, double now);   /* something of it moves on screen */
+    void (*play_out)(scene *s);                      /* what it animates once, at its end (a still) */
     void (*state)(const scene *s, FILE *f);          /* its lines of --print-state */
 } scene_feature;
 
@@ -66,7 +67,6 @@ void scene_open_engine(scene *s, scene_engine *e, const char *name);
 /* Everything stale after a change: each feature's `changed` hook. */
 void scene_changed(scene *s, scene_change what);
 void scene_set_phase(scene *s, scene_phase phase); /* back to the walk: the pin goes too */
-void scene_unpin(scene *s);
 void scene_touch(scene *s);             /* new figures or progress: the window draws again */
 void scene_say_gpu_error(scene *s, const char *text); /* the banner, taken down by the GPU's next success */
 void scene_clear_gpu_error(scene *s);

@@ -56,6 +56,15 @@ void scene_pin(scene *s)
         s->pinned = true;
 }
 
+void scene_pin_at(scene *s, int x, int y)
+{
+    bool same = s->pinned && s->hover_x == x && s->hover_y == y;
+    s->pinned = false;
+    scene_hover(s, true, x, y);
+    if (!same)
+        scene_pin(s);
+}
+
 void scene_unpin(scene *s)
 {
     s->pinned = false;

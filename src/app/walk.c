@@ -76,6 +76,12 @@ void scene_slower(scene *s)
     s->walk.speed = s->walk.speed / 2 < SCENE_MIN_SPEED ? SCENE_MIN_SPEED : s->walk.speed / 2;
 }
 
+void scene_set_speed(scene *s, double outputs_a_second)
+{
+    double v = outputs_a_second;
+    s->walk.speed = v > SCENE_MAX_SPEED ? SCENE_MAX_SPEED : v < SCENE_MIN_SPEED ? SCENE_MIN_SPEED : v;
+}
+
 void scene_finish(scene *s)
 {
     if (!cpu_phase(s))

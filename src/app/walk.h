@@ -29,6 +29,7 @@ void scene_step(scene *s);              /* one output forward */
 void scene_back(scene *s);              /* one output back */
 void scene_faster(scene *s);
 void scene_slower(scene *s);
+void scene_set_speed(scene *s, double outputs_a_second); /* clamped */
 void scene_finish(scene *s);            /* every remaining output now */
 void scene_restart(scene *s);           /* back to the CPU phase, output 0 */
 void scene_redraw_walk(scene *s);       /* what the view drew of the walk is drawn again (display changed) */

@@ -1,0 +1,147 @@
+/* gpu_memory.c - the GPU phase's memory (gpu_phase.h): how much the device
+ * holds, the budget the learner lets it have, whether an image needs tiles
+ * under it, and the image just too big for the device. Part of the GPU
+ * phase: with gpu_phase.c the only writer of scene.gpu (its budget). */
+#include "scene_feature.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "core/err.h"
+#include "format.h"
+#include "i18n.h"
+
+static const long long budgets[SCENE_BUDGET_COUNT] = {0, 1LL << 20, 4LL << 20, 16LL << 20, 64LL << 20, 256LL << 20};
+
+long long scene_budget_at(int i)
+{
+    return i >= 0 && i < SCENE_BUDGET_COUNT ? budgets[i] : 0;
+}
+
+long long scene_image_bytes(const scene *s)
+{
+    return s->img.luma.px ? tile_image_bytes(s->img.luma.w, s->img.luma.h) : 0;
+}
+
+long long scene_gpu_max_pixels(const scene *s)
+{
+    const eng_device_info *d = &s->gpu.device;
+    long long most = -1;
+    if (!s->gpu.device_known)
+        return -1;
+    if (d->memory_free > 0) /* what convis holds now is free again for a new image */
+        most = (d->memory_free + d->memory_engine) / 8;
+    if (d->max_buffer > 0 && (most < 0 || d->max_buffer / 4 < most))
+        most = d->max_buffer / 4; /* one float buffer must hold the image */
+    return most;
+}
+
+long long scene_tile_budget(const scene *s)
+{
+    long long most = scene_gpu_max_pixels(s), b = s->gpu.budget;
+    if (most > 0 && (b <= 0 || most * 8 < b))
+        b = most * 8; /* both buffers of a tile must fit the device too */
+    return b;
+}
+
+bool scene_needs_tiles(const scene *s)
+{
+    return s->img.luma.px && s->gpu.budget > 0 && scene_image_bytes(s) > scene_tile_budget(s);
+}
+
+/* The side of the smallest square just over what the GPU can hold; 0
+ * when that is not known (no GPU run yet). */
+static int too_big_side(const scene *s)
+{
+    long long most = scene_gpu_max_pixels(s);
+    int side;
+    if (most < 0)
+        return 0;
+    side = (int)sqrt((double)most);
+    while ((long long)side * side <= most)
+        ++side;
+    return side;
+}
+
+long long scene_too_big_pixels(const scene *s)
+{
+    long long side = too_big_side(s);
+    if (side == 0)
+        return s->opt.limits.max_pixels; /* not known yet: at most convis's own limit */
+    if (side * side > s->opt.limits.max_pixels || side > s->opt.limits.max_side)
+        return 0;
+    return side * side;
+}
+
+void scene_too_big(scene *s)
+{
+    long long limit = s->opt.limits.max_pixels;
+    int side = too_big_side(s);
+    img_plane big;
+    img_image img;
+    char msg[256];
+    if (!s->img.luma.px)
+        return;
+    if (side == 0) {
+        scene_notice(s, _("launch the GPU phase first (G): how much it can hold is read from it"));
+        return;
+    }
+    if ((long long)side * side > limit || side > s->opt.limits.max_side) {
+        snprintf(msg, sizeof msg,
+                 _("an image too large for this GPU (%d×%d) is over convis's own limit of %lld pixels: every image "
+                   "convis opens fits here"),
+                 side, side, limit);
+        scene_notice(s, msg);
+        return;
+    }
+    if (!img_plane_scaled(&s->img.luma, side, side, &big)) {
+        scene_say_error(s, err_msg());
+        return;
+    }
+    if (!img_from_plane(&big, &img)) {
+        img_plane_free(&big);
+        scene_say_error(s, err_msg());
+        return;
+    }
+    img_plane_free(&big);
+    snprintf(msg, sizeof msg, _("a %d×%d test image"), side, side);
+    /* it opens in the CPU phase, the GPU not yet tried on it: G does that */
+    s->gpu.eng.measured = false;
+    scene_adopt_image(s, &img, msg);
+}
+
+/* ---- the budget ------------------------------------------------------------------ */
+
+void scene_next_budget(scene *s)
+{
+    int i = 0;
+    while (i < SCENE_BUDGET_COUNT && budgets[i] != s->gpu.budget)
+        ++i;
+    scene_set_budget(s, budgets[(i + 1) % SCENE_BUDGET_COUNT]);
+}
+
+void scene_set_budget(scene *s, long long bytes)
+{
+    char msg[256], b[32], need[32];
+    bool rerun = s->gpu.eng.measured || s->phase == SCENE_PHASE_GPU || s->tiles.on;
+    s->gpu.budget = bytes > 0 ? bytes : 0;
+    scene_changed(s, SCENE_CHANGE_GPU); /* tiles under way stop, to run again under the new budget */
+    fmt_bytes(s->gpu.budget, b, sizeof b);
+    fmt_bytes(scene_image_bytes(s), need, sizeof need);
+    if (s->gpu.budget == 0)
+        snprintf(msg, sizeof msg, "%s", _("memory budget off: the GPU may use all the memory it has"));
+    else if (scene_needs_tiles(s))
+        snprintf(msg, sizeof msg,
+                 _("memory budget %s (pretend the GPU has no more): this image needs %s, so the GPU works through it "
+                   "in tiles"),
+                 b, need);
+    else
+        snprintf(msg, sizeof msg, _("memory budget %s (pretend the GPU has no more): this image needs %s and fits"), b,
+                 need);
+    scene_notice(s, msg);
+    if (rerun)
+        s->gpu.stale = true; /* the GPU phase again, under the new budget */
+    if (!scene_needs_tiles(s))
+        scene_tiles_end(s);
+}
+
