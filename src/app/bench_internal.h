@@ -1,0 +1,52 @@
+/* bench_internal.h - what the files of `convis bench` share, and only they:
+ * the table of measured cells.
+ *
+ *   bench.c         the command line, measuring, the command itself
+ *   bench_report.c  the figures derived from the cells, as text, CSV or JSON */
+#ifndef CONVIS_BENCH_INTERNAL_H
+#define CONVIS_BENCH_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "compute/engine.h"
+#include "settings.h"
+
+#define BENCH_MAX_SIZES 16
+#define BENCH_MAX_ENGINES 12 /* rows: an engine, or an engine's kernel */
+#define BENCH_MAX_REPS 25
+#define BENCH_STEADY 0.03
+
+typedef enum bench_format { BENCH_TEXT, BENCH_CSV, BENCH_JSON } bench_format;
+
+/* One measured cell: an engine (or the copy) at one size. */
+typedef struct bench_cell {
+    bool ran;
+    char why[256];          /* when it did not */
+    double median, lo, hi;  /* ms */
+    int reps;
+    double phase[ENG_PHASE_COUNT]; /* ms; < 0: no such phase */
+} bench_cell;
+
+typedef struct bench {
+    int sizes[BENCH_MAX_SIZES], size_count;
+    const eng_class *cls[BENCH_MAX_ENGINES];
+    int kernel[BENCH_MAX_ENGINES];  /* the eng_kernel of an engine with a choice, else -1 */
+    char label[BENCH_MAX_ENGINES][40]; /* "cpu-par", "gl naive" */
+    char description[BENCH_MAX_ENGINES][320];
+    char unavailable[BENCH_MAX_ENGINES][256]; /* "" when it runs here */
+    int engine_count;
+    double budget_ms;
+    bench_format format;
+    app_options opt;
+    const char *image;
+    bench_cell copy[BENCH_MAX_SIZES];
+    bench_cell cell[BENCH_MAX_ENGINES][BENCH_MAX_SIZES];
+} bench;
+
+/* The figures of a measured bench on standard output: a table for people,
+ * CSV (a row for each engine and size) or one JSON object. */
+void bench_print_text(const bench *b);
+void bench_print_csv(const bench *b);
+void bench_print_json(const bench *b);
+
+#endif
