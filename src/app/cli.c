@@ -361,6 +361,8 @@ void app_usage(FILE *f)
     print_options(f, APP_FOR_APPLY);
     fputs(_("\nOptions of the window (and of lesson):\n"), f);
     print_options(f, APP_FOR_WINDOW);
+    fputs(_("\nOptions of bench:\n"), f);
+    print_options(f, APP_FOR_BENCH);
     fputs(_("\nActions, for --do and lessons (the window's help, F1, shows their keys):\n"), f);
     app_action_list(f);
     print_exit_statuses(f);

@@ -248,6 +248,11 @@ check "--help shows the usage of apply" has "$S/stdout" "convis apply IN"
 for o in --do --print-state --report-frames --screenshot --render-steps --window --lang; do
     check "--help lists the option $o" has_line "$S/stdout" "^  $o "
 done
+# and every option of bench, as of apply and the window (bench's were listed
+# only by 'convis bench --help')
+for o in --sizes --engines --budget-ms --csv --json; do
+    check "--help lists the option $o of bench" has_line "$S/stdout" "^  $o "
+done
 for a in play tap step back gpu sweep apply-again chain too-big threads gpu-kernel gpu-result flip display \
     border zoom-in lessons lesson-next leave-lesson help escape quit; do
     check "--help lists the action $a" has_line "$S/stdout" "^  $a( |,)"
