@@ -1,6 +1,7 @@
 /* record.c - recorded runs (record.h): from a sweep, to a JSON file, and
- * back (read with libyaml: JSON is YAML's flow style). Contents: this
- * machine · from the scene · writing · reading. */
+ * back (read with libyaml: JSON is YAML's flow style, and record_json.c
+ * holds a text to JSON's before libyaml sees it). Contents: this machine ·
+ * from the scene · writing · reading. */
 #define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #include "record.h"
@@ -20,6 +21,7 @@
 #include "core/image.h"
 #include "core/linebreak.h"
 #include "i18n.h"
+#include "record_json.h"
 
 /* ---- this machine ----------------------------------------------------------------- */
 
@@ -93,22 +95,6 @@ bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
 
 /* ---- writing ------------------------------------------------------------------------- */
 
-/* A JSON string. */
-void rec_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 /* The record's JSON, to `f` (img_write_fn). */
 static bool write_record(FILE *f, const void *ctx)
 {
@@ -167,94 +153,6 @@ typedef struct reader {
     const char *path;
 } reader;
 
-/* Line and column (1-based, in characters) of byte `at` of the text. */
-static void text_position(const unsigned char *s, size_t at, int *line, int *column)
-{
-    *line = 1, *column = 1;
-    for (size_t i = 0; i < at; ++i) {
-        if (s[i] == '\n')
-            ++*line, *column = 1;
-        else if ((s[i] & 0xC0) != 0x80)
-            ++*column;
-    }
-}
-
-/* A refusal of the text at byte `at`: what is there, escaped, and where. */
-static bool not_json(const char *path, const unsigned char *s, size_t n, size_t at)
-{
-    char shown[32];
-    size_t len = 1;
-    int line, column;
-    while (at + len < n && len < 4 && (s[at + len] & 0xC0) == 0x80)
-        ++len; /* the whole character */
-    text_position(s, at, &line, &column);
-    return err_set("'%s' is not a record convis reads: '%s' at line %d, column %d is not JSON; a record is JSON, as "
-                   "convis record writes it",
-                   path, err_shown((const char *)s + at, len, shown, sizeof shown), line, column);
-}
-
-/* What a record's text may hold outside its strings, as JSON writes it:
- * brackets, braces, commas, colons, spaces, numbers, true, false, null. */
-static bool json_outside(unsigned char c)
-{
-    return (c && strchr(" \t\r\n{}[],:+-.", c)) || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-           (c >= 'A' && c <= 'Z');
-}
-
-/* Before libyaml reads a record, in one pass: its text is JSON's kind of
- * text (libyaml would read all of YAML: anchors, aliases, tags, comments,
- * other quotes), and its lists and mappings are nested at most
- * REC_MAX_DEPTH deep (libyaml has no bound on nesting, and its time grows
- * with the square of the depth). The strings and the nesting found here
- * are libyaml's: a quote never opens a string inside a bare word, a colon
- * only follows a mapping's key (in a list, "key": value would be a mapping
- * of its own), brackets close what they opened, and outside the brackets
- * of the one root value there is only space. */
-static bool json_shape(const char *path, const unsigned char *s, size_t n)
-{
-    char open[REC_MAX_DEPTH]; /* '{' or '[': what each level is */
-    int depth = 0, line, column;
-    bool in_string = false, in_word = false, entry_start = false, after_key = false, ended = false;
-    for (size_t i = n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0; i < n; ++i) { /* after a byte order mark */
-        unsigned char c = s[i];
-        if (in_string) {
-            if (c < 0x20 || (c == '\\' && (i + 1 >= n || !strchr("\"\\/bfnrtu", s[i + 1]) || !s[i + 1])))
-                return not_json(path, s, n, i); /* JSON's escapes only (YAML's \0, \x, \e ... are not) */
-            if (c == '\\')
-                ++i; /* the escaped character: a quote there does not end the string */
-            else if (c == '"')
-                in_string = false, after_key = entry_start, entry_start = false;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
-            continue;
-        if (depth == 0 && (ended || (c != '{' && c != '[')))
-            return not_json(path, s, n, i); /* one value, in brackets or braces, and space around it */
-        if (c == '"' && !in_word) {
-            in_string = true;
-            continue;
-        }
-        if (c == '"' || !json_outside(c) || (c == ':' && !after_key) ||
-            ((c == '}' || c == ']') && open[depth - 1] != (c == '}' ? '{' : '[')))
-            return not_json(path, s, n, i);
-        in_word = !strchr("{}[],:", c);
-        after_key = false;
-        entry_start = (c == '{' || c == ',') && (c == '{' || open[depth - 1] == '{'); /* a mapping's key comes next */
-        if (c == '{' || c == '[') {
-            if (depth == REC_MAX_DEPTH) {
-                text_position(s, i, &line, &column);
-                return err_set("'%s' is not a record convis reads: its lists and mappings are nested more than %d "
-                               "deep at line %d, column %d; a record needs %d levels",
-                               path, REC_MAX_DEPTH, line, column, REC_DEPTH);
-            }
-            open[depth++] = (char)c;
-        } else if (c == '}' || c == ']') {
-            ended = --depth == 0;
-        }
-    }
-    return true;
-}
-
 /* The value of `key` in mapping node m, or NULL. */
 static yaml_node_t *get(reader *rd, yaml_node_t *m, const char *key)
 {
@@ -275,40 +173,6 @@ static bool text(reader *rd, yaml_node_t *m, const char *key, char *buf, size_t 
         return err_set("'%s' is a damaged record: it has no \"%s\"", rd->path, key);
     lb_copy(buf, size, (const char *)v->data.scalar.value); /* a long one cut between characters */
     return true;
-}
-
-/* Whether s is a number as JSON writes it: -?(0|[1-9][0-9]*)(.[0-9]+)?
- * ([eE][+-]?[0-9]+)?; *whole when it has neither a fraction nor an exponent. */
-static bool json_number(const char *s, bool *whole)
-{
-    *whole = true;
-    if (*s == '-')
-        ++s;
-    if (*s == '0')
-        ++s;
-    else if (*s >= '1' && *s <= '9')
-        while (*s >= '0' && *s <= '9')
-            ++s;
-    else
-        return false;
-    if (*s == '.') {
-        *whole = false;
-        if (!(*++s >= '0' && *s <= '9'))
-            return false;
-        while (*s >= '0' && *s <= '9')
-            ++s;
-    }
-    if (*s == 'e' || *s == 'E') {
-        *whole = false;
-        ++s;
-        if (*s == '+' || *s == '-')
-            ++s;
-        if (!(*s >= '0' && *s <= '9'))
-            return false;
-        while (*s >= '0' && *s <= '9')
-            ++s;
-    }
-    return *s == '\0';
 }
 
 /* A value as a message shows it: a bare word as written, text in quotes,
@@ -334,7 +198,7 @@ static bool number_value(reader *rd, const yaml_node_t *v, const char *key, bool
     bool is_whole;
     int line = (int)v->start_mark.line + 1, column = (int)v->start_mark.column + 1;
     bool plain = v->type == YAML_SCALAR_NODE && v->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-    if (!plain || !json_number((const char *)v->data.scalar.value, &is_whole) || (whole && !is_whole))
+    if (!plain || !rec_json_number((const char *)v->data.scalar.value, &is_whole) || (whole && !is_whole))
         return whole ? err_set("'%s' is a damaged record: \"%s\" at line %d, column %d is %s, not a whole number "
                                "(digits alone, without quotes)",
                                rd->path, key, line, column, shown_value(v, shown, sizeof shown))
@@ -473,12 +337,12 @@ bool rec_parse(const char *path, const unsigned char *data, size_t size, app_rec
     memset(r, 0, sizeof *r);
     if (size > REC_MAX_BYTES)
         return too_large(path, (long long)size);
-    if (!json_shape(path, data, size))
+    if (!rec_json_shape(path, data, size))
         return false;
     if (!yaml_parser_initialize(&parser))
         return err_set("out of memory reading '%s'", path);
     yaml_parser_set_input_string(&parser, data, size);
-    yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING); /* the bytes json_shape looked at */
+    yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING); /* the bytes rec_json_shape looked at */
     if (!yaml_parser_load(&parser, &rd.doc)) {
         err_set("'%s' is a damaged record: %s at line %zu", path, parser.problem ? parser.problem : "not JSON",
                 parser.problem_mark.line + 1);
