@@ -21,6 +21,76 @@ typedef struct apply_args {
     bool have_eng;          /* either was given */
 } apply_args;
 
+/* Applies one of apply's own options; false after a message for a bad
+ * value. */
+static bool take_option(const app_option *o, const char *v, apply_args *a)
+{
+    long long n;
+    switch (o->id) {
+    case OPT_OUTPUT:
+        a->output = v;
+        return true;
+    case OPT_ENGINE:
+        a->engine = v;
+        return true;
+    case OPT_GPU_KERNEL:
+        if (!eng_kernel_parse(v, &a->eng.kernel)) {
+            app_error("option '--gpu-kernel': %s", err_msg());
+            return false;
+        }
+        a->have_eng = true;
+        return true;
+    case OPT_RESULT:
+        if (!eng_result_parse(v, &a->eng.result)) {
+            app_error("option '--result': %s", err_msg());
+            return false;
+        }
+        if (a->eng.result == ENG_RESULT_INTEROP) {
+            app_error("option '--result': interop writes into the window's OpenGL buffer; apply needs the "
+                      "result in host memory to write a file, so use bulk or per-pixel");
+            return false;
+        }
+        a->have_eng = true;
+        return true;
+    case OPT_REPS:
+        if (!app_parse_count(o->name, v, 1000, &n))
+            return false;
+        a->reps = (int)n;
+        return true;
+    default:
+        return true;
+    }
+}
+
+/* What apply needs once every argument is read: an input, a filter, an
+ * output it can write, a known engine. Returns APP_EXIT_OK or
+ * APP_EXIT_USAGE (message printed). */
+static int check_args(const apply_args *a)
+{
+    if (!a->input) {
+        app_error("apply: no input image; usage: convis apply IN -k FILTER -o OUT.png|OUT.pfm");
+        return APP_EXIT_USAGE;
+    }
+    if (!a->have_kernel) {
+        app_error("apply: no filter; add -k with %s", filt_expected_form());
+        return APP_EXIT_USAGE;
+    }
+    if (!a->output) {
+        app_error("apply: no output file; add -o OUT.png (for display) or -o OUT.pfm (exact values)");
+        return APP_EXIT_USAGE;
+    }
+    if (!img_output_name_ok(a->output)) {
+        app_error("%s", err_msg());
+        return APP_EXIT_USAGE;
+    }
+    if (!eng_find(a->engine)) {
+        app_error("engine '%s' is not known; use one of %s ('convis engines' says which run here)", a->engine,
+                  eng_names());
+        return APP_EXIT_USAGE;
+    }
+    return APP_EXIT_OK;
+}
+
 /* Returns APP_EXIT_OK or APP_EXIT_USAGE (message printed). */
 static int parse(int argc, char **argv, apply_args *a)
 {
@@ -49,69 +119,10 @@ static int parse(int argc, char **argv, apply_args *a)
         if (o->id == OPT_KERNEL)
             a->have_kernel = true;
         taken = app_take_shared_option(o, v, &a->opt);
-        if (taken < 0)
+        if (taken < 0 || (!taken && !take_option(o, v, a)))
             return APP_EXIT_USAGE;
-        if (taken)
-            continue;
-        switch (o->id) {
-        case OPT_OUTPUT:
-            a->output = v;
-            break;
-        case OPT_ENGINE:
-            a->engine = v;
-            break;
-        case OPT_GPU_KERNEL:
-            if (!eng_kernel_parse(v, &a->eng.kernel)) {
-                app_error("option '--gpu-kernel': %s", err_msg());
-                return APP_EXIT_USAGE;
-            }
-            a->have_eng = true;
-            break;
-        case OPT_RESULT:
-            if (!eng_result_parse(v, &a->eng.result)) {
-                app_error("option '--result': %s", err_msg());
-                return APP_EXIT_USAGE;
-            }
-            if (a->eng.result == ENG_RESULT_INTEROP) {
-                app_error("option '--result': interop writes into the window's OpenGL buffer; apply needs the "
-                          "result in host memory to write a file, so use bulk or per-pixel");
-                return APP_EXIT_USAGE;
-            }
-            a->have_eng = true;
-            break;
-        case OPT_REPS: {
-            long long n;
-            if (!app_parse_count(o->name, v, 1000, &n))
-                return APP_EXIT_USAGE;
-            a->reps = (int)n;
-            break;
-        }
-        default:
-            break;
-        }
     }
-    if (!a->input) {
-        app_error("apply: no input image; usage: convis apply IN -k FILTER -o OUT.png|OUT.pfm");
-        return APP_EXIT_USAGE;
-    }
-    if (!a->have_kernel) {
-        app_error("apply: no filter; add -k with %s", filt_expected_form());
-        return APP_EXIT_USAGE;
-    }
-    if (!a->output) {
-        app_error("apply: no output file; add -o OUT.png (for display) or -o OUT.pfm (exact values)");
-        return APP_EXIT_USAGE;
-    }
-    if (!img_output_name_ok(a->output)) {
-        app_error("%s", err_msg());
-        return APP_EXIT_USAGE;
-    }
-    if (!eng_find(a->engine)) {
-        app_error("engine '%s' is not known; use one of %s ('convis engines' says which run here)", a->engine,
-                  eng_names());
-        return APP_EXIT_USAGE;
-    }
-    return APP_EXIT_OK;
+    return check_args(a);
 }
 
 static void print_timing(const eng_timing *t)
