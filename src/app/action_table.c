@@ -7,7 +7,7 @@
 
 #include "core/err.h"
 #include "i18n.h"
-#include "platform/keys.h"
+#include "core/keys.h"
 
 #define SHIFT PLAT_MOD_SHIFT
 #define LESSON APP_WHEN_LESSON

@@ -10,7 +10,7 @@
 
 #include "core/err.h"
 #include "lessons.h"
-#include "platform/keys.h"
+#include "core/keys.h"
 
 app_act app_act_of(const app_action *action)
 {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "core/image.h"
-#include "keys.h"
+#include "core/keys.h"
 
 typedef struct plat_window plat_window;
 

@@ -26,7 +26,7 @@
 #include "i18n.h"
 #include "narration.h"
 #include "record.h"
-#include "platform/keys.h"
+#include "core/keys.h"
 #include "state.h"
 #include "check.h"
 

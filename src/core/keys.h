@@ -1,7 +1,9 @@
 /* keys.h - the key codes and modifiers of input events, as plain data:
- * what the platform layer sends and the action table binds, without SDL. */
-#ifndef CONVIS_PLATFORM_KEYS_H
-#define CONVIS_PLATFORM_KEYS_H
+ * what the platform layer sends and the action table binds, without SDL.
+ * They live in core, below both, so that the model, which may not depend
+ * on the platform layer, can name them. */
+#ifndef CONVIS_CORE_KEYS_H
+#define CONVIS_CORE_KEYS_H
 
 /* Keys: printable ASCII as itself (letters lower-case), others from here. */
 enum {
