@@ -33,9 +33,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../core/err.h"
+#include "core/err.h"
 #include "core/tr.h"
-#include "../core/timing.h"
+#include "core/timing.h"
 #include "engines.h"
 
 #define MAX_THREADS 256

@@ -6,7 +6,7 @@
  * rule, nine multiplies, eight adds and a divide, one output at a time. */
 #include <stdio.h>
 
-#include "../core/timing.h"
+#include "core/timing.h"
 #include "core/tr.h"
 #include "engines.h"
 

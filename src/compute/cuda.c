@@ -72,8 +72,8 @@
 #include "../../kernels/conv3x3.h"
 #include "core/tr.h"
 #include "../../kernels/conv3x3_body.h"
-#include "../core/err.h"
-#include "../core/timing.h"
+#include "core/err.h"
+#include "core/timing.h"
 #include "engines.h"
 
 #define MAX_GL_BUFFERS 8

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/err.h"
-#include "../core/timing.h"
+#include "core/err.h"
+#include "core/timing.h"
 #include "engines.h"
 
 struct eng_engine {

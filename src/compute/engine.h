@@ -39,8 +39,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../core/conv.h"
-#include "../core/image.h"
+#include "core/conv.h"
+#include "core/image.h"
 
 typedef enum eng_phase {
     ENG_UPLOAD = 0,

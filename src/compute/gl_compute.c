@@ -45,9 +45,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/err.h"
+#include "core/err.h"
 #include "core/tr.h"
-#include "../core/timing.h"
+#include "core/timing.h"
 #include "engines.h"
 
 #define SHADER_COMMON "conv3x3.glsl" /* what both shaders share, compiled before either */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../../kernels/conv3x3_body.h"
-#include "../core/err.h"
+#include "core/err.h"
 
 int kw_wavefronts(const int word[KW_WARP], const bool active[KW_WARP])
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/err.h"
+#include "core/err.h"
 
 long long tile_image_bytes(int w, int h)
 {
