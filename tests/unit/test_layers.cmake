@@ -5,7 +5,9 @@
 # header not being found; so the test cannot pass for a compiler that fails
 # on everything. Then no source under src/ reaches past the roots with a
 # relative include ("../"), but the view's files (src/app/view/) to the app's
-# headers and compute's to the CUDA kernels (kernels/).
+# headers and compute's to the CUDA kernels (kernels/). And no source under
+# src/ reads CONVIS_CUDA_MOCK: each is compiled once, and the CUDA stand-in
+# links the same objects as the real engines.
 # Usage: cmake -DCC=COMPILER -DSOURCE_DIR=DIR -DWORK=DIR -DTARGETS="T;..."
 #          -DDIRS_<T>="DIR;..." (each target's include directories) -P test_layers.cmake
 cmake_minimum_required(VERSION 3.20)
@@ -38,13 +40,18 @@ set(probes
   "convis_model|frame.h|fails:platform/platform.h"
   "convis_gif|core/image.h|compiles"
   "convis_gif|compute/engine.h|fails"
-  "convis|frame.h|compiles"
-  "convis|render/text.h|compiles"
+  "convis_app_objects|frame.h|compiles"
+  "convis_app_objects|render/text.h|compiles"
+  "convis_compute_objects|compute/engine.h|compiles"
+  "convis_compute_objects|lesson/lesson.h|fails"
+  "convis_model_objects|scene.h|compiles"
+  "convis_model_objects|render/render.h|fails"
+  "test_app_objects|scene.h|compiles"
+  "test_app_objects|platform/platform.h|fails"
   "convis_compute_mock|compute/engine.h|compiles"
   "convis_compute_mock|scene.h|fails"
-  "convis_mock|frame.h|compiles"
-  "test_app_mock|scene.h|compiles"
-  "test_app_mock|platform/platform.h|fails")
+  "convis_model_mock|scene.h|compiles"
+  "convis_model_mock|platform/platform.h|fails")
 
 file(MAKE_DIRECTORY ${WORK})
 set(failures 0)
@@ -117,6 +124,20 @@ if(relative EQUAL 0)
   message(STATUS "ok - no source under src/ includes past its roots with \"../\"")
 endif()
 math(EXPR failures "${failures} + ${relative}")
+
+# The objects compiled once serve the real build and the stand-in alike.
+set(mock_readers 0)
+foreach(source ${sources})
+  file(STRINGS ${SOURCE_DIR}/${source} lines REGEX "CONVIS_CUDA_MOCK")
+  if(lines)
+    message(STATUS "not ok - ${source} reads CONVIS_CUDA_MOCK, but is compiled once for the real engines and the stand-in")
+    math(EXPR mock_readers "${mock_readers} + 1")
+  endif()
+endforeach()
+if(mock_readers EQUAL 0)
+  message(STATUS "ok - no source under src/ reads CONVIS_CUDA_MOCK")
+endif()
+math(EXPR failures "${failures} + ${mock_readers}")
 
 if(failures GREATER 0)
   message(FATAL_ERROR "test_layers: ${failures} failed of ${checked} probes and the relative includes")
