@@ -433,16 +433,6 @@ bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing
     return measure(e, job, 0, &p, timing);
 }
 
-bool eng_measure_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, int reps, eng_timing *timing)
-{
-    if (!gl_buffer)
-        return err_set("engine '%s': no GL buffer to present into", e->cls->name);
-    {
-        eng_plan p = fixed_reps(reps);
-        return measure(e, job, gl_buffer, &p, timing);
-    }
-}
-
 bool eng_can_present(const eng_engine *e)
 {
     return e && e->cls->present != NULL;

@@ -371,10 +371,6 @@ bool eng_device(eng_engine *e, eng_device_info *info);
  * geometry, result path and extrapolation fields are the last run's. */
 bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing);
 
-/* The same for eng_present into `gl_buffer`: warm-up, then the median of
- * `reps` presents. */
-bool eng_measure_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, int reps, eng_timing *timing);
-
 /* How long to measure: after the warm-up, at least min_reps runs and at
  * most max_reps; then stop when another run would pass budget_ms, or when
  * three or more runs agree within `steady` of their median (0: never
