@@ -22,7 +22,8 @@
 
 #define REPORT_SPEED 256.0 /* outputs a second while --report-frames plays */
 
-bool app_capture_save(int w, int h, const char *path)
+/* Saves the frame drawn last (w x h) as PNG `path`; never overwrites. */
+static bool app_capture_save(int w, int h, const char *path)
 {
     img_rgba frame;
     bool ok;

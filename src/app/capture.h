@@ -8,9 +8,6 @@
 
 #include "frame.h"
 
-/* Saves the frame drawn last (w x h) as PNG `path`; never overwrites. */
-bool app_capture_save(int w, int h, const char *path);
-
 /* S: the frame drawn last under a new name in the current folder; a notice
  * says where, or the banner why not. */
 void app_capture_screenshot(app_window *w, int width, int height);

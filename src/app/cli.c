@@ -30,7 +30,9 @@ int app_exit_of_error(int otherwise)
     return err_last_kind() == ERR_ENV ? APP_EXIT_ENV : otherwise;
 }
 
-const char *app_option_value(int argc, char **argv, int *i)
+/* Takes the value of option argv[*i]; prints a message and returns NULL when
+ * it is missing. */
+static const char *app_option_value(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {
         app_error("option '%s' needs a value; see 'convis --help'", argv[*i]);
@@ -368,7 +370,8 @@ void app_usage(FILE *f)
     print_exit_statuses(f);
 }
 
-int app_text_columns(const char *text)
+/* The columns of a terminal `text` takes: a Chinese character two. */
+static int app_text_columns(const char *text)
 {
     int used = 0;
     for (const char *p = text; *p;)

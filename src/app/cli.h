@@ -65,10 +65,6 @@ int app_next_option(int argc, char **argv, int *i, int scope, const app_option *
  * is not one of them, -1 after a message for a bad value. */
 int app_take_shared_option(const app_option *opt, const char *value, app_options *o);
 
-/* Takes the value of option argv[*i]; prints a message and returns NULL when
- * it is missing. */
-const char *app_option_value(int argc, char **argv, int *i);
-
 /* Reads a whole number from 1 to max given to option `opt`; prints a
  * message naming the option and returns false otherwise. */
 bool app_parse_count(const char *opt, const char *text, long long max, long long *out);
@@ -92,9 +88,6 @@ bool app_command_usage(FILE *f, const char *command);
 /* Whether the arguments of a command ask for help (--help or -h where an
  * option may stand, not as an option's value). */
 bool app_asks_help(int argc, char **argv);
-
-/* The columns of a terminal `text` takes: a Chinese character two. */
-int app_text_columns(const char *text);
 
 /* `text` padded with spaces to `columns` columns of a terminal, on the
  * left (right-aligned) or the right. */

@@ -24,7 +24,9 @@ int kw_wavefronts(const int word[KW_WARP], const bool active[KW_WARP])
     return most;
 }
 
-int kw_pieces(const long long addr[KW_WARP], const bool active[KW_WARP], int unit)
+/* Distinct `unit`-byte pieces that these byte addresses touch (4 bytes from
+ * each), among the active lanes. */
+static int kw_pieces(const long long addr[KW_WARP], const bool active[KW_WARP], int unit)
 {
     /* the lanes' addresses mostly rise: a piece is new unless one of the
      * last few pieces seen is it, or (rarely) any earlier one */
@@ -258,7 +260,10 @@ int kw_tile_iterations(int bdx, int bdy)
     return ((conv3x3_tile_w(bdx) + bdx - 1) / bdx) * ((conv3x3_tile_h(bdy) + bdy - 1) / bdy);
 }
 
-int kw_tile_cell(int tx, int ty, int it, int bdx, int bdy, int *col, int *row)
+/* The tile cell (col, row) thread (tx, ty) stores in iteration `it` of the
+ * tiled kernel's load loop; false when that iteration stores nothing for it
+ * (past the tile). */
+static int kw_tile_cell(int tx, int ty, int it, int bdx, int bdy, int *col, int *row)
 {
     int cols = (conv3x3_tile_w(bdx) + bdx - 1) / bdx;
     *col = tx + (it % cols) * bdx;

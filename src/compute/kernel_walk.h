@@ -90,11 +90,8 @@ typedef struct kw_race {
 bool kw_race_run(int bdx, int bdy, bool barrier, unsigned seed, kw_race *out);
 
 /* The tiled kernel's load loop (kernels/conv3x3_body.h): how many
- * iterations it has (row steps times column steps), and the tile cell
- * (col, row) thread (tx, ty) stores in iteration `it`; false when that
- * iteration stores nothing for it (past the tile). */
+ * iterations it has (row steps times column steps). */
 int kw_tile_iterations(int bdx, int bdy);
-int kw_tile_cell(int tx, int ty, int it, int bdx, int bdy, int *col, int *row);
 
 /* One warp instruction that touches memory, as kw_count counts it. */
 typedef enum kw_kind {
@@ -129,9 +126,5 @@ bool kw_count_every_block(int w, int h, int bdx, int bdy, int border, kw_counts 
  * distinct words any bank is asked for (lanes asking the same word share
  * it); active[i] false: lane i takes no part. */
 int kw_wavefronts(const int word[KW_WARP], const bool active[KW_WARP]);
-
-/* Distinct `unit`-byte pieces that these byte addresses touch (4 bytes from
- * each), among the active lanes. */
-int kw_pieces(const long long addr[KW_WARP], const bool active[KW_WARP], int unit);
 
 #endif

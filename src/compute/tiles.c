@@ -112,7 +112,9 @@ static bool plane_sized(img_plane *pl, int w, int h)
     return img_plane_alloc(pl, w, h);
 }
 
-bool tile_gather(const img_plane *in, const tile_plan *p, int i, int border, img_plane *halo)
+/* Fills `halo` with tile i's input and its halo ((w+2) x (h+2), allocated
+ * or reallocated here; false with err_msg when memory runs out). */
+static bool tile_gather(const img_plane *in, const tile_plan *p, int i, int border, img_plane *halo)
 {
     int x0, y0, w, h;
     tile_rect(p, i, &x0, &y0, &w, &h);
@@ -131,7 +133,9 @@ bool tile_gather(const img_plane *in, const tile_plan *p, int i, int border, img
     return true;
 }
 
-void tile_scatter(const img_plane *halo_out, const tile_plan *p, int i, img_plane *out)
+/* Copies the inner outputs of `halo_out` (tile i's result, halo included)
+ * into `out`, the whole image's result. */
+static void tile_scatter(const img_plane *halo_out, const tile_plan *p, int i, img_plane *out)
 {
     int x0, y0, w, h;
     tile_rect(p, i, &x0, &y0, &w, &h);

@@ -45,14 +45,6 @@ void tile_rect(const tile_plan *p, int i, int *x, int *y, int *w, int *h);
 /* The tile an image pixel belongs to. */
 int tile_of(const tile_plan *p, int x, int y);
 
-/* Fills `halo` with tile i's input and its halo ((w+2) x (h+2), allocated
- * or reallocated here; false with err_msg when memory runs out). */
-bool tile_gather(const img_plane *in, const tile_plan *p, int i, int border, img_plane *halo);
-
-/* Copies the inner outputs of `halo_out` (tile i's result, halo included)
- * into `out`, the whole image's result. */
-void tile_scatter(const img_plane *halo_out, const tile_plan *p, int i, img_plane *out);
-
 /* One tile through the engine: gather into *up, eng_run into *down,
  * scatter into job->out. `up` and `down` are scratch planes the caller
  * keeps between tiles (zeroed at first; freed with img_plane_free). */

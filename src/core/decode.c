@@ -44,7 +44,8 @@ const char *img_accepted(void)
 
 static const char *const format_names[] = {"unknown", "PNG", "JPEG", "BMP", "TGA", "PGM/PPM", "PFM"};
 
-const char *img_format_name(img_format f)
+/* The format's name ("PNG", ...). */
+static const char *img_format_name(img_format f)
 {
     return (unsigned)f < sizeof format_names / sizeof format_names[0] ? format_names[f] : "unknown";
 }

@@ -33,9 +33,6 @@ const char *img_accepted(void);
  * header. IMG_FORMAT_UNKNOWN when none fits. */
 img_format img_identify(const unsigned char *head, size_t n);
 
-/* The format's name ("PNG", ...). */
-const char *img_format_name(img_format f);
-
 /* Decodes `size` bytes of the file called `name` (for sentences), refusing
  * sizes over `lim` before decoding pixels. False with one sentence. */
 bool img_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out);

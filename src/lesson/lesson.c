@@ -781,7 +781,8 @@ static bool wait_value(const parse *ps, const node *v, int step_no, lsn_step *st
     return true;
 }
 
-const char *const lsn_variant_keys[LSN_VARIANTS] = {"say-gpu", "say-software", "say-no-gpu"};
+/* The keys of the variants in a lesson file. */
+static const char *const lsn_variant_keys[LSN_VARIANTS] = {"say-gpu", "say-software", "say-no-gpu"};
 
 /* A narration (say or a variant): text, its placeholders checked; a copy. */
 static bool say_value(const parse *ps, const node *v, const char *what, char **out)

@@ -40,9 +40,6 @@ typedef enum lsn_variant {
     LSN_VARIANTS
 } lsn_variant;
 
-/* The keys of the variants: "say-gpu", "say-software", "say-no-gpu". */
-extern const char *const lsn_variant_keys[LSN_VARIANTS];
-
 typedef struct lsn_step {
     char *say; int say_line, say_column;      /* the narration; its value's position */
     char *say_on[LSN_VARIANTS];               /* the variants; NULL when absent */

@@ -36,7 +36,9 @@ struct rnd_font {
     glyph table[TABLE_SIZE];
 };
 
-uint32_t rnd_utf8_next(const char **s)
+/* Decodes one UTF-8 code point at *s and moves past it (U+FFFD for bad
+ * bytes). */
+static uint32_t rnd_utf8_next(const char **s)
 {
     return lb_utf8_next(s);
 }

@@ -51,8 +51,4 @@ void rnd_text_record(bool on);          /* on: an empty list, recording; off: re
 void rnd_text_layer(void);              /* what is drawn from now on lies over what was */
 int rnd_text_boxes(const rnd_text_box **boxes, int *dropped); /* dropped: runs past the list's room */
 
-/* Decodes one UTF-8 code point at *s and moves past it (U+FFFD for bad
- * bytes). */
-uint32_t rnd_utf8_next(const char **s);
-
 #endif
