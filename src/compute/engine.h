@@ -72,8 +72,9 @@ int eng_band_of(long total, int bands, long index);
 
 /* Which kernel a GPU engine launches (eng_options.kernel). */
 typedef enum eng_kernel {
-    ENG_KERNEL_TILED = 0,   /* the default: a shared-memory tile with its halo,
-                               the filter in constant memory */
+    ENG_KERNEL_TILED = 0,   /* the default: a shared-memory tile with its halo
+                               (CUDA: the filter in constant memory; gl: in
+                               uniforms, as for the naive shader) */
     ENG_KERNEL_NAIVE,       /* one thread per output, nine reads from global memory */
     ENG_KERNEL_COUNT
 } eng_kernel;
@@ -346,8 +347,8 @@ eng_options eng_options_of(const eng_engine *e);
  * eng_set_options). */
 bool eng_has_options(const eng_class *cls);
 
-/* Whether it has a choice of kernels, tiled and naive (CUDA; the gl engine
- * has one shader and ignores eng_options.kernel). */
+/* Whether it has a choice of kernels, tiled and naive (CUDA, and the gl
+ * engine with a shader for each); the others ignore eng_options.kernel. */
 bool eng_has_kernels(const eng_class *cls);
 
 /* `opt` with every zero field replaced by its default. */

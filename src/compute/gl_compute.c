@@ -6,10 +6,12 @@
  * It computes with the OpenGL context current on the calling thread and makes
  * none itself (contexts belong to the platform layer): the window's, or on
  * the command line a hidden window's that the app opens for this engine
- * (eng_class.needs_gl_context). The shader is read at run time from the
- * folder the app gives eng_set_shader_dir(); its compile and link logs are
+ * (eng_class.needs_gl_context). The shaders are read at run time from the
+ * folder the app gives eng_set_shader_dir() and built when the engine
+ * opens: the tiled and the naive one, the tiled one again without its
+ * barrier, and the poison shader (below); their compile and link logs are
  * always read and reported on failure. The work-group size is said only in
- * the shader; it is read back from the linked program.
+ * shaders/conv3x3.glsl; it is read back from each linked program.
  *
  * Phases, each timed on the GPU by a GL_TIME_ELAPSED timer query:
  *   upload    glBufferSubData of the input into its shader storage buffer
@@ -32,7 +34,7 @@
  * holds NaN, not the value an identical earlier dispatch left there.
  *
  * The buffers are kept between runs and grown when a larger image comes.
- * Opening runs the shader once on one pixel, so the driver's lazy work
+ * Opening runs the tiled shader once on one pixel, so the driver's lazy work
  * (compiling for the device, first use of the queries) is not in a timing.
  * Any GL error ends the run with a sentence; GL_OUT_OF_MEMORY says how much
  * was asked. The caller's program and buffer bindings are restored. */

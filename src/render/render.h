@@ -1,5 +1,12 @@
-/* render.h - the only code that calls gl*: textures, rectangles, reading the
- * frame back. Coordinates are window pixels, origin top-left. */
+/* render.h - the only code that draws with OpenGL (the gl engine computes
+ * with it, in src/compute, and draws nothing). Everything drawn is a quad
+ * of a texture queued in one batch: images, rectangles and the text's
+ * glyphs (text.h) through batch.vert and batch.frag, float planes through
+ * plane.frag and a display mode; a batch is drawn when its texture, filter
+ * or program changes, when it is full, when a texture in it is changed, or
+ * at rnd_flush, rnd_end, rnd_finish, rnd_clip and a read-back. Besides: GL
+ * buffers for an engine to compute into. Coordinates are window pixels,
+ * origin top-left. */
 #ifndef CONVIS_RENDER_H
 #define CONVIS_RENDER_H
 
@@ -17,9 +24,9 @@ typedef struct rnd_color {
     float r, g, b, a;
 } rnd_color;
 
-/* Loads GL functions (GLEW) and the shaders from `shader_dir`
- * (batch.vert, batch.frag). The GL context must be current. False with
- * err_msg() on failure, including the shader compiler's log. */
+/* Loads GL functions (GLEW) and the shaders from `shader_dir` (batch.vert
+ * with batch.frag, and with plane.frag). The GL context must be current.
+ * False with err_msg() on failure, including the shader compiler's log. */
 bool rnd_init(const char *shader_dir);
 void rnd_shutdown(void);
 
@@ -33,8 +40,8 @@ void rnd_texture_free(rnd_texture *t);
 /* Replaces part of an existing texture's pixels at (x, y). */
 void rnd_texture_sub(rnd_texture *t, int x, int y, const img_rgba *img);
 
-/* Starts a frame: viewport to the drawable size, cleared to `bg`. Drawing
- * calls are batched; rnd_end (or a read-back) draws what is pending. */
+/* Starts a frame: viewport to the drawable size, cleared to `bg`; rnd_end
+ * draws what is pending of the batch, rnd_flush does so at any time. */
 void rnd_begin(int w, int h, rnd_color bg);
 void rnd_end(void);
 void rnd_flush(void);
@@ -69,6 +76,9 @@ void rnd_clip(float x, float y, float w, float h);
  * nearest (pixels stay square when magnified). */
 void rnd_image(const rnd_texture *t, float x, float y, float w, float h, rnd_color tint, bool smooth);
 
+/* A filled rectangle: from the glyph atlas's white point once the atlas
+ * exists (one texture with the text, so no draw call between them), else
+ * from a white texture of one pixel. */
 void rnd_rect(float x, float y, float w, float h, rnd_color c);
 
 /* A rectangle's outline, `thickness` pixels wide, inside the rectangle. */
