@@ -16,7 +16,7 @@
 
 /* ---- shapes and waves ---------------------------------------------------------- */
 
-void scene_block_shape(int i, int *bdx, int *bdy)
+static void block_shape(int i, int *bdx, int *bdy)
 {
     static const int shapes[SCENE_BLOCK_SHAPES][2] = {{16, 16}, {8, 8}, {32, 8}, {32, 32}, {24, 24}};
     i = i >= 0 && i < SCENE_BLOCK_SHAPES ? i : 0;
@@ -26,7 +26,7 @@ void scene_block_shape(int i, int *bdx, int *bdy)
 
 void scene_block_dims(const scene *s, int *bdx, int *bdy)
 {
-    scene_block_shape(s->gpu.block_shape, bdx, bdy);
+    block_shape(s->gpu.block_shape, bdx, bdy);
 }
 
 void scene_block_size(const scene *s, int *bx, int *by)
@@ -72,7 +72,8 @@ double scene_gpu_light_at(const scene *s, int x, int y)
     return (double)(((long)(y / by) * gx + x / bx) / per_wave) * wave_ms(waves); /* blocks in order of their index */
 }
 
-double scene_gpu_light_ms(const scene *s)
+/* How long the result's lighting lasts: the waves and the pulse. */
+static double light_ms(const scene *s)
 {
     long per_wave;
     int waves = scene_gpu_waves(s, &per_wave);
@@ -392,12 +393,12 @@ static void slice(scene *s, double budget_ms)
 
 static bool animating(const scene *s, double now)
 {
-    return s->phase == SCENE_PHASE_GPU && now - s->gpu.shown_at < scene_gpu_light_ms(s);
+    return s->phase == SCENE_PHASE_GPU && now - s->gpu.shown_at < light_ms(s);
 }
 
 static void play_out(scene *s)
 {
-    s->gpu.shown_at = scene_now(s) - 2 * scene_gpu_light_ms(s);
+    s->gpu.shown_at = scene_now(s) - 2 * light_ms(s);
 }
 
 static void state(const scene *s, FILE *f)

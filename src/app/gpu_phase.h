@@ -19,7 +19,7 @@ typedef struct scene_gpu {
     bool stale;                 /* its figure (and, in the GPU phase, its result) is for other settings */
     eng_kernel kernel;          /* tiled or naive */
     eng_result result;          /* interop (into a GL buffer), one bulk copy, one copy per pixel */
-    int block_shape;            /* index of the block shape (scene_block_shape) */
+    int block_shape;            /* index of the block shape (16x16, 8x8, 32x8, 32x32, 24x24) */
     /* Memory is finite: the device memory the learner lets the GPU have
      * ("pretend it has 1 MiB"; 0: all it has). An image whose two buffers
      * need more runs in tiles that fit (gpu_tiles.h). */
@@ -44,8 +44,7 @@ void scene_next_block_shape(scene *s);  /* J: 16x16 -> 8x8 -> 32x8 -> 32x32 -> 2
 void scene_next_budget(scene *s);
 void scene_set_budget(scene *s, long long bytes);
 
-/* Block shape i (bdx x bdy), and the one in use. */
-void scene_block_shape(int i, int *bdx, int *bdy);
+/* The block shape in use (bdx x bdy). */
 void scene_block_dims(const scene *s, int *bdx, int *bdy);
 /* The GPU engine's block size from its last run (16x16 before any), and
  * its grid: blocks across and down (before any run: blocks over the image). */
@@ -59,9 +58,8 @@ void scene_gpu_grid(const scene *s, long *gx, long *gy, int *bx, int *by);
 int scene_gpu_waves(const scene *s, long *per_wave);
 /* When output (x, y) lights up after the result appears, in ms: its
  * block's wave times the time a wave is given (the schedule's shape, not a
- * recording of the hardware's order); and how long the lighting lasts. */
+ * recording of the hardware's order). */
 double scene_gpu_light_at(const scene *s, int x, int y);
-double scene_gpu_light_ms(const scene *s);
 
 long long scene_budget_at(int i);       /* bytes of budget i (0: off) */
 long long scene_image_bytes(const scene *s); /* on the device: two buffers of 4 bytes a pixel */

@@ -130,6 +130,13 @@ static void enter(scene *s, int stage)
     scene_touch(s);
 }
 
+static void block_close(scene *s)
+{
+    if (s->area == SCENE_AREA_INSIDE)
+        scene_show(s, SCENE_AREA_GRIDS);
+    scene_touch(s);
+}
+
 void scene_block_life(scene *s)
 {
     if (!s->img.luma.px)
@@ -142,15 +149,8 @@ void scene_block_life(scene *s)
     } else if (s->inside.stage < SCENE_BLOCK_NO_BARRIER_GPU) {
         enter(s, s->inside.stage + 1);
     } else {
-        scene_block_close(s);
+        block_close(s);
     }
-}
-
-void scene_block_close(scene *s)
-{
-    if (s->area == SCENE_AREA_INSIDE)
-        scene_show(s, SCENE_AREA_GRIDS);
-    scene_touch(s);
 }
 
 void scene_next_block_warp(scene *s)
@@ -228,7 +228,6 @@ bool scene_block_cell_stored(const scene *s, int col, int row, int requests_done
     r = cell_request(bdx, bdy, col, row, thread);
     return r >= 0 && r < requests_done;
 }
-
 
 /* ---- its row of the feature table ------------------------------------------- */
 

@@ -47,7 +47,6 @@ typedef struct scene_inside {
 /* O: opens the view on the block of the output looked at, at its load
  * stage; again: the next stage, then closed. */
 void scene_block_life(scene *s);
-void scene_block_close(scene *s);
 void scene_next_block_warp(scene *s);       /* Shift+O: the next warp of the block looked at */
 void scene_block_pick(scene *s, int thread); /* a click on a thread of the block */
 /* How far the stage's animation is, 0..1 (1 when it has none). */

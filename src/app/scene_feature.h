@@ -84,6 +84,5 @@ bool scene_task_is(const scene *s, scene_feature_id id);
  * thread, it is busy, or there is no room (nothing was given). */
 bool scene_worker_submit(scene *s, scene_feature_id id, eng_engine *e, const img_plane *src, double budget_ms,
                          int tag);
-bool scene_has_worker(const scene *s);
 
 #endif

@@ -37,11 +37,6 @@ const char *scene_engine_label(const scene_engine *e)
 
 /* ---- the measuring thread ------------------------------------------------- */
 
-bool scene_has_worker(const scene *s)
-{
-    return s->worker != NULL;
-}
-
 bool scene_worker_submit(scene *s, scene_feature_id id, eng_engine *e, const img_plane *src, double budget_ms, int tag)
 {
     img_plane copy;
