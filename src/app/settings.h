@@ -19,6 +19,8 @@ typedef struct app_options {
     img_limits limits;
 } app_options;
 
+#define APP_DEFAULT_KERNEL "sobel-x" /* the window's first filter: an edge, negative on one side */
+
 /* The defaults: `kernel_name` (a preset), clamp border, no flip, negative
  * values clamped, the default image limits. */
 void app_options_default(app_options *o, const char *kernel_name);

@@ -1,0 +1,177 @@
+/* test_layout: the window's text at every size and text scale in both
+ * languages: no two runs of text overlap (on one layer), none leaves the
+ * window, none is dropped. In one process with one offscreen GL context:
+ * each state (the first screen, the GPU phase, the sweep, the inside view,
+ * a lesson's step...) is made once in each language and its measurements
+ * settled once, then drawn at 1280x720 and 1920x1080 at normal and 200%
+ * text (the first screen at 1024x768 too, the GPU phase at 3840x2160).
+ * Usage: test_layout LESSONS_DIR   (under with_display.sh) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions.h"
+#include "app.h"
+#include "core/err.h"
+#include "data.h"
+#include "frame.h"
+#include "i18n.h"
+#include "platform/platform.h"
+#include "render/render.h"
+#include "render/text.h"
+#include "settings.h"
+
+static int passed, failed;
+
+/* The problems of the frame's text boxes within a w x h window, printed
+ * (at most five); returns how many. */
+static int check_boxes(int w, int h, int *runs)
+{
+    const rnd_text_box *b;
+    int dropped, n = rnd_text_boxes(&b, &dropped), bad = 0;
+    *runs = n;
+    if (dropped > 0) {
+        printf("  %d runs of text not recorded\n", dropped);
+        ++bad;
+    }
+    for (int i = 0; i < n; ++i) {
+        if (b[i].x < -1 || b[i].y < -1 || b[i].x + b[i].w > (float)w + 1 || b[i].y + b[i].h > (float)h + 1) {
+            if (bad < 5)
+                printf("  outside the window: \"%s\" at %.0f,%.0f %.0fx%.0f\n", b[i].text, b[i].x, b[i].y, b[i].w,
+                       b[i].h);
+            ++bad;
+        }
+        for (int j = i + 1; j < n; ++j) {
+            float ox, oy;
+            if (b[i].layer != b[j].layer)
+                continue;
+            ox = (b[i].x + b[i].w < b[j].x + b[j].w ? b[i].x + b[i].w : b[j].x + b[j].w) -
+                 (b[i].x > b[j].x ? b[i].x : b[j].x);
+            oy = (b[i].y + b[i].h < b[j].y + b[j].h ? b[i].y + b[i].h : b[j].y + b[j].h) -
+                 (b[i].y > b[j].y ? b[i].y : b[j].y);
+            if (ox > 2 && oy > 2) {
+                if (bad < 5)
+                    printf("  \"%s\" (%.0f,%.0f %.0fx%.0f) overlaps \"%s\" (%.0f,%.0f %.0fx%.0f)\n", b[i].text, b[i].x,
+                           b[i].y, b[i].w, b[i].h, b[j].text, b[j].x, b[j].y, b[j].w, b[j].h);
+                ++bad;
+            }
+        }
+    }
+    return bad;
+}
+
+/* Draws the app at w x h with its text recorded, and checks the text. */
+static void draw_and_check(app_window *win, const char *name, int w, int h)
+{
+    int runs, bad;
+    rnd_text_record(true);
+    view_draw(win->view, &win->app, w, h);
+    rnd_text_record(false);
+    rnd_finish();
+    bad = check_boxes(w, h, &runs);
+    if (bad == 0 && runs > 10) {
+        printf("ok - %s %dx%d %s %d%%: %d runs of text, none overlapping, none outside\n", name, w, h,
+               app_lang(&win->app), win->app.text_scale, runs);
+        ++passed;
+    } else {
+        printf("not ok - %s %dx%d %s %d%%: %d problems among %d runs of text\n", name, w, h, app_lang(&win->app),
+               win->app.text_scale, bad, runs);
+        ++failed;
+    }
+}
+
+/* A text scale of the app, through its action (100 -> 125 -> 150 -> 200). */
+static void text_scale(app *a, int percent)
+{
+    for (int i = 0; i < 4 && a->text_scale != percent; ++i)
+        app_do(a, app_act_id(ACT_TEXT_SIZE));
+}
+
+typedef struct shot {
+    const char *name;
+    const char *script;     /* --do's words ("" none) */
+    const char *lesson;     /* a lesson of the language's folder, or NULL */
+} shot;
+
+static const shot shots[] = {
+    {"first screen", "", NULL},
+    {"GPU phase", "gpu", NULL},
+    {"thread view", "zoom-out,gpu,threads", NULL},
+    {"size sweep", "sweep", NULL},
+    {"large picture", "large-view", NULL},
+    {"inside the GPU", "block-life", NULL},
+    {"no barrier, 24x24", "block-life*4,block-shape*4", NULL},
+    {"help", "help", NULL},
+    {"lesson menu", "lessons", NULL},
+    {"a lesson's step", "gpu,lesson-next", "02-all-at-once.yaml"},
+};
+
+/* The app of one state in one language, its work settled and its
+ * animations played out; false when it could not be made. */
+static bool make_state(app_window *win, const shot *sh, const char *lang, const char *lessons)
+{
+    app_options opt;
+    scene_host host = app_window_host(win);
+    char path[4096];
+    app_options_default(&opt, APP_DEFAULT_KERNEL);
+    opt.display = IMG_DISPLAY_ABS; /* as the window opens */
+    app_init(&win->app, &host, &opt, lang);
+    win->app_ready = true;
+    snprintf(path, sizeof path, "%s/assets/sample.png", app_data_dir());
+    if (!scene_open_image(&win->app.s, path))
+        return false;
+    if (sh->lesson) {
+        snprintf(path, sizeof path, "%s/%s/%s", lessons, lang, sh->lesson);
+        if (!app_lesson_start(&win->app, path))
+            return false;
+    }
+    if (sh->script[0] && !app_run_script(&win->app, sh->script))
+        return false;
+    scene_settle(&win->app.s);
+    scene_play_out(&win->app.s);
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const langs[] = {"en", "zh"};
+    static const int sizes[][2] = {{1280, 720}, {1920, 1080}};
+    app_window win;
+    char shaders[4096];
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_layout LESSONS_DIR\n");
+        return 2;
+    }
+    memset(&win, 0, sizeof win);
+    i18n_init();
+    win.win = plat_open("convis test_layout", 3840, 2160, PLAT_WINDOW_OFFSCREEN);
+    snprintf(shaders, sizeof shaders, "%s/shaders", app_data_dir());
+    if (!win.win || !rnd_init(shaders) || !(win.view = view_create())) {
+        printf("not ok - no window to draw in: %s\n", err_msg());
+        return 1;
+    }
+    for (size_t l = 0; l < 2; ++l)
+        for (size_t i = 0; i < sizeof shots / sizeof shots[0]; ++i) {
+            if (!make_state(&win, &shots[i], langs[l], argv[1])) {
+                printf("not ok - %s %s: %s\n", shots[i].name, langs[l], err_msg());
+                ++failed;
+            } else {
+                for (int scale = 0; scale < 2; ++scale) {
+                    text_scale(&win.app, scale ? 200 : 100);
+                    for (size_t k = 0; k < 2; ++k)
+                        draw_and_check(&win, shots[i].name, sizes[k][0], sizes[k][1]);
+                    if (i == 0 && scale == 0)
+                        draw_and_check(&win, shots[i].name, 1024, 768);
+                    if (i == 1 && scale == 1)
+                        draw_and_check(&win, shots[i].name, 3840, 2160);
+                }
+            }
+            app_free(&win.app);
+            win.app_ready = false;
+        }
+    view_destroy(win.view);
+    rnd_shutdown();
+    plat_close(win.win);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 && passed == 84 ? 0 : 1;
+}
