@@ -5,7 +5,12 @@
  * a lesson's step...) is made once in each language and its measurements
  * settled once, then drawn at 1280x720 and 1920x1080 at normal and 200%
  * text (the first screen at 1024x768 too, the GPU phase at 3840x2160).
- * Usage: test_layout LESSONS_DIR   (under with_display.sh) */
+ *
+ * With --dump, the same in one process for test_pseudo.sh: every kind of
+ * screen at 1280x720 in language LANG, the text of each written as
+ * --print-state writes it (text=x,y,w,h,layer,text) to DIR/NN.state.
+ * Usage: test_layout LESSONS_DIR                  (under with_display.sh)
+ *        test_layout --dump DIR LANG LESSON_FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,8 +111,29 @@ static const shot shots[] = {
     {"a lesson's step", "gpu,lesson-next", "02-all-at-once.yaml"},
 };
 
+/* Every kind of screen, for the pseudo-language (its lesson given apart). */
+static const shot screens[] = {
+    {"first screen", "", NULL},
+    {"the CPU walk partway", "step*45,tap*4", NULL},
+    {"GPU phase", "gpu", NULL},
+    {"thread view", "zoom-out,gpu,threads", NULL},
+    {"GPU in tiles", "memory-budget,gpu", NULL},
+    {"size sweep", "sweep", NULL},
+    {"dependent passes", "chain", NULL},
+    {"a second pass", "gpu,apply-again", NULL},
+    {"too big for the GPU", "too-big", NULL},
+    {"large picture", "large-view", NULL},
+    {"inside the GPU, load", "block-life", NULL},
+    {"inside the GPU, compute", "block-life*3,block-warp", NULL},
+    {"inside the GPU, no barrier", "block-life*4,block-shape*4", NULL},
+    {"help", "help", NULL},
+    {"lesson menu", "lessons", NULL},
+    {"a lesson's step", "gpu,lesson-next", ""},
+};
+
 /* The app of one state in one language, its work settled and its
- * animations played out; false when it could not be made. */
+ * animations played out; false when it could not be made. A lesson is
+ * LESSONS/LANG/FILE, or `lessons` itself when the shot's lesson is "". */
 static bool make_state(app_window *win, const shot *sh, const char *lang, const char *lessons)
 {
     app_options opt;
@@ -121,7 +147,10 @@ static bool make_state(app_window *win, const shot *sh, const char *lang, const 
     if (!scene_open_image(&win->app.s, path))
         return false;
     if (sh->lesson) {
-        snprintf(path, sizeof path, "%s/%s/%s", lessons, lang, sh->lesson);
+        if (sh->lesson[0])
+            snprintf(path, sizeof path, "%s/%s/%s", lessons, lang, sh->lesson);
+        else
+            snprintf(path, sizeof path, "%s", lessons);
         if (!app_lesson_start(&win->app, path))
             return false;
     }
@@ -132,14 +161,52 @@ static bool make_state(app_window *win, const shot *sh, const char *lang, const 
     return true;
 }
 
+/* --dump: each kind of screen's text, in files. */
+static int dump(app_window *win, const char *dir, const char *lang, const char *lesson)
+{
+    int made = 0;
+    for (size_t i = 0; i < sizeof screens / sizeof screens[0]; ++i) {
+        char path[4096];
+        const rnd_text_box *b;
+        int dropped, n;
+        FILE *f;
+        if (!make_state(win, &screens[i], lang, lesson)) {
+            fprintf(stderr, "test_layout: %s: %s\n", screens[i].name, err_msg());
+            app_free(&win->app);
+            return 1;
+        }
+        rnd_text_record(true);
+        view_draw(win->view, &win->app, 1280, 720);
+        rnd_text_record(false);
+        rnd_finish();
+        n = rnd_text_boxes(&b, &dropped);
+        snprintf(path, sizeof path, "%s/%02zu.state", dir, i);
+        f = fopen(path, "w");
+        if (!f) {
+            perror(path);
+            app_free(&win->app);
+            return 1;
+        }
+        fprintf(f, "name=%s\ntext_dropped=%d\n", screens[i].name, dropped);
+        for (int k = 0; k < n; ++k)
+            fprintf(f, "text=%d,%d,%d,%d,%d,%s\n", (int)b[k].x, (int)b[k].y, (int)(b[k].w + 0.5f),
+                    (int)(b[k].h + 0.5f), b[k].layer, b[k].text);
+        made += fclose(f) == 0;
+        app_free(&win->app);
+        win->app_ready = false;
+    }
+    return made == (int)(sizeof screens / sizeof screens[0]) ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     static const char *const langs[] = {"en", "zh"};
     static const int sizes[][2] = {{1280, 720}, {1920, 1080}};
     app_window win;
     char shaders[4096];
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_layout LESSONS_DIR\n");
+    bool dumping = argc == 5 && strcmp(argv[1], "--dump") == 0;
+    if (argc != 2 && !dumping) {
+        fprintf(stderr, "usage: test_layout LESSONS_DIR | --dump DIR LANG LESSON_FILE\n");
         return 2;
     }
     memset(&win, 0, sizeof win);
@@ -149,6 +216,13 @@ int main(int argc, char **argv)
     if (!win.win || !rnd_init(shaders) || !(win.view = view_create())) {
         printf("not ok - no window to draw in: %s\n", err_msg());
         return 1;
+    }
+    if (dumping) {
+        int rc = dump(&win, argv[2], argv[3], argv[4]);
+        view_destroy(win.view);
+        rnd_shutdown();
+        plat_close(win.win);
+        return rc;
     }
     for (size_t l = 0; l < 2; ++l)
         for (size_t i = 0; i < sizeof shots / sizeof shots[0]; ++i) {
