@@ -1,8 +1,9 @@
 /* scene_feature.h - the table of the scene's teaching features, shaped like
  * compute's eng_class: each feature (walk.c, measure.c, gpu_phase.c with
- * gpu_tiles.c, inside_gpu.c, sweep.c, chain.c) owns its struct in the scene
- * and is its only writer; the core (scene.c, scene_work.c) never calls a
- * feature by name but loops over this table. A hook a feature does not
+ * gpu_memory.c and gpu_tiles.c, inside_gpu.c, sweep.c, chain.c) owns its
+ * struct in the scene and is its only writer; the core (scene.c,
+ * scene_work.c, scene_region.c) never calls a feature by name but loops
+ * over this table (docs/ARCHITECTURE.md, section 8). A hook a feature does not
  * need is NULL. Only the scene's own files include this header. */
 #ifndef CONVIS_SCENE_FEATURE_H
 #define CONVIS_SCENE_FEATURE_H
@@ -51,7 +52,6 @@ typedef struct scene_feature {
     void (*play_out)(scene *s);                      /* what it animates once, at its end (a still) */
     void (*state)(const scene *s, FILE *f);          /* its lines of --print-state */
 } scene_feature;
-
 
 /* The table itself, indexed by scene_feature_id (the core's). */
 extern const scene_feature *const scene_features[SCENE_FEATURE_COUNT];

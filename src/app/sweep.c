@@ -103,11 +103,13 @@ static void slice(scene *s, double budget_ms)
         return;
     }
     if (own) {
-        bool given = scene_worker_submit(s, SCENE_FEATURE_SWEEP, own, &in, SWEEP_BUDGET_MS,
-                                         s->sweep.at_size * ENGINES + k);
+        bool given = scene_worker_submit(s, SCENE_FEATURE_SWEEP, own, &in, SWEEP_BUDGET_MS, 0);
         img_plane_free(&in);
-        if (given)
+        if (given) {
+            s->sweep.job_size = s->sweep.at_size;
+            s->sweep.job_engine = k;
             next(s);
+        }
         return;
     }
     measure_here(s, k, &in);
@@ -117,11 +119,10 @@ static void slice(scene *s, double budget_ms)
 
 static void took(scene *s, const worker_result *r)
 {
-    int i = r->tag / ENGINES, k = r->tag % ENGINES;
     if (!scene_task_is(s, SCENE_FEATURE_SWEEP))
         return;
-    if (r->ok && r->tag >= 0 && i < SCENE_SWEEP_SIZES && k < 2)
-        took_at(s, k, i, &r->timing);
+    if (r->ok)
+        took_at(s, s->sweep.job_engine, s->sweep.job_size, &r->timing);
     scene_task_step(s);
 }
 

@@ -16,6 +16,7 @@ typedef struct sweep_state {
     int reps[3][SCENE_SWEEP_SIZES];
     double phase[3][SCENE_SWEEP_SIZES][ENG_PHASE_COUNT]; /* each phase's median; < 0: none */
     int at_size, at_engine;     /* where the sweep under way is */
+    int job_size, job_engine;   /* what the measuring thread measures for it */
 } sweep_state;
 
 void scene_sweep(scene *s);             /* starts the sweep; again: hides its chart */
