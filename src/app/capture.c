@@ -382,7 +382,7 @@ void app_capture_print_state(const app_window *w)
     n = w->view ? view_live_regions(w->view, live, 4) : 0;
     for (int i = 0; i < n; ++i)
         printf("live_region=%d,%d,%d,%d\n", live[i][0], live[i][1], live[i][2], live[i][3]);
-    n = w->view ? view_targets(w->view, &w->app, targets, 64) : 0;
+    n = w->view ? view_targets(w->view, targets, 64) : 0;
     for (int i = 0; i < n; ++i)
         printf("target=%s,%d,%d,%d,%d,%d\n", targets[i].action, targets[i].arg, targets[i].x, targets[i].y,
                targets[i].w, targets[i].h);

@@ -1,7 +1,8 @@
 /* view.h - draws the app into the window and says what a click means. The
  * view reads the app as const and keeps only its own caches (fonts,
- * textures, the last layout); the layout is computed from the window's size
- * every frame, so resizing and fullscreen keep it sound. Its files are in
+ * textures, the last frame's layout and places to click); the layout is
+ * computed from the window's size every frame, so resizing and fullscreen
+ * keep it sound. Its files are in
  * view/ (view/view_internal.h lists them). */
 #ifndef CONVIS_VIEW_H
 #define CONVIS_VIEW_H
@@ -13,19 +14,20 @@
 
 typedef struct view view;
 
-/* What a pointer at a window pixel means: the action a click there runs,
- * and for a grid cell the cell (which a drag pans and hovering explains). */
+/* What a pointer at a window pixel means, read from the places to click
+ * the last frame drew (view_draw records them as it draws). */
 typedef struct view_hit {
     app_act act;            /* the click's action; .action NULL: none */
-    bool grid;              /* over a cell of the input or output grid */
-    bool output;            /* ... of the output grid */
-    int x, y;               /* that cell */
+    bool pans;              /* over a grid: a press waits, a drag pans, a click acts on release */
+    bool hovers;            /* over an output the pointer hovers: (x, y) */
+    int x, y;               /* the image pixel under the pointer, on a grid or a picture */
+    float cell;             /* over a grid: a cell's size in window pixels (for a drag) */
 } view_hit;
 
 /* A place to click in the last frame, for tests and --print-state. */
 typedef struct view_target {
     const char *action;     /* the action's name */
-    int arg;                /* its index, or -1 */
+    int arg;                /* the index the place gives, or -1 (its own, or one the point gives) */
     int x, y, w, h;         /* window pixels */
 } view_target;
 
@@ -36,19 +38,19 @@ void view_destroy(view *v);
 /* Draws the app into a w x h frame. */
 void view_draw(view *v, const app *a, int w, int h);
 
-/* What is at window pixel (x, y), with the layout of the app as it is now. */
-view_hit view_hit_test(view *v, const app *a, int x, int y);
+/* What is at window pixel (x, y) in the last frame: the topmost of its
+ * places to click there. A change to the app since that frame may have
+ * moved them: the caller draws the frame again first (window_loop.c). */
+view_hit view_hit_test(const view *v, int x, int y);
 
 /* The rectangles of the last frame that show measured times, which differ
  * from run to run (tests mask them when comparing screenshots): as
  * x, y, w, h quadruples; returns how many (at most max). */
 int view_live_regions(const view *v, int (*rects)[4], int max);
 
-/* The places to click in the last frame; returns how many (at most max). */
-int view_targets(const view *v, const app *a, view_target *out, int max);
-
-/* The size of one grid cell in pixels in the last frame (for dragging). */
-float view_cell_px(const view *v);
+/* The places to click in the last frame, in the order drawn, but those
+ * wholly under a later one; returns how many (at most max). */
+int view_targets(const view *v, view_target *out, int max);
 
 /* Where the mouse is, in window pixels (negative: it left the window): text
  * cut with an ellipsis shows whole while the pointer is on it. */

@@ -232,6 +232,15 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
 
     draw_input_grid(v, s);
     draw_output_grid(v, s, now_ms);
+    /* a drag on either grid pans; a click on an output pins it, and the
+     * pointer over one shows its arithmetic; the input grid's corner cell
+     * is the ring's, one before the view */
+    vw_click_add(v, (vw_click){.r = L->input, .action = app_action_of(ACT_VIEW_AT), .map = VW_MAP_CELL,
+                               .x0 = s->view_x - 1, .y0 = s->view_y - 1, .cols = s->img.luma.w,
+                               .rows = s->img.luma.h, .cell = L->cell, .pans = true});
+    vw_click_add(v, (vw_click){.r = L->output, .action = app_action_of(ACT_PIN), .map = VW_MAP_CELL,
+                               .x0 = s->view_x, .y0 = s->view_y, .cols = s->img.luma.w, .rows = s->img.luma.h,
+                               .cell = L->cell, .pans = true, .hovers = true});
 
     scene_focus(s, &fx, &fy, &from_stepper);
     if (s->phase == SCENE_PHASE_CPU) {

@@ -40,22 +40,6 @@ static rect left_box(const view *v, const scene *s)
     return (rect){L->sweep.x, L->sweep.y + cap, w, L->sweep.h - cap - legend};
 }
 
-int vw_inside_thread_at(const view *v, const scene *s, float x, float y)
-{
-    rect tile;
-    float cell;
-    int bdx, bdy, col, row;
-    if (s->area != SCENE_AREA_INSIDE)
-        return -1;
-    tile_box(s, left_box(v, s), &tile, &cell);
-    scene_block_dims(s, &bdx, &bdy);
-    if (!vw_inside(tile, x, y))
-        return -1;
-    col = (int)((x - tile.x) / cell) - 1;
-    row = (int)((y - tile.y) / cell) - 1;
-    return col >= 0 && col < bdx && row >= 0 && row < bdy ? row * bdx + col : -1;
-}
-
 static void cell_rect(rect tile, float cell, int col, int row, rnd_color c)
 {
     float g = cell > 6 ? 1.0f : 0.0f; /* a hairline between cells where they are large enough */
@@ -340,6 +324,9 @@ void vw_draw_inside(view *v, const app *a)
         tile = (rect){box.x, box.y, box.w, box.h};
     } else {
         draw_tile(s, tile, cell);
+        /* a click on a thread of the block looks at it */
+        vw_click_add(v, (vw_click){.r = tile, .action = app_action_of(ACT_BLOCK_PICK), .map = VW_MAP_THREAD,
+                                   .cols = bdx, .rows = bdy, .cell = cell});
     }
     draw_legend(v, s, tile);
 

@@ -24,6 +24,7 @@ void vw_draw_kernel(view *v, const app *a)
         rect r = {L->kernel.x + (float)(t % 3) * kc, L->kernel.y + (float)(t / 3) * kc, kc - 2, kc - 2};
         bool editing = a->edit_tap == t;
         bool active = s->phase == SCENE_PHASE_CPU && !s->hovering && !s->pinned && t == s->walk.stepper.taps - 1;
+        vw_click_button(v, r, app_action_of(ACT_EDIT_KERNEL), t); /* a click types into the cell */
         rnd_rect(r.x, r.y, r.w, r.h, editing ? (rnd_color){0.25f, 0.25f, 0.12f, 1} : PANEL);
         rnd_frame(r.x, r.y, r.w, r.h, active || editing ? 3 : 1, active || editing ? WINDOW : FAINT);
         if (editing) {

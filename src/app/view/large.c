@@ -8,7 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 
-void vw_large_boxes(const view *v, const scene *s, rect *in, rect *out)
+/* Where the two pictures go, side by side in L->sweep's place. */
+static void large_boxes(const view *v, const scene *s, rect *in, rect *out)
 {
     const layout *L = &v->L;
     rect box = L->sweep;
@@ -41,7 +42,7 @@ void vw_draw_large(view *v, const app *a)
     char buf[256];
     float panel_x;
 
-    vw_large_boxes(v, s, &in, &out);
+    large_boxes(v, s, &in, &out);
     snprintf(buf, sizeof buf, "%s (%d\xC3\x97%d)", vw_T(v, "Input, the whole image"), s->img.luma.w, s->img.luma.h);
     vw_text_fit(v, v->small, buf, in.x, in.y - vw_lh(v->small) - 0.3f * L->pad, in.w, BLUE);
     snprintf(buf, sizeof buf, "%s (%s)", vw_T(v, "Output"),
@@ -49,6 +50,10 @@ void vw_draw_large(view *v, const app *a)
     vw_text_fit(v, v->small, buf, out.x, out.y - vw_lh(v->small) - 0.3f * L->pad, out.w, GREEN);
     vw_draw_picture(v, s, 0, in);
     vw_draw_picture(v, s, 1, out);
+    /* the pointer over either picture looks at that output; a click pins it */
+    for (int i = 0; i < 2; ++i)
+        vw_click_add(v, (vw_click){.r = i ? out : in, .action = app_action_of(ACT_PIN), .map = VW_MAP_PIXEL,
+                                   .cols = s->img.luma.w, .rows = s->img.luma.h, .hovers = true});
 
     scene_focus(s, &fx, &fy, &from_stepper);
     mark_field(s, in, fx, fy, from_stepper ? WINDOW : HOVER);

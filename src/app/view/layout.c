@@ -1,5 +1,5 @@
 /* layout.c - where everything goes in a w x h window at the text size
- * chosen, and what a click there means (view_hit_test). */
+ * chosen. */
 #include "view_internal.h"
 
 #include <math.h>
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../action_table.h"
 
 void vw_banner_text(const scene *s, char *buf, size_t size)
 {
@@ -175,100 +174,4 @@ void view_layout(view *v, const app *a, int W, int H)
         L->large_button = (rect){L->gpu_button.x + bw + L->pad, L->play_button.y, lw, L->play_button.h};
         L->keys_hint = L->large_button.x + lw + L->pad + vw_text_w(v->small, vw_T(v, "F1 or ?  every key")) <= room;
     }
-}
-
-/* A click's action with an index or a cell. */
-static view_hit hit_act(app_action_id id, int arg, int x, int y)
-{
-    view_hit hit = {app_act_id(id), false, false, x, y};
-    hit.act.arg = arg;
-    hit.act.x = x;
-    hit.act.y = y;
-    return hit;
-}
-
-view_hit view_hit_test(view *v, const app *a, int px, int py)
-{
-    const scene *s = &a->s;
-    const layout *L = &v->L;
-    view_hit none = {{NULL, 0, -1, -1, NULL}, false, false, -1, -1};
-    float x = (float)px, y = (float)py;
-
-    if (a->menu) {
-        for (int i = 0; i < L->lesson_rows; ++i)
-            if (vw_inside(L->lesson_row[i], x, y))
-                return hit_act(ACT_PICK_LESSON, i, -1, -1);
-        return none;
-    }
-    if (a->help || a->blank || !s->img.luma.px || L->W <= 0)
-        return none;
-    /* the layout of the app as it is now (a zoom may have come since the
-     * last frame) */
-    view_layout(v, a, (int)L->W, (int)L->H);
-    for (int i = 0; i < 9; ++i)
-        if (vw_inside(L->preset[i], x, y)) {
-            view_hit hit = none;
-            hit.act = app_act_of(app_action_filter(i));
-            return hit;
-        }
-    if (vw_inside(L->border, x, y))
-        return hit_act(ACT_BORDER, 0, -1, -1);
-    if (vw_inside(L->flip, x, y))
-        return hit_act(ACT_FLIP, 0, -1, -1);
-    if (vw_inside(L->display, x, y))
-        return hit_act(ACT_DISPLAY, 0, -1, -1);
-    if (vw_inside(L->gpu_button, x, y))
-        return hit_act(ACT_GPU, 0, -1, -1);
-    if (vw_inside(L->play_button, x, y))
-        return hit_act(ACT_PLAY, 0, -1, -1);
-    if (vw_inside(L->large_button, x, y))
-        return hit_act(ACT_LARGE, 0, -1, -1);
-    if (s->area == SCENE_AREA_INSIDE) { /* a thread of the block looked at */
-        int t = vw_inside_thread_at(v, s, x, y);
-        return t >= 0 ? hit_act(ACT_BLOCK_PICK, t, -1, -1) : none;
-    }
-    if (s->area == SCENE_AREA_LARGE) { /* over either picture: that output, hovered or pinned */
-        rect r[2];
-        vw_large_boxes(v, s, &r[0], &r[1]);
-        for (int i = 0; i < 2; ++i)
-            if (vw_inside(r[i], x, y)) {
-                int cx = (int)((x - r[i].x) / r[i].w * (float)s->img.luma.w);
-                int cy = (int)((y - r[i].y) / r[i].h * (float)s->img.luma.h);
-                view_hit hit = hit_act(ACT_PIN, 0, cx < s->img.luma.w ? cx : s->img.luma.w - 1,
-                                       cy < s->img.luma.h ? cy : s->img.luma.h - 1);
-                hit.output = true;
-                hit.x = hit.act.x;
-                hit.y = hit.act.y;
-                return hit;
-            }
-        return none;
-    }
-    if (s->area == SCENE_AREA_SWEEP)
-        return none; /* the sweep covers the grids, the kernel and the thumbnails */
-    if (vw_inside(L->kernel, x, y)) {
-        int col = (int)((x - L->kernel.x) / (L->kernel.w / 3)), row = (int)((y - L->kernel.y) / (L->kernel.h / 3));
-        return hit_act(ACT_EDIT_KERNEL, row * 3 + col, -1, -1);
-    }
-    for (int i = 0; i < 2; ++i) {
-        rect g = i ? L->output : L->input_cells;
-        if (vw_inside(i ? L->output : L->input, x, y)) {
-            int cx = s->view_x + (int)floorf((x - g.x) / L->cell), cy = s->view_y + (int)floorf((y - g.y) / L->cell);
-            if (cx >= 0 && cy >= 0 && cx < s->img.luma.w && cy < s->img.luma.h) {
-                /* a click on an output pins it; a drag on either grid pans */
-                view_hit hit = i ? hit_act(ACT_PIN, 0, cx, cy) : none;
-                hit.grid = true;
-                hit.output = i == 1;
-                hit.x = cx;
-                hit.y = cy;
-                return hit;
-            }
-        }
-    }
-    for (int i = 0; i < 2; ++i) {
-        rect r = vw_thumb_fit(s, i ? L->thumb_out : L->thumb_in);
-        if (L->thumb_in.h > 0 && vw_inside(r, x, y))
-            return hit_act(ACT_CENTER_ON, 0, (int)((x - r.x) / r.w * (float)s->img.luma.w),
-                           (int)((y - r.y) / r.h * (float)s->img.luma.h));
-    }
-    return none;
 }

@@ -12,10 +12,11 @@
 /* The menu of lessons, over everything, one row each. */
 void vw_draw_menu(view *v, const app *a)
 {
-    layout *L = &v->L;
+    const layout *L = &v->L;
     float x = 2 * L->pad, y = L->pad;
     rnd_text_layer(); /* over the frame */
     rnd_rect(0, 0, L->W, L->H, (rnd_color){0.05f, 0.05f, 0.07f, 0.97f});
+    vw_click_cover(v, (rect){0, 0, L->W, L->H}); /* what it lies over takes no clicks */
     rnd_text(v->big, _("Lessons (L or Esc closes this)"),
              x, y, TEXT);
     y += vw_lh(v->big) + L->pad;
@@ -23,15 +24,15 @@ void vw_draw_menu(view *v, const app *a)
         rnd_text(v->font, _("No lessons found in the lessons folder for this language."), x, y, DIM);
     for (int i = 0; i < a->lesson_count; ++i) {
         char num[8];
-        L->lesson_row[i] = (rect){x - 0.5f * L->pad, y - 0.2f * L->pad, L->W - 3 * L->pad, L->line * 1.4f};
+        rect row = {x - 0.5f * L->pad, y - 0.2f * L->pad, L->W - 3 * L->pad, L->line * 1.4f};
         if (app_in_lesson(a) && strcmp(a->lesson_path, a->lessons[i].path) == 0)
-            rnd_rect(L->lesson_row[i].x, L->lesson_row[i].y, L->lesson_row[i].w, L->lesson_row[i].h, PANEL);
+            rnd_rect(row.x, row.y, row.w, row.h, PANEL);
+        vw_click_button(v, row, app_action_of(ACT_PICK_LESSON), i); /* a click starts it */
         snprintf(num, sizeof num, "%d", i + 1);
         rnd_text(v->font, num, x, y, WINDOW);
         vw_text_fit(v, v->font, a->lessons[i].title, x + 3 * L->pad, y, L->W - 6 * L->pad, TEXT);
         y += L->line * 1.4f;
     }
-    L->lesson_rows = a->lesson_count;
 }
 
 /* The help's text, as much as fits: two columns of every key and what it
@@ -50,6 +51,7 @@ void vw_draw_help(view *v)
     rnd_text_layer(); /* over the frame */
 
     rnd_rect(0, 0, L->W, L->H, (rnd_color){0.05f, 0.05f, 0.07f, 0.97f});
+    vw_click_cover(v, (rect){0, 0, L->W, L->H}); /* what it lies over takes no clicks */
     rnd_text(v->big, _("Every key (F1, ? or Esc closes this)"), x, L->pad, TEXT);
     for (size_t i = 0; i < n; ++i)
         shown += app_action_at(i)->help != NULL;

@@ -188,6 +188,9 @@ void vw_draw_buttons(view *v, const app *a)
     vw_chip(v, L->play_button, s->walk.playing ? vw_T(v, "Space  pause") : vw_T(v, "Space  play"), s->walk.playing, WINDOW);
     vw_chip(v, L->gpu_button, L->gpu_label, s->phase == SCENE_PHASE_GPU, GREEN);
     vw_chip(v, L->large_button, L->large_label, s->area == SCENE_AREA_LARGE, BLUE);
+    vw_click_button(v, L->play_button, app_action_of(ACT_PLAY), -1);
+    vw_click_button(v, L->gpu_button, app_action_of(ACT_GPU), -1);
+    vw_click_button(v, L->large_button, app_action_of(ACT_LARGE), -1);
     if (L->keys_hint)
         rnd_text(v->small, vw_T(v, "F1 or ?  every key"), L->large_button.x + L->large_button.w + L->pad,
                  L->gpu_button.y + (L->gpu_button.h - vw_lh(v->small)) / 2, DIM);
@@ -216,11 +219,15 @@ void vw_draw_top(view *v, const scene *s)
         char label[48];
         vw_preset_label(i, label, sizeof label);
         vw_chip(v, L->preset[i], label, s->preset == i, TEXT);
+        vw_click_button(v, L->preset[i], app_action_filter(i), -1);
     }
     snprintf(buf, sizeof buf, _("border: %s"), C_("border", conv_border_name(s->opt.border)));
     vw_chip(v, L->border, buf, false, TEXT);
     vw_chip(v, L->flip, s->opt.flip ? _("true convolution") : _("cross-correlation"), s->opt.flip, TEXT);
     vw_chip(v, L->display, _(display_label[s->opt.display]), false, TEXT);
+    vw_click_button(v, L->border, app_action_of(ACT_BORDER), -1);
+    vw_click_button(v, L->flip, app_action_of(ACT_FLIP), -1);
+    vw_click_button(v, L->display, app_action_of(ACT_DISPLAY), -1);
 
     if (s->banner[0]) {
         vw_banner_text(s, buf, sizeof buf);

@@ -207,6 +207,9 @@ void vw_draw_thumbs(view *v, const scene *s)
         rect r = vw_thumb_fit(s, boxes[i]);
         float k = r.w / (float)s->img.luma.w;
         vw_draw_picture(v, s, i, r);
+        /* a click moves the grids to the pixel under it */
+        vw_click_add(v, (vw_click){.r = r, .action = app_action_of(ACT_CENTER_ON), .map = VW_MAP_PIXEL,
+                                   .cols = s->img.luma.w, .rows = s->img.luma.h});
         /* where the grids are */
         {
             int cw = s->view_cells < s->img.luma.w - s->view_x ? s->view_cells : s->img.luma.w - s->view_x;

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "../format.h"
-#include "../action_table.h"
 #include "core/linebreak.h"
 
 static bool rasterize(void *user, uint32_t cp, img_rgba *out, int *advance)
@@ -233,64 +232,6 @@ int view_live_regions(const view *v, int (*rects)[4], int max)
     return n;
 }
 
-/* One place to click, as whole pixels inside rectangle r. */
-static int target(view_target *out, int n, int max, const char *action, int arg, rect r)
-{
-    if (n >= max || r.w <= 0 || r.h <= 0)
-        return n;
-    out[n] = (view_target){action, arg, (int)ceilf(r.x), (int)ceilf(r.y), (int)r.w - 1, (int)r.h - 1};
-    return n + 1;
-}
-
-int view_targets(const view *v, const app *a, view_target *out, int max)
-{
-    const layout *L = &v->L;
-    int n = 0;
-    if (L->W <= 0)
-        return 0;
-    if (a->menu) {
-        for (int i = 0; i < L->lesson_rows; ++i)
-            n = target(out, n, max, "pick-lesson", i, L->lesson_row[i]);
-        return n;
-    }
-    for (int i = 0; i < 9; ++i) {
-        const app_action *f = app_action_filter(i);
-        if (f)
-            n = target(out, n, max, f->name, -1, L->preset[i]);
-    }
-    n = target(out, n, max, "border", -1, L->border);
-    n = target(out, n, max, "flip", -1, L->flip);
-    n = target(out, n, max, "display", -1, L->display);
-    n = target(out, n, max, "play", -1, L->play_button);
-    n = target(out, n, max, "gpu", -1, L->gpu_button);
-    n = target(out, n, max, "large-view", -1, L->large_button);
-    if (a->s.area == SCENE_AREA_LARGE) { /* the two pictures: a click pins an output */
-        rect in, o;
-        vw_large_boxes(v, &a->s, &in, &o);
-        n = target(out, n, max, "pin", -1, in);
-        return target(out, n, max, "pin", -1, o);
-    }
-    if (a->s.area == SCENE_AREA_SWEEP) /* it covers the grids, the kernel and the thumbnails */
-        return n;
-    for (int t = 0; t < 9; ++t) {
-        float kc = L->kernel.w / 3;
-        n = target(out, n, max, "edit-kernel", t,
-                   (rect){L->kernel.x + (float)(t % 3) * kc, L->kernel.y + (float)(t / 3) * kc, kc - 2, kc - 2});
-    }
-    if (a->s.img.luma.px && L->thumb_in.h > 0) {
-        n = target(out, n, max, "center-on", -1, vw_thumb_fit(&a->s, L->thumb_in));
-        n = target(out, n, max, "center-on", -1, vw_thumb_fit(&a->s, L->thumb_out));
-    }
-    n = target(out, n, max, "view-at", -1, L->input);
-    n = target(out, n, max, "pin", -1, L->output);
-    return n;
-}
-
-float view_cell_px(const view *v)
-{
-    return v->L.cell;
-}
-
 /* The whole of a text cut with an ellipsis, over everything, while the
  * pointer is on it: wrapped in a panel under the pointer, inside the window. */
 static void draw_tooltip(view *v)
@@ -320,6 +261,7 @@ static void draw_tooltip(view *v)
 void view_draw(view *v, const app *a, int w, int h)
 {
     const scene *s = &a->s;
+    vw_clicks_clear(v); /* the panels add their places to click as they draw */
     if (a->blank) {
         rnd_begin(w, h, (rnd_color){0, 0, 0, 1});
         rnd_end();
@@ -350,7 +292,6 @@ void view_draw(view *v, const app *a, int w, int h)
     vw_draw_top(v, s);
     vw_draw_notice(v, s);
     vw_draw_progress(v, s);
-    v->L.lesson_rows = 0;
     if (a->menu || a->help)
         v->cut_count = 0; /* what lies under an overlay is not hovered */
     if (a->menu)

@@ -70,8 +70,6 @@ typedef struct layout {
     float W, H, u, pad, line;
     rect title, banner, chips, input, input_cells, output, middle, sweep, kernel, arith, thumb_in, thumb_out, status, chart;
     rect preset[9], border, flip, display, gpu_button, play_button, large_button;
-    rect lesson_row[APP_MAX_LESSONS];
-    int lesson_rows;    /* rows of the lesson menu drawn (0: no menu) */
     float cell;         /* grid cell size in pixels */
     float text_scale;   /* the text size in force: the one asked for, or less where the window is short */
     bool sweep_shown;   /* the sweep was drawn in `sweep` (the live regions say so) */
@@ -82,6 +80,31 @@ typedef struct layout {
 } layout;
 
 #define VW_MAX_CUT 48
+
+/* How a point inside a place to click gives its action's argument. */
+typedef enum vw_map {
+    VW_MAP_NONE,    /* it gives none: the action's own, or the place's index (arg) */
+    VW_MAP_CELL,    /* a cell of a grid: the image pixel (x, y) under the point */
+    VW_MAP_PIXEL,   /* a picture of the whole image: the image pixel (x, y) under the point */
+    VW_MAP_THREAD,  /* a block's tile: the index (arg) of the thread under the point */
+} vw_map;
+
+/* A place to click, as a panel drew it. */
+typedef struct vw_click {
+    rect r;
+    const app_action *action;   /* NULL: it covers what is under it and runs nothing */
+    int arg;                    /* VW_MAP_NONE: the index it gives (-1: the action's own) */
+    vw_map map;
+    int x0, y0;                 /* VW_MAP_CELL: the image pixel of the cell at the corner */
+    int cols, rows;             /* CELL, PIXEL: the image's size; THREAD: the block's threads */
+    float cell;                 /* CELL, THREAD: a cell's side in window pixels */
+    bool pans;                  /* a drag here pans the grids */
+    bool hovers;                /* the pointer here hovers the output under it */
+} vw_click;
+
+/* Places a frame may have: the chips, the buttons, the kernel's cells, the
+ * grids or pictures, and the lesson menu's rows over a cover. */
+#define VW_MAX_CLICKS (32 + APP_MAX_LESSONS)
 
 struct view {
     sized_font fonts[MAX_FONTS];
@@ -114,6 +137,8 @@ struct view {
     rnd_texture heat;               /* the runs without the barrier: where outputs came out wrong */
     unsigned long heat_for;         /* ... for that set of runs (scene's inside.gpu_generation) */
     char tooltip[512];              /* the whole text shown this frame ("" none) */
+    vw_click clicks[VW_MAX_CLICKS]; /* the places to click this frame, in the order drawn */
+    int click_count;
 };
 
 /* view.c: fonts and text */
@@ -134,6 +159,14 @@ void vw_preset_label(int i, char *buf, size_t size); /* a filter chip's words: "
  * GPU", "on a software GPU: this CPU", "on a virtual GPU" (English). */
 const char *vw_gpu_title(const scene *s);      /* "every output at once on ..." */
 const char *vw_gpu_grid_title(const scene *s); /* "all at once, on ..." */
+
+/* clicks.c: the places to click, added as they are drawn (the last added
+ * is on top); a button gives its action with index arg (-1: the action's
+ * own); a cover takes the clicks of what it lies over */
+void vw_clicks_clear(view *v);
+void vw_click_add(view *v, vw_click c);
+void vw_click_button(view *v, rect r, const app_action *action, int arg);
+void vw_click_cover(view *v, rect r);
 
 /* layout.c */
 void view_layout(view *v, const app *a, int W, int H);
@@ -156,14 +189,10 @@ void vw_draw_thumbs(view *v, const scene *s);
  * tiles over it. */
 void vw_draw_picture(view *v, const scene *s, int which, rect r);
 
-/* large.c */
-/* The two pictures side by side in L->sweep's place, and where they are. */
-void vw_large_boxes(const view *v, const scene *s, rect *in, rect *out);
+/* large.c: the two pictures side by side in L->sweep's place (I) */
 void vw_draw_large(view *v, const app *a);
-/* inside.c: inside the GPU (O), in the grids' place; the thread of the
- * block under window pixel (x, y), or -1 */
+/* inside.c: inside the GPU (O), in the grids' place */
 void vw_draw_inside(view *v, const app *a);
-int vw_inside_thread_at(const view *v, const scene *s, float x, float y);
 
 /* status.c */
 void vw_draw_top(view *v, const scene *s);
