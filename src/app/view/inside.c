@@ -302,10 +302,95 @@ static void draw_heat(view *v, const scene *s, rect box)
     rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, 1, DIM);
 }
 
+/* The runs without the barrier on the GPU engine: outputs wrong in each,
+ * and what the counts say of the warps' order. */
+static void draw_gpu_runs(column *c, const scene *s)
+{
+    char line[320], list[160] = "";
+    size_t n = 0;
+    bool same = true;
+    if (s->inside.gpu_runs == 0) {
+        snprintf(line, sizeof line, _("not run: %s"), s->inside.gpu_why);
+        put(c, line, TEXT);
+        return;
+    }
+    for (int i = 0; i < s->inside.gpu_runs && n < sizeof list; ++i) {
+        char count[32];
+        fmt_count(s->inside.gpu_wrong[i], count, sizeof count);
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", count);
+    }
+    snprintf(line, sizeof line, _("measured on %s, %d runs: outputs wrong in each: %s"), s->inside.gpu_label,
+             s->inside.gpu_runs, list);
+    put(c, line, TEXT);
+    put(c, _("before each run, shared memory filled with NaN: no tile left from the run before"), DIM);
+    if (s->inside.gpu_runs < 2)
+        return;
+    for (int i = 1; i < s->inside.gpu_runs; ++i)
+        same = same && s->inside.gpu_wrong[i] == s->inside.gpu_wrong[0];
+    if (same && s->inside.gpu_wrong[0] == 0)
+        put(c, _("none wrong: every cell happened to be stored before it was read; still a bug"), DIM);
+    else if (same)
+        put(c, _("the same count each run: the schedule can repeat, the warps in one order"), DIM);
+    else
+        put(c, _("the count changes from run to run: the warps' order is not fixed"), DIM);
+}
+
+/* What the stage shown has done: the load's requests and cells, the
+ * threads at the barrier, the races simulated or run. */
+static void draw_stage(column *c, const scene *s)
+{
+    int bdx, bdy;
+    char line[320];
+    scene_block_dims(s, &bdx, &bdy);
+    if (s->inside.stage == SCENE_BLOCK_LOAD || s->inside.stage == SCENE_BLOCK_BARRIER) {
+        int rd, r, cd, cells;
+        scene_block_loading(s, &rd, &r, &cd, &cells);
+        if (s->inside.stage == SCENE_BLOCK_BARRIER)
+            snprintf(line, sizeof line, _("all %d cells stored; %d threads wait at the barrier"), cells, bdx * bdy);
+        else
+            snprintf(line, sizeof line, _("%d of %d warp requests issued · %d of %d tile cells stored (%d halo)"), rd,
+                     r, cd, cells, cells - bdx * bdy);
+        put(c, line, TEXT);
+    } else if (s->inside.stage == SCENE_BLOCK_NO_BARRIER_GPU) {
+        draw_gpu_runs(c, s);
+    } else if (s->inside.stage == SCENE_BLOCK_NO_BARRIER) {
+        snprintf(line, sizeof line,
+                 _("simulated, schedule %u: %d of %d outputs read a cell before it was written; %d could"),
+                 s->inside.race_seed, s->inside.race.raced_count, bdx * bdy, s->inside.race.can_count);
+        put(c, line, TEXT);
+        put(c, _("(the outputs that read a cell another warp stores; on a GPU a race may or may not show)"), DIM);
+    }
+}
+
+/* The column right of the tile: the stage's figures, the counts for the
+ * whole image, the engine's, the warp's instructions; the keys at the
+ * bottom. */
+static void draw_column(view *v, const scene *s, rect box)
+{
+    const layout *L = &v->L;
+    const char *hint = _("O: next stage · Shift+O: next warp · J: block shape · click a thread · Esc: back");
+    float hint_h;
+    column c;
+    c.v = v;
+    c.x = box.x + box.w + 1.5f * L->pad;
+    c.w = L->sweep.x + L->sweep.w - c.x;
+    c.y = box.y;
+    c.full = false;
+    hint_h = rnd_text_wrapped(v->small, hint, 0, 0, c.w, FAINT, false);
+    c.bottom = L->sweep.y + L->sweep.h - hint_h - 0.3f * L->pad;
+    draw_stage(&c, s);
+    c.y += 0.4f * L->pad;
+    draw_counts(&c, s);
+    draw_engine(&c, s);
+    c.y += 0.4f * L->pad;
+    draw_warp(&c, s);
+    rnd_text_wrapped(v->small, hint, c.x, c.bottom + 0.3f * L->pad, c.w, FAINT, true);
+}
+
 void vw_draw_inside(view *v, const app *a)
 {
     const scene *s = &a->s;
-    layout *L = &v->L;
+    const layout *L = &v->L;
     rect tile, box = left_box(v, s);
     float cell;
     int bdx, bdy, gx, gy;
@@ -329,68 +414,5 @@ void vw_draw_inside(view *v, const app *a)
                                    .cols = bdx, .rows = bdy, .cell = cell});
     }
     draw_legend(v, s, tile);
-
-    {
-        const char *hint = _("O: next stage · Shift+O: next warp · J: block shape · click a thread · Esc: back");
-        float hint_h;
-        column c;
-        c.v = v;
-        c.x = box.x + box.w + 1.5f * L->pad;
-        c.w = L->sweep.x + L->sweep.w - c.x;
-        c.y = box.y;
-        c.full = false;
-        hint_h = rnd_text_wrapped(v->small, hint, 0, 0, c.w, FAINT, false);
-        c.bottom = L->sweep.y + L->sweep.h - hint_h - 0.3f * L->pad;
-        if (s->inside.stage == SCENE_BLOCK_LOAD || s->inside.stage == SCENE_BLOCK_BARRIER) {
-            int rd, r, cd, cells;
-            scene_block_loading(s, &rd, &r, &cd, &cells);
-            if (s->inside.stage == SCENE_BLOCK_BARRIER)
-                snprintf(line, sizeof line, _("all %d cells stored; %d threads wait at the barrier"), cells, bdx * bdy);
-            else
-                snprintf(line, sizeof line, _("%d of %d warp requests issued · %d of %d tile cells stored (%d halo)"),
-                         rd, r, cd, cells, cells - bdx * bdy);
-            put(&c, line, TEXT);
-        } else if (s->inside.stage == SCENE_BLOCK_NO_BARRIER_GPU) {
-            if (s->inside.gpu_runs == 0) {
-                snprintf(line, sizeof line, _("not run: %s"), s->inside.gpu_why);
-                put(&c, line, TEXT);
-            } else {
-                char list[160] = "";
-                size_t n = 0;
-                for (int i = 0; i < s->inside.gpu_runs && n < sizeof list; ++i) {
-                    char count[32];
-                    fmt_count(s->inside.gpu_wrong[i], count, sizeof count);
-                    n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", count);
-                }
-                snprintf(line, sizeof line, _("measured on %s, %d runs: outputs wrong in each: %s"),
-                         s->inside.gpu_label, s->inside.gpu_runs, list);
-                put(&c, line, TEXT);
-                put(&c, _("before each run, shared memory filled with NaN: no tile left from the run before"),
-                    DIM);
-                if (s->inside.gpu_runs > 1) {
-                    bool same = true;
-                    for (int i = 1; i < s->inside.gpu_runs; ++i)
-                        same = same && s->inside.gpu_wrong[i] == s->inside.gpu_wrong[0];
-                    if (same && s->inside.gpu_wrong[0] == 0)
-                        put(&c, _("none wrong: every cell happened to be stored before it was read; still a bug"), DIM);
-                    else if (same)
-                        put(&c, _("the same count each run: the schedule can repeat, the warps in one order"), DIM);
-                    else
-                        put(&c, _("the count changes from run to run: the warps' order is not fixed"), DIM);
-                }
-            }
-        } else if (s->inside.stage == SCENE_BLOCK_NO_BARRIER) {
-            snprintf(line, sizeof line,
-                     _("simulated, schedule %u: %d of %d outputs read a cell before it was written; %d could"),
-                     s->inside.race_seed, s->inside.race.raced_count, bdx * bdy, s->inside.race.can_count);
-            put(&c, line, TEXT);
-            put(&c, _("(the outputs that read a cell another warp stores; on a GPU a race may or may not show)"), DIM);
-        }
-        c.y += 0.4f * L->pad;
-        draw_counts(&c, s);
-        draw_engine(&c, s);
-        c.y += 0.4f * L->pad;
-        draw_warp(&c, s);
-        rnd_text_wrapped(v->small, hint, c.x, c.bottom + 0.3f * L->pad, c.w, FAINT, true);
-    }
+    draw_column(v, s, box);
 }

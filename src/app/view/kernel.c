@@ -43,15 +43,108 @@ void vw_draw_kernel(view *v, const app *a)
     }
 }
 
+/* Thread view in the GPU phase: the block and thread of output (fx, fy),
+ * its global index and its warp (CUDA's word) or subgroup (GL's), of the
+ * size the device reports. Returns the y under them. */
+static float draw_gpu_thread(view *v, const scene *s, int fx, int fy, float y)
+{
+    const layout *L = &v->L;
+    int sg = s->gpu.device_known && s->gpu.device.subgroup > 0 ? s->gpu.device.subgroup : 32;
+    bool gl = s->gpu.device_known && strcmp(s->gpu.eng.name, "gl") == 0;
+    long tid, gidx;
+    int lx, ly, tile, bx, by;
+    char line[256];
+    scene_block_size(s, &bx, &by);
+    scene_launch_at(s, fx, fy, &lx, &ly, &tile); /* in tiles: within its tile's launch */
+    tid = (long)(ly % by) * bx + lx % bx;
+    gidx = (long)fy * s->img.luma.w + fx;
+    if (tile >= 0) { /* the index in its tile's launch, halo included */
+        int tx, ty, tw, th;
+        tile_rect(&s->tiles.plan, tile, &tx, &ty, &tw, &th);
+        gidx = (long)ly * (tw + 2) + lx;
+        snprintf(line, sizeof line, _("tile %d \xC2\xB7 block (%d, %d) \xC2\xB7 thread (%d, %d)"), tile + 1, lx / bx,
+                 ly / by, lx % bx, ly % by);
+    } else {
+        snprintf(line, sizeof line, _("block (%d, %d) \xC2\xB7 thread (%d, %d)"), lx / bx, ly / by, lx % bx, ly % by);
+    }
+    vw_text_fit(v, v->small, line, L->arith.x, y, L->arith.w, TEXT);
+    y += vw_lh(v->small);
+    if (gl && s->gpu.device.subgroup > 0)
+        snprintf(line, sizeof line, _("global index %ld \xC2\xB7 subgroup %ld of %d (the driver's size)"), gidx, tid / sg,
+                 sg);
+    else if (gl)
+        snprintf(line, sizeof line, _("global index %ld \xC2\xB7 warp %ld, in NVIDIA's 32s (no size reported)"), gidx,
+                 tid / 32);
+    else
+        snprintf(line, sizeof line, _("global index %ld \xC2\xB7 warp %ld of its block (%d threads)"), gidx, tid / sg,
+                 sg);
+    vw_text_fit(v, v->small, line, L->arith.x, y, L->arith.w, TEXT);
+    return y + vw_lh(v->small);
+}
+
+/* Thread view: who computes output (fx, fy), the cpu-par thread whose band
+ * holds it or the GPU's block and thread. Returns the y under it. */
+static float draw_owner(view *v, const scene *s, int fx, int fy, float y)
+{
+    const layout *L = &v->L;
+    rnd_font *f = v->small;
+    char line[256];
+    if (s->phase == SCENE_PHASE_GPU)
+        return draw_gpu_thread(v, s, fx, fy, y);
+    if (s->measure.bands < 1) {
+        vw_text_fit(v, f, _("cpu-par's threads: measuring\xE2\x80\xA6"), L->arith.x, y, L->arith.w, DIM);
+        return y + 2 * vw_lh(f);
+    }
+    {
+        long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)fy * s->img.luma.w + fx;
+        int n = s->measure.bands, band = eng_band_of(total, n, idx);
+        snprintf(line, sizeof line, _("CPU thread %d of %d: outputs %ld\xE2\x80\xA6%ld"), band + 1, n,
+                 eng_band_first(total, n, band), eng_band_first(total, n, band + 1) - 1);
+    }
+    vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, TEXT);
+    y += vw_lh(f);
+    vw_text_fit(v, f, _("one band of rows each, in raster order"), L->arith.x, y, L->arith.w, DIM);
+    return y + vw_lh(f);
+}
+
+/* The three rows of products, the first `taps` of them done, in a smaller
+ * font if they would not fit. Returns the y under them. */
+static float draw_products(view *v, const float weight[9], const float value[9], int taps, float y)
+{
+    const layout *L = &v->L;
+    rnd_font *f = v->small;
+    char rows[3][3][64], a[32], b[32];
+    float widest = 0;
+    for (int t = 0; t < 9; ++t) {
+        fmt_value(weight[t], a, sizeof a);
+        fmt_value(value[t], b, sizeof b);
+        snprintf(rows[t / 3][t % 3], sizeof rows[0][0], "%s(%s\xC3\x97%s)", t == 0 ? "  " : "+ ", a, b);
+    }
+    for (int row = 0; row < 3; ++row) {
+        float w = 0;
+        for (int col = 0; col < 3; ++col)
+            w += vw_text_w(f, rows[row][col]) + 0.3f * L->pad;
+        widest = fmaxf(widest, w);
+    }
+    if (widest > L->arith.w)
+        f = view_font_px(v, (int)((float)rnd_font_line_height(v->small) * 0.8f * L->arith.w / widest));
+    for (int row = 0; row < 3; ++row) {
+        float x = L->arith.x;
+        for (int col = 0; col < 3; ++col)
+            x += rnd_text(f, rows[row][col], x, y, row * 3 + col < taps ? TEXT : FAINT) + 0.3f * L->pad;
+        y += vw_lh(f);
+    }
+    return y;
+}
+
 void vw_draw_arithmetic(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    int fx, fy, taps = 9, bx, by;
+    int fx, fy, taps = 9;
     bool from_stepper;
     float value[9], product[9], sum = 0, y = L->arith.y;
     conv_params p = conv_params_make(&s->opt.kernel, s->opt.border, s->opt.flip);
     char line[256], a[32], b[32], c[32];
-    rnd_font *f = v->small;
 
     if (!s->img.luma.px)
         return;
@@ -70,81 +163,11 @@ void vw_draw_arithmetic(view *v, const scene *s)
     else
         snprintf(line, sizeof line, _("Output (%d, %d)%s"), fx, fy,
                  s->pinned ? _(", pinned") : s->hovering ? _(", under the mouse") : "");
-    vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, s->pinned || s->hovering ? HOVER : WINDOW);
-    y += vw_lh(f);
-    if (s->thread_view && s->phase == SCENE_PHASE_CPU && s->measure.bands < 1) {
-        vw_text_fit(v, f, _("cpu-par's threads: measuring\xE2\x80\xA6"), L->arith.x, y, L->arith.w, DIM);
-        y += 2 * vw_lh(f);
-    } else if (s->thread_view && s->phase == SCENE_PHASE_CPU) {
-        long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)fy * s->img.luma.w + fx;
-        int n = s->measure.bands, band = eng_band_of(total, n, idx);
-        snprintf(line, sizeof line, _("CPU thread %d of %d: outputs %ld\xE2\x80\xA6%ld"), band + 1, n,
-                 eng_band_first(total, n, band), eng_band_first(total, n, band + 1) - 1);
-        vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, TEXT);
-        y += vw_lh(f);
-        vw_text_fit(v, f, _("one band of rows each, in raster order"), L->arith.x, y, L->arith.w, DIM);
-        y += vw_lh(f);
-    } else if (s->thread_view) {
-        long tid, gidx;
-        int lx, ly, tile;
-        scene_block_size(s, &bx, &by);
-        scene_launch_at(s, fx, fy, &lx, &ly, &tile); /* in tiles: within its tile's launch */
-        tid = (long)(ly % by) * bx + lx % bx;
-        gidx = (long)fy * s->img.luma.w + fx;
-        if (tile >= 0) { /* the index in its tile's launch, halo included */
-            int tx, ty, tw, th;
-            tile_rect(&s->tiles.plan, tile, &tx, &ty, &tw, &th);
-            gidx = (long)ly * (tw + 2) + lx;
-        }
-        if (tile >= 0)
-            snprintf(line, sizeof line, _("tile %d \xC2\xB7 block (%d, %d) \xC2\xB7 thread (%d, %d)"), tile + 1, lx / bx,
-                     ly / by, lx % bx, ly % by);
-        else
-            snprintf(line, sizeof line, _("block (%d, %d) \xC2\xB7 thread (%d, %d)"), lx / bx, ly / by, lx % bx, ly % by);
-        vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, TEXT);
-        y += vw_lh(f);
-        {
-            /* the warp (CUDA's word) or subgroup (GL's), of the size the device reports */
-            int sg = s->gpu.device_known && s->gpu.device.subgroup > 0 ? s->gpu.device.subgroup : 32;
-            bool gl = s->gpu.device_known && strcmp(s->gpu.eng.name, "gl") == 0;
-            if (gl && s->gpu.device.subgroup > 0)
-                snprintf(line, sizeof line, _("global index %ld \xC2\xB7 subgroup %ld of %d (the driver's size)"), gidx,
-                         tid / sg, sg);
-            else if (gl)
-                snprintf(line, sizeof line, _("global index %ld \xC2\xB7 warp %ld, in NVIDIA's 32s (no size reported)"), gidx,
-                         tid / 32);
-            else
-                snprintf(line, sizeof line, _("global index %ld \xC2\xB7 warp %ld of its block (%d threads)"), gidx,
-                         tid / sg, sg);
-        }
-        vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, TEXT);
-        y += vw_lh(f);
-    }
-    {
-        /* the three rows of products, in a smaller font if they would not fit */
-        char rows[3][3][64];
-        float widest = 0;
-        for (int t = 0; t < 9; ++t) {
-            fmt_value(p.weight[t], a, sizeof a);
-            fmt_value(value[t], b, sizeof b);
-            snprintf(rows[t / 3][t % 3], sizeof rows[0][0], "%s(%s\xC3\x97%s)", t == 0 ? "  " : "+ ", a, b);
-        }
-        for (int row = 0; row < 3; ++row) {
-            float w = 0;
-            for (int col = 0; col < 3; ++col)
-                w += vw_text_w(f, rows[row][col]) + 0.3f * L->pad;
-            widest = fmaxf(widest, w);
-        }
-        if (widest > L->arith.w)
-            f = view_font_px(v, (int)((float)rnd_font_line_height(v->small) * 0.8f * L->arith.w / widest));
-        for (int row = 0; row < 3; ++row) {
-            float x = L->arith.x;
-            for (int col = 0; col < 3; ++col)
-                x += rnd_text(f, rows[row][col], x, y, row * 3 + col < taps ? TEXT : FAINT) + 0.3f * L->pad;
-            y += vw_lh(f);
-        }
-        f = v->small;
-    }
+    vw_text_fit(v, v->small, line, L->arith.x, y, L->arith.w, s->pinned || s->hovering ? HOVER : WINDOW);
+    y += vw_lh(v->small);
+    if (s->thread_view)
+        y = draw_owner(v, s, fx, fy, y);
+    y = draw_products(v, p.weight, value, taps, y);
     fmt_value(sum, a, sizeof a);
     if (taps < 9) {
         snprintf(line, sizeof line, _("running sum = %s"), a);

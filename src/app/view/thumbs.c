@@ -9,41 +9,49 @@
 
 #include "../format.h"
 
-static void refresh_thumbs(view *v, const scene *s)
+/* The input's thumbnail made again for a new image, at most THUMB_MAX
+ * pixels a side, and the output's pixels made room for. False when there
+ * is no memory for them. */
+static bool new_image(view *v, const scene *s)
 {
     int w = s->img.luma.w, h = s->img.luma.h, step, tw, th;
-    bool gpu = s->phase == SCENE_PHASE_GPU, full;
-    long done = gpu ? (long)w * h : scene_cpu_done(s);
-    int y0;
-
-    if (!s->img.luma.px)
-        return;
-    if (v->thumb_image != s->image_generation) {
-        img_rgba small;
-        step = (w > h ? w : h) / THUMB_MAX + 1;
-        if ((w > h ? w : h) <= THUMB_MAX)
-            step = 1;
-        tw = (w + step - 1) / step;
-        th = (h + step - 1) / step;
-        small.w = tw;
-        small.h = th;
-        small.px = malloc((size_t)tw * th * 4);
-        free(v->out_px.px);
-        v->out_px = (img_rgba){tw, th, calloc((size_t)tw * th, 4)};
-        if (!small.px || !v->out_px.px) {
-            free(small.px);
-            return;
-        }
-        for (int y = 0; y < th; ++y)
-            for (int x = 0; x < tw; ++x)
-                memcpy(small.px + 4 * ((size_t)y * tw + x), s->img.color.px + 4 * ((size_t)y * step * w + (size_t)x * step),
-                       4);
-        rnd_texture_set(&v->thumb_in, &small);
+    img_rgba small;
+    step = (w > h ? w : h) / THUMB_MAX + 1;
+    if ((w > h ? w : h) <= THUMB_MAX)
+        step = 1;
+    tw = (w + step - 1) / step;
+    th = (h + step - 1) / step;
+    small.w = tw;
+    small.h = th;
+    small.px = malloc((size_t)tw * th * 4);
+    free(v->out_px.px);
+    v->out_px = (img_rgba){tw, th, calloc((size_t)tw * th, 4)};
+    if (!small.px || !v->out_px.px) {
         free(small.px);
-        v->thumb_step = step;
-        v->thumb_image = s->image_generation;
-        v->thumb_done = -1;
+        return false;
     }
+    for (int y = 0; y < th; ++y)
+        for (int x = 0; x < tw; ++x)
+            memcpy(small.px + 4 * ((size_t)y * tw + x), s->img.color.px + 4 * ((size_t)y * step * w + (size_t)x * step),
+                   4);
+    rnd_texture_set(&v->thumb_in, &small);
+    free(small.px);
+    v->thumb_step = step;
+    v->thumb_image = s->image_generation;
+    v->thumb_done = -1;
+    return true;
+}
+
+/* The output's thumbnail brought up to the scene: the rows that changed
+ * since the last frame, or all of them after any other change. */
+static void refresh_thumbs(view *v, const scene *s)
+{
+    int w = s->img.luma.w, step, tw, th, y0 = 0;
+    bool gpu = s->phase == SCENE_PHASE_GPU, full;
+    long done = gpu ? (long)w * s->img.luma.h : scene_cpu_done(s);
+
+    if (!s->img.luma.px || (v->thumb_image != s->image_generation && !new_image(v, s)))
+        return;
     step = v->thumb_step;
     tw = v->out_px.w;
     th = v->out_px.h;
@@ -52,7 +60,6 @@ static void refresh_thumbs(view *v, const scene *s)
         return;
     /* rows to redo: from the first changed one to the walk's row, or all of
      * them after any other change */
-    y0 = 0;
     full = !(!gpu && v->thumb_phase == (int)s->phase && v->thumb_display == (int)s->opt.display &&
              v->thumb_done >= 0 && v->thumb_done <= done);
     if (!full) {
@@ -69,14 +76,11 @@ static void refresh_thumbs(view *v, const scene *s)
         for (int x = 0; x < tw; ++x) {
             long idx = (long)y * step * w + (long)x * step;
             uint8_t *px = v->out_px.px + 4 * ((size_t)y * tw + x);
-            if (gpu ? scene_gpu_done_at(s, x * step, y * step) : idx < done) {
-                uint8_t g = img_display_byte(gpu ? s->gpu_out.px[idx] : s->cpu_out.px[idx], s->opt.display);
-                px[0] = px[1] = px[2] = g;
-                px[3] = 255;
-            } else {
-                px[0] = px[1] = px[2] = 18;
-                px[3] = 255;
-            }
+            uint8_t g = 18; /* not computed yet: dark */
+            if (gpu ? scene_gpu_done_at(s, x * step, y * step) : idx < done)
+                g = img_display_byte(gpu ? s->gpu_out.px[idx] : s->cpu_out.px[idx], s->opt.display);
+            px[0] = px[1] = px[2] = g;
+            px[3] = 255;
         }
     }
     if (full || v->thumb_out.w != tw || v->thumb_out.h != th) {

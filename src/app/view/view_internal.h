@@ -7,7 +7,8 @@
  *   kernel.c    the kernel cells and the arithmetic panel
  *   thumbs.c    the whole-image thumbnails
  *   status.c    the title, chips, status lines, lesson panel, buttons
- *   charts.c    the timing bars, the size sweep, the chain
+ *   charts.c    the timing bars, the memory gauge, the verdicts, the chain
+ *   sweep.c     the size sweep
  *   overlays.c  the lesson menu, the help, the notice, the progress bar
  *
  * The view reads the app and its scene as const; it keeps only its own
@@ -200,8 +201,10 @@ void vw_draw_status(view *v, const scene *s);
 void vw_draw_lesson(view *v, const app *a);
 void vw_draw_buttons(view *v, const app *a);
 
-/* charts.c */
+/* charts.c: the timing chart, or the chain's panel, in L->chart */
 void vw_draw_chart(view *v, const app *a);
+
+/* sweep.c: the size sweep in rectangle box */
 void vw_draw_sweep(view *v, const app *a, rect box);
 
 /* overlays.c */

@@ -1,0 +1,193 @@
+/* sweep.c - the size sweep (W), in the grids' place: time against image
+ * size, both on log scales, the live run and a recorded one. */
+#include "view_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The sweep's plot: where its axes are and what they span. */
+typedef struct plot {
+    float x0, x1, y0, y1;   /* the plot's left, right, top and bottom */
+    double lo, hi;          /* the times at its bottom and top, on a log scale */
+    double lmin, lmax;      /* the logarithms of the sizes at its left and right */
+} plot;
+
+/* Where an image of size x size pixels goes across, and a time of ms up. */
+static float plot_x(const plot *p, int size)
+{
+    return p->x0 + (float)((log((double)size) - p->lmin) / (p->lmax - p->lmin)) * (p->x1 - p->x0);
+}
+
+static float plot_y(const plot *p, double ms)
+{
+    return p->y1 - (float)(log10(ms / p->lo) / log10(p->hi / p->lo)) * (p->y1 - p->y0);
+}
+
+/* The sweep's times and the recorded run's, from the shortest to the
+ * longest. */
+static void sweep_range(const app *a, double *lo, double *hi)
+{
+    const scene *s = &a->s;
+    *lo = 1e30, *hi = 0;
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; i < s->sweep.count; ++i)
+            if (s->sweep.ms[k][i] > 0) {
+                *lo = fmin(*lo, s->sweep.ms[k][i]);
+                *hi = fmax(*hi, s->sweep.ms[k][i]);
+            }
+    for (int k = 0; a->has_record && k < a->record.engine_count; ++k)
+        for (int i = 0; i < a->record.engine[k].count; ++i) {
+            *lo = fmin(*lo, a->record.engine[k].run[i].median_ms);
+            *hi = fmax(*hi, a->record.engine[k].run[i].median_ms);
+        }
+}
+
+/* The sweep's title (the crossover, when there is one) and the recorded
+ * run's label; returns the plot's top. */
+static float sweep_title(view *v, const app *a, rect box, int cross)
+{
+    const scene *s = &a->s;
+    const layout *L = &v->L;
+    float ls = vw_lh(v->small), y0;
+    char buf[600];
+    if (cross)
+        snprintf(buf, sizeof buf, _("Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up"),
+                 scene_engine_label(&s->gpu.eng), cross, cross);
+    else
+        snprintf(buf, sizeof buf, _("Size sweep (W hides it): %s does not stay ahead of cpu-par up to %d\xC3\x97%d"),
+                 scene_engine_label(&s->gpu.eng), s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
+                 s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0);
+    vw_text_fit(v, v->small, buf, box.x + 0.5f * L->pad, box.y + 0.3f * L->pad, box.w - L->pad, TEXT);
+    y0 = box.y + ls * 1.4f;
+    if (a->has_record) { /* what the dashed lines are */
+        char label[480];
+        rec_label(&a->record, label, sizeof label);
+        snprintf(buf, sizeof buf, _("dashed, hollow: %s"), label);
+        vw_text_fit(v, v->small, buf, box.x + 0.5f * L->pad, y0, box.w - L->pad, DIM);
+        y0 += ls * 1.1f;
+    }
+    return y0 + 0.5f * ls; /* the axis labels sit centred on their lines */
+}
+
+/* The axes: a line per power of ten, the sizes below, the crossover. */
+static void draw_axes(view *v, const plot *p, rect box, int cross)
+{
+    const layout *L = &v->L;
+    float last_label = 1e9f, ls = vw_lh(v->small);
+    char buf[32];
+    for (double t = p->lo; t <= p->hi * 1.0001; t *= 10) {
+        float y = plot_y(p, t);
+        rnd_rect(p->x0, y, p->x1 - p->x0, 1, (rnd_color){0.3f, 0.32f, 0.36f, 1});
+        if (last_label - y < ls) /* crowded: every other power of ten */
+            continue;
+        if (t >= 1000)
+            snprintf(buf, sizeof buf, "%g s", t / 1000);
+        else if (t >= 1)
+            snprintf(buf, sizeof buf, "%g ms", t);
+        else
+            snprintf(buf, sizeof buf, "%g \xC2\xB5s", t * 1000);
+        rnd_text(v->small, buf, box.x + 0.5f * L->pad, y - ls / 2, DIM);
+        last_label = y;
+    }
+    for (int size = 4; size <= 4096; size *= 4) {
+        float x = plot_x(p, size);
+        snprintf(buf, sizeof buf, "%d\xC2\xB2", size);
+        rnd_text(v->small, buf, x - vw_text_w(v->small, buf) / 2, p->y1 + 0.2f * L->pad, DIM);
+        if (size == cross) /* the crossover */
+            rnd_rect(x - 1, p->y0, 2, p->y1 - p->y0, WHITE);
+    }
+}
+
+/* The recorded run, in dashed lines with hollow markers, lighter. */
+static void draw_recorded(view *v, const app *a, const plot *p, const rnd_color colors[3])
+{
+    float ls = vw_lh(v->small);
+    for (int k = 0; a->has_record && k < a->record.engine_count; ++k) {
+        const rec_engine *e = &a->record.engine[k];
+        int c = strcmp(e->name, "cpu-seq") == 0 ? 0 : strcmp(e->name, "cpu-par") == 0 ? 1 : 2;
+        rnd_color col = vw_alpha(vw_mix(colors[c], WHITE, 0.3f), 0.8f);
+        float px = 0, py = 0, m = 0.3f * ls;
+        for (int i = 0; i < e->count; ++i) {
+            float x = plot_x(p, e->run[i].size), y = plot_y(p, e->run[i].median_ms);
+            if (i > 0) { /* dashes from the last point */
+                int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
+                for (int j = 0; j <= steps; ++j)
+                    if ((j / 3) % 2 == 0)
+                        rnd_rect(px + (x - px) * (float)j / (float)steps - 1,
+                                 py + (y - py) * (float)j / (float)steps - 1, 2, 2, col);
+            }
+            rnd_frame(x - m, y - m, 2 * m, 2 * m, 1, col);
+            px = x, py = y;
+        }
+    }
+}
+
+/* Engine k's live line: small squares between its points, and markers
+ * that differ in shape as well as colour. */
+static void draw_live(const scene *s, const plot *p, int k, rnd_color color, float ls)
+{
+    float px = 0, py = 0;
+    bool have = false;
+    for (int i = 0; i < s->sweep.count; ++i) {
+        float x, y, m = 0.35f * ls;
+        if (s->sweep.ms[k][i] <= 0)
+            continue;
+        x = plot_x(p, s->sweep.size[i]);
+        y = plot_y(p, s->sweep.ms[k][i]);
+        if (have) { /* a line of small squares from the last point */
+            int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
+            for (int j = 0; j <= steps; ++j)
+                rnd_rect(px + (x - px) * (float)j / (float)steps - 1, py + (y - py) * (float)j / (float)steps - 1, 2,
+                         2, color);
+        }
+        if (k == 0)
+            rnd_rect(x - m, y - m, 2 * m, 2 * m, color);
+        else if (k == 1)
+            rnd_frame(x - m, y - m, 2 * m, 2 * m, 2, color);
+        else {
+            rnd_rect(x - m, y - 1, 2 * m, 3, color);
+            rnd_rect(x - 1, y - m, 3, 2 * m, color);
+        }
+        px = x, py = y, have = true;
+    }
+}
+
+/* The size sweep: time against image size, both on log scales, one line per
+ * engine with its own marker shape (square, hollow square, cross), and the
+ * size from which the GPU beat cpu-par marked. A recorded run (--record) is
+ * drawn beside it in dashed lines with hollow markers, and labelled with its
+ * machine and date: never mixed with the live one. It is drawn large, in
+ * `box` (the grids' place), while the timing chart stays in its own. */
+void vw_draw_sweep(view *v, const app *a, rect box)
+{
+    const scene *s = &a->s;
+    const layout *L = &v->L;
+    const char *names[3] = {"cpu-seq", "cpu-par", scene_engine_label(&s->gpu.eng)};
+    rnd_color colors[3] = {PHASE_COLOR[ENG_COMPUTE], PHASE_COLOR[ENG_UPLOAD], PHASE_COLOR[ENG_PRESENT]};
+    plot p = {.lmin = log(4.0), .lmax = log(4096.0)};
+    float legend_x, ls = vw_lh(v->small);
+    int cross = scene_sweep_crossover(s);
+
+    rnd_rect(box.x, box.y, box.w, box.h, PANEL);
+    sweep_range(a, &p.lo, &p.hi);
+    p.y0 = sweep_title(v, a, box, cross);
+    if (!(p.lo > 0) || !(p.hi > 0) || !isfinite(p.hi) || (s->sweep.count < 2 && !a->has_record))
+        return;
+    p.lo = pow(10, floor(log10(p.lo)));
+    p.hi = pow(10, ceil(log10(p.hi)));
+    if (!(p.lo > 0) || !isfinite(p.hi) || p.hi <= p.lo)
+        return;
+    legend_x = box.x + box.w - fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, names[2])) -
+               2 * L->pad;
+    p.x0 = box.x + vw_text_w(v->small, "1000 ms ") + L->pad;
+    p.x1 = legend_x - L->pad;
+    p.y1 = box.y + box.h - ls * 1.3f;
+    draw_axes(v, &p, box, cross);
+    draw_recorded(v, a, &p, colors); /* the recorded run first, under the live one */
+    for (int k = 0; k < 3; ++k) {
+        draw_live(s, &p, k, colors[k], ls);
+        rnd_rect(legend_x, p.y0 + (float)k * ls * 1.2f + 0.3f * ls, 0.6f * ls, 0.6f * ls, colors[k]);
+        rnd_text(v->small, names[k], legend_x + 0.9f * ls, p.y0 + (float)k * ls * 1.2f, TEXT);
+    }
+}
