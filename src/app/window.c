@@ -22,9 +22,9 @@
 #include "lessons.h"
 #include "platform/platform.h"
 #include "render/render.h"
+#include "settings.h"
 #include "window_loop.h"
 
-#define DEFAULT_KERNEL "sobel-x"
 
 typedef struct window_args {
     const char *image, *screenshot, *script, *lesson, *render_steps, *lang, *record, *gif;
@@ -115,6 +115,80 @@ static bool ends_by_itself(const window_args *a)
     return a->screenshot || a->gif || a->render_steps || a->report_frames || (a->print_state && a->script);
 }
 
+/* Takes one option of the window's own (o, with its value v); false, with
+ * a sentence said, when its value will not do. */
+static bool take_option(window_args *a, const app_option *o, const char *v)
+{
+    long long n;
+    switch (o->id) {
+    case OPT_SCREENSHOT: a->screenshot = v; break;
+    case OPT_LESSON: a->lesson = v; break;
+    case OPT_RECORD: a->record = v; break;
+    case OPT_RENDER_STEPS: a->render_steps = v; break;
+    case OPT_PRINT_STATE: a->print_state = true; break;
+    case OPT_GIF: a->gif = v; break;
+    case OPT_GIF_STEPS: a->gif_steps = true; break;
+    case OPT_LANG:
+        if (!app_lang_known(v)) {
+            app_error("option '--lang' takes en, zh or another language with lessons/<lang>/ or po/<lang>.po, "
+                      "not '%s'", v);
+            return false;
+        }
+        a->lang = v;
+        break;
+    case OPT_DO:
+        if (script_has_empty_action(v)) {
+            app_error("option '--do' has an empty action (nothing, two commas together, or a comma at an end); "
+                      "write actions such as \"gpu,threads,step*40\"");
+            return false;
+        }
+        a->script = v;
+        break;
+    case OPT_GIF_SECONDS:
+    case OPT_GIF_FPS:
+        if (!app_parse_count(o->name, v, o->id == OPT_GIF_SECONDS ? 60 : 30, &n))
+            return false;
+        *(o->id == OPT_GIF_SECONDS ? &a->gif_seconds : &a->gif_fps) = (int)n;
+        break;
+    case OPT_REPORT_FRAMES:
+        if (!app_parse_count(o->name, v, 100000, &n))
+            return false;
+        a->report_frames = (int)n;
+        break;
+    case OPT_WINDOW:
+        if (!parse_window_size(v, &a->width, &a->height)) {
+            app_error("option '--window' takes a size such as 1280x720 (from 320x240 to 7680x4320), not '%s'", v);
+            return false;
+        }
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
+/* The options taken together: one run kind, what each needs beside it, and
+ * no command mistyped in the image's place. False with a sentence said. */
+static bool args_agree(const window_args *a)
+{
+    if (check_run_kind(a) != APP_EXIT_OK)
+        return false;
+    if (a->gif_steps && (!a->gif || !a->lesson)) {
+        app_error("--gif-steps records a lesson's steps: convis lesson FILE --gif FILE.gif --gif-steps");
+        return false;
+    }
+    if (a->render_steps && !a->lesson) {
+        app_error("--render-steps needs a lesson: convis lesson --render-steps DIR FILE");
+        return false;
+    }
+    if (a->image && looks_like_command(a->image)) {
+        app_error("unknown command or missing image '%s'; the commands are apply, bench, engines, kernels, lesson and "
+                  "record (see 'convis --help')", a->image);
+        return false;
+    }
+    return true;
+}
+
 static int parse(int argc, char **argv, window_args *a, app_options *opt)
 {
     memset(a, 0, sizeof *a);
@@ -139,91 +213,10 @@ static int parse(int argc, char **argv, window_args *a, app_options *opt)
         if (o->id == OPT_DISPLAY)
             a->display_given = true;
         taken = app_take_shared_option(o, v, opt);
-        if (taken < 0)
+        if (taken < 0 || (!taken && !take_option(a, o, v)))
             return APP_EXIT_USAGE;
-        if (taken)
-            continue;
-        switch (o->id) {
-        case OPT_SCREENSHOT:
-            a->screenshot = v;
-            break;
-        case OPT_LANG:
-            if (!app_lang_known(v)) {
-                app_error("option '--lang' takes en, zh or another language with lessons/<lang>/ or po/<lang>.po, "
-                          "not '%s'", v);
-                return APP_EXIT_USAGE;
-            }
-            a->lang = v;
-            break;
-        case OPT_LESSON:
-            a->lesson = v;
-            break;
-        case OPT_RECORD:
-            a->record = v;
-            break;
-        case OPT_RENDER_STEPS:
-            a->render_steps = v;
-            break;
-        case OPT_DO:
-            if (script_has_empty_action(v)) {
-                app_error("option '--do' has an empty action (nothing, two commas together, or a comma at an end); "
-                          "write actions such as \"gpu,threads,step*40\"");
-                return APP_EXIT_USAGE;
-            }
-            a->script = v;
-            break;
-        case OPT_PRINT_STATE:
-            a->print_state = true;
-            break;
-        case OPT_GIF:
-            a->gif = v;
-            break;
-        case OPT_GIF_STEPS:
-            a->gif_steps = true;
-            break;
-        case OPT_GIF_SECONDS:
-        case OPT_GIF_FPS: {
-            long long n;
-            if (!app_parse_count(o->name, v, o->id == OPT_GIF_SECONDS ? 60 : 30, &n))
-                return APP_EXIT_USAGE;
-            *(o->id == OPT_GIF_SECONDS ? &a->gif_seconds : &a->gif_fps) = (int)n;
-            break;
-        }
-        case OPT_REPORT_FRAMES: {
-            long long n;
-            if (!app_parse_count(o->name, v, 100000, &n))
-                return APP_EXIT_USAGE;
-            a->report_frames = (int)n;
-            break;
-        }
-        case OPT_WINDOW: {
-            if (!parse_window_size(v, &a->width, &a->height)) {
-                app_error("option '--window' takes a size such as 1280x720 (from 320x240 to 7680x4320), not '%s'",
-                          v);
-                return APP_EXIT_USAGE;
-            }
-            break;
-        }
-        default:
-            break;
-        }
     }
-    if (check_run_kind(a) != APP_EXIT_OK)
-        return APP_EXIT_USAGE;
-    if (a->gif_steps && (!a->gif || !a->lesson)) {
-        app_error("--gif-steps records a lesson's steps: convis lesson FILE --gif FILE.gif --gif-steps");
-        return APP_EXIT_USAGE;
-    }
-    if (a->render_steps && !a->lesson) {
-        app_error("--render-steps needs a lesson: convis lesson --render-steps DIR FILE");
-        return APP_EXIT_USAGE;
-    }
-    if (a->image && looks_like_command(a->image)) {
-        app_error("unknown command or missing image '%s'; the commands are apply, bench, engines, kernels, lesson and "
-                  "record (see 'convis --help')", a->image);
-        return APP_EXIT_USAGE;
-    }
-    return APP_EXIT_OK;
+    return args_agree(a) ? APP_EXIT_OK : APP_EXIT_USAGE;
 }
 
 /* ---- the command line: convis lesson ... ---------------------------------- */
@@ -291,6 +284,109 @@ int app_lesson_main(int argc, char **argv)
     return rc;
 }
 
+/* The window, with a sentence on stderr where it is smaller than asked or
+ * drawn offscreen. A run that ends by itself (a screenshot, frames to
+ * report, a lesson's steps to render) may draw offscreen where there is no
+ * display; the interactive window needs one, or it would run unseen. False
+ * with the sentence said. */
+static bool open_window(app_window *w, const window_args *args)
+{
+    int dw, dh;
+    w->win = plat_open("convis", args->width, args->height,
+                       args->screenshot || args->render_steps || args->report_frames || args->gif ? PLAT_WINDOW_OFFSCREEN
+                                                                                                  : 0);
+    if (!w->win) { /* no display, or no OpenGL: the machine's */
+        app_error("%s%s", err_msg(),
+                  plat_has_display() ? "" : _(" (or render a picture offscreen with --screenshot FILE)"));
+        return false;
+    }
+    plat_window_size(w->win, &dw, &dh);
+    if (dw < args->width || dh < args->height)
+        fprintf(stderr, _("convis: the window is %dx%d, not %dx%d: the display has no more room\n"), dw, dh,
+                args->width, args->height);
+    if (strcmp(plat_video_driver(), "offscreen") == 0)
+        fprintf(stderr, _("convis: no display: drawing offscreen through EGL (SDL's %s video driver)\n"),
+                plat_video_driver());
+    return true;
+}
+
+/* The image asked for, or the sample image in its place (with a banner
+ * saying why, where a person watches); false with a sentence said when
+ * neither opens. */
+static bool open_image(app_window *w, const window_args *args)
+{
+    char path[4096], banner[512];
+    struct stat st;
+    if (args->image && !scene_open_image(&w->app.s, args->image)) {
+        app_error("%s", w->app.s.banner);
+        if (ends_by_itself(args))
+            return false; /* nothing made of the sample image in its place */
+    }
+    if (args->image && w->app.s.img.luma.px)
+        return true;
+    snprintf(path, sizeof path, "%s/assets/sample.png", app_data_dir());
+    snprintf(banner, sizeof banner, "%s", w->app.s.banner);
+    if (!scene_open_image(&w->app.s, path)) {
+        /* missing only when it is: a sandbox that cannot work here refuses
+         * the sample as it refused the image */
+        if (stat(path, &st) != 0 && args->image)
+            app_error("the sample image is missing too: %s", err_msg());
+        else if (args->image)
+            app_error("the sample image cannot be shown instead either: %s", err_msg());
+        else
+            app_error("%s", err_msg());
+        return false;
+    }
+    if (banner[0]) {
+        char msg[600];
+        snprintf(msg, sizeof msg, _("%s; showing the sample image"), banner);
+        scene_say_error(&w->app.s, msg);
+    }
+    return true;
+}
+
+/* What the run starts from besides the image: a recorded run, a lesson,
+ * the script's actions. Returns the exit status of what failed, or 0. */
+static int prepare(app_window *w, const window_args *args)
+{
+    if (args->record) {
+        if (!rec_read(args->record, &w->app.record)) {
+            app_error("%s", err_msg());
+            return APP_EXIT_INPUT;
+        }
+        w->app.has_record = true;
+    }
+    if (args->lesson && !app_lesson_start(&w->app, args->lesson)) {
+        app_error("%s", err_msg());
+        return APP_EXIT_INPUT;
+    }
+    if (args->script && !app_run_script(&w->app, args->script)) {
+        app_error("--do: %s", err_msg());
+        return APP_EXIT_USAGE;
+    }
+    return APP_EXIT_OK;
+}
+
+/* The run: one that ends by itself, or the loop a person uses; then the
+ * state, when asked for. */
+static int run(app_window *w, const window_args *args, double load_start, double loaded)
+{
+    int rc;
+    if (args->screenshot)
+        rc = app_capture_still(w, args->screenshot);
+    else if (args->gif)
+        rc = app_capture_gif(w, args->gif, args->gif_seconds, args->gif_fps, args->gif_steps);
+    else if (args->render_steps)
+        rc = app_capture_render_steps(w, args->render_steps);
+    else if (args->report_frames)
+        rc = app_capture_report_frames(w, args->report_frames, load_start, loaded);
+    else
+        rc = app_window_run(w);
+    if (args->print_state)
+        app_capture_print_state(w);
+    return rc;
+}
+
 int app_window_main(int argc, char **argv)
 {
     window_args args;
@@ -302,34 +398,14 @@ int app_window_main(int argc, char **argv)
     int rc;
 
     memset(&w, 0, sizeof w);
-    app_options_default(&opt, DEFAULT_KERNEL);
+    app_options_default(&opt, APP_DEFAULT_KERNEL);
     rc = parse(argc, argv, &args, &opt);
     if (rc != APP_EXIT_OK)
         return rc;
     if (!args.display_given)
         opt.display = IMG_DISPLAY_ABS; /* edges are negative on one side */
-
-    /* A run that ends by itself (a screenshot, frames to report, a lesson's
-     * steps to render) may draw offscreen where there is no display; the
-     * interactive window needs one, or it would run unseen. */
-    w.win = plat_open("convis", args.width, args.height,
-                      args.screenshot || args.render_steps || args.report_frames || args.gif ? PLAT_WINDOW_OFFSCREEN
-                                                                                             : 0);
-    if (!w.win) { /* no display, or no OpenGL: the machine's */
-        app_error("%s%s", err_msg(),
-                  plat_has_display() ? "" : _(" (or render a picture offscreen with --screenshot FILE)"));
+    if (!open_window(&w, &args))
         return APP_EXIT_ENV;
-    }
-    {
-        int dw, dh;
-        plat_window_size(w.win, &dw, &dh);
-        if (dw < args.width || dh < args.height)
-            fprintf(stderr, _("convis: the window is %dx%d, not %dx%d: the display has no more room\n"), dw, dh,
-                    args.width, args.height);
-    }
-    if (strcmp(plat_video_driver(), "offscreen") == 0)
-        fprintf(stderr, _("convis: no display: drawing offscreen through EGL (SDL's %s video driver)\n"),
-                plat_video_driver());
     rc = APP_EXIT_ENV; /* the drawing's start fails on the machine's OpenGL, or for memory */
     snprintf(path, sizeof path, "%s/shaders", app_data_dir());
     if (!rnd_init(path)) {
@@ -349,64 +425,12 @@ int app_window_main(int argc, char **argv)
     w.app.step_slices = !ends_by_itself(&args); /* a person watches: Esc and quit answer between a step's actions */
     w.app_ready = true;
     load_start = tim_now_ms();
-    snprintf(path, sizeof path, "%s/assets/sample.png", app_data_dir());
-    if (args.image && !scene_open_image(&w.app.s, args.image)) {
-        app_error("%s", w.app.s.banner);
-        if (ends_by_itself(&args))
-            goto free_app; /* nothing made of the sample image in its place */
-    }
-    if (!args.image || !w.app.s.img.luma.px) {
-        char banner[512];
-        snprintf(banner, sizeof banner, "%s", w.app.s.banner);
-        if (!scene_open_image(&w.app.s, path)) {
-            /* missing only when it is: a sandbox that cannot work here
-             * refuses the sample as it refused the image */
-            struct stat st;
-            if (stat(path, &st) != 0 && args.image)
-                app_error("the sample image is missing too: %s", err_msg());
-            else if (args.image)
-                app_error("the sample image cannot be shown instead either: %s", err_msg());
-            else
-                app_error("%s", err_msg());
-            goto free_app;
-        }
-        if (banner[0]) {
-            char msg[600];
-            snprintf(msg, sizeof msg, _("%s; showing the sample image"), banner);
-            scene_say_error(&w.app.s, msg);
-        }
-    }
+    if (!open_image(&w, &args))
+        goto free_app;
     loaded = tim_now_ms();
-    if (args.record) {
-        if (!rec_read(args.record, &w.app.record)) {
-            app_error("%s", err_msg());
-            goto free_app;
-        }
-        w.app.has_record = true;
-    }
-    if (args.lesson && !app_lesson_start(&w.app, args.lesson)) {
-        app_error("%s", err_msg());
-        goto free_app;
-    }
-    if (args.script && !app_run_script(&w.app, args.script)) {
-        app_error("--do: %s", err_msg());
-        rc = APP_EXIT_USAGE;
-        goto free_app;
-    }
-
-    if (args.screenshot) {
-        rc = app_capture_still(&w, args.screenshot);
-    } else if (args.gif) {
-        rc = app_capture_gif(&w, args.gif, args.gif_seconds, args.gif_fps, args.gif_steps);
-    } else if (args.render_steps) {
-        rc = app_capture_render_steps(&w, args.render_steps);
-    } else if (args.report_frames) {
-        rc = app_capture_report_frames(&w, args.report_frames, load_start, loaded);
-    } else {
-        rc = app_window_run(&w);
-    }
-    if (args.print_state)
-        app_capture_print_state(&w);
+    rc = prepare(&w, &args);
+    if (rc == APP_EXIT_OK)
+        rc = run(&w, &args, load_start, loaded);
 
 free_app:
     app_free(&w.app);
