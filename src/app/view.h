@@ -1,9 +1,9 @@
 /* view.h - draws the app into the window and says what a click means. The
  * view reads the app as const and keeps only its own caches (fonts,
- * textures, the last frame's layout and places to click); the layout is
- * computed from the window's size every frame, so resizing and fullscreen
- * keep it sound. Its files are in
- * view/ (view/view_internal.h lists them). */
+ * textures) and what the last frame drew (its layout, its places to click);
+ * the layout is computed from the window's size every frame, so resizing
+ * and fullscreen keep it sound. Its files are in view/ (view_internal.h
+ * lists them). */
 #ifndef CONVIS_VIEW_H
 #define CONVIS_VIEW_H
 
@@ -35,7 +35,8 @@ typedef struct view_target {
 view *view_create(void);
 void view_destroy(view *v);
 
-/* Draws the app into a w x h frame. */
+/* Draws the app into a w x h frame, and notes the frame's places to click
+ * as each panel draws them. */
 void view_draw(view *v, const app *a, int w, int h);
 
 /* What is at window pixel (x, y) in the last frame: the topmost of its

@@ -1,6 +1,6 @@
 /* status.c - the title line and chips, the status lines under the grids
  * (the walk or the GPU launch, each engine's time, the device), a lesson's
- * panel in their place, and the play and GPU buttons. */
+ * panel in their place, and the play, GPU and large-picture buttons. */
 #include "view_internal.h"
 
 #include <math.h>

@@ -1,20 +1,29 @@
 /* view_internal.h - what the files of the view share, and only they: the
- * layout of a frame, the view's caches, the palette, small drawing helpers.
+ * layout of a frame, the places to click it drew, the view's caches, the
+ * palette, small drawing helpers.
  *
- *   view.c      create, fonts, text helpers, the frame (view_draw), regions
- *   layout.c    where everything goes for a window size; the hit test
+ *   view.c      create, fonts, text helpers, the frame (view_draw), the
+ *               live regions, the tooltip over text cut with an ellipsis
+ *   clicks.c    the places to click the panels add as they draw; the hit
+ *               test and the targets --print-state lists, both read from them
+ *   layout.c    where everything goes for a window size, from its rules
  *   grids.c     the input and output grids, the 3x3 window, thread owners
  *   kernel.c    the kernel cells and the arithmetic panel
- *   thumbs.c    the whole-image thumbnails
+ *   thumbs.c    the whole-image thumbnails, and the pictures of the whole
+ *               input and output that the large picture shows too
+ *   large.c     the large picture (I): both pictures in the grids' place
+ *   inside.c    inside the GPU (O): one block's tile, its warp, the counts
  *   status.c    the title, chips, status lines, lesson panel, buttons
  *   charts.c    the timing bars, the memory gauge, the verdicts, the chain
  *   sweep.c     the size sweep
  *   overlays.c  the lesson menu, the help, the notice, the progress bar
  *
  * The view reads the app and its scene as const; it keeps only its own
- * caches (fonts, textures, the last layout). Colours follow docs/ARCHITECTURE.md,
- * section 5: input blue, output green, the 3x3 window a shaded frame;
- * meaning is never carried by red versus green. */
+ * state: caches (fonts, textures, the thumbnails' progress) and what the
+ * last frame drew (its layout, its places to click, its text cut with an
+ * ellipsis). Colours follow docs/ARCHITECTURE.md, section 5: input blue,
+ * output green, the 3x3 window a shaded frame; meaning is never carried by
+ * red versus green. */
 #ifndef CONVIS_VIEW_INTERNAL_H
 #define CONVIS_VIEW_INTERNAL_H
 
@@ -57,7 +66,11 @@ static const rnd_color BLOCK_COLOR[8] = {
     {0.00f, 0.45f, 0.70f, 1}, {0.84f, 0.37f, 0.00f, 1}, {0.80f, 0.47f, 0.65f, 1}, {0.60f, 0.60f, 0.60f, 1},
 };
 
-#define MAX_FONTS 32 /* sizes a frame may use: three text sizes a try of the layout, cells, kernel */
+/* Font sizes kept open: three for each text size the layout tries, and
+ * more for the cells, the kernel, the products, and the help and a
+ * lesson's narration when they are made smaller to fit; when all are open,
+ * the one used longest ago goes, never one of this frame's (view_font_px). */
+#define MAX_FONTS 32
 #define THUMB_MAX 1024 /* thumbnails are downsampled to at most this many pixels a side */
 
 typedef struct sized_font {
@@ -68,7 +81,9 @@ typedef struct sized_font {
 } sized_font;
 
 typedef struct layout {
-    float W, H, u, pad, line;
+    float W, H;         /* the window's size */
+    float u;            /* its height over the height the layout's rules are made at */
+    float pad, line;    /* the padding, and a line of the normal font */
     rect title, banner, chips, input, input_cells, output, middle, sweep, kernel, arith, thumb_in, thumb_out, status, chart;
     rect preset[9], border, flip, display, gpu_button, play_button, large_button;
     float cell;         /* grid cell size in pixels */
@@ -77,7 +92,10 @@ typedef struct layout {
     const char *gpu_label, *large_label; /* the buttons' words, as long as the row has room for */
     bool keys_hint;     /* "F1 or ?  every key" fits after them */
     /* input: the input grid with its ring of the cells around the region
-     * shown; input_cells: the region itself, the same cells as output */
+     * shown; input_cells: the region itself, the same cells as output;
+     * sweep: the grids' place, all of it, which the sweep, the large
+     * picture and the inside view fill in their turn; arith: the
+     * arithmetic, beside the large picture there (large.c sets it) */
 } layout;
 
 #define VW_MAX_CUT 48
@@ -110,23 +128,23 @@ typedef struct vw_click {
 struct view {
     sized_font fonts[MAX_FONTS];
     int nfonts;
-    unsigned long frame;            /* frames drawn (and layouts made) */
+    unsigned long frame;            /* frames laid out and drawn: the fonts' clock */
     char lang[8];                   /* the fonts cover this language */
     rnd_font *font, *small, *big;
     layout L;
-    /* thumbnails */
+    /* the pictures of the whole input and output */
     rnd_texture thumb_in, thumb_out;
     rnd_texture plane;              /* the GPU's result, from its GL buffer */
-    unsigned long plane_run;        /* which GPU run the plane shows (scene's gpu_runs) */
-    bool plane_ok;
-    img_rgba out_px;
+    unsigned long plane_run;        /* which GPU run the plane shows (the scene's gpu.runs) */
+    bool plane_ok;                  /* the plane could be made (else the copy that came back shows) */
+    img_rgba out_px;                /* the output thumbnail's pixels, whose changed rows are sent */
     int thumb_step;                 /* image pixels per thumbnail pixel */
-    unsigned long thumb_image;      /* which image the thumbnails show (scene's generation) */
+    unsigned long thumb_image;      /* which image the thumbnails show (the scene's image_generation) */
     long thumb_done;                /* outputs shown in the output thumbnail */
-    unsigned long thumb_redo;       /* the scene's cpu_redo the thumbnail has caught up with */
-    unsigned long thumb_gpu_runs;   /* ... and its gpu_runs: the GPU result it shows */
-    int thumb_phase, thumb_display;
-    double thumb_gpu_at;
+    unsigned long thumb_redo;       /* the scene's walk.redo the thumbnail has caught up with */
+    unsigned long thumb_gpu_runs;   /* ... and its gpu.runs: the GPU result it shows */
+    int thumb_phase, thumb_display; /* ... in that phase and display mode */
+    double thumb_gpu_at;            /* ... and that GPU result's moment (the scene's gpu.shown_at) */
     /* text cut with an ellipsis this frame, whose whole text the pointer
      * shows on hover */
     struct {
@@ -142,7 +160,7 @@ struct view {
     int click_count;
 };
 
-/* view.c: fonts and text */
+/* view.c: fonts, text and drawing helpers */
 rnd_font *view_font_px(view *v, int px);
 float vw_text_w(rnd_font *f, const char *s);
 float vw_lh(rnd_font *f);
@@ -157,7 +175,8 @@ const char *vw_T(const view *v, const char *en);  /* the window's words in its l
 void vw_preset_label(int i, char *buf, size_t size); /* a filter chip's words: "3 gaussian" */
 
 /* The GPU phase in words, saying what the GPU engine really is: "on the
- * GPU", "on a software GPU: this CPU", "on a virtual GPU" (English). */
+ * GPU", "on a software GPU: this CPU", "on a virtual GPU"; in English, for
+ * vw_T to translate. */
 const char *vw_gpu_title(const scene *s);      /* "every output at once on ..." */
 const char *vw_gpu_grid_title(const scene *s); /* "all at once, on ..." */
 
