@@ -8,7 +8,9 @@
 # may name, and for the actions a click gives a place or an index (a cell, a
 # pixel, a kernel cell, a thread, a lesson) what that place means. So the
 # list of targets and what the window does with a click cannot disagree, and
-# a target over something else (a grid under the inside view) fails.
+# a target over something else (a grid under the inside view) fails. And a
+# click that comes with keys that change the grids before any frame shows
+# them finds what the keys made, not what the last frame drew.
 #
 # Usage: test_targets.sh CONVIS LESSONS_DIR
 # Needs a display of its own (ctest runs it under Xvfb: it moves the mouse
@@ -34,7 +36,7 @@ ok() { echo "ok - $1"; passed=$((passed + 1)); }
 bad() { echo "not ok - $1"; failed=$((failed + 1)); }
 stop() {
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    kill "$pid" 2>/dev/null
+    pkill -TERM -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
   fi
   pid=
