@@ -8,6 +8,15 @@
 #include "core/err.h"
 #include "core/timing.h"
 
+/* The chain under way ends (its planes go). */
+static void end(scene *s)
+{
+    img_plane_free(&s->chain.a);
+    img_plane_free(&s->chain.b);
+    if (scene_task_is(s, SCENE_FEATURE_CHAIN))
+        scene_task_end(s);
+}
+
 void scene_chain(scene *s)
 {
     if (s->chart == SCENE_CHART_CHAIN && !scene_task_is(s, SCENE_FEATURE_CHAIN)) {
@@ -19,7 +28,7 @@ void scene_chain(scene *s)
     scene_task_start(s, SCENE_FEATURE_CHAIN, 2 * SCENE_CHAIN_LENGTH);
     if (!img_plane_scaled(&s->img.luma, 4, 4, &s->chain.a) || !img_plane_alloc(&s->chain.b, 4, 4)) {
         scene_say_error(s, err_msg());
-        scene_task_end(s);
+        end(s);
         return;
     }
     s->chain.length = SCENE_CHAIN_LENGTH;
@@ -32,13 +41,6 @@ void scene_chain(scene *s)
 
 /* ---- its row of the feature table ------------------------------------------- */
 
-static void end(scene *s)
-{
-    img_plane_free(&s->chain.a);
-    img_plane_free(&s->chain.b);
-    if (scene_task_is(s, SCENE_FEATURE_CHAIN))
-        scene_task_end(s);
-}
 
 /* cpu-seq is done: the GPU starts from the image too. */
 static void next_engine(scene *s)
@@ -46,6 +48,7 @@ static void next_engine(scene *s)
     s->chain.engine = 1;
     s->chain.pass = -1;
     s->chain.engine_ms = 0;
+    scene_task_done_at(s, SCENE_CHAIN_LENGTH); /* half the bar, whether cpu-seq ran or not */
     img_plane_free(&s->chain.a);
     if (!img_plane_scaled(&s->img.luma, 4, 4, &s->chain.a)) {
         scene_say_error(s, err_msg());
@@ -96,9 +99,9 @@ static void slice(scene *s, double budget_ms)
     next_engine(s);
 }
 
-static void cancel(scene *s)
+static void cancel(scene *s, bool asked)
 {
-    if (s->chain.engine == 1)
+    if (asked && s->chain.engine == 1)
         scene_gpu_restale(s); /* its switches went to bulk */
     end(s);
 }

@@ -125,7 +125,7 @@ void scene_set_budget(scene *s, long long bytes)
     char msg[256], b[32], need[32];
     bool rerun = s->gpu.eng.measured || s->phase == SCENE_PHASE_GPU || s->tiles.on;
     s->gpu.budget = bytes > 0 ? bytes : 0;
-    scene_changed(s, SCENE_CHANGE_GPU); /* tiles under way stop, to run again under the new budget */
+    scene_changed(s, SCENE_CHANGE_BUDGET); /* tiles under way stop, to run again under the new budget */
     fmt_bytes(s->gpu.budget, b, sizeof b);
     fmt_bytes(scene_image_bytes(s), need, sizeof need);
     if (s->gpu.budget == 0)

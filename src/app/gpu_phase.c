@@ -222,6 +222,7 @@ void scene_launch_gpu(scene *s)
 {
     if (!s->img.luma.px)
         return;
+    scene_changed(s, SCENE_CHANGE_LAUNCH);
     s->gpu.stale = false;
     if (!measure_gpu(s))
         return;
@@ -371,10 +372,12 @@ static void restore(scene *s, const scene_stash *st)
  * every change, measured right after the CPU engines. */
 static void changed(scene *s, scene_change what)
 {
+    bool shown = s->gpu.eng.measured || s->phase == SCENE_PHASE_GPU;
     if (!scene_change_input(what))
         return;
-    if (s->gpu.eng.measured || s->phase == SCENE_PHASE_GPU)
-        s->gpu.stale = true;
+    /* a new image: what was due for the one before is not (it may never
+     * have run on it) */
+    s->gpu.stale = what == SCENE_CHANGE_IMAGE ? shown : s->gpu.stale || shown;
     s->gpu.eng.measured = false;
 }
 

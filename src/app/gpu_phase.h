@@ -1,9 +1,9 @@
 /* gpu_phase.h - the GPU phase: every output at once. The GPU engine and its
  * teaching switches (kernel, result path, block shape, memory budget), the
  * GL buffer it presents into, the device it reported, and the waves its
- * grid runs in. gpu_phase.c is the only writer of scene.gpu; a run under a
- * budget the image does not fit goes tile by tile (gpu_tiles.h, the same
- * feature's second file). */
+ * grid runs in. gpu_phase.c and gpu_memory.c are the only writers of
+ * scene.gpu; a run under a budget the image does not fit goes tile by tile
+ * (gpu_tiles.h, the same feature's third file). */
 #ifndef CONVIS_GPU_PHASE_H
 #define CONVIS_GPU_PHASE_H
 

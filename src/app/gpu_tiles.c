@@ -111,12 +111,13 @@ static bool waiting(const scene *s)
 }
 
 /* Tiles under way stop and go with the GPU phase (Esc, other long work):
- * no half result stays on screen. */
-static void cancel(scene *s)
+ * no half result stays on screen; Esc says how far they came. */
+static void cancel(scene *s, bool asked)
 {
     char msg[128];
     snprintf(msg, sizeof msg, _("stopped after %d of %d tiles"), s->tiles.done, tile_count(&s->tiles.plan));
-    scene_notice(s, msg);
+    if (asked)
+        scene_notice(s, msg);
     scene_tiles_end(s);
     scene_set_phase(s, SCENE_PHASE_CPU);
 }
@@ -126,7 +127,7 @@ static void cancel(scene *s)
  * result shown they go. */
 static void changed(scene *s, scene_change what)
 {
-    if (!s->tiles.on || !(scene_change_input(what) || what == SCENE_CHANGE_GPU || what == SCENE_CHANGE_GPU_ENGINE))
+    if (!s->tiles.on || !(scene_change_input(what) || what == SCENE_CHANGE_BUDGET || what == SCENE_CHANGE_GPU_ENGINE))
         return;
     if (scene_change_input(what) && !(s->gpu.eng.measured || s->phase == SCENE_PHASE_GPU)) {
         scene_tiles_end(s);

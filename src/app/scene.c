@@ -67,7 +67,9 @@ void scene_init(scene *s, const scene_host *host, const app_options *opt)
     if ((*f)->init)
         (*f)->init(s);
     reset_settings(s, opt);
-    s->worker = worker_start(); /* NULL: the CPU engines are measured here, between frames */
+    /* the measuring thread; a CPU engine without its own engine there (or
+     * without the thread) is measured here, between frames */
+    s->worker = worker_start();
 }
 
 void scene_free(scene *s)

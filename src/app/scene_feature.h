@@ -18,11 +18,13 @@ typedef enum scene_change {
     SCENE_CHANGE_INPUT,     /* the filter, border or flip: every figure and result is stale */
     SCENE_CHANGE_IMAGE,     /* another image: as INPUT, and the walk stops */
     SCENE_CHANGE_DISPLAY,   /* how the values are shown: what the view drew is drawn again */
-    SCENE_CHANGE_GPU,       /* a GPU switch (kernel, result path, block shape, budget) */
+    SCENE_CHANGE_GPU,       /* a GPU switch: the kernel or the result path */
+    SCENE_CHANGE_BUDGET,    /* the memory budget: tiles under way run again under it */
     SCENE_CHANGE_GPU_ENGINE, /* another GPU engine: work that may be running the old one stops */
     SCENE_CHANGE_BLOCK_SHAPE, /* the GPU's block shape (J): what is drawn of a block follows */
     SCENE_CHANGE_PHASE,     /* the phase shown changed (scene_set_phase) */
     SCENE_CHANGE_TASK,      /* a feature's long work starts (scene_task_start): the walk pauses */
+    SCENE_CHANGE_LAUNCH,    /* G: the GPU phase is asked for (the walk pauses, whatever comes of it) */
 } scene_change;
 
 /* Whether every figure and result is stale after `what`. */
@@ -46,7 +48,9 @@ typedef struct scene_feature {
     void (*slice)(scene *s, double budget_ms);
     bool (*waiting)(const scene *s);                 /* its task waits for the eye, not the CPU */
     void (*took)(scene *s, const worker_result *r);  /* the measuring thread's figure for a job it gave */
-    void (*cancel)(scene *s);                        /* its task stops (Esc, other work starting) */
+    /* Its task stops: asked (Esc, a change: it says so and makes again what
+     * it changed) or quietly, for other work starting. */
+    void (*cancel)(scene *s, bool asked);
     void (*advance)(scene *s, double dt_ms);         /* its animation, dt ms of wall time on */
     bool (*animating)(const scene *s, double now);   /* something of it moves on screen */
     void (*play_out)(scene *s);                      /* what it animates once, at its end (a still) */
@@ -76,6 +80,7 @@ bool scene_settling(const scene *s);    /* scene_settle: nothing waits for the e
  * way is cancelled first), counts them done one by one, and ends it. */
 void scene_task_start(scene *s, scene_feature_id id, int total);
 void scene_task_step(scene *s);
+void scene_task_done_at(scene *s, int done);
 void scene_task_end(scene *s);
 bool scene_task_is(const scene *s, scene_feature_id id);
 

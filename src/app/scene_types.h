@@ -14,8 +14,8 @@ typedef struct scene scene;
 
 /* The scene's teaching features (scene_feature.h), in the order the scene
  * calls them: a slice measures the CPU engines before the GPU; a change
- * reaches the tiles before the GPU phase (which reads whether a result was
- * shown). scene.task.busy names the one whose long work is under way. */
+ * reaches the tiles before the GPU phase (the tiles read whether a result
+ * was shown before the GPU phase's hook clears it). scene.task.busy names the one whose long work is under way. */
 typedef enum scene_feature_id {
     SCENE_FEATURE_WALK = 0,
     SCENE_FEATURE_MEASURE,

@@ -73,9 +73,21 @@ bool scene_measuring(const scene *s)
 
 /* ---- tasks --------------------------------------------------------------------- */
 
+/* The task under way stops: asked, or quietly for other work. */
+static void stop_task(scene *s, bool asked)
+{
+    int id = s->task.busy;
+    if (id < 0)
+        return;
+    if (scene_features[id]->cancel)
+        scene_features[id]->cancel(s, asked); /* it ends its task, or the end below does */
+    if (s->task.busy == id)
+        scene_task_end(s);
+}
+
 void scene_task_start(scene *s, scene_feature_id id, int total)
 {
-    scene_cancel(s);
+    stop_task(s, false);
     scene_changed(s, SCENE_CHANGE_TASK);
     s->task.busy = id;
     s->task.done = 0;
@@ -85,6 +97,12 @@ void scene_task_start(scene *s, scene_feature_id id, int total)
 void scene_task_step(scene *s)
 {
     ++s->task.done;
+    ++s->updates;
+}
+
+void scene_task_done_at(scene *s, int done)
+{
+    s->task.done = done;
     ++s->updates;
 }
 
@@ -117,13 +135,7 @@ void scene_progress(const scene *s, int *done, int *total)
 
 void scene_cancel(scene *s)
 {
-    int id = s->task.busy;
-    if (id < 0)
-        return;
-    if (scene_features[id]->cancel)
-        scene_features[id]->cancel(s); /* it ends its task, or the end below does */
-    if (s->task.busy == id)
-        scene_task_end(s);
+    stop_task(s, true);
 }
 
 /* ---- work ------------------------------------------------------------------------ */

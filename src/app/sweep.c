@@ -126,9 +126,10 @@ static void took(scene *s, const worker_result *r)
     scene_task_step(s);
 }
 
-static void cancel(scene *s)
+static void cancel(scene *s, bool asked)
 {
-    scene_gpu_restale(s); /* its switches may have gone to bulk */
+    if (asked)
+        scene_gpu_restale(s); /* its switches may have gone to bulk */
 }
 
 static void state(const scene *s, FILE *f)

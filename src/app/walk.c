@@ -131,7 +131,8 @@ static void changed(scene *s, scene_change what)
         redo_from(s, 0);
         return;
     }
-    if (what == SCENE_CHANGE_TASK || what == SCENE_CHANGE_IMAGE || (what == SCENE_CHANGE_PHASE && s->phase != SCENE_PHASE_CPU))
+    if (what == SCENE_CHANGE_TASK || what == SCENE_CHANGE_LAUNCH || what == SCENE_CHANGE_IMAGE ||
+        (what == SCENE_CHANGE_PHASE && s->phase != SCENE_PHASE_CPU))
         s->walk.playing = false;
     if (!scene_change_input(what))
         return;

@@ -754,6 +754,62 @@ static bool gpu_result_exact(const scene *s)
     return same;
 }
 
+/* A GPU engine for the tiles' tests: cpu-par stands in where the build has
+ * none (it has no device). */
+static void stand_in_gpu(scene *s)
+{
+    if (s->gpu.eng.engine)
+        return;
+    s->gpu.eng.engine = eng_open(eng_find("cpu-par"));
+    snprintf(s->gpu.eng.name, sizeof s->gpu.eng.name, "cpu-par");
+}
+
+/* Tiles meeting other work, as they did before the scene had a feature
+ * table: a switch of the GPU while tiles run in the CPU phase does not drop
+ * the run; G during a sweep runs the tiles once and says nothing of the
+ * sweep stopping; a G that cannot run still pauses the walk. */
+static void test_tiles_and_other_work(void)
+{
+    app a;
+    scene *s = &a.s;
+    unsigned long runs;
+    fresh(&a);
+    stand_in_gpu(s);
+    run_name(&a, "memory-budget");
+    app_do(&a, app_act_id(ACT_GPU)); /* the tiles start, one a slice */
+    CHECK(s->task.busy == SCENE_FEATURE_TILES && s->tiles.done == 0, "G under the budget: tiles under way");
+    app_do(&a, app_act_id(ACT_STEP)); /* back to the walk: the tiles go on */
+    app_do(&a, app_act_id(ACT_GPU_RESULT));
+    scene_settle(s);
+    CHECK(s->gpu.eng.measured && s->tiles.done == 4 && !scene_stale(s),
+          "a GPU switch in the CPU phase keeps the tiles' run: measured %d, %d of 4 tiles", s->gpu.eng.measured,
+          s->tiles.done);
+    app_free(&a);
+
+    fresh(&a);
+    stand_in_gpu(s);
+    run_name(&a, "memory-budget");
+    app_do(&a, app_act_id(ACT_SWEEP));
+    CHECK(s->task.busy == SCENE_FEATURE_SWEEP, "the sweep under way");
+    s->notice[0] = '\0';
+    runs = s->gpu.runs;
+    app_do(&a, app_act_id(ACT_GPU));
+    scene_settle(s);
+    CHECK(s->gpu.runs - runs == 5 && s->tiles.done == 4 && s->gpu.eng.measured,
+          "G during the sweep: the tiles once (%lu runs: the empty result and 4 tiles)", s->gpu.runs - runs);
+    CHECK(!strstr(s->notice, "stopped"), "no tiles were stopped: '%s'", s->notice);
+    app_free(&a);
+
+    fresh(&a);
+    eng_close(s->gpu.eng.engine);
+    s->gpu.eng.engine = NULL; /* G cannot run here */
+    run_name(&a, "play");
+    CHECK(s->walk.playing, "the walk plays");
+    app_do(&a, app_act_id(ACT_GPU));
+    CHECK(!s->walk.playing && s->phase == SCENE_PHASE_CPU, "G that cannot run still pauses the walk");
+    app_free(&a);
+}
+
 static void test_budget_tiles(void)
 {
     app a;
@@ -1524,6 +1580,7 @@ int main(void)
     test_states();
     test_long_work();
     test_budget_tiles();
+    test_tiles_and_other_work();
     test_work_bounds();
     test_step_slices();
     test_large_view();
