@@ -4,7 +4,9 @@
  * each state (the first screen, the GPU phase, the sweep, the inside view,
  * a lesson's step...) is made once in each language and its measurements
  * settled once, then drawn at 1280x720 and 1920x1080 at normal and 200%
- * text (the first screen at 1024x768 too, the GPU phase at 3840x2160).
+ * text (the first screen at 1024x768 too, the GPU phase at 3840x2160); and
+ * every place to click the frame lists, hit at its middle, gives its own
+ * action.
  *
  * With --dump, the same in one process for test_pseudo.sh: every kind of
  * screen at 1280x720 in language LANG, the text of each written as
@@ -65,7 +67,26 @@ static int check_boxes(int w, int h, int *runs)
     return bad;
 }
 
-/* Draws the app at w x h with its text recorded, and checks the text. */
+/* The places to click the frame listed, each hit at its middle: the hit
+ * test must give that place's action (and index), not one drawn over it.
+ * Prints the problems (at most three); returns how many. */
+static int check_targets(const view *v)
+{
+    view_target t[128];
+    int n = view_targets(v, t, 128), bad = 0;
+    for (int i = 0; i < n; ++i) {
+        view_hit hit = view_hit_test(v, t[i].x + t[i].w / 2, t[i].y + t[i].h / 2);
+        if (hit.act.action && strcmp(hit.act.action->name, t[i].action) == 0 && (t[i].arg < 0 || hit.act.arg == t[i].arg))
+            continue;
+        if (bad++ < 3)
+            printf("  target %s,%d at %d,%d %dx%d: a click there gives %s,%d\n", t[i].action, t[i].arg, t[i].x, t[i].y,
+                   t[i].w, t[i].h, hit.act.action ? hit.act.action->name : "nothing", hit.act.arg);
+    }
+    return bad;
+}
+
+/* Draws the app at w x h with its text recorded, and checks the text and
+ * the places to click. */
 static void draw_and_check(app_window *win, const char *name, int w, int h)
 {
     int runs, bad;
@@ -73,9 +94,9 @@ static void draw_and_check(app_window *win, const char *name, int w, int h)
     view_draw(win->view, &win->app, w, h);
     rnd_text_record(false);
     rnd_finish();
-    bad = check_boxes(w, h, &runs);
+    bad = check_boxes(w, h, &runs) + check_targets(win->view);
     if (bad == 0 && runs > 10) {
-        printf("ok - %s %dx%d %s %d%%: %d runs of text, none overlapping, none outside\n", name, w, h,
+        printf("ok - %s %dx%d %s %d%%: %d runs of text, none overlapping, none outside; its targets hit\n", name, w, h,
                app_lang(&win->app), win->app.text_scale, runs);
         ++passed;
     } else {

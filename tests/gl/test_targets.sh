@@ -240,9 +240,14 @@ click_target() {
   esac
 }
 
-# state NAME SCRIPT: every target of that state clicked
+# state NAME SCRIPT: the targets of that state clicked, each button once
+# across the states (the top row is the same over every main area; that a
+# click there gives its own action in every state, at every size, is
+# test_layout's, in-process), and every place whose click reads its point
+# (a cell, a pixel, a thread, a lesson) in each state it is in
+declare -A clicked
 state() {
-  local name=$1 script=$2 i=0 line
+  local name=$1 script=$2 i=0 line key
   layout "$name" "$script"
   reference "$tmp/$name.base" "$script"
   if ! grep -q '^target=' "$tmp/$name.layout"; then
@@ -251,6 +256,13 @@ state() {
   fi
   while IFS=, read -r action arg x y w h; do
     i=$((i + 1))
+    case $action in
+      pin | center-on | view-at | block-pick) key=$name:$action:$x:$y ;;
+      pick-lesson | edit-kernel) key=$name:$action ;; # one of its cells or rows: the index comes the same way
+      *) key=$action:$arg ;;
+    esac
+    [ -n "${clicked[$key]:-}" ] && continue
+    clicked[$key]=1
     click_target "$name" "$script" "$i" "$action" "$arg" "$x" "$y" "$w" "$h"
   done < <(sed -n 's/^target=//p' "$tmp/$name.layout")
 }
