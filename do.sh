@@ -9,6 +9,8 @@
 #   ./do.sh sanitize        build with AddressSanitizer and UBSan (Debug, in
 #                           build-sanitize) and run the unit and fuzz tests, and
 #                           the window's gl tests but the long lesson and soak runs
+#   ./do.sh format          apply the code's style (.clang-format) to the C, CUDA
+#                           and header files git tracks (clang-format 14 or later)
 #   ./do.sh fuzz [SECONDS]  build the libFuzzer harnesses (clang, in build-fuzz)
 #                           and run each for SECONDS (default 60) from a seed
 #                           corpus; CONVIS_FUZZ_RUNS=N runs N inputs each with a
@@ -119,6 +121,10 @@ case "$command" in
       grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "build-fuzz/$name.log"
     done
     ;;
+  format)
+    install_missing clang-format
+    git ls-files -z '*.c' '*.h' '*.cu' | xargs -0 clang-format -i
+    ;;
   packages)
     case "${1:-build}" in
       build) printf '%s\n' "${build_packages[@]}" ;;
@@ -129,7 +135,7 @@ case "$command" in
     esac
     ;;
   *)
-    echo "usage: ./do.sh run [convis arguments] | test | build | packages [KIND] | sanitize | fuzz [SECONDS]" >&2
+    echo "usage: ./do.sh run [convis arguments] | test | build | packages [KIND] | sanitize | fuzz [SECONDS] | format" >&2
     exit 1
     ;;
 esac

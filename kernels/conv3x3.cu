@@ -16,18 +16,17 @@ __constant__ conv_params c_params;
 
 __global__ void conv3x3_naive(const float *in, float *out, int w, int h, conv_params p)
 {
-    conv3x3_naive_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y,
-                       in, out, w, h, &p);
+    conv3x3_naive_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y, in, out, w, h, &p);
 }
 
 __global__ void conv3x3_tiled(const float *__restrict__ in, float *__restrict__ out, int w, int h)
 {
     extern __shared__ float tile[]; // conv3x3_tile_words(blockDim.x, blockDim.y), see the launcher
-    conv3x3_tile_load_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y,
-                           in, w, h, c_params.border, tile);
+    conv3x3_tile_load_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y, in, w, h,
+                           c_params.border, tile);
     __syncthreads(); // every slot loaded before any thread reads its neighbours'
-    conv3x3_tile_compute_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y,
-                              tile, out, w, h, c_params.weight, c_params.divisor);
+    conv3x3_tile_compute_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y, tile, out, w, h,
+                              c_params.weight, c_params.divisor);
 }
 
 // The tiled kernel without its barrier: only to show what the barrier
@@ -36,10 +35,10 @@ __global__ void conv3x3_tiled(const float *__restrict__ in, float *__restrict__ 
 __global__ void conv3x3_tiled_unsynced(const float *__restrict__ in, float *__restrict__ out, int w, int h)
 {
     extern __shared__ float tile[];
-    conv3x3_tile_load_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y,
-                           in, w, h, c_params.border, tile);
-    conv3x3_tile_compute_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y,
-                              tile, out, w, h, c_params.weight, c_params.divisor);
+    conv3x3_tile_load_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y, in, w, h,
+                           c_params.border, tile);
+    conv3x3_tile_compute_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y, tile, out, w, h,
+                              c_params.weight, c_params.divisor);
 }
 
 // Fills the block's shared memory with NaN and ends. Launched before the
@@ -72,8 +71,8 @@ static bool shape_ok(int w, int h, int block_x, int block_y)
            conv3x3_blocks(h, block_y) <= 65535;
 }
 
-extern "C" int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h,
-                                    const conv_params *p, int block_x, int block_y, void *stream)
+extern "C" int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const conv_params *p, int block_x,
+                                    int block_y, void *stream)
 {
     if (!shape_ok(w, h, block_x, block_y))
         return (int)cudaErrorInvalidConfiguration;
@@ -102,13 +101,13 @@ extern "C" int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int 
         return (int)cudaErrorInvalidConfiguration;
     dim3 block(block_x, block_y);
     dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
-    conv3x3_tiled<<<grid, block, conv3x3_tiled_shared_bytes(block_x, block_y), (cudaStream_t)stream>>>(
-        d_in, d_out, w, h);
+    conv3x3_tiled<<<grid, block, conv3x3_tiled_shared_bytes(block_x, block_y), (cudaStream_t)stream>>>(d_in, d_out, w,
+                                                                                                       h);
     return (int)cudaGetLastError();
 }
 
-extern "C" int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x,
-                                             int block_y, void *stream)
+extern "C" int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x, int block_y,
+                                             void *stream)
 {
     if (!shape_ok(w, h, block_x, block_y))
         return (int)cudaErrorInvalidConfiguration;

@@ -22,8 +22,8 @@ extern "C" {
 
 /* The naive kernel: one thread per output, nine reads from global memory,
  * the parameters passed by value. Blocks of block_x x block_y threads. */
-int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const conv_params *p,
-                         int block_x, int block_y, void *stream);
+int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const conv_params *p, int block_x, int block_y,
+                         void *stream);
 
 /* The tiled kernel: each block loads a (block_x + 2) x (block_y + 2) tile
  * of the input (its outputs' inputs and their halo) into shared memory, then

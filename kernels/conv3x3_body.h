@@ -23,8 +23,8 @@ CONVIS_HD static inline int conv3x3_blocks(int n, int b)
 /* The output pixel that thread (tx, ty) of block (bx, by) computes, with
  * blocks of bdx x bdy threads; false when it falls outside the w x h image
  * (the grid is rounded up to whole blocks). */
-CONVIS_HD static inline int conv3x3_output_of(int bx, int by, int tx, int ty, int bdx, int bdy,
-                                              int w, int h, int *x, int *y)
+CONVIS_HD static inline int conv3x3_output_of(int bx, int by, int tx, int ty, int bdx, int bdy, int w, int h, int *x,
+                                              int *y)
 {
     *x = bx * bdx + tx;
     *y = by * bdy + ty;
@@ -33,9 +33,8 @@ CONVIS_HD static inline int conv3x3_output_of(int bx, int by, int tx, int ty, in
 
 /* ---- the naive kernel ------------------------------------------------------
  * One thread per output, nine reads from global memory (conv_pixel). */
-CONVIS_HD static inline void conv3x3_naive_body(int bx, int by, int tx, int ty, int bdx, int bdy,
-                                                const float *in, float *out, int w, int h,
-                                                const conv_params *p)
+CONVIS_HD static inline void conv3x3_naive_body(int bx, int by, int tx, int ty, int bdx, int bdy, const float *in,
+                                                float *out, int w, int h, const conv_params *p)
 {
     int x, y;
     if (conv3x3_output_of(bx, by, tx, ty, bdx, bdy, w, h, &x, &y))
@@ -117,9 +116,8 @@ CONVIS_HD static inline long conv3x3_tile_source(int bx, int by, int col, int ro
 }
 
 /* Step 1: thread (tx, ty) of block (bx, by) loads its share of the tile. */
-CONVIS_HD static inline void conv3x3_tile_load_body(int bx, int by, int tx, int ty, int bdx, int bdy,
-                                                    const float *in, int w, int h, int border,
-                                                    float *tile)
+CONVIS_HD static inline void conv3x3_tile_load_body(int bx, int by, int tx, int ty, int bdx, int bdy, const float *in,
+                                                    int w, int h, int border, float *tile)
 {
     for (int row = ty; row < conv3x3_tile_h(bdy); row += bdy)
         for (int col = tx; col < conv3x3_tile_w(bdx); col += bdx) {
@@ -147,8 +145,7 @@ CONVIS_HD static inline void conv3x3_tile_compute_body(int bx, int by, int tx, i
  * out[i] = in[i] over n floats, one thread each on a one-dimensional grid:
  * the benchmark's yardstick for what the memory can move (4 bytes read and
  * 4 written per element, as the convolution needs at least). */
-CONVIS_HD static inline void conv3x3_copy_body(long bx, int tx, int bdx, const float *in, float *out,
-                                               size_t n)
+CONVIS_HD static inline void conv3x3_copy_body(long bx, int tx, int bdx, const float *in, float *out, size_t n)
 {
     size_t i = (size_t)bx * (size_t)bdx + (size_t)tx;
     if (i < n)

@@ -17,6 +17,7 @@
 
 /* In help order. Entries without keys or help are listed with the one
  * before (filter-2 ... filter-9) or not at all (what only a click does). */
+/* clang-format off */
 static const app_action actions[] = {
     {ACT_LESSON_NEXT, "lesson-next", "\xE2\x86\x92  PageDown", N_("in a lesson: the next step"), 0, 0,
      {{PLAT_KEY_RIGHT, 0}, {PLAT_KEY_PAGE_DOWN, 0}}, LESSON, 0},
@@ -104,6 +105,7 @@ static const app_action actions[] = {
      {{PLAT_KEY_ESCAPE, 0}}, 0, 0},
     {ACT_QUIT, "quit", "Q", N_("quit"), 0, 0, {{'q', 0}}, 0, 0},
 };
+/* clang-format on */
 
 #define ACTION_COUNT (sizeof actions / sizeof actions[0])
 
@@ -180,10 +182,8 @@ bool app_action_steers(const app_action *a)
     case ACT_QUIT:
     case ACT_FULLSCREEN:
     case ACT_SCREENSHOT:
-    case ACT_RECORD_GIF:
-        return true;
-    default:
-        return false;
+    case ACT_RECORD_GIF: return true;
+    default: return false;
     }
 }
 

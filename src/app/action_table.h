@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* clang-format off */
 typedef enum app_action_id {
     ACT_PLAY, ACT_TAP, ACT_STEP, ACT_BACK, ACT_FASTER, ACT_SLOWER, ACT_FINISH, ACT_RESTART,
     ACT_LESSON_NEXT, ACT_LESSON_PREV, ACT_LESSON_RESTART,
@@ -25,36 +26,37 @@ typedef enum app_action_id {
     ACT_ESCAPE, ACT_QUIT,
     ACT_COUNT
 } app_action_id;
+/* clang-format on */
 
 /* When a key is bound to an action. */
 enum {
     APP_WHEN_ALWAYS = 0,
-    APP_WHEN_LESSON,    /* only while a lesson plays (it then comes first) */
+    APP_WHEN_LESSON, /* only while a lesson plays (it then comes first) */
 };
 
 /* What an action takes besides its name (app_act). */
 enum {
-    APP_ARG_NONE = 0,   /* nothing: a script word may name it */
-    APP_ARG_XY,         /* a cell of the image (x, y): clicks and drags */
-    APP_ARG_INDEX,      /* an index (arg): a lesson of the menu, a kernel cell, a key */
-    APP_ARG_PATH,       /* a file (text): a dropped image */
+    APP_ARG_NONE = 0, /* nothing: a script word may name it */
+    APP_ARG_XY,       /* a cell of the image (x, y): clicks and drags */
+    APP_ARG_INDEX,    /* an index (arg): a lesson of the menu, a kernel cell, a key */
+    APP_ARG_PATH,     /* a file (text): a dropped image */
 };
 
 typedef struct app_key {
-    int code;           /* a platform key (platform.h) */
-    unsigned mods;      /* PLAT_MOD_* that must be held (shift matters, others not) */
+    int code;      /* a platform key (platform.h) */
+    unsigned mods; /* PLAT_MOD_* that must be held (shift matters, others not) */
 } app_key;
 
 typedef struct app_action {
     app_action_id id;
-    const char *name;   /* for scripts: "play", "gpu", "filter-3" */
-    const char *keys;   /* for people: "Space"; NULL: listed with the entry before */
-    const char *help;   /* one line; NULL: not listed */
-    int arg;            /* the argument it always takes (filter-3: preset 2) */
-    int takes;          /* APP_ARG_*: what a click gives it besides */
+    const char *name; /* for scripts: "play", "gpu", "filter-3" */
+    const char *keys; /* for people: "Space"; NULL: listed with the entry before */
+    const char *help; /* one line; NULL: not listed */
+    int arg;          /* the argument it always takes (filter-3: preset 2) */
+    int takes;        /* APP_ARG_*: what a click gives it besides */
     app_key key[3];
-    int when;           /* APP_WHEN_* */
-    int most;           /* the most times one script may run it (0: APP_ACTION_MOST) */
+    int when; /* APP_WHEN_* */
+    int most; /* the most times one script may run it (0: APP_ACTION_MOST) */
 } app_action;
 
 /* How often a script may repeat a cheap action ("step*45"). */
@@ -63,8 +65,8 @@ typedef struct app_action {
 size_t app_action_count(void);
 const app_action *app_action_at(size_t i);
 const app_action *app_action_find(const char *name);
-const app_action *app_action_of(app_action_id id);   /* the first entry with this id */
-const app_action *app_action_filter(int preset);     /* "filter-N" for preset N-1, or NULL */
+const app_action *app_action_of(app_action_id id); /* the first entry with this id */
+const app_action *app_action_filter(int preset);   /* "filter-N" for preset N-1, or NULL */
 
 /* The action bound to a key press, or NULL; in_lesson selects the lesson's
  * page keys (→ ← PageDown PageUp Home) over the walk's. */
@@ -90,9 +92,9 @@ bool app_action_word(const char *word, const app_action **a, long *times);
  * too_big. */
 typedef struct app_tally {
     long total[128];
-    long long pixels;   /* the image's pixels where the script has got to (0: not known) */
-    long long too_big;  /* the pixels of the image too-big opens, at most (0: it opens none) */
-    long long work;     /* pixel-passes so far */
+    long long pixels;  /* the image's pixels where the script has got to (0: not known) */
+    long long too_big; /* the pixels of the image too-big opens, at most (0: it opens none) */
+    long long work;    /* pixel-passes so far */
 } app_tally;
 
 /* The most pixel-passes of apply-again and gpu one script may ask: 64

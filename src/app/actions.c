@@ -165,9 +165,18 @@ static void run(app *a, app_act act)
         break;
     case ACT_BUDGET_OFF: scene_set_budget(s, 0); break;
     case ACT_BLOCK_PICK: scene_block_pick(s, act.arg); break;
-    case ACT_NEXT_FILTER: scene_next_filter(s, 1); a->edit_tap = -1; break;
-    case ACT_PREV_FILTER: scene_next_filter(s, -1); a->edit_tap = -1; break;
-    case ACT_FILTER: scene_select_preset(s, act.arg); a->edit_tap = -1; break;
+    case ACT_NEXT_FILTER:
+        scene_next_filter(s, 1);
+        a->edit_tap = -1;
+        break;
+    case ACT_PREV_FILTER:
+        scene_next_filter(s, -1);
+        a->edit_tap = -1;
+        break;
+    case ACT_FILTER:
+        scene_select_preset(s, act.arg);
+        a->edit_tap = -1;
+        break;
     case ACT_EDIT_KERNEL: begin_edit(a, act.arg); break;
     case ACT_EDIT_KEY: edit_key(a, act.arg); break;
     case ACT_ZOOM_IN: scene_zoom(s, 1); break;

@@ -13,10 +13,10 @@
 /* An action with what it is given: the view's hit test returns one for a
  * click, the window makes one for a key or a drop. */
 typedef struct app_act {
-    const app_action *action;   /* NULL: nothing */
-    int arg;                    /* an index (APP_ARG_INDEX); else the action's own */
-    int x, y;                   /* a cell (APP_ARG_XY) */
-    const char *text;           /* a path (APP_ARG_PATH) */
+    const app_action *action; /* NULL: nothing */
+    int arg;                  /* an index (APP_ARG_INDEX); else the action's own */
+    int x, y;                 /* a cell (APP_ARG_XY) */
+    const char *text;         /* a path (APP_ARG_PATH) */
 } app_act;
 
 /* The action alone, with its own argument. */

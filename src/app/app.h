@@ -23,33 +23,33 @@ typedef struct app_lesson_entry {
 /* Where a lesson step's actions are: the `do:` entry, its next word, and
  * the action under way with the runs of it left. */
 typedef struct app_step_rest {
-    bool due;                   /* some are left to run */
+    bool due; /* some are left to run */
     int action;
-    const char *next;           /* in the player's lesson: valid while the step is */
+    const char *next; /* in the player's lesson: valid while the step is */
     const struct app_action *word;
     long times;
 } app_step_rest;
 
 typedef struct app {
     scene s;
-    app_options defaults;       /* what a lesson starts from: the command line's settings */
-    scene_stash free_play;      /* free play's settings and image while a lesson plays */
+    app_options defaults;  /* what a lesson starts from: the command line's settings */
+    scene_stash free_play; /* free play's settings and image while a lesson plays */
 
     /* the lesson that plays, if any */
     lsn_player player;
     char lesson_path[4096];
-    app_step_rest rest;         /* the step's actions left (actions.c) */
-    bool step_slices;           /* the window's: a step's actions after long work or work on the whole
+    app_step_rest rest; /* the step's actions left (actions.c) */
+    bool step_slices;   /* the window's: a step's actions after long work or work on the whole
                                  * image wait for a slice between frames (app_work); else all at once */
-    char lang[8];               /* of text and lessons: "en" or "zh" */
-    char free_lang[8];          /* free play's, while a lesson plays */
+    char lang[8];       /* of text and lessons: "en" or "zh" */
+    char free_lang[8];  /* free play's, while a lesson plays */
 
     /* overlays */
     bool help, menu, blank;
-    int text_scale;             /* percent: 100, 125, 150, 200 */
-    int edit_tap;               /* kernel cell being typed into, as shown (-1 none) */
+    int text_scale; /* percent: 100, 125, 150, 200 */
+    int edit_tap;   /* kernel cell being typed into, as shown (-1 none) */
     char edit_text[24];
-    app_lesson_entry lessons[APP_MAX_LESSONS];  /* the menu */
+    app_lesson_entry lessons[APP_MAX_LESSONS]; /* the menu */
     int lesson_count;
 
     /* a recorded run drawn beside the live ones (--record FILE, or the
@@ -61,7 +61,7 @@ typedef struct app {
 
     /* what the window is asked to do */
     bool quit, fullscreen_request, screenshot_request;
-    bool gif_request;           /* start or stop recording a GIF (the window does it) */
+    bool gif_request; /* start or stop recording a GIF (the window does it) */
 } app;
 
 /* Sets up the app and its scene (scene_init) with no image and no lesson;

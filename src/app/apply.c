@@ -17,8 +17,8 @@ typedef struct apply_args {
     const char *input, *output, *engine;
     bool have_kernel;
     int reps;
-    eng_options eng;        /* --gpu-kernel, --result */
-    bool have_eng;          /* either was given */
+    eng_options eng; /* --gpu-kernel, --result */
+    bool have_eng;   /* either was given */
 } apply_args;
 
 /* Applies one of apply's own options; false after a message for a bad
@@ -27,12 +27,8 @@ static bool take_option(const app_option *o, const char *v, apply_args *a)
 {
     long long n;
     switch (o->id) {
-    case OPT_OUTPUT:
-        a->output = v;
-        return true;
-    case OPT_ENGINE:
-        a->engine = v;
-        return true;
+    case OPT_OUTPUT: a->output = v; return true;
+    case OPT_ENGINE: a->engine = v; return true;
     case OPT_GPU_KERNEL:
         if (!eng_kernel_parse(v, &a->eng.kernel)) {
             app_error("option '--gpu-kernel': %s", err_msg());
@@ -57,8 +53,7 @@ static bool take_option(const app_option *o, const char *v, apply_args *a)
             return false;
         a->reps = (int)n;
         return true;
-    default:
-        return true;
+    default: return true;
     }
 }
 
@@ -138,12 +133,13 @@ static void print_timing(const eng_timing *t)
     printf(_("), median of %d runs after a warm-up, by %s\n"), t->reps, t->clock ? _(t->clock) : "?");
     if (t->has_kernel) /* the CUDA engine's compute phase is one launch, mostly its latency on a small image */
         printf(_("  measured apart: the kernel alone, %d back-to-back launches: %.4f ms each; one launch after idle: "
-                 "%.4f ms\n"), t->kernel_launches, t->kernel_ms, t->kernel_one_ms);
+                 "%.4f ms\n"),
+               t->kernel_launches, t->kernel_ms, t->kernel_one_ms);
     if (t->has[ENG_DOWNLOAD] && t->result == ENG_RESULT_PER_PIXEL) {
         if (t->extrapolated)
             printf(_("  download: one copy per pixel, measured on %lld of %lld pixels and extrapolated to all "
-                   "(%.3f us a pixel)\n"), t->measured_px, t->total_px,
-                   t->total_px ? 1000.0 * t->ms[ENG_DOWNLOAD] / (double)t->total_px : 0.0);
+                     "(%.3f us a pixel)\n"),
+                   t->measured_px, t->total_px, t->total_px ? 1000.0 * t->ms[ENG_DOWNLOAD] / (double)t->total_px : 0.0);
         else
             printf(_("  download: one copy per pixel, all %lld pixels measured (%.3f us a pixel)\n"), t->total_px,
                    t->total_px ? 1000.0 * t->ms[ENG_DOWNLOAD] / (double)t->total_px : 0.0);
@@ -201,13 +197,14 @@ int app_apply_main(int argc, char **argv)
         goto close_engine;
     }
     filt_format(&a.opt.kernel, kernel_text, sizeof kernel_text);
-    printf(_("wrote %s: %dx%d, kernel %s [%s]%s, border %s, display %s\n"), a.output, out.w, out.h,
-           a.opt.kernel.name, kernel_text, a.opt.flip ? _(" flipped (true convolution)") : "",
+    printf(_("wrote %s: %dx%d, kernel %s [%s]%s, border %s, display %s\n"), a.output, out.w, out.h, a.opt.kernel.name,
+           kernel_text, a.opt.flip ? _(" flipped (true convolution)") : "",
            C_("border", conv_border_name(a.opt.border)), C_("display", img_display_name(a.opt.display)));
     printf(_("  engine: %s (%s)\n"), a.engine, eng_description(engine));
     if (a.have_eng && !eng_has_options(eng_class_of(engine)))
         printf(_("  note: engine '%s' has no GPU kernel variants or result paths; --gpu-kernel and --result "
-               "were ignored\n"), a.engine);
+                 "were ignored\n"),
+               a.engine);
     else if (a.have_eng && a.eng.kernel != ENG_KERNEL_TILED && !eng_has_kernels(eng_class_of(engine)))
         printf(_("  note: engine '%s' has one kernel; --gpu-kernel was ignored\n"), a.engine);
     print_timing(&timing);

@@ -83,20 +83,15 @@ static bool take_option(const app_option *o, const char *v, bench *b)
     long long n;
     switch (o->id) {
     case OPT_CSV:
-    case OPT_JSON:
-        b->format = o->id == OPT_CSV ? BENCH_CSV : BENCH_JSON;
-        return true;
-    case OPT_SIZES:
-        return parse_sizes(v, b);
-    case OPT_ENGINES:
-        return parse_engines(v, b);
+    case OPT_JSON: b->format = o->id == OPT_CSV ? BENCH_CSV : BENCH_JSON; return true;
+    case OPT_SIZES: return parse_sizes(v, b);
+    case OPT_ENGINES: return parse_engines(v, b);
     case OPT_BUDGET_MS:
         if (!app_parse_count(o->name, v, 60000, &n))
             return false;
         b->budget_ms = (double)n;
         return true;
-    default:
-        return app_take_shared_option(o, v, &b->opt) >= 0;
+    default: return app_take_shared_option(o, v, &b->opt) >= 0;
     }
 }
 
@@ -109,8 +104,8 @@ static void split_kernel_rows(bench *b)
     memcpy(cls, b->cls, sizeof cls);
     b->engine_count = 0;
     for (int k = 0; k < n; ++k)
-        for (int kernel = 0; kernel < (eng_has_kernels(cls[k]) ? ENG_KERNEL_COUNT : 1) &&
-                             b->engine_count < BENCH_MAX_ENGINES;
+        for (int kernel = 0;
+             kernel < (eng_has_kernels(cls[k]) ? ENG_KERNEL_COUNT : 1) && b->engine_count < BENCH_MAX_ENGINES;
              ++kernel) {
             int r = b->engine_count++;
             b->cls[r] = cls[k];

@@ -21,8 +21,8 @@ typedef enum bench_format { BENCH_TEXT, BENCH_CSV, BENCH_JSON } bench_format;
 /* One measured cell: an engine (or the copy) at one size. */
 typedef struct bench_cell {
     bool ran;
-    char why[256];          /* when it did not */
-    double median, lo, hi;  /* ms */
+    char why[256];         /* when it did not */
+    double median, lo, hi; /* ms */
     int reps;
     double phase[ENG_PHASE_COUNT]; /* ms; < 0: no such phase */
 } bench_cell;
@@ -30,7 +30,7 @@ typedef struct bench_cell {
 typedef struct bench {
     int sizes[BENCH_MAX_SIZES], size_count;
     const eng_class *cls[BENCH_MAX_ENGINES];
-    int kernel[BENCH_MAX_ENGINES];  /* the eng_kernel of an engine with a choice, else -1 */
+    int kernel[BENCH_MAX_ENGINES];     /* the eng_kernel of an engine with a choice, else -1 */
     char label[BENCH_MAX_ENGINES][40]; /* "cpu-par", "gl naive" */
     char description[BENCH_MAX_ENGINES][320];
     char unavailable[BENCH_MAX_ENGINES][256]; /* "" when it runs here */

@@ -48,7 +48,8 @@ void bench_print_text(const bench *b)
     char cpu[128];
     rec_cpu_model(cpu, sizeof cpu);
     printf(_("convis bench: %s, border %s%s; %s, %ld cores\n"), b->opt.kernel.name,
-           C_("border", conv_border_name(b->opt.border)), b->opt.flip ? _(", flipped") : "", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+           C_("border", conv_border_name(b->opt.border)), b->opt.flip ? _(", flipped") : "", cpu,
+           sysconf(_SC_NPROCESSORS_ONLN));
     for (int k = 0; k < b->engine_count; ++k)
         printf("  %-11s %s\n", b->label[k], b->unavailable[k][0] ? b->unavailable[k] : b->description[k]);
     printf(_("Each figure: the median of timed runs after a warm-up (reps), the spread their fastest and slowest;\n"
@@ -56,9 +57,10 @@ void bench_print_text(const bench *b)
              "divided by the engine's time (1.00: as fast as moving the bytes).\n\n"));
     {
         /* the headings, in the columns of the figures below them */
-        static const char *const heading[] = {N_("engine"), N_("size"), N_("median ms"), N_("spread (ms)"), N_("reps"),
-                                              N_("upload"), N_("compute"), N_("download"), N_("overhead"),
-                                              N_("Mpx/s"), N_("GB/s"), N_("of copy"), N_("vs cpu-seq")};
+        static const char *const heading[] = {N_("engine"),    N_("size"),   N_("median ms"), N_("spread (ms)"),
+                                              N_("reps"),      N_("upload"), N_("compute"),   N_("download"),
+                                              N_("overhead"),  N_("Mpx/s"),  N_("GB/s"),      N_("of copy"),
+                                              N_("vs cpu-seq")};
         static const int width[] = {11, 10, 11, 22, 6, 10, 10, 10, 10, 10, 10, 9, 16};
         for (size_t i = 0; i < sizeof heading / sizeof heading[0]; ++i)
             app_put_column(stdout, _(heading[i]), width[i], i >= 2);

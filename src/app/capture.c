@@ -62,8 +62,8 @@ void app_capture_screenshot(app_window *w, int width, int height)
 
 /* ---- a GIF of the window, live (Shift+S) ---- */
 
-#define LIVE_GIF_FRAME_MS 100.0   /* ten frames a second */
-#define LIVE_GIF_MOST_MS 60000.0  /* and a minute at most */
+#define LIVE_GIF_FRAME_MS 100.0  /* ten frames a second */
+#define LIVE_GIF_MOST_MS 60000.0 /* and a minute at most */
 
 static struct {
     gif_writer *g;
@@ -271,7 +271,8 @@ int app_capture_gif(app_window *w, const char *path, int seconds, int fps, bool 
     struct stat st;
     if (frames > APP_GIF_MOST_FRAMES) { /* --gif-steps: the seconds and rate are per step */
         app_error("%d steps of %d frames each make %d frames, over the %d a GIF may have; lower --gif-seconds or "
-                  "--gif-fps", step_count, per_step, frames, APP_GIF_MOST_FRAMES);
+                  "--gif-fps",
+                  step_count, per_step, frames, APP_GIF_MOST_FRAMES);
         return APP_EXIT_USAGE;
     }
     if (lstat(path, &st) == 0) { /* said before the work (gif_open refuses it again, for sure) */

@@ -41,7 +41,6 @@ void scene_chain(scene *s)
 
 /* ---- its row of the feature table ------------------------------------------- */
 
-
 /* cpu-seq is done: the GPU starts from the image too. */
 static void next_engine(scene *s)
 {

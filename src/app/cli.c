@@ -24,7 +24,6 @@ void app_error(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-
 int app_exit_of_error(int otherwise)
 {
     return err_last_kind() == ERR_ENV ? APP_EXIT_ENV : otherwise;
@@ -57,6 +56,7 @@ bool app_parse_count(const char *opt, const char *text, long long max, long long
 
 /* ---- the options: one table, from which parsing and usage come ------------------ */
 
+/* clang-format off */
 static const app_option options[] = {
     {OPT_KERNEL, "--kernel", "-k", "FILTER", APP_FOR_ALL,
      N_("a preset or a 3x3 matrix, e.g. sobel-x or \"-1 0 1; -2 0 2; -1 0 1\"\n"
@@ -114,6 +114,7 @@ static const app_option options[] = {
     {OPT_JSON, "--json", NULL, NULL, APP_FOR_BENCH,
      N_("the figures as one JSON object (a run that failed: its \"error\")")},
 };
+/* clang-format on */
 
 #define OPTION_COUNT (sizeof options / sizeof options[0])
 
@@ -149,9 +150,7 @@ int app_take_shared_option(const app_option *opt, const char *v, app_options *o)
 {
     long long n;
     switch (opt->id) {
-    case OPT_FLIP:
-        o->flip = true;
-        return 1;
+    case OPT_FLIP: o->flip = true; return 1;
     case OPT_KERNEL:
         if (!filt_parse(v, &o->kernel))
             break;
@@ -174,8 +173,7 @@ int app_take_shared_option(const app_option *opt, const char *v, app_options *o)
             return -1;
         o->limits.max_pixels = n;
         return 1;
-    default:
-        return 0;
+    default: return 0;
     }
     app_error("%s", err_msg());
     return -1;
@@ -241,10 +239,9 @@ static const struct {
     {"convis lesson --render-steps DIR FILE", N_("save one screenshot per step of a lesson in DIR")},
     {"convis record FILE [OPTIONS]",
      N_("measure the size sweep here and write it, with this\nmachine's name and the date, to a new FILE (JSON)")},
-    {"convis bench [IMAGE] [OPTIONS]",
-     N_("measure every engine here, 256x256 to 4096x4096, beside\n"
-        "a copy of the same bytes (--sizes 256,512,... --engines\n"
-        "cpu-par,gl,... --budget-ms N a figure, --csv, --json)")},
+    {"convis bench [IMAGE] [OPTIONS]", N_("measure every engine here, 256x256 to 4096x4096, beside\n"
+                                          "a copy of the same bytes (--sizes 256,512,... --engines\n"
+                                          "cpu-par,gl,... --budget-ms N a figure, --csv, --json)")},
     {"convis kernels", N_("list the preset filters and their values")},
     {"convis engines", N_("list the engines and whether they run here")},
     {"convis COMMAND --help", N_("the usage of one command, such as apply or bench")},
@@ -256,9 +253,12 @@ static const struct {
     const char *name;
     int scope;
 } command_options[] = {
-    {"apply", APP_FOR_ALL | APP_FOR_APPLY}, {"lesson", APP_FOR_ALL | APP_FOR_WINDOW},
-    {"record", APP_FOR_ALL},                 {"bench", APP_FOR_ALL | APP_FOR_BENCH},
-    {"kernels", 0},                          {"engines", 0},
+    {"apply", APP_FOR_ALL | APP_FOR_APPLY},
+    {"lesson", APP_FOR_ALL | APP_FOR_WINDOW},
+    {"record", APP_FOR_ALL},
+    {"bench", APP_FOR_ALL | APP_FOR_BENCH},
+    {"kernels", 0},
+    {"engines", 0},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
@@ -351,8 +351,9 @@ bool app_asks_help(int argc, char **argv)
 
 void app_usage(FILE *f)
 {
-    fprintf(f, _("convis %s - see a 3x3 convolution computed one output at a time on the CPU\n"
-                 "and all at once on the GPU, with timings measured on this machine.\n"),
+    fprintf(f,
+            _("convis %s - see a 3x3 convolution computed one output at a time on the CPU\n"
+              "and all at once on the GPU, with timings measured on this machine.\n"),
             CONVIS_VERSION);
     fputs(_("\nUsage:\n"), f);
     for (size_t i = 0; i < COMMAND_COUNT; ++i)

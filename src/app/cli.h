@@ -14,10 +14,10 @@
 /* The exit statuses (README.md, "Exit statuses"; the end of --help). */
 enum app_exit {
     APP_EXIT_OK = 0,
-    APP_EXIT_USAGE = 1,         /* a usage error: an unknown command or option, a wrong value, options that clash */
-    APP_EXIT_INPUT = 2,         /* an input error: a file that cannot be read or is refused, an output path
+    APP_EXIT_USAGE = 1,             /* a usage error: an unknown command or option, a wrong value, options that clash */
+    APP_EXIT_INPUT = 2,             /* an input error: a file that cannot be read or is refused, an output path
                                  * that cannot be used */
-    APP_EXIT_ENV = 3,           /* an environment error: no display, the asked engine unavailable or failing,
+    APP_EXIT_ENV = 3,               /* an environment error: no display, the asked engine unavailable or failing,
                                  * no memory, a full disk or another failed write */
     APP_EXIT_ENGINE = APP_EXIT_ENV, /* the asked engine is unavailable or fails */
 };
@@ -27,15 +27,38 @@ enum app_exit {
  * `otherwise`. */
 int app_exit_of_error(int otherwise);
 
-
 /* The command line's options: one table, from which each command parses
  * and `convis --help` is printed. */
 typedef enum app_option_id {
-    OPT_KERNEL, OPT_BORDER, OPT_FLIP, OPT_DISPLAY, OPT_MAX_SIDE, OPT_MAX_PIXELS,   /* every command */
-    OPT_OUTPUT, OPT_ENGINE, OPT_REPS, OPT_GPU_KERNEL, OPT_RESULT,                  /* apply */
-    OPT_WINDOW, OPT_LANG, OPT_DO, OPT_SCREENSHOT, OPT_RENDER_STEPS, OPT_REPORT_FRAMES, OPT_PRINT_STATE,
-    OPT_LESSON, OPT_RECORD, OPT_GIF, OPT_GIF_SECONDS, OPT_GIF_FPS, OPT_GIF_STEPS,               /* the window */
-    OPT_SIZES, OPT_ENGINES, OPT_BUDGET_MS, OPT_CSV, OPT_JSON,                                   /* bench */
+    OPT_KERNEL,
+    OPT_BORDER,
+    OPT_FLIP,
+    OPT_DISPLAY,
+    OPT_MAX_SIDE,
+    OPT_MAX_PIXELS, /* every command */
+    OPT_OUTPUT,
+    OPT_ENGINE,
+    OPT_REPS,
+    OPT_GPU_KERNEL,
+    OPT_RESULT, /* apply */
+    OPT_WINDOW,
+    OPT_LANG,
+    OPT_DO,
+    OPT_SCREENSHOT,
+    OPT_RENDER_STEPS,
+    OPT_REPORT_FRAMES,
+    OPT_PRINT_STATE,
+    OPT_LESSON,
+    OPT_RECORD,
+    OPT_GIF,
+    OPT_GIF_SECONDS,
+    OPT_GIF_FPS,
+    OPT_GIF_STEPS, /* the window */
+    OPT_SIZES,
+    OPT_ENGINES,
+    OPT_BUDGET_MS,
+    OPT_CSV,
+    OPT_JSON, /* bench */
 } app_option_id;
 
 enum { APP_FOR_ALL = 1, APP_FOR_APPLY = 2, APP_FOR_WINDOW = 4, APP_FOR_BENCH = 8 };
@@ -46,11 +69,11 @@ enum { APP_FOR_ALL = 1, APP_FOR_APPLY = 2, APP_FOR_WINDOW = 4, APP_FOR_BENCH = 8
 
 typedef struct app_option {
     app_option_id id;
-    const char *name;   /* "--kernel" */
-    const char *alias;  /* "-k", or NULL */
-    const char *value;  /* what it takes ("FILTER"), NULL for a switch */
-    int scope;          /* APP_FOR_*: which commands take it */
-    const char *help;   /* for --help, lines parted by \n; NULL: not listed */
+    const char *name;  /* "--kernel" */
+    const char *alias; /* "-k", or NULL */
+    const char *value; /* what it takes ("FILTER"), NULL for a switch */
+    int scope;         /* APP_FOR_*: which commands take it */
+    const char *help;  /* for --help, lines parted by \n; NULL: not listed */
 } app_option;
 
 /* The option named `arg` among those of `scope` (a mask of APP_FOR_*). */

@@ -10,9 +10,9 @@
 #include "data.h"
 #include "platform/platform.h"
 
-static plat_window *hidden;         /* the hidden window, once opened */
-static bool hidden_tried;           /* opening it was tried (and failed when hidden is NULL) */
-static char hidden_why[256];        /* why it could not be opened */
+static plat_window *hidden;  /* the hidden window, once opened */
+static bool hidden_tried;    /* opening it was tried (and failed when hidden is NULL) */
+static char hidden_why[256]; /* why it could not be opened */
 
 static void set_shader_dir(void)
 {

@@ -84,13 +84,9 @@ void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, co
     char r[32];
     fmt_ratio(eng_total_ms(a), eng_total_ms(b), r, sizeof r);
     if (!eng_comparable(a, b))
-        snprintf(buf, size,
-                 _("%s and %s ran too few times each to tell which was faster"),
-                 a_name, b_name);
+        snprintf(buf, size, _("%s and %s ran too few times each to tell which was faster"), a_name, b_name);
     else if (c == 0)
-        snprintf(buf, size,
-                 _("%s and %s took about the same time (their runs overlap)"),
-                 a_name, b_name);
+        snprintf(buf, size, _("%s and %s took about the same time (their runs overlap)"), a_name, b_name);
     else
         snprintf(buf, size, c < 0 ? _("%s was %s faster than %s") : _("%s was %s slower than %s"), a_name, r, b_name);
 }

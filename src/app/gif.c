@@ -15,7 +15,7 @@
 #include "core/err.h"
 #include "core/image.h"
 
-#define CACHE_BITS 5 /* the colour lookup: 5 bits a channel, 32768 entries */
+#define CACHE_BITS 5   /* the colour lookup: 5 bits a channel, 32768 entries */
 #define PARTIAL_MOST 4 /* GIFs written at once, whose temporary files a signal removes */
 #define PATH_MOST 4200
 
@@ -30,13 +30,13 @@ static bool release(gif_writer *g, bool remove);
 
 struct gif_writer {
     GifFileType *file;
-    char *path;                          /* where the GIF goes once it is whole */
-    int slot;                            /* its temporary file's slot in partial_path */
+    char *path; /* where the GIF goes once it is whole */
+    int slot;   /* its temporary file's slot in partial_path */
     int w, h, delay_cs, frames;
     bool failed;
     ColorMapObject *map;
     int16_t cache[1 << (3 * CACHE_BITS)]; /* palette index for a 15-bit colour; -1 unknown */
-    uint8_t *index, *previous;           /* this frame and the last in palette indices */
+    uint8_t *index, *previous;            /* this frame and the last in palette indices */
 };
 
 /* Whether giflib's error `code` is a write the system refused (errno says why). */
@@ -50,8 +50,8 @@ static bool fail(gif_writer *g, const char *what, int code)
     int e = errno; /* a failed write leaves the system's reason there */
     bool written = write_refused(code);
     g->failed = true;
-    return err_set_kind(written ? err_kind_of_errno(e) : ERR_OTHER, "cannot write the GIF '%s' (%s): %s", g->path,
-                        what, written && e ? strerror(e) : GifErrorString(code));
+    return err_set_kind(written ? err_kind_of_errno(e) : ERR_OTHER, "cannot write the GIF '%s' (%s): %s", g->path, what,
+                        written && e ? strerror(e) : GifErrorString(code));
 }
 
 void gif_remove_partial_writes(void)
@@ -197,8 +197,8 @@ static bool start(gif_writer *g, const uint8_t *rgba)
 /* The palette index nearest a colour, through the cache. */
 static uint8_t nearest(gif_writer *g, uint8_t r, uint8_t gr, uint8_t b)
 {
-    int key = (r >> (8 - CACHE_BITS)) << (2 * CACHE_BITS) | (gr >> (8 - CACHE_BITS)) << CACHE_BITS |
-              (b >> (8 - CACHE_BITS));
+    int key =
+        (r >> (8 - CACHE_BITS)) << (2 * CACHE_BITS) | (gr >> (8 - CACHE_BITS)) << CACHE_BITS | (b >> (8 - CACHE_BITS));
     if (g->cache[key] < 0) {
         int best = 0;
         long best_d = -1;
@@ -287,9 +287,9 @@ static bool release(gif_writer *g, bool remove)
                           write_refused(error) && e ? strerror(e) : GifErrorString(error));
     }
     if (ok && !remove && img_place_new(partial_path[g->slot], g->path) != 0)
-        ok = errno == EEXIST ? err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", g->path)
-                             : err_set_kind(err_kind_of_errno(errno), "cannot write '%s': %s", g->path,
-                                            strerror(errno));
+        ok = errno == EEXIST
+                 ? err_set_kind(ERR_EXISTS, "'%s' already exists; convis does not overwrite it", g->path)
+                 : err_set_kind(err_kind_of_errno(errno), "cannot write '%s': %s", g->path, strerror(errno));
     drop_partial(g->slot);
     GifFreeMapObject(g->map);
     free(g->index);

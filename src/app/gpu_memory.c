@@ -144,4 +144,3 @@ void scene_set_budget(scene *s, long long bytes)
     if (!scene_needs_tiles(s))
         scene_tiles_end(s);
 }
-

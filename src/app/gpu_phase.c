@@ -255,7 +255,9 @@ void scene_next_gpu_result(scene *s)
     /* interop -> one bulk copy -> one copy per pixel -> interop, skipping
      * what this engine cannot do */
     for (int i = 0; i < ENG_RESULT_COUNT; ++i) {
-        r = r == ENG_RESULT_INTEROP ? ENG_RESULT_BULK : r == ENG_RESULT_BULK ? ENG_RESULT_PER_PIXEL : ENG_RESULT_INTEROP;
+        r = r == ENG_RESULT_INTEROP ? ENG_RESULT_BULK
+            : r == ENG_RESULT_BULK  ? ENG_RESULT_PER_PIXEL
+                                    : ENG_RESULT_INTEROP;
         if (r == ENG_RESULT_PER_PIXEL && !options) {
             scene_notice(s, _("one copy per pixel is a path of the CUDA engine; this GPU engine has the other two"));
             continue;
@@ -420,8 +422,9 @@ static void state(const scene *s, FILE *f)
     if (s->gpu.device_known) {
         const eng_device_info *d = &s->gpu.device;
         fprintf(f, "gpu_device=%s\ngpu_present_path=%s\n", d->name, eng_present_path_name(d->present));
-        fprintf(f, "gpu_memory_total=%lld\ngpu_memory_free=%lld\ngpu_memory_engine=%lld\ngpu_max_buffer=%lld\n"
-                   "gpu_subgroup=%d\n",
+        fprintf(f,
+                "gpu_memory_total=%lld\ngpu_memory_free=%lld\ngpu_memory_engine=%lld\ngpu_max_buffer=%lld\n"
+                "gpu_subgroup=%d\n",
                 d->memory_total, d->memory_free, d->memory_engine, d->max_buffer, d->subgroup);
     }
     fprintf(f, "mem_budget=%lld\nimage_bytes=%lld\n", s->gpu.budget, scene_image_bytes(s));

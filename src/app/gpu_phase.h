@@ -9,35 +9,35 @@
 
 #include "scene_types.h"
 
-#define SCENE_GPU_PULSE_MS 700.0    /* the GPU result's outputs light up this long */
-#define SCENE_WAVES_MS 1500.0       /* the waves of a run are shown one after another over this long at most */
-#define SCENE_BLOCK_SHAPES 5        /* 16x16, 8x8, 32x8, 32x32, 24x24 */
-#define SCENE_BUDGET_COUNT 6        /* off, 1, 4, 16, 64, 256 MiB */
+#define SCENE_GPU_PULSE_MS 700.0 /* the GPU result's outputs light up this long */
+#define SCENE_WAVES_MS 1500.0    /* the waves of a run are shown one after another over this long at most */
+#define SCENE_BLOCK_SHAPES 5     /* 16x16, 8x8, 32x8, 32x32, 24x24 */
+#define SCENE_BUDGET_COUNT 6     /* off, 1, 4, 16, 64, 256 MiB */
 
 typedef struct scene_gpu {
-    scene_engine eng;           /* the best GPU engine here (cuda, else gl) and its last measurement */
-    bool stale;                 /* its figure (and, in the GPU phase, its result) is for other settings */
-    eng_kernel kernel;          /* tiled or naive */
-    eng_result result;          /* interop (into a GL buffer), one bulk copy, one copy per pixel */
-    int block_shape;            /* index of the block shape (16x16, 8x8, 32x8, 32x32, 24x24) */
+    scene_engine eng;  /* the best GPU engine here (cuda, else gl) and its last measurement */
+    bool stale;        /* its figure (and, in the GPU phase, its result) is for other settings */
+    eng_kernel kernel; /* tiled or naive */
+    eng_result result; /* interop (into a GL buffer), one bulk copy, one copy per pixel */
+    int block_shape;   /* index of the block shape (16x16, 8x8, 32x8, 32x32, 24x24) */
     /* Memory is finite: the device memory the learner lets the GPU have
      * ("pretend it has 1 MiB"; 0: all it has). An image whose two buffers
      * need more runs in tiles that fit (gpu_tiles.h). */
     long long budget;
-    unsigned buffer;            /* the GL buffer the GPU presents into (0: none yet) */
+    unsigned buffer; /* the GL buffer the GPU presents into (0: none yet) */
     size_t buffer_bytes;
-    bool presented;             /* the GPU result on screen came through buffer */
-    unsigned long runs;         /* counts the measured runs: a new result to show */
-    eng_device_info device;     /* read after each run */
+    bool presented;         /* the GPU result on screen came through buffer */
+    unsigned long runs;     /* counts the measured runs: a new result to show */
+    eng_device_info device; /* read after each run */
     bool device_known;
-    double shown_at;            /* clock (ms) when the result appeared */
+    double shown_at; /* clock (ms) when the result appeared */
 } scene_gpu;
 
-void scene_launch_gpu(scene *s);        /* every output at once */
-void scene_next_gpu_kernel(scene *s);   /* tiled <-> naive */
-void scene_next_gpu_result(scene *s);   /* interop -> bulk copy -> copy per pixel */
-void scene_next_gpu_engine(scene *s);   /* cuda <-> gl, where both run */
-void scene_next_block_shape(scene *s);  /* J: 16x16 -> 8x8 -> 32x8 -> 32x32 -> 24x24 */
+void scene_launch_gpu(scene *s);       /* every output at once */
+void scene_next_gpu_kernel(scene *s);  /* tiled <-> naive */
+void scene_next_gpu_result(scene *s);  /* interop -> bulk copy -> copy per pixel */
+void scene_next_gpu_engine(scene *s);  /* cuda <-> gl, where both run */
+void scene_next_block_shape(scene *s); /* J: 16x16 -> 8x8 -> 32x8 -> 32x32 -> 24x24 */
 /* The next memory budget: off -> 1 MiB -> 4 -> 16 -> 64 -> 256 MiB -> off;
  * or a budget of `bytes` (0: off). The notice says what it means for the
  * image; a GPU result shown is made again under it. */
@@ -61,7 +61,7 @@ int scene_gpu_waves(const scene *s, long *per_wave);
  * recording of the hardware's order). */
 double scene_gpu_light_at(const scene *s, int x, int y);
 
-long long scene_budget_at(int i);       /* bytes of budget i (0: off) */
+long long scene_budget_at(int i);            /* bytes of budget i (0: off) */
 long long scene_image_bytes(const scene *s); /* on the device: two buffers of 4 bytes a pixel */
 /* The most pixels the GPU engine can convolve (8 bytes each on the device),
  * from its free memory and buffer limit; -1 when neither is known yet. */

@@ -32,8 +32,7 @@ void scene_launch_at(const scene *s, int x, int y, int *lx, int *ly, int *tile)
 
 void scene_tiles_text(const scene *s, char *buf, size_t size)
 {
-    snprintf(buf, size, _("%d tiles of %d×%d"), tile_count(&s->tiles.plan), s->tiles.plan.tile_w,
-             s->tiles.plan.tile_h);
+    snprintf(buf, size, _("%d tiles of %d×%d"), tile_count(&s->tiles.plan), s->tiles.plan.tile_w, s->tiles.plan.tile_h);
 }
 
 void scene_tiles_end(scene *s)

@@ -13,13 +13,13 @@
 #define SCENE_TILE_MIN_PACE_MS 17.0 /* ... with a frame (at 60 Hz) for each tile at least */
 
 typedef struct scene_tiles {
-    bool on;                    /* the GPU result shown is (being) made in tiles */
+    bool on; /* the GPU result shown is (being) made in tiles */
     tile_plan plan;
-    int done;                   /* tiles computed so far, in plan order */
-    double ms[TILE_MAX_COUNT];  /* each tile's measured time (upload, compute, download) */
-    eng_timing sum;             /* their phases added up */
-    double next_at;             /* clock: when the next tile may start */
-    img_plane up, down;         /* a tile with its halo, in and out (scratch) */
+    int done;                  /* tiles computed so far, in plan order */
+    double ms[TILE_MAX_COUNT]; /* each tile's measured time (upload, compute, download) */
+    eng_timing sum;            /* their phases added up */
+    double next_at;            /* clock: when the next tile may start */
+    img_plane up, down;        /* a tile with its halo, in and out (scratch) */
 } scene_tiles;
 
 /* Whether output (x, y) of the GPU result is computed yet (false only in a

@@ -18,8 +18,8 @@ static void count(scene *s)
 {
     int bdx, bdy;
     scene_block_dims(s, &bdx, &bdy);
-    s->inside.counted = s->img.luma.px && kw_count(s->img.luma.w, s->img.luma.h, bdx, bdy, s->opt.border,
-                                                    &s->inside.counts);
+    s->inside.counted =
+        s->img.luma.px && kw_count(s->img.luma.w, s->img.luma.h, bdx, bdy, s->opt.border, &s->inside.counts);
 }
 
 /* The block of the output looked at (hovered, pinned, or the walk's). */
@@ -62,8 +62,9 @@ static void run_gpu_race(scene *s)
         return;
     }
     if (scene_needs_tiles(s)) {
-        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why,
-                 _("the image needs tiles under the memory budget; without the barrier it runs whole only (P: no budget)"));
+        snprintf(
+            s->inside.gpu_why, sizeof s->inside.gpu_why,
+            _("the image needs tiles under the memory budget; without the barrier it runs whole only (P: no budget)"));
         return;
     }
     if (scene_busy(s)) {
@@ -211,8 +212,7 @@ void scene_block_loading(const scene *s, int *requests_done, int *requests, int 
     warps = (bdx * bdy + KW_WARP - 1) / KW_WARP;
     *requests = kw_tile_iterations(bdx, bdy) * warps;
     *cells = (bdx + 2) * (bdy + 2);
-    *requests_done = s->inside.stage == SCENE_BLOCK_LOAD ? (int)(scene_block_progress(s) * *requests + 0.5)
-                                                         : *requests;
+    *requests_done = s->inside.stage == SCENE_BLOCK_LOAD ? (int)(scene_block_progress(s) * *requests + 0.5) : *requests;
     *cells_done = 0;
     for (int row = 0; row < bdy + 2; ++row)
         for (int col = 0; col < bdx + 2; ++col) {

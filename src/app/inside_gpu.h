@@ -9,45 +9,45 @@
 #include "compute/kernel_walk.h"
 #include "scene_types.h"
 
-#define SCENE_RACE_RUNS 5           /* runs of the tiled kernel without its barrier on the GPU */
-#define SCENE_BLOCK_LOAD_MS 2400.0  /* the load stage's animation */
+#define SCENE_RACE_RUNS 5          /* runs of the tiled kernel without its barrier on the GPU */
+#define SCENE_BLOCK_LOAD_MS 2400.0 /* the load stage's animation */
 #define SCENE_BLOCK_COMPUTE_MS 1500.0
 
 typedef enum scene_block_stage {
-    SCENE_BLOCK_LOAD,       /* each warp's loads into the tile, in the kernel's order */
-    SCENE_BLOCK_BARRIER,    /* every thread waits until the last load is done */
-    SCENE_BLOCK_COMPUTE,    /* each thread's nine reads of the tile and its one write */
-    SCENE_BLOCK_NO_BARRIER, /* the same without the barrier: a simulated schedule */
+    SCENE_BLOCK_LOAD,           /* each warp's loads into the tile, in the kernel's order */
+    SCENE_BLOCK_BARRIER,        /* every thread waits until the last load is done */
+    SCENE_BLOCK_COMPUTE,        /* each thread's nine reads of the tile and its one write */
+    SCENE_BLOCK_NO_BARRIER,     /* the same without the barrier: a simulated schedule */
     SCENE_BLOCK_NO_BARRIER_GPU, /* ... run on the GPU engine, its results compared with the reference */
     SCENE_BLOCK_STAGES
 } scene_block_stage;
 
 typedef struct scene_inside {
-    int stage;                  /* a scene_block_stage */
-    double stage_at;            /* clock: when the stage began (its animation) */
-    int bx, by;                 /* the block looked at */
-    int thread;                 /* the thread looked at in it, ty*bdx + tx */
-    kw_race race;               /* the missing barrier, on this block shape */
-    unsigned race_seed;         /* the schedule simulated (another each time) */
+    int stage;          /* a scene_block_stage */
+    double stage_at;    /* clock: when the stage began (its animation) */
+    int bx, by;         /* the block looked at */
+    int thread;         /* the thread looked at in it, ty*bdx + tx */
+    kw_race race;       /* the missing barrier, on this block shape */
+    unsigned race_seed; /* the schedule simulated (another each time) */
     /* both kernels' traffic on the image, block shape and border shown
      * (counted when the view opens or what it depends on changes) */
     bool counted;
     kw_counts counts;
     /* the missing barrier on the GPU engine: runs of the tiled kernel
      * without it, each compared with the reference */
-    int gpu_runs;               /* made (0: none; see gpu_why) */
+    int gpu_runs;                         /* made (0: none; see gpu_why) */
     long long gpu_wrong[SCENE_RACE_RUNS]; /* outputs that differ, run by run */
-    unsigned char *gpu_heat;    /* w*h: in how many runs each output was wrong */
+    unsigned char *gpu_heat;              /* w*h: in how many runs each output was wrong */
     int heat_w, heat_h;
-    char gpu_why[256];          /* why it did not run */
-    char gpu_label[64];         /* what ran it: "gl (software)", "cuda" */
+    char gpu_why[256];            /* why it did not run */
+    char gpu_label[64];           /* what ran it: "gl (software)", "cuda" */
     unsigned long gpu_generation; /* counts the sets of runs (the view's picture of them) */
 } scene_inside;
 
 /* O: opens the view on the block of the output looked at, at its load
  * stage; again: the next stage, then closed. */
 void scene_block_life(scene *s);
-void scene_next_block_warp(scene *s);       /* Shift+O: the next warp of the block looked at */
+void scene_next_block_warp(scene *s);        /* Shift+O: the next warp of the block looked at */
 void scene_block_pick(scene *s, int thread); /* a click on a thread of the block */
 /* How far the stage's animation is, 0..1 (1 when it has none). */
 double scene_block_progress(const scene *s);

@@ -67,7 +67,8 @@ bool app_lesson_record(const char *lesson_path, const lsn_lesson *l, app_record 
     char path[4096], why[600], shown[400];
     if (!data_path(lesson_path, l->record, "records", path, sizeof path))
         return err_set("%s:%d:%d: record '%s' is neither in the lesson's folder nor among convis's records "
-                       "(%s/records)", lesson_path, l->record_line, l->record_column,
+                       "(%s/records)",
+                       lesson_path, l->record_line, l->record_column,
                        err_shown(l->record, strlen(l->record), shown, sizeof shown), app_data_dir());
     if (rec_read(path, r))
         return true;
@@ -140,15 +141,16 @@ bool app_lesson_load(const char *path, lsn_lesson *out)
             }
             if (app_action_steers(found)) {
                 err_set("%s:%d:%d: a step cannot do '%s': it steers the lesson or the program; a step may wait for "
-                        "it (wait: %s)", path, a->line, a->column, found->name, found->name);
+                        "it (wait: %s)",
+                        path, a->line, a->column, found->name, found->name);
                 goto fail;
             }
         }
         pixels = tally.pixels; /* too-big's image stays for the steps after */
         if (st->wait && !app_action_find(st->wait)) {
             char shown[200];
-            err_set("%s:%d:%d: wait names no action: '%s'; name one of the window's actions, such as gpu or play",
-                    path, st->wait_line, st->wait_column, err_shown(st->wait, strlen(st->wait), shown, sizeof shown));
+            err_set("%s:%d:%d: wait names no action: '%s'; name one of the window's actions, such as gpu or play", path,
+                    st->wait_line, st->wait_column, err_shown(st->wait, strlen(st->wait), shown, sizeof shown));
             goto fail;
         }
     }
@@ -226,4 +228,3 @@ const char *app_lesson_lang(const char *path)
     snprintf(lang, sizeof lang, "%.*s", (int)n, folder);
     return app_lang_known(lang) ? lang : NULL;
 }
-

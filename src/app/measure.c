@@ -135,8 +135,9 @@ static void state(const scene *s, FILE *f)
     fprintf(f, "cpu_seq_measured=%d\ncpu_par_measured=%d\ncpu_bands=%d\n", seq->measured, par->measured,
             s->measure.bands);
     fprintf(f, "cpu_simd_measured=%d\n", simd->measured);
-    fprintf(f, "cpu_seq_ms=%.4f\ncpu_simd_ms=%.4f\ncpu_par_ms=%.4f\n", seq->measured ? eng_total_ms(&seq->timing) : -1.0,
-            simd->measured ? eng_total_ms(&simd->timing) : -1.0, par->measured ? eng_total_ms(&par->timing) : -1.0);
+    fprintf(f, "cpu_seq_ms=%.4f\ncpu_simd_ms=%.4f\ncpu_par_ms=%.4f\n",
+            seq->measured ? eng_total_ms(&seq->timing) : -1.0, simd->measured ? eng_total_ms(&simd->timing) : -1.0,
+            par->measured ? eng_total_ms(&par->timing) : -1.0);
 }
 
 const scene_feature scene_measure_feature = {

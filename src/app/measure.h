@@ -8,16 +8,11 @@
 
 #include "scene_types.h"
 
-typedef enum scene_cpu_kind {
-    SCENE_CPU_SEQ = 0,
-    SCENE_CPU_SIMD,
-    SCENE_CPU_PAR,
-    SCENE_CPU_COUNT
-} scene_cpu_kind;
+typedef enum scene_cpu_kind { SCENE_CPU_SEQ = 0, SCENE_CPU_SIMD, SCENE_CPU_PAR, SCENE_CPU_COUNT } scene_cpu_kind;
 
 typedef struct scene_measure {
-    bool stale[SCENE_CPU_COUNT];            /* needs measuring again */
-    eng_engine *own[SCENE_CPU_COUNT];       /* the measuring thread's own engines (NULL: none) */
+    bool stale[SCENE_CPU_COUNT];      /* needs measuring again */
+    eng_engine *own[SCENE_CPU_COUNT]; /* the measuring thread's own engines (NULL: none) */
     /* cpu-par's bands on the last image it ran: one thread each (its own
      * figure, from its timing record); 0 before it ran */
     int bands;

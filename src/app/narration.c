@@ -14,7 +14,6 @@
 
 typedef void (*value_fn)(const app *a, char *buf, size_t size);
 
-
 /* The words a placeholder's value may contain, in the lesson's language. */
 static const char *words(const app *a, const char *en)
 {
@@ -42,18 +41,43 @@ static void compare(const app *a, const scene_engine *x, const scene_engine *y, 
     fmt_compare(scene_engine_label(x), &x->timing, scene_engine_label(y), &y->timing, buf, size);
 }
 
-static void v_cpu_seq_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.cpu[SCENE_CPU_SEQ], buf, size); }
-static void v_cpu_par_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.cpu[SCENE_CPU_PAR], buf, size); }
-static void v_cpu_simd_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.cpu[SCENE_CPU_SIMD], buf, size); }
-static void v_ratio_simd_seq(const app *a, char *buf, size_t size) { compare(a, &a->s.cpu[SCENE_CPU_SIMD], &a->s.cpu[SCENE_CPU_SEQ], buf, size); }
-static void v_ratio_par_simd(const app *a, char *buf, size_t size) { compare(a, &a->s.cpu[SCENE_CPU_PAR], &a->s.cpu[SCENE_CPU_SIMD], buf, size); }
-static void v_gpu_ms(const app *a, char *buf, size_t size) { engine_ms(a, &a->s.gpu.eng, buf, size); }
-static void v_ratio_par_seq(const app *a, char *buf, size_t size) { compare(a, &a->s.cpu[SCENE_CPU_PAR], &a->s.cpu[SCENE_CPU_SEQ], buf, size); }
-static void v_ratio_gpu_par(const app *a, char *buf, size_t size) { compare(a, &a->s.gpu.eng, &a->s.cpu[SCENE_CPU_PAR], buf, size); }
+static void v_cpu_seq_ms(const app *a, char *buf, size_t size)
+{
+    engine_ms(a, &a->s.cpu[SCENE_CPU_SEQ], buf, size);
+}
+static void v_cpu_par_ms(const app *a, char *buf, size_t size)
+{
+    engine_ms(a, &a->s.cpu[SCENE_CPU_PAR], buf, size);
+}
+static void v_cpu_simd_ms(const app *a, char *buf, size_t size)
+{
+    engine_ms(a, &a->s.cpu[SCENE_CPU_SIMD], buf, size);
+}
+static void v_ratio_simd_seq(const app *a, char *buf, size_t size)
+{
+    compare(a, &a->s.cpu[SCENE_CPU_SIMD], &a->s.cpu[SCENE_CPU_SEQ], buf, size);
+}
+static void v_ratio_par_simd(const app *a, char *buf, size_t size)
+{
+    compare(a, &a->s.cpu[SCENE_CPU_PAR], &a->s.cpu[SCENE_CPU_SIMD], buf, size);
+}
+static void v_gpu_ms(const app *a, char *buf, size_t size)
+{
+    engine_ms(a, &a->s.gpu.eng, buf, size);
+}
+static void v_ratio_par_seq(const app *a, char *buf, size_t size)
+{
+    compare(a, &a->s.cpu[SCENE_CPU_PAR], &a->s.cpu[SCENE_CPU_SEQ], buf, size);
+}
+static void v_ratio_gpu_par(const app *a, char *buf, size_t size)
+{
+    compare(a, &a->s.gpu.eng, &a->s.cpu[SCENE_CPU_PAR], buf, size);
+}
 
 static void v_gpu_engine(const app *a, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s", a->s.gpu.eng.engine ? eng_description(a->s.gpu.eng.engine) : words(a, "no GPU engine here"));
+    snprintf(buf, size, "%s",
+             a->s.gpu.eng.engine ? eng_description(a->s.gpu.eng.engine) : words(a, "no GPU engine here"));
 }
 
 static void v_gpu_device(const app *a, char *buf, size_t size)
@@ -111,9 +135,7 @@ static void v_gpu_result(const app *a, char *buf, size_t size)
         char m[32], n[32];
         fmt_count(s->gpu.eng.timing.measured_px, m, sizeof m);
         fmt_count(s->gpu.eng.timing.total_px, n, sizeof n);
-        snprintf(buf, size,
-                 _("one copy per pixel (%2$s of the %1$s copies measured, the rest extrapolated)"),
-                 n, m);
+        snprintf(buf, size, _("one copy per pixel (%2$s of the %1$s copies measured, the rest extrapolated)"), n, m);
     } else if (s->gpu.eng.timing.result == ENG_RESULT_PER_PIXEL) {
         snprintf(buf, size, "%s", words(a, "one copy per pixel"));
     } else if (s->gpu.presented) {
@@ -192,11 +214,9 @@ static void v_warp_size(const app *a, char *buf, size_t size)
     if (!s->gpu.device_known)
         snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
     else if (s->gpu.device.subgroup > 0 && strcmp(s->gpu.eng.name, "cuda") == 0)
-        snprintf(buf, size, _("warps of %d threads, as the device reports"),
-                 s->gpu.device.subgroup);
+        snprintf(buf, size, _("warps of %d threads, as the device reports"), s->gpu.device.subgroup);
     else if (s->gpu.device.subgroup > 0)
-        snprintf(buf, size, _("subgroups of %d invocations, as the driver reports"),
-                 s->gpu.device.subgroup);
+        snprintf(buf, size, _("subgroups of %d invocations, as the driver reports"), s->gpu.device.subgroup);
     else
         snprintf(buf, size, "%s", words(a, "the driver reports no subgroup size"));
 }
@@ -228,8 +248,7 @@ static void v_device_memory(const app *a, char *buf, size_t size)
         snprintf(buf, size, _("%s free of %s"), x, y);
     } else if (d->max_buffer > 0) {
         fmt_bytes(d->max_buffer, x, sizeof x);
-        snprintf(buf, size, _("not reported by the driver; one buffer may hold %s"),
-                 x);
+        snprintf(buf, size, _("not reported by the driver; one buffer may hold %s"), x);
     } else {
         snprintf(buf, size, "%s", words(a, "not reported by the driver"));
     }
@@ -271,8 +290,14 @@ static void chain_ms(const app *a, int which, char *buf, size_t size)
         fmt_ms(ms, buf, size);
 }
 
-static void v_chain_cpu_ms(const app *a, char *buf, size_t size) { chain_ms(a, 0, buf, size); }
-static void v_chain_gpu_ms(const app *a, char *buf, size_t size) { chain_ms(a, 1, buf, size); }
+static void v_chain_cpu_ms(const app *a, char *buf, size_t size)
+{
+    chain_ms(a, 0, buf, size);
+}
+static void v_chain_gpu_ms(const app *a, char *buf, size_t size)
+{
+    chain_ms(a, 1, buf, size);
+}
 
 static void v_crossover(const app *a, char *buf, size_t size)
 {
@@ -415,7 +440,6 @@ void app_hint(const app *a, char *buf, size_t size)
         }
         keys[n] = '\0';
         snprintf(buf, size, form, keys);
-    }
-    else
+    } else
         snprintf(buf, size, _("Your turn: do '%s' to go on"), st->wait);
 }

@@ -70,7 +70,8 @@ bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
         if (eng_device(s->gpu.eng.engine, &info))
             lb_copy(r->gpu, sizeof r->gpu, info.name);
     }
-    snprintf(r->gpu_kind, sizeof r->gpu_kind, "%s", s->gpu.eng.engine ? eng_hardware_name(s->gpu.eng.hardware) : "none");
+    snprintf(r->gpu_kind, sizeof r->gpu_kind, "%s",
+             s->gpu.eng.engine ? eng_hardware_name(s->gpu.eng.hardware) : "none");
     snprintf(r->filter, sizeof r->filter, "%s", s->opt.kernel.name);
     snprintf(r->border, sizeof r->border, "%s", conv_border_name(s->opt.border));
     for (int k = 0; k < REC_ENGINES; ++k) {
@@ -83,8 +84,8 @@ bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
             if (s->sweep.ms[k][i] < 0)
                 continue;
             rec_run *x = &re->run[re->count++];
-            *x = (rec_run){s->sweep.size[i], s->sweep.ms[k][i], s->sweep.lo[k][i], s->sweep.hi[k][i],
-                           s->sweep.reps[k][i], {0}};
+            *x = (rec_run){s->sweep.size[i],  s->sweep.ms[k][i],   s->sweep.lo[k][i],
+                           s->sweep.hi[k][i], s->sweep.reps[k][i], {0}};
             for (int p = 0; p < ENG_PHASE_COUNT; ++p)
                 x->phase_ms[p] = s->sweep.phase[k][i][p];
         }
@@ -207,8 +208,8 @@ static bool number_value(reader *rd, const yaml_node_t *v, const char *key, bool
                                rd->path, key, line, column, shown_value(v, shown, sizeof shown));
     *out = strtod((const char *)v->data.scalar.value, NULL);
     if (!isfinite(*out) || *out < lo || *out > hi)
-        return err_set("'%s' is a damaged record: \"%s\" at line %d, column %d is %s, outside %g to %g", rd->path,
-                       key, line, column, shown_value(v, shown, sizeof shown), lo, hi);
+        return err_set("'%s' is a damaged record: \"%s\" at line %d, column %d is %s, outside %g to %g", rd->path, key,
+                       line, column, shown_value(v, shown, sizeof shown), lo, hi);
     return true;
 }
 
@@ -235,8 +236,7 @@ static bool read_phases(reader *rd, yaml_node_t *run, const char *engine, rec_ru
     if (!ph)
         return true; /* a record from before phases were written */
     if (ph->type != YAML_MAPPING_NODE)
-        return err_set("'%s' is a damaged record: engine '%s' has \"phases\" that are not a mapping", rd->path,
-                       engine);
+        return err_set("'%s' is a damaged record: engine '%s' has \"phases\" that are not a mapping", rd->path, engine);
     for (yaml_node_pair_t *q = ph->data.mapping.pairs.start; q < ph->data.mapping.pairs.top; ++q) {
         yaml_node_t *k = yaml_document_get_node(&rd->doc, q->key), *v = yaml_document_get_node(&rd->doc, q->value);
         const char *name = k && k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
@@ -275,7 +275,8 @@ static bool read_doc(reader *rd, app_record *r)
     r->cores = (int)v;
     if (!text(rd, machine, "gpu", r->gpu, sizeof r->gpu) ||
         !text(rd, machine, "gpu_kind", r->gpu_kind, sizeof r->gpu_kind) ||
-        !text(rd, root, "filter", r->filter, sizeof r->filter) || !text(rd, root, "border", r->border, sizeof r->border))
+        !text(rd, root, "filter", r->filter, sizeof r->filter) ||
+        !text(rd, root, "border", r->border, sizeof r->border))
         return false;
     engines = get(rd, root, "engines");
     if (!engines || engines->type != YAML_SEQUENCE_NODE)
@@ -398,10 +399,9 @@ void rec_label(const app_record *r, char *buf, size_t size)
     char day[16], whole[1024];
     lb_copy(day, 11, r->date); /* 2026-11-30, of an ISO 8601 date */
     /* the kinds a record says its GPU was, for the catalogue */
-    static const char *const kinds[] = {N_("GPU"), N_("software on the CPU"), N_("virtual GPU"), N_("CPU"),
-                                        N_("none")};
+    static const char *const kinds[] = {N_("GPU"), N_("software on the CPU"), N_("virtual GPU"), N_("CPU"), N_("none")};
     (void)kinds;
     snprintf(whole, sizeof whole, _("recorded on %s (%s), %s, %s"), r->gpu[0] ? r->gpu : _("no GPU"),
              r->gpu_kind[0] ? _(r->gpu_kind) : "", r->cpu, day); /* _("") would be the catalogue's header */
-    lb_copy(buf, size, whole); /* shortened, if at all, between characters */
+    lb_copy(buf, size, whole);                                   /* shortened, if at all, between characters */
 }

@@ -29,7 +29,7 @@
 #define REC_MAX_DEPTH 8 /* the most a record may have: deeper is refused before it is parsed */
 
 typedef struct rec_run {
-    int size;               /* a square of size x size pixels */
+    int size; /* a square of size x size pixels */
     double median_ms, min_ms, max_ms;
     int reps;
     double phase_ms[ENG_PHASE_COUNT]; /* each phase's median (eng_phase order); < 0: the run had
@@ -37,20 +37,20 @@ typedef struct rec_run {
 } rec_run;
 
 typedef struct rec_engine {
-    char name[32];          /* "cpu-seq", "gl", "cuda" */
-    char description[256];  /* what ran, as convis said it */
+    char name[32];         /* "cpu-seq", "gl", "cuda" */
+    char description[256]; /* what ran, as convis said it */
     int count;
     rec_run run[SCENE_SWEEP_SIZES];
 } rec_engine;
 
 typedef struct app_record {
     int version;
-    char convis[32];        /* the version of convis that measured it */
-    char date[32];          /* UTC, ISO 8601 */
+    char convis[32]; /* the version of convis that measured it */
+    char date[32];   /* UTC, ISO 8601 */
     char cpu[128];
     int cores;
-    char gpu[128];          /* the GPU engine's device, or "none" */
-    char gpu_kind[24];      /* "GPU", "software on the CPU", "virtual GPU", "none" */
+    char gpu[128];     /* the GPU engine's device, or "none" */
+    char gpu_kind[24]; /* "GPU", "software on the CPU", "virtual GPU", "none" */
     char filter[32], border[16];
     int engine_count;
     rec_engine engine[REC_ENGINES];

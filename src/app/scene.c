@@ -23,7 +23,8 @@ const scene_feature *const scene_features[SCENE_FEATURE_COUNT] = {
     [SCENE_FEATURE_CHAIN] = &scene_chain_feature,
 };
 
-#define EACH_FEATURE(f) for (const scene_feature *const *f = scene_features; f < scene_features + SCENE_FEATURE_COUNT; ++f)
+#define EACH_FEATURE(f)                                                                                                \
+    for (const scene_feature *const *f = scene_features; f < scene_features + SCENE_FEATURE_COUNT; ++f)
 
 void scene_open_engine(scene *s, scene_engine *e, const char *name)
 {

@@ -29,7 +29,7 @@
 #define SCENE_MIN_CELLS 4
 #define SCENE_MAX_CELLS 64
 #define SCENE_DEFAULT_CELLS 20
-#define SCENE_NOTICE_MS 4000.0      /* a notice stays this long */
+#define SCENE_NOTICE_MS 4000.0 /* a notice stays this long */
 
 /* What the scene needs from the program around it. */
 typedef struct scene_host {
@@ -41,7 +41,7 @@ typedef struct scene_host {
      * GL: the GPU result then comes back to the host in one copy. */
     bool (*buffer_ensure)(void *user, unsigned *buffer, size_t bytes);
     void (*buffer_free)(void *user, unsigned *buffer);
-    double (*now_ms)(void *user);   /* NULL: the monotonic clock */
+    double (*now_ms)(void *user); /* NULL: the monotonic clock */
     void *user;
 } scene_host;
 
@@ -55,8 +55,8 @@ typedef struct scene_stash {
     int passes;
     int view_x, view_y, view_cells;
     bool thread_view;
-    double speed;               /* the walk's */
-    eng_kernel gpu_kernel;      /* the GPU phase's */
+    double speed;          /* the walk's */
+    eng_kernel gpu_kernel; /* the GPU phase's */
     eng_result gpu_result;
     long long gpu_budget;
     int block_shape;
@@ -67,41 +67,41 @@ typedef struct scene {
 
     /* what is computed */
     app_options opt;
-    int preset;                 /* index of the preset, -1 for a custom kernel */
-    char image_name[256];       /* the file's name, or what made the image */
-    int passes;                 /* filter passes applied to it (apply-again; 0: as opened) */
+    int preset;                     /* index of the preset, -1 for a custom kernel */
+    char image_name[256];           /* the file's name, or what made the image */
+    int passes;                     /* filter passes applied to it (apply-again; 0: as opened) */
     unsigned long image_generation; /* counts the images opened: what the view caches is for one */
     img_image img;
-    img_plane cpu_out;          /* the walk's output, written by its stepper */
-    img_plane gpu_out;          /* the GPU phase's result */
+    img_plane cpu_out; /* the walk's output, written by its stepper */
+    img_plane gpu_out; /* the GPU phase's result */
     scene_phase phase;
 
     /* what is shown, and where */
-    scene_area area;            /* what fills the main area */
-    scene_chart chart;          /* what the chart shows */
-    int view_x, view_y;         /* top-left cell of the region shown */
-    int view_cells;             /* cells across the grids (zoom) */
+    scene_area area;    /* what fills the main area */
+    scene_chart chart;  /* what the chart shows */
+    int view_x, view_y; /* top-left cell of the region shown */
+    int view_cells;     /* cells across the grids (zoom) */
     bool thread_view;
     bool hovering, pinned;
-    int hover_x, hover_y;       /* the output cell under the mouse (or pinned) */
+    int hover_x, hover_y; /* the output cell under the mouse (or pinned) */
 
     /* what the scene has to say */
-    char banner[512];           /* an error the user should read */
-    bool banner_gpu;            /* ... about the GPU phase: its next success takes it down */
-    char notice[512];           /* what just happened ("saved shot.png") */
+    char banner[512]; /* an error the user should read */
+    bool banner_gpu;  /* ... about the GPU phase: its next success takes it down */
+    char notice[512]; /* what just happened ("saved shot.png") */
     double notice_at;
 
     /* the long work under way (one feature's task at a time) and the
      * measuring thread */
     struct {
-        int busy;               /* the scene_feature_id whose task runs; -1: none */
-        int done, total;        /* units of work: progress */
+        int busy;        /* the scene_feature_id whose task runs; -1: none */
+        int done, total; /* units of work: progress */
     } task;
     struct scene_worker *worker; /* the thread that measures the CPU engines (NULL: none) */
-    int worker_for;             /* the feature whose job it has (-1: none) */
-    unsigned long measure_gen;  /* counts settings and images: a result for an older one is dropped */
-    unsigned long updates;      /* counts new figures and progress: the window draws again */
-    bool settling;              /* scene_settle: nothing waits for the eye */
+    int worker_for;              /* the feature whose job it has (-1: none) */
+    unsigned long measure_gen;   /* counts settings and images: a result for an older one is dropped */
+    unsigned long updates;       /* counts new figures and progress: the window draws again */
+    bool settling;               /* scene_settle: nothing waits for the eye */
 
     /* the features, each written only by its own file */
     scene_walk walk;
@@ -126,7 +126,7 @@ void scene_free(scene *s);
  * banner. */
 bool scene_open_image(scene *s, const char *path);
 bool scene_adopt_image(scene *s, img_image *img, const char *name);
-void scene_apply_again(scene *s);       /* the whole output becomes the input: one more pass */
+void scene_apply_again(scene *s); /* the whole output becomes the input: one more pass */
 
 /* Puts the settings and the image aside (the scene goes on with a copy)
  * and goes back to `defaults`, for a lesson to start from; scene_unstash
@@ -135,9 +135,9 @@ void scene_stash_settings(scene *s, scene_stash *st, const app_options *defaults
 void scene_unstash(scene *s, scene_stash *st);
 
 double scene_now(const scene *s);
-void scene_update(scene *s, double dt_ms);  /* advances the animation by dt ms of wall time */
-bool scene_animating(const scene *s);       /* something moves on screen: the window keeps drawing */
-void scene_play_out(scene *s);  /* what animates once (the GPU's light, a block's stage) at its end, for a still */
+void scene_update(scene *s, double dt_ms); /* advances the animation by dt ms of wall time */
+bool scene_animating(const scene *s);      /* something moves on screen: the window keeps drawing */
+void scene_play_out(scene *s); /* what animates once (the GPU's light, a block's stage) at its end, for a still */
 
 /* ---- settings and what is shown ---------------------------------------------- */
 void scene_select_preset(scene *s, int index);
@@ -155,15 +155,15 @@ void scene_toggle_threads(scene *s);
 void scene_show(scene *s, scene_area area);
 void scene_show_chart(scene *s, scene_chart chart);
 bool scene_close_shown(scene *s);
-const char *scene_area_name(scene_area area);   /* "grids", "large", "inside", "sweep" */
+const char *scene_area_name(scene_area area); /* "grids", "large", "inside", "sweep" */
 
 /* The region shown (scene_region.c). */
-void scene_zoom(scene *s, int step);    /* + closer (fewer cells), - farther */
+void scene_zoom(scene *s, int step); /* + closer (fewer cells), - farther */
 void scene_pan(scene *s, int dx, int dy);
 void scene_view_at(scene *s, int x, int y); /* top-left cell, clamped */
 void scene_center_on(scene *s, int x, int y);
 void scene_hover(scene *s, bool over, int x, int y);
-void scene_pin(scene *s);               /* pin the hovered cell, or unpin */
+void scene_pin(scene *s); /* pin the hovered cell, or unpin */
 /* A click on output (x, y): pins it; on the pinned one: unpins it. */
 void scene_pin_at(scene *s, int x, int y);
 void scene_unpin(scene *s);
@@ -179,17 +179,17 @@ void scene_focus(const scene *s, int *x, int *y, bool *from_stepper);
  * here, where its context is. scene_settle waits for all of it. */
 bool scene_work(scene *s, double budget_ms);
 void scene_settle(scene *s);
-bool scene_busy(const scene *s);        /* a feature's task is under way */
-bool scene_stale(const scene *s);       /* measurements to make after a change */
-bool scene_waiting(const scene *s);     /* the measuring thread is at work or a task waits for the eye */
-bool scene_measuring(const scene *s);   /* the measuring thread only: the window draws less meanwhile */
+bool scene_busy(const scene *s);      /* a feature's task is under way */
+bool scene_stale(const scene *s);     /* measurements to make after a change */
+bool scene_waiting(const scene *s);   /* the measuring thread is at work or a task waits for the eye */
+bool scene_measuring(const scene *s); /* the measuring thread only: the window draws less meanwhile */
 void scene_progress(const scene *s, int *done, int *total);
-void scene_cancel(scene *s);            /* stops the task under way; what it measured stays */
+void scene_cancel(scene *s); /* stops the task under way; what it measured stays */
 /* Each feature's --print-state lines, in the table's order. */
 void scene_print_state(const scene *s, FILE *f);
 
 void scene_notice(scene *s, const char *text);
-void scene_say_error(scene *s, const char *text);   /* the banner ("": taken down) */
+void scene_say_error(scene *s, const char *text); /* the banner ("": taken down) */
 
 /* The image's title: its name and the passes applied ("sample.png after 2 passes"). */
 void scene_title(const scene *s, char *buf, size_t size);

@@ -28,17 +28,17 @@ typedef enum scene_feature_id {
 } scene_feature_id;
 
 typedef enum scene_phase {
-    SCENE_PHASE_CPU = 0,    /* the CPU walks one output at a time */
-    SCENE_PHASE_GPU,        /* the GPU has computed every output at once */
+    SCENE_PHASE_CPU = 0, /* the CPU walks one output at a time */
+    SCENE_PHASE_GPU,     /* the GPU has computed every output at once */
 } scene_phase;
 
 /* What fills the main area, one at a time: showing one replaces the one
  * shown (scene_show), Esc goes back to the grids. */
 typedef enum scene_area {
-    SCENE_AREA_GRIDS = 0,   /* the input and output grids, the kernel, the arithmetic, the thumbnails */
-    SCENE_AREA_LARGE,       /* the whole input and output, large, side by side (I) */
-    SCENE_AREA_INSIDE,      /* one block of the tiled kernel (O) */
-    SCENE_AREA_SWEEP,       /* the size sweep's chart (W) */
+    SCENE_AREA_GRIDS = 0, /* the input and output grids, the kernel, the arithmetic, the thumbnails */
+    SCENE_AREA_LARGE,     /* the whole input and output, large, side by side (I) */
+    SCENE_AREA_INSIDE,    /* one block of the tiled kernel (O) */
+    SCENE_AREA_SWEEP,     /* the size sweep's chart (W) */
     SCENE_AREA_COUNT
 } scene_area;
 
@@ -51,16 +51,16 @@ typedef enum scene_chart {
 
 /* One engine and its last measurement. */
 typedef struct scene_engine {
-    eng_engine *engine;     /* NULL when unavailable */
-    char name[16];          /* "cpu-seq" */
-    char why[256];          /* why unavailable, or why the last run failed */
-    char note[256];         /* for the GPU: why a better engine is not used */
-    eng_hardware hardware;  /* what it really computes on (a GPU engine on llvmpipe: software) */
+    eng_engine *engine;    /* NULL when unavailable */
+    char name[16];         /* "cpu-seq" */
+    char why[256];         /* why unavailable, or why the last run failed */
+    char note[256];        /* for the GPU: why a better engine is not used */
+    eng_hardware hardware; /* what it really computes on (a GPU engine on llvmpipe: software) */
     eng_timing timing;
-    bool measured;          /* timing is for the current image and filter */
+    bool measured; /* timing is for the current image and filter */
 } scene_engine;
 
-#define TIMING_BUDGET_MS 150.0   /* time spent measuring one engine after a change */
+#define TIMING_BUDGET_MS 150.0 /* time spent measuring one engine after a change */
 
 /* An engine's name as charts and legends show it: "cpu-par", "cuda", or
  * "gl (software)" for a GPU engine that is really this CPU. */

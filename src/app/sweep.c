@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-#define SWEEP_BUDGET_MS 60.0    /* time spent measuring one engine at one size */
-#define ENGINES 3               /* cpu-seq, cpu-par, the GPU */
+#define SWEEP_BUDGET_MS 60.0 /* time spent measuring one engine at one size */
+#define ENGINES 3            /* cpu-seq, cpu-par, the GPU */
 
 static const scene_cpu_kind cpu_of[2] = {SCENE_CPU_SEQ, SCENE_CPU_PAR};
 

@@ -6,20 +6,20 @@
 
 #include "scene_types.h"
 
-#define SCENE_SWEEP_SIZES 6         /* 4x4, 16x16, ... 4096x4096 */
+#define SCENE_SWEEP_SIZES 6 /* 4x4, 16x16, ... 4096x4096 */
 
 typedef struct sweep_state {
-    int count;                  /* sizes measured */
+    int count; /* sizes measured */
     int size[SCENE_SWEEP_SIZES];
-    double ms[3][SCENE_SWEEP_SIZES]; /* cpu-seq, cpu-par, gpu; < 0: not measured */
+    double ms[3][SCENE_SWEEP_SIZES];                           /* cpu-seq, cpu-par, gpu; < 0: not measured */
     double lo[3][SCENE_SWEEP_SIZES], hi[3][SCENE_SWEEP_SIZES]; /* the runs' fastest and slowest */
     int reps[3][SCENE_SWEEP_SIZES];
     double phase[3][SCENE_SWEEP_SIZES][ENG_PHASE_COUNT]; /* each phase's median; < 0: none */
-    int at_size, at_engine;     /* where the sweep under way is */
-    int job_size, job_engine;   /* what the measuring thread measures for it */
+    int at_size, at_engine;                              /* where the sweep under way is */
+    int job_size, job_engine;                            /* what the measuring thread measures for it */
 } sweep_state;
 
-void scene_sweep(scene *s);             /* starts the sweep; again: hides its chart */
+void scene_sweep(scene *s); /* starts the sweep; again: hides its chart */
 
 /* The smallest swept size from which on the GPU beat cpu-par at every
  * larger size too, or 0 when it did not. */

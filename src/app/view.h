@@ -17,18 +17,18 @@ typedef struct view view;
 /* What a pointer at a window pixel means, read from the places to click
  * the last frame drew (view_draw records them as it draws). */
 typedef struct view_hit {
-    app_act act;            /* the click's action; .action NULL: none */
-    bool pans;              /* over a grid: a press waits, a drag pans, a click acts on release */
-    bool hovers;            /* over an output the pointer hovers: (x, y) */
-    int x, y;               /* the image pixel under the pointer, on a grid or a picture */
-    float cell;             /* over a grid: a cell's size in window pixels (for a drag) */
+    app_act act; /* the click's action; .action NULL: none */
+    bool pans;   /* over a grid: a press waits, a drag pans, a click acts on release */
+    bool hovers; /* over an output the pointer hovers: (x, y) */
+    int x, y;    /* the image pixel under the pointer, on a grid or a picture */
+    float cell;  /* over a grid: a cell's size in window pixels (for a drag) */
 } view_hit;
 
 /* A place to click in the last frame, for tests and --print-state. */
 typedef struct view_target {
-    const char *action;     /* the action's name */
-    int arg;                /* the index the place gives, or -1 (its own, or one the point gives) */
-    int x, y, w, h;         /* window pixels */
+    const char *action; /* the action's name */
+    int arg;            /* the index the place gives, or -1 (its own, or one the point gives) */
+    int x, y, w, h;     /* window pixels */
 } view_target;
 
 /* Needs a current GL context and the render layer started. */

@@ -25,7 +25,6 @@
 #include "settings.h"
 #include "window_loop.h"
 
-
 typedef struct window_args {
     const char *image, *screenshot, *script, *lesson, *render_steps, *lang, *record, *gif;
     int gif_seconds, gif_fps;
@@ -131,7 +130,8 @@ static bool take_option(window_args *a, const app_option *o, const char *v)
     case OPT_LANG:
         if (!app_lang_known(v)) {
             app_error("option '--lang' takes en, zh or another language with lessons/<lang>/ or po/<lang>.po, "
-                      "not '%s'", v);
+                      "not '%s'",
+                      v);
             return false;
         }
         a->lang = v;
@@ -161,8 +161,7 @@ static bool take_option(window_args *a, const app_option *o, const char *v)
             return false;
         }
         break;
-    default:
-        break;
+    default: break;
     }
     return true;
 }
@@ -183,7 +182,8 @@ static bool args_agree(const window_args *a)
     }
     if (a->image && looks_like_command(a->image)) {
         app_error("unknown command or missing image '%s'; the commands are apply, bench, engines, kernels, lesson and "
-                  "record (see 'convis --help')", a->image);
+                  "record (see 'convis --help')",
+                  a->image);
         return false;
     }
     return true;
@@ -237,8 +237,8 @@ static int check_files(int argc, char **argv)
             continue;
         }
         err_shown(l.title, strlen(l.title), title, sizeof title); /* the file's escape sequences, shown escaped */
-        printf(ngettext("%s: ok, \"%s\", %d step\n", "%s: ok, \"%s\", %d steps\n", (unsigned long)l.step_count), argv[i],
-               title, l.step_count);
+        printf(ngettext("%s: ok, \"%s\", %d step\n", "%s: ok, \"%s\", %d steps\n", (unsigned long)l.step_count),
+               argv[i], title, l.step_count);
         lsn_free(&l);
     }
     return bad ? APP_EXIT_INPUT : APP_EXIT_OK;
@@ -292,9 +292,9 @@ int app_lesson_main(int argc, char **argv)
 static bool open_window(app_window *w, const window_args *args)
 {
     int dw, dh;
-    w->win = plat_open("convis", args->width, args->height,
-                       args->screenshot || args->render_steps || args->report_frames || args->gif ? PLAT_WINDOW_OFFSCREEN
-                                                                                                  : 0);
+    w->win = plat_open(
+        "convis", args->width, args->height,
+        args->screenshot || args->render_steps || args->report_frames || args->gif ? PLAT_WINDOW_OFFSCREEN : 0);
     if (!w->win) { /* no display, or no OpenGL: the machine's */
         app_error("%s%s", err_msg(),
                   plat_has_display() ? "" : _(" (or render a picture offscreen with --screenshot FILE)"));

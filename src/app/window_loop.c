@@ -12,10 +12,10 @@
 #include "core/timing.h"
 #include "platform/platform.h"
 
-#define WORK_SLICE_MS 12.0  /* long work between two frames, at most about this (one engine run at least) */
-#define WAIT_MS 20          /* while the measuring thread works, events are awaited this long */
+#define WORK_SLICE_MS 12.0       /* long work between two frames, at most about this (one engine run at least) */
+#define WAIT_MS 20               /* while the measuring thread works, events are awaited this long */
 #define MEASURING_FRAME_MS 250.0 /* ... and frames drawn at most this often */
-#define DRAG_PX 4           /* a press that moves further than this (across plus down) is a drag */
+#define DRAG_PX 4                /* a press that moves further than this (across plus down) is a drag */
 
 typedef struct loop {
     app_window *w;
@@ -119,35 +119,22 @@ static bool handle(loop *l, const plat_event *ev)
     app *a = &l->w->app;
     app_act key;
     switch (ev->type) {
-    case PLAT_EVENT_QUIT:
-        a->quit = true;
-        return false;
-    case PLAT_EVENT_KEY:
-        act(l, app_act_for_key(a, ev->key, ev->mods));
-        break;
+    case PLAT_EVENT_QUIT: a->quit = true; return false;
+    case PLAT_EVENT_KEY: act(l, app_act_for_key(a, ev->key, ev->mods)); break;
     case PLAT_EVENT_DROP:
         key = app_act_id(ACT_OPEN);
         key.text = ev->path;
         act(l, key);
         break;
-    case PLAT_EVENT_MOUSE_DOWN:
-        mouse_down(l, ev);
-        break;
-    case PLAT_EVENT_MOUSE_MOVE:
-        mouse_move(l, ev);
-        break;
-    case PLAT_EVENT_MOUSE_UP:
-        mouse_up(l, ev);
-        break;
-    case PLAT_EVENT_WHEEL:
-        act(l, app_act_id(ev->wheel > 0 ? ACT_ZOOM_IN : ACT_ZOOM_OUT));
-        break;
+    case PLAT_EVENT_MOUSE_DOWN: mouse_down(l, ev); break;
+    case PLAT_EVENT_MOUSE_MOVE: mouse_move(l, ev); break;
+    case PLAT_EVENT_MOUSE_UP: mouse_up(l, ev); break;
+    case PLAT_EVENT_WHEEL: act(l, app_act_id(ev->wheel > 0 ? ACT_ZOOM_IN : ACT_ZOOM_OUT)); break;
     case PLAT_EVENT_LEAVE:
         view_pointer(l->w->view, -1, -1);
         app_do(a, app_act_id(ACT_HOVER));
         break;
-    default:
-        break;
+    default: break;
     }
     if (a->fullscreen_request) {
         a->fullscreen_request = false;
@@ -218,7 +205,7 @@ int app_window_run(app_window *w)
                 dirty = l.stale = true;
         }
         if (plat_next_event(w->win,
-                            working ? (scene_waiting(&a->s) ? WAIT_MS : 0)
+                            working                                               ? (scene_waiting(&a->s) ? WAIT_MS : 0)
                             : animating || holding || app_capture_gif_recording() ? 1
                                                                                   : 250,
                             &ev)) {

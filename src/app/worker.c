@@ -25,8 +25,8 @@ struct scene_worker {
     worker_result result;
 };
 
-bool worker_measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, double budget_ms, eng_timing *out,
-                    char *why, size_t size)
+bool worker_measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, double budget_ms, eng_timing *out, char *why,
+                    size_t size)
 {
     /* at most nine runs, within the budget, fewer when they agree */
     eng_plan plan = {1, 9, budget_ms, 0.10};

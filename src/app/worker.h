@@ -14,11 +14,11 @@
 typedef struct scene_worker scene_worker;
 
 typedef struct worker_result {
-    int tag;                /* the job's own number */
-    unsigned long gen;      /* and the generation it was for */
+    int tag;           /* the job's own number */
+    unsigned long gen; /* and the generation it was for */
     bool ok;
     eng_timing timing;
-    char why[256];          /* when not ok */
+    char why[256]; /* when not ok */
 } worker_result;
 
 /* Starts the thread; NULL with err_msg() when it cannot. */
@@ -50,7 +50,7 @@ void worker_wait(scene_worker *w);
  * budget_ms (1 to 9; three when they agree within 10%: eng_measure_plan)
  * and the median of each phase; with gl_buffer the runs present into it. On false `why` says what failed. Used by the worker and
  * by the scene on its own thread (the GPU). */
-bool worker_measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, double budget_ms, eng_timing *out,
-                    char *why, size_t size);
+bool worker_measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, double budget_ms, eng_timing *out, char *why,
+                    size_t size);
 
 #endif

@@ -56,33 +56,33 @@
 
 typedef struct band {
     const eng_job *job;
-    long i0, i1;        /* outputs [i0, i1) in raster order */
-    double ms;          /* this band's compute time */
-    int runner;         /* who ran it: 0 the caller, k the pool's thread k */
+    long i0, i1; /* outputs [i0, i1) in raster order */
+    double ms;   /* this band's compute time */
+    int runner;  /* who ran it: 0 the caller, k the pool's thread k */
 } band;
 
 typedef struct par_state par_state;
 
 typedef struct worker {
     par_state *owner;
-    int id;             /* 1 .. threads-1 */
+    int id; /* 1 .. threads-1 */
     pthread_t tid;
 } worker;
 
 struct par_state {
-    int threads;        /* bands a run: one per online CPU (1 for cpu-simd) */
+    int threads; /* bands a run: one per online CPU (1 for cpu-simd) */
     /* the pool: threads-1 threads, started at the first run */
-    int started;        /* pool threads running */
+    int started; /* pool threads running */
     worker workers[MAX_THREADS];
     pthread_mutex_t lock;
     pthread_cond_t go, done;
-    unsigned long generation;   /* counts runs handed out */
+    unsigned long generation; /* counts runs handed out */
     bool quit;
     /* the run under way (under lock) */
     band bands[MAX_THREADS];
-    int count;          /* bands of this run */
-    int next;           /* the next band to take */
-    int running;        /* bands taken and not finished */
+    int count;   /* bands of this run */
+    int next;    /* the next band to take */
+    int running; /* bands taken and not finished */
 };
 
 /* n outputs whose whole window is inside the image, into dst[0..n): r0,
@@ -295,7 +295,7 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
         __atomic_store_n(&s->generation, s->generation + 1, __ATOMIC_RELEASE); /* seen by a watching thread */
         pthread_cond_broadcast(&s->go);
     }
-    take_bands(s, 0); /* the caller works too, until no band is left */
+    take_bands(s, 0);     /* the caller works too, until no band is left */
     if (s->running > 0) { /* only bands a pool thread is running: watched a moment, then waited for */
         double until = tim_now_ms() + SPIN_US / 1000.0;
         pthread_mutex_unlock(&s->lock);

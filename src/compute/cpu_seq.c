@@ -32,7 +32,7 @@ static void seq_describe(void *state, char *buf, size_t size)
 const eng_class eng_cpu_seq_class = {
     .name = "cpu-seq",
     .summary = N_("one scalar output after another on one CPU thread, every tap through the border rule (the "
-               "baseline: what a plain loop does)"),
+                  "baseline: what a plain loop does)"),
     .run = seq_run,
     .describe = seq_describe,
 };

@@ -112,10 +112,8 @@ static bool breaks_context(cudaError_t e)
     case cudaErrorInvalidPc:
     case cudaErrorAssert:
     case cudaErrorECCUncorrectable:
-    case cudaErrorContextIsDestroyed:
-        return true;
-    default:
-        return false;
+    case cudaErrorContextIsDestroyed: return true;
+    default: return false;
     }
 }
 
@@ -138,10 +136,10 @@ enum { EV_START, EV_UPLOADED, EV_COMPUTED, EV_DOWNLOADED, EV_END, EV_IDLE, EV_ON
 
 /* One GL buffer registered with CUDA. */
 typedef struct gl_link {
-    unsigned id;                        /* 0 = unused slot */
-    long long bytes;                    /* its size when registered */
-    bool immutable;                     /* glBufferStorage: its storage cannot change */
-    unsigned long long used;            /* the engine's present count when last used */
+    unsigned id;             /* 0 = unused slot */
+    long long bytes;         /* its size when registered */
+    bool immutable;          /* glBufferStorage: its storage cannot change */
+    unsigned long long used; /* the engine's present count when last used */
     struct cudaGraphicsResource *res;
 } gl_link;
 
@@ -151,19 +149,19 @@ typedef struct cuda_state {
     cudaStream_t stream;
     cudaEvent_t ev[EV_COUNT];
     float *d_in, *d_out;
-    size_t capacity;                    /* pixels each device buffer holds */
-    float *staging;                     /* host memory of the copy path when job->out is NULL */
-    size_t staging_capacity;            /* pixels it holds */
+    size_t capacity;         /* pixels each device buffer holds */
+    float *staging;          /* host memory of the copy path when job->out is NULL */
+    size_t staging_capacity; /* pixels it holds */
     eng_options opt;
-    conv_params filter;                 /* the tiled kernel's filter this engine last uploaded */
-    unsigned long filter_upload;        /* filter_uploads after that upload: still there while equal */
-    bool filter_on_device;              /* whether it uploaded one since its objects were made */
-    unsigned long resets_seen;          /* device_resets when its objects were made */
-    eng_present_path present;           /* INTEROP or COPY */
+    conv_params filter;          /* the tiled kernel's filter this engine last uploaded */
+    unsigned long filter_upload; /* filter_uploads after that upload: still there while equal */
+    bool filter_on_device;       /* whether it uploaded one since its objects were made */
+    unsigned long resets_seen;   /* device_resets when its objects were made */
+    eng_present_path present;    /* INTEROP or COPY */
     char present_why[256];
     gl_link links[MAX_GL_BUFFERS];
-    unsigned long long presents;        /* link_for calls: the clock of least-recent use */
-    char broken[512];                   /* why CUDA cannot be used any more ("" while it can) */
+    unsigned long long presents; /* link_for calls: the clock of least-recent use */
+    char broken[512];            /* why CUDA cannot be used any more ("" while it can) */
 } cuda_state;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -253,8 +251,8 @@ static bool cuda_probe(char *why, size_t size)
     if (e == cudaErrorInsufficientDriver && driver == 0)
         snprintf(why, size, _("no NVIDIA driver is installed"));
     else if (e == cudaErrorInsufficientDriver)
-        snprintf(why, size, _("the NVIDIA driver supports CUDA %s, older than the CUDA %s runtime convis was built with"),
-                 dv, rv);
+        snprintf(why, size,
+                 _("the NVIDIA driver supports CUDA %s, older than the CUDA %s runtime convis was built with"), dv, rv);
     else if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0))
         snprintf(why, size, _("no CUDA device was found%s"),
                  getenv("CUDA_VISIBLE_DEVICES") ? _(" (CUDA_VISIBLE_DEVICES hides them all?)") : "");
@@ -469,10 +467,8 @@ static void *cuda_open(void)
     }
     s->device = -1; /* chosen below */
     s->opt = eng_options_resolved(NULL);
-    if (!choose_device(s) ||
-        !CUDA_CHECK(cudaGetDevice(&s->device)) ||
-        !CUDA_CHECK(cudaGetDeviceProperties(&s->prop, s->device)) ||
-        !acquire_device_objects(s))
+    if (!choose_device(s) || !CUDA_CHECK(cudaGetDevice(&s->device)) ||
+        !CUDA_CHECK(cudaGetDeviceProperties(&s->prop, s->device)) || !acquire_device_objects(s))
         goto fail;
     if (s->present == ENG_PRESENT_INTEROP)
         snprintf(s->present_why, sizeof s->present_why,
@@ -505,14 +501,16 @@ static void mend_if_broken(cuda_state *s)
     if (reset == cudaSuccess && CUDA_CHECK(cudaSetDevice(s->device)) && acquire_device_objects(s) &&
         context_broken == cudaSuccess) {
         err_set("%s; that fault broke the CUDA context on %s, so convis reset the device and reopened the CUDA "
-                "engine: the next run starts afresh", reason, s->prop.name);
+                "engine: the next run starts afresh",
+                reason, s->prop.name);
         return;
     }
     release_device_objects(s);
     context_broken = cudaSuccess;
     snprintf(s->broken, sizeof s->broken,
              "the CUDA context on %s broke (%s) and resetting the device did not mend it%s%s: restart convis to use "
-             "CUDA again", s->prop.name, cudaGetErrorString(fault), reset == cudaSuccess ? "" : ": ",
+             "CUDA again",
+             s->prop.name, cudaGetErrorString(fault), reset == cudaSuccess ? "" : ": ",
              reset == cudaSuccess ? "" : cudaGetErrorString(reset));
     err_set("%s; %s", reason, s->broken);
 }
@@ -528,8 +526,8 @@ static bool kernel_takes(cuda_state *s, eng_kernel kernel, int threads)
         return false;
     if (threads > most)
         return err_set("a block of %d threads is more than the %s kernel can run on %s: at most %d threads a "
-                       "block, as its registers and the device allow", threads, eng_kernel_name(kernel),
-                       s->prop.name, most);
+                       "block, as its registers and the device allow",
+                       threads, eng_kernel_name(kernel), s->prop.name, most);
     return true;
 }
 
@@ -549,11 +547,11 @@ static bool cuda_configure(void *state, const eng_options *o)
                        s->prop.maxThreadsDim[1]);
     if (!kernel_takes(s, o->kernel, threads))
         return false;
-    if (o->kernel == ENG_KERNEL_TILED &&
-        conv3x3_tiled_shared_bytes(o->block_x, o->block_y) > s->prop.sharedMemPerBlock)
+    if (o->kernel == ENG_KERNEL_TILED && conv3x3_tiled_shared_bytes(o->block_x, o->block_y) > s->prop.sharedMemPerBlock)
         return err_set("the tiled kernel's tile for %dx%d blocks needs %zu bytes of shared memory; %s gives a block "
-                       "%zu", o->block_x, o->block_y, conv3x3_tiled_shared_bytes(o->block_x, o->block_y),
-                       s->prop.name, (size_t)s->prop.sharedMemPerBlock);
+                       "%zu",
+                       o->block_x, o->block_y, conv3x3_tiled_shared_bytes(o->block_x, o->block_y), s->prop.name,
+                       (size_t)s->prop.sharedMemPerBlock);
     s->opt = *o;
     return true;
 }
@@ -570,8 +568,8 @@ static void cuda_describe(void *state, char *buf, size_t size)
              ngettext("CUDA on %s (%d SM), %s kernel, %dx%d threads a block%s",
                       "CUDA on %s (%d SMs), %s kernel, %dx%d threads a block%s",
                       (unsigned long)s->prop.multiProcessorCount),
-             s->prop.name,
-             s->prop.multiProcessorCount, C_("kernel", eng_kernel_name(s->opt.kernel)), s->opt.block_x, s->opt.block_y, path);
+             s->prop.name, s->prop.multiProcessorCount, C_("kernel", eng_kernel_name(s->opt.kernel)), s->opt.block_x,
+             s->opt.block_y, path);
 }
 
 static bool cuda_device(void *state, eng_device_info *info)
@@ -640,8 +638,8 @@ static bool ensure_capacity(cuda_state *s, int w, int h)
     size_text(2 * (long long)bytes, two, sizeof two);
     size_text((long long)free_b, fr, sizeof fr);
     size_text((long long)total_b, tot, sizeof tot);
-    return err_set("a %dx%d image needs two device buffers of %s (%s) on %s, which has %s free of %s: %s%s", w, h,
-                   one, two, s->prop.name, fr, tot, cudaGetErrorString(e),
+    return err_set("a %dx%d image needs two device buffers of %s (%s) on %s, which has %s free of %s: %s%s", w, h, one,
+                   two, s->prop.name, fr, tot, cudaGetErrorString(e),
                    injected ? _(" (a failure injected by CONVIS_CUDA_FAIL_ALLOC=1)") : "");
 }
 
@@ -682,9 +680,8 @@ static bool upload(cuda_state *s, const eng_job *job)
     if (!record(s, EV_START) ||
         !CUDA_CHECK(cudaMemcpyAsync(s->d_in, job->in->px, bytes, cudaMemcpyHostToDevice, s->stream)))
         return false;
-    if (s->opt.kernel == ENG_KERNEL_TILED &&
-        (!s->filter_on_device || s->filter_upload != filter_uploads ||
-         memcmp(&s->filter, &job->params, sizeof s->filter) != 0)) {
+    if (s->opt.kernel == ENG_KERNEL_TILED && (!s->filter_on_device || s->filter_upload != filter_uploads ||
+                                              memcmp(&s->filter, &job->params, sizeof s->filter) != 0)) {
         s->filter = job->params;
         s->filter_on_device = false;
         ++filter_uploads;
@@ -733,7 +730,9 @@ static bool launch(cuda_state *s, const eng_job *job, float *d_dst, eng_launch *
         : unsynced ? conv3x3_launch_tiled_unsynced(s->d_in, d_dst, w, h, bx, by, s->stream)
                    : conv3x3_launch_tiled(s->d_in, d_dst, w, h, bx, by, s->stream);
     if (!cuda_check((cudaError_t)e,
-                    naive ? "conv3x3_launch_naive" : unsynced ? "conv3x3_launch_tiled_unsynced" : "conv3x3_launch_tiled",
+                    naive      ? "conv3x3_launch_naive"
+                    : unsynced ? "conv3x3_launch_tiled_unsynced"
+                               : "conv3x3_launch_tiled",
                     __FILE__, __LINE__))
         return false;
     *l = (eng_launch){conv3x3_blocks(w, bx), conv3x3_blocks(h, by), bx, by, 0};
@@ -781,13 +780,11 @@ static bool download(cuda_state *s, float *dst, long long n, eng_result path, en
         if (!copy_per_pixel(s, dst, n, &done) || !record(s, EV_DOWNLOADED))
             return false;
         /* The rest in one copy, untimed as a phase, so the result is whole. */
-        if (done < n &&
-            !CUDA_CHECK(cudaMemcpyAsync(dst + done, s->d_out + done, (size_t)(n - done) * sizeof(float),
-                                        cudaMemcpyDeviceToHost, s->stream)))
+        if (done < n && !CUDA_CHECK(cudaMemcpyAsync(dst + done, s->d_out + done, (size_t)(n - done) * sizeof(float),
+                                                    cudaMemcpyDeviceToHost, s->stream)))
             return false;
     } else {
-        if (!CUDA_CHECK(cudaMemcpyAsync(dst, s->d_out, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost,
-                                        s->stream)) ||
+        if (!CUDA_CHECK(cudaMemcpyAsync(dst, s->d_out, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost, s->stream)) ||
             !record(s, EV_DOWNLOADED))
             return false;
     }
@@ -1021,8 +1018,8 @@ static bool present_interop(cuda_state *s, const eng_job *job, gl_link *l, bool 
     if (!CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&mapped, &mapped_bytes, l->res)))
         goto unmap;
     if (mapped_bytes < bytes) {
-        err_set("GL buffer %u maps to %zu bytes in CUDA; a %dx%d result needs %zu", l->id, mapped_bytes,
-                job->in->w, job->in->h, bytes);
+        err_set("GL buffer %u maps to %zu bytes in CUDA; a %dx%d result needs %zu", l->id, mapped_bytes, job->in->w,
+                job->in->h, bytes);
         goto unmap;
     }
     ok = launch(s, job, mapped, &timing->launch);
@@ -1043,8 +1040,7 @@ unmap:
 
 /* The copy path: compute, bring the result to host memory (bulk or per
  * pixel), copy it into the GL buffer (the present phase). */
-static bool present_copy(cuda_state *s, const eng_job *job, unsigned gl_buffer, eng_result path,
-                         eng_timing *timing)
+static bool present_copy(cuda_state *s, const eng_job *job, unsigned gl_buffer, eng_result path, eng_timing *timing)
 {
     size_t n = (size_t)job->in->w * (size_t)job->in->h;
     float *host = job->out ? job->out->px : staging_for(s, n);
@@ -1089,8 +1085,8 @@ static bool present_once(cuda_state *s, const eng_job *job, unsigned gl_buffer, 
             return false;
         /* registering or mapping failed: the engine takes the copy path from now on, this frame too */
     }
-    if (!present_copy(s, job, gl_buffer, s->opt.result == ENG_RESULT_PER_PIXEL ? ENG_RESULT_PER_PIXEL
-                                                                                : ENG_RESULT_BULK, timing))
+    if (!present_copy(s, job, gl_buffer, s->opt.result == ENG_RESULT_PER_PIXEL ? ENG_RESULT_PER_PIXEL : ENG_RESULT_BULK,
+                      timing))
         return false;
     return measure_kernel(s, job, timing->ms[ENG_COMPUTE], timing);
 }

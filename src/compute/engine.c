@@ -13,18 +13,14 @@
 struct eng_engine {
     const eng_class *cls;
     void *state;
-    eng_options options;        /* in force, defaults filled in */
+    eng_options options; /* in force, defaults filled in */
     char description[320];
 };
 
 static char shader_dir[4096];
 
 static const eng_class *const classes[] = {
-    &eng_cpu_seq_class,
-    &eng_cpu_simd_class,
-    &eng_cpu_par_class,
-    &eng_gl_class,
-    &eng_cuda_class,
+    &eng_cpu_seq_class, &eng_cpu_simd_class, &eng_cpu_par_class, &eng_gl_class, &eng_cuda_class,
 };
 
 #define CLASS_COUNT (sizeof classes / sizeof classes[0])
@@ -53,8 +49,7 @@ const char *eng_names(void)
     if (!names[0]) {
         size_t used = 0;
         for (size_t i = 0; i < CLASS_COUNT && used < sizeof names; ++i)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                                     classes[i]->name);
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", classes[i]->name);
     }
     return names;
 }
@@ -147,8 +142,8 @@ bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing)
     timing->reps = 1;
     timing->total_px = (long long)job->in->w * job->in->h;
     if (job->in->w != job->out->w || job->in->h != job->out->h)
-        return err_set("engine '%s': input %dx%d and output %dx%d differ in size", e->cls->name,
-                       job->in->w, job->in->h, job->out->w, job->out->h);
+        return err_set("engine '%s': input %dx%d and output %dx%d differ in size", e->cls->name, job->in->w, job->in->h,
+                       job->out->w, job->out->h);
     return e->cls->run(e->state, job, timing);
 }
 
@@ -158,8 +153,8 @@ bool eng_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, eng_timi
     timing->reps = 1;
     timing->total_px = (long long)job->in->w * job->in->h;
     if (job->out && (job->in->w != job->out->w || job->in->h != job->out->h))
-        return err_set("engine '%s': input %dx%d and output %dx%d differ in size", e->cls->name,
-                       job->in->w, job->in->h, job->out->w, job->out->h);
+        return err_set("engine '%s': input %dx%d and output %dx%d differ in size", e->cls->name, job->in->w, job->in->h,
+                       job->out->w, job->out->h);
     if (!e->cls->present)
         return err_set("engine '%s' cannot compute into a GL buffer", e->cls->name);
     return e->cls->present(e->state, job, gl_buffer, timing);
@@ -218,14 +213,15 @@ bool eng_set_options(eng_engine *e, const eng_options *opt)
         return err_set("engine '%s': kernel variant %d is not one of tiled (0), naive (1)", e->cls->name,
                        (int)o.kernel);
     if ((unsigned)o.result >= ENG_RESULT_COUNT)
-        return err_set("engine '%s': result path %d is not one of bulk (0), per-pixel (1), interop (2)",
-                       e->cls->name, (int)o.result);
+        return err_set("engine '%s': result path %d is not one of bulk (0), per-pixel (1), interop (2)", e->cls->name,
+                       (int)o.result);
     if (o.block_x < 1 || o.block_y < 1 || o.block_x > 1024 || o.block_y > 1024)
         return err_set("engine '%s': a block of %dx%d threads; each side takes 1 to 1024", e->cls->name, o.block_x,
                        o.block_y);
     if (o.per_pixel_max < 1 || !(o.per_pixel_budget_ms > 0.0))
         return err_set("engine '%s': the per-pixel path needs a cap of at least one pixel and a time budget above "
-                       "0 ms, not %lld pixels and %g ms", e->cls->name, o.per_pixel_max, o.per_pixel_budget_ms);
+                       "0 ms, not %lld pixels and %g ms",
+                       e->cls->name, o.per_pixel_max, o.per_pixel_budget_ms);
     if (e->cls->configure && !e->cls->configure(e->state, &o))
         return false;
     e->options = o;
@@ -301,10 +297,10 @@ static bool has_word(const char *text, const char *word)
 
 eng_hardware eng_renderer_kind(const char *renderer)
 {
-    static const char *const software[] = {"llvmpipe", "softpipe", "swrast", "lavapipe", "swiftshader",
+    static const char *const software[] = {"llvmpipe",     "softpipe",           "swrast", "lavapipe", "swiftshader",
                                            "basic render", "software rasterizer"};
-    static const char *const virtual_gpus[] = {"virgl", "svga3d", "vmware", "virtualbox", "chromium",
-                                               "parallels", "qxl", "virtio", "venus"};
+    static const char *const virtual_gpus[] = {"virgl",     "svga3d", "vmware", "virtualbox", "chromium",
+                                               "parallels", "qxl",    "virtio", "venus"};
     if (!renderer)
         return ENG_HW_GPU;
     for (size_t i = 0; i < sizeof software / sizeof software[0]; ++i)
@@ -327,14 +323,10 @@ eng_hardware eng_hardware_of(eng_engine *e)
 const char *eng_hardware_name(eng_hardware h)
 {
     switch (h) {
-    case ENG_HW_GPU:
-        return "GPU";
-    case ENG_HW_SOFTWARE:
-        return "software on the CPU";
-    case ENG_HW_VIRTUAL:
-        return "virtual GPU";
-    default:
-        return "CPU";
+    case ENG_HW_GPU: return "GPU";
+    case ENG_HW_SOFTWARE: return "software on the CPU";
+    case ENG_HW_VIRTUAL: return "virtual GPU";
+    default: return "CPU";
     }
 }
 
@@ -475,8 +467,7 @@ double eng_total_ms(const eng_timing *t)
 
 const char *eng_phase_name(eng_phase p)
 {
-    static const char *const names[ENG_PHASE_COUNT] = {"upload", "compute", "download", "present",
-                                                        "overhead"};
+    static const char *const names[ENG_PHASE_COUNT] = {"upload", "compute", "download", "present", "overhead"};
     return (unsigned)p < ENG_PHASE_COUNT ? names[p] : "?";
 }
 

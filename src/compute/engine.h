@@ -72,10 +72,10 @@ int eng_band_of(long total, int bands, long index);
 
 /* Which kernel a GPU engine launches (eng_options.kernel). */
 typedef enum eng_kernel {
-    ENG_KERNEL_TILED = 0,   /* the default: a shared-memory tile with its halo
+    ENG_KERNEL_TILED = 0, /* the default: a shared-memory tile with its halo
                                (CUDA: the filter in constant memory; gl: in
                                uniforms, as for the naive shader) */
-    ENG_KERNEL_NAIVE,       /* one thread per output, nine reads from global memory */
+    ENG_KERNEL_NAIVE,     /* one thread per output, nine reads from global memory */
     ENG_KERNEL_COUNT
 } eng_kernel;
 
@@ -105,12 +105,7 @@ typedef enum eng_kernel {
  *
  * eng_present with BULK or PER_PIXEL also takes the copy path: device ->
  * host (that way) -> GL buffer, the last step timed as the present phase. */
-typedef enum eng_result {
-    ENG_RESULT_BULK = 0,
-    ENG_RESULT_PER_PIXEL,
-    ENG_RESULT_INTEROP,
-    ENG_RESULT_COUNT
-} eng_result;
+typedef enum eng_result { ENG_RESULT_BULK = 0, ENG_RESULT_PER_PIXEL, ENG_RESULT_INTEROP, ENG_RESULT_COUNT } eng_result;
 
 /* Per-pixel copies made for real at most, and the time spent on them at
  * most, before the cost is extrapolated (eng_options, when zero). */
@@ -129,21 +124,21 @@ typedef struct eng_options {
      * result anyone uses. */
     bool no_barrier;
     eng_result result;
-    int block_x, block_y;           /* threads a block (CUDA); 0 = 16 */
-    long long per_pixel_max;        /* ENG_RESULT_PER_PIXEL: copies made for real, at most */
-    double per_pixel_budget_ms;     /* ... and for at most this long */
+    int block_x, block_y;       /* threads a block (CUDA); 0 = 16 */
+    long long per_pixel_max;    /* ENG_RESULT_PER_PIXEL: copies made for real, at most */
+    double per_pixel_budget_ms; /* ... and for at most this long */
 } eng_options;
 
 typedef struct eng_timing {
-    double ms[ENG_PHASE_COUNT];     /* milliseconds per phase */
-    bool has[ENG_PHASE_COUNT];      /* which phases this run had */
-    int reps;                       /* runs behind each figure: 1 = a single run,
+    double ms[ENG_PHASE_COUNT];  /* milliseconds per phase */
+    bool has[ENG_PHASE_COUNT];   /* which phases this run had */
+    int reps;                    /* runs behind each figure: 1 = a single run,
                                        more = the median of that many */
-    double total_min, total_max;    /* the spread of the runs' totals (eng_measure); a
+    double total_min, total_max; /* the spread of the runs' totals (eng_measure); a
                                        single run: both 0 (eng_total_min/max then give its total) */
-    double total_median;            /* the median run's total (eng_measure; 0 for a single run) */
-    const char *clock;              /* what measured it: "monotonic clock", ... */
-    eng_launch launch;              /* the run's launch geometry; zero on the CPU */
+    double total_median;         /* the median run's total (eng_measure; 0 for a single run) */
+    const char *clock;           /* what measured it: "monotonic clock", ... */
+    eng_launch launch;           /* the run's launch geometry; zero on the CPU */
     /* The path the result took, when the run had a download or present
      * phase (meaningless without one: CPU engines leave it BULK). */
     eng_result result;
@@ -151,8 +146,8 @@ typedef struct eng_timing {
      * cost of the measured_px per-pixel copies that really ran, scaled to
      * total_px (PER_PIXEL with more pixels than its cap or budget). */
     bool extrapolated;
-    long long measured_px;          /* pixels copied one by one for real (PER_PIXEL) */
-    long long total_px;             /* pixels of the image */
+    long long measured_px; /* pixels copied one by one for real (PER_PIXEL) */
+    long long total_px;    /* pixels of the image */
     /* The kernel alone, measured by the CUDA engine after the run and apart
      * from its phases, which it leaves as they were (false everywhere else).
      * The compute phase is one launch, and a kernel of microseconds spends
@@ -168,9 +163,9 @@ typedef struct eng_timing {
      * launch's microseconds are lost in it (see cuda.c), nor without the
      * barrier. After eng_measure, the medians of the runs that had it. */
     bool has_kernel;
-    int kernel_launches;            /* launches timed back to back (2..20) */
-    double kernel_ms;               /* their time per launch */
-    double kernel_one_ms;           /* one launch after idle */
+    int kernel_launches;  /* launches timed back to back (2..20) */
+    double kernel_ms;     /* their time per launch */
+    double kernel_one_ms; /* one launch after idle */
 } eng_timing;
 
 /* One convolution: `in` to `out` (same size, not aliased) with `params`. */
@@ -182,10 +177,10 @@ typedef struct eng_job {
 
 /* How an engine's eng_present gets its result into the GL buffer. */
 typedef enum eng_present_path {
-    ENG_PRESENT_NONE = 0,   /* it cannot (CPU engines) */
-    ENG_PRESENT_NATIVE,     /* it computes in the GL context itself (gl) */
-    ENG_PRESENT_INTEROP,    /* CUDA writes the GL buffer, mapped: no copy */
-    ENG_PRESENT_COPY,       /* device -> host -> GL buffer: interop is not
+    ENG_PRESENT_NONE = 0, /* it cannot (CPU engines) */
+    ENG_PRESENT_NATIVE,   /* it computes in the GL context itself (gl) */
+    ENG_PRESENT_INTEROP,  /* CUDA writes the GL buffer, mapped: no copy */
+    ENG_PRESENT_COPY,     /* device -> host -> GL buffer: interop is not
                                possible here, and present_why says why */
 } eng_present_path;
 
@@ -195,16 +190,15 @@ typedef enum eng_present_path {
  * (virgl, VMware's SVGA3D, VirtualBox, Parallels...), whose real hardware
  * is unknown: never a GPU to teach with as if it were one. */
 typedef enum eng_hardware {
-    ENG_HW_CPU = 0,     /* a CPU engine */
-    ENG_HW_GPU,         /* a real GPU */
-    ENG_HW_SOFTWARE,    /* a software renderer on this CPU */
-    ENG_HW_VIRTUAL,     /* a virtual GPU */
+    ENG_HW_CPU = 0,  /* a CPU engine */
+    ENG_HW_GPU,      /* a real GPU */
+    ENG_HW_SOFTWARE, /* a software renderer on this CPU */
+    ENG_HW_VIRTUAL,  /* a virtual GPU */
 } eng_hardware;
 
 /* Classifies a GL renderer string (GL_RENDERER); a name not known as
  * software or virtual is a GPU. */
 eng_hardware eng_renderer_kind(const char *renderer);
-
 
 /* "GPU", "software on the CPU", "virtual GPU", "CPU". */
 const char *eng_hardware_name(eng_hardware h);
@@ -212,27 +206,27 @@ const char *eng_hardware_name(eng_hardware h);
 /* The device an engine computes on, for the overlay ("NVIDIA H200, 132 SMs,
  * 1.0 GiB used by convis, 139 GiB free of 140 GiB; CUDA-GL interop"). */
 typedef struct eng_device_info {
-    char name[128];                 /* "NVIDIA H200" */
-    int compute_units;              /* streaming multiprocessors (CUDA); 0 = not known */
-    const char *unit_name;          /* "SM"; NULL when compute_units is 0 */
-    int blocks_per_unit;            /* blocks of the kernel and shape set that one unit holds at once
+    char name[128];           /* "NVIDIA H200" */
+    int compute_units;        /* streaming multiprocessors (CUDA); 0 = not known */
+    const char *unit_name;    /* "SM"; NULL when compute_units is 0 */
+    int blocks_per_unit;      /* blocks of the kernel and shape set that one unit holds at once
                                        (CUDA's occupancy calculator); 0 = not known */
-    long long memory_total;         /* bytes of device memory; -1 = not known */
-    long long memory_free;          /* bytes free on the device now; -1 = not known */
-    long long memory_engine;        /* bytes this engine holds on the device */
-    long long max_buffer;           /* bytes one device buffer may hold (a driver limit); -1 = none known */
-    int subgroup;                   /* threads that execute one instruction together: a warp (CUDA's
+    long long memory_total;   /* bytes of device memory; -1 = not known */
+    long long memory_free;    /* bytes free on the device now; -1 = not known */
+    long long memory_engine;  /* bytes this engine holds on the device */
+    long long max_buffer;     /* bytes one device buffer may hold (a driver limit); -1 = none known */
+    int subgroup;             /* threads that execute one instruction together: a warp (CUDA's
                                        warpSize), or the subgroup size a GL driver reports
                                        (GL_KHR_shader_subgroup); 0 = not reported */
-    eng_hardware hardware;          /* what the device really is */
-    eng_present_path present;       /* how eng_present delivers ... */
-    char present_why[256];          /* ... and why, as one sentence for the overlay */
+    eng_hardware hardware;    /* what the device really is */
+    eng_present_path present; /* how eng_present delivers ... */
+    char present_why[256];    /* ... and why, as one sentence for the overlay */
 } eng_device_info;
 
 /* What an engine implements. Operations an engine does not have are NULL. */
 typedef struct eng_class {
-    const char *name;       /* for the command line: "cpu-seq" */
-    const char *summary;    /* one line for people */
+    const char *name;    /* for the command line: "cpu-seq" */
+    const char *summary; /* one line for people */
     /* It has the tiled and the naive kernel (eng_options.kernel). */
     bool kernel_choice;
     /* It can run the tiled kernel without its barrier (eng_options.no_barrier). */
@@ -275,7 +269,7 @@ eng_hardware eng_hardware_of(eng_engine *e);
 /* The engines convis knows, in a fixed order, available here or not. */
 size_t eng_count(void);
 const eng_class *eng_class_at(size_t i);
-const eng_class *eng_find(const char *name);   /* NULL when unknown */
+const eng_class *eng_find(const char *name); /* NULL when unknown */
 
 /* A comma-separated list of every engine name, for messages. */
 const char *eng_names(void);
@@ -289,7 +283,7 @@ bool eng_gl_context_current(void);
  * opening an engine that loads shaders; the text is copied. Until it is set,
  * such an engine fails to open and says so. */
 void eng_set_shader_dir(const char *dir);
-const char *eng_shader_dir(void);   /* NULL when not set */
+const char *eng_shader_dir(void); /* NULL when not set */
 
 /* Whether `cls` can run on this machine; on false `why` holds the reason. */
 bool eng_probe(const eng_class *cls, char *why, size_t size);
@@ -381,7 +375,7 @@ bool eng_measure(eng_engine *e, const eng_job *job, int reps, eng_timing *timing
 typedef struct eng_plan {
     int min_reps, max_reps;
     double budget_ms;
-    double steady;      /* (max - min) / median, e.g. 0.1 */
+    double steady; /* (max - min) / median, e.g. 0.1 */
 } eng_plan;
 
 /* The warm-up, then runs as `plan` says (eng_present into gl_buffer when it

@@ -67,26 +67,26 @@ enum { Q_UPLOAD, Q_COMPUTE, Q_DOWNLOAD, Q_COUNT };
 typedef struct gl_program {
     GLuint program;
     GLint loc_w, loc_h, loc_weight, loc_divisor, loc_border;
-    GLuint bind_in, bind_out;       /* binding points of the two storage blocks */
-    GLint local[3];                 /* work-group size, from the program */
+    GLuint bind_in, bind_out; /* binding points of the two storage blocks */
+    GLint local[3];           /* work-group size, from the program */
 } gl_program;
 
 #define PROG_NO_BARRIER ENG_KERNEL_COUNT /* the tiled shader without its barrier (the race, shown) */
 
 typedef struct gl_state {
     gl_program prog[ENG_KERNEL_COUNT + 1]; /* the tiled and the naive shader, and the tiled without barrier */
-    GLuint poison;                  /* SHADER_POISON's program */
-    GLint poison_w;                 /* its u_w */
-    GLint max_groups[2];            /* GL_MAX_COMPUTE_WORK_GROUP_COUNT x, y */
-    GLint64 max_block_bytes;        /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
-    GLint subgroup;                 /* GL_SUBGROUP_SIZE_KHR where the driver reports it; else 0 */
+    GLuint poison;                         /* SHADER_POISON's program */
+    GLint poison_w;                        /* its u_w */
+    GLint max_groups[2];                   /* GL_MAX_COMPUTE_WORK_GROUP_COUNT x, y */
+    GLint64 max_block_bytes;               /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
+    GLint subgroup;                        /* GL_SUBGROUP_SIZE_KHR where the driver reports it; else 0 */
     GLuint buf[BUF_COUNT];
-    size_t capacity;                /* bytes each buffer holds */
+    size_t capacity; /* bytes each buffer holds */
     GLuint query[Q_COUNT];
-    bool host_timed;                /* phases by the host clock, not timer queries */
+    bool host_timed; /* phases by the host clock, not timer queries */
     double phase_t0, host_ms[Q_COUNT];
     char renderer[128];
-    eng_options opt;                /* the result path: bulk, or one read-back per pixel */
+    eng_options opt; /* the result path: bulk, or one read-back per pixel */
 } gl_state;
 
 #define CLOCK_QUERY N_("GL timer query")
@@ -293,9 +293,12 @@ static bool block_binding(const gl_state *s, const gl_program *p, const char *na
  * program: what the C side needs to know of the shader, read from it. */
 static bool inspect_program(gl_state *s, gl_program *p, const char *path)
 {
-    struct { const char *name; GLint *loc; } uniforms[] = {
-        {"u_w", &p->loc_w}, {"u_h", &p->loc_h}, {"u_weight", &p->loc_weight},
-        {"u_divisor", &p->loc_divisor}, {"u_border", &p->loc_border},
+    struct {
+        const char *name;
+        GLint *loc;
+    } uniforms[] = {
+        {"u_w", &p->loc_w},           {"u_h", &p->loc_h}, {"u_weight", &p->loc_weight}, {"u_divisor", &p->loc_divisor},
+        {"u_border", &p->loc_border},
     };
     for (size_t i = 0; i < sizeof uniforms / sizeof uniforms[0]; ++i) {
         *uniforms[i].loc = glGetUniformLocation(p->program, uniforms[i].name);
@@ -310,8 +313,8 @@ static bool inspect_program(gl_state *s, gl_program *p, const char *path)
         return err_set("the compute shader '%s' has a work group of %dx%dx%d; convis needs a flat one (z = 1)", path,
                        p->local[0], p->local[1], p->local[2]);
     if (p != &s->prog[0] && (p->local[0] != s->prog[0].local[0] || p->local[1] != s->prog[0].local[1]))
-        return err_set("the compute shaders' work groups differ (%dx%d, %dx%d): the one size is said in %s", p->local[0],
-                       p->local[1], s->prog[0].local[0], s->prog[0].local[1], SHADER_COMMON);
+        return err_set("the compute shaders' work groups differ (%dx%d, %dx%d): the one size is said in %s",
+                       p->local[0], p->local[1], s->prog[0].local[0], s->prog[0].local[1], SHADER_COMMON);
     return gl_check(s, N_("reading the compute program"));
 }
 
@@ -518,7 +521,8 @@ static void gl_describe(void *state, char *buf, size_t size)
         break;
     }
     case ENG_HW_VIRTUAL:
-        snprintf(buf, size, _("OpenGL compute on %s: a virtual GPU, the hardware behind it unknown; work groups of %dx%d"),
+        snprintf(buf, size,
+                 _("OpenGL compute on %s: a virtual GPU, the hardware behind it unknown; work groups of %dx%d"),
                  s->renderer, current(s)->local[0], current(s)->local[1]);
         break;
     default:
@@ -580,7 +584,8 @@ static bool ensure_capacity(gl_state *s, size_t bytes)
     e = take_errors();
     if (e == GL_OUT_OF_MEMORY)
         return err_set("the image needs two buffers of %zu MiB on %s, which OpenGL could not allocate "
-                       "(GL_OUT_OF_MEMORY)", bytes >> 20, s->renderer);
+                       "(GL_OUT_OF_MEMORY)",
+                       bytes >> 20, s->renderer);
     if (e != GL_NO_ERROR)
         return err_set("OpenGL reported %s (0x%04x) allocating two buffers of %zu bytes on %s", gl_error_name(e),
                        (unsigned)e, bytes, s->renderer);

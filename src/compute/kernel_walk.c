@@ -101,8 +101,8 @@ static void warp_of(int bx, int by, int k, int bdx, int bdy, int w, int h, warp 
         wp->tx[i] = l % bdx;
         wp->ty[i] = l / bdx;
         wp->thread[i] = l < bdx * bdy;
-        wp->output[i] = wp->thread[i] &&
-                        conv3x3_output_of(bx, by, wp->tx[i], wp->ty[i], bdx, bdy, w, h, &wp->x[i], &wp->y[i]);
+        wp->output[i] =
+            wp->thread[i] && conv3x3_output_of(bx, by, wp->tx[i], wp->ty[i], bdx, bdy, w, h, &wp->x[i], &wp->y[i]);
     }
 }
 
@@ -149,9 +149,9 @@ static void walk_tiled(const warp *wp, int bx, int by, int bdx, int bdy, int w, 
     /* step 2, after the barrier: nine reads of the tile, one write */
     for (int tap = 0; tap < 9; ++tap) {
         for (int i = 0; i < KW_WARP; ++i)
-            word[i] = wp->output[i] ? conv3x3_tile_index(wp->tx[i] + 1 + conv_tap_dx(tap),
-                                                         wp->ty[i] + 1 + conv_tap_dy(tap), bdx)
-                                    : 0;
+            word[i] = wp->output[i]
+                          ? conv3x3_tile_index(wp->tx[i] + 1 + conv_tap_dx(tap), wp->ty[i] + 1 + conv_tap_dy(tap), bdx)
+                          : 0;
         shared_access(t, word, wp->output, false);
     }
     for (int i = 0; i < KW_WARP; ++i)
@@ -197,8 +197,8 @@ static bool count(int w, int h, int bdx, int bdy, int border, bool classes_too, 
     if (bdx < 1 || bdy < 1 || bdx * bdy > 1024)
         return err_set("a block of %dx%d threads cannot run: a CUDA block has 1 to 1024 threads", bdx, bdy);
     if (4L * conv3x3_tile_words(bdx, bdy) > 48 * 1024)
-        return err_set("the tile of a %dx%d block takes %ld bytes of shared memory, over the 48 KiB a block gets",
-                       bdx, bdy, 4L * conv3x3_tile_words(bdx, bdy));
+        return err_set("the tile of a %dx%d block takes %ld bytes of shared memory, over the 48 KiB a block gets", bdx,
+                       bdy, 4L * conv3x3_tile_words(bdx, bdy));
     gx = conv3x3_blocks(w, bdx);
     gy = conv3x3_blocks(h, bdy);
     warps_per_block = (bdx * bdy + KW_WARP - 1) / KW_WARP;
@@ -220,8 +220,8 @@ static bool count(int w, int h, int bdx, int bdy, int border, bool classes_too, 
     memset(classes, 0, sizeof classes);
     for (int by = 0; by < gy; ++by)
         for (int bx = 0; bx < gx; ++bx) {
-            bool inside = classes_too && bx * bdx >= 1 && (bx + 1) * bdx <= w - 2 && by * bdy >= 1 &&
-                          (by + 1) * bdy <= h - 2;
+            bool inside =
+                classes_too && bx * bdx >= 1 && (bx + 1) * bdx <= w - 2 && by * bdy >= 1 && (by + 1) * bdy <= h - 2;
             int cx = (bx * bdx) % (KW_LINE / 4), cy = (int)(((long long)by * bdy * w) % (KW_LINE / 4));
             kw_traffic naive = {0}, tiled = {0};
             if (inside && classes[cy][cx].known) {
@@ -293,8 +293,8 @@ bool kw_race_run(int bdx, int bdy, bool barrier, unsigned seed, kw_race *out)
     if (bdx < 1 || bdy < 1 || threads > KW_MAX_THREADS)
         return err_set("a block of %dx%d threads cannot run: a CUDA block has 1 to 1024 threads", bdx, bdy);
     if (4L * conv3x3_tile_words(bdx, bdy) > 48 * 1024)
-        return err_set("the tile of a %dx%d block takes %ld bytes of shared memory, over the 48 KiB a block gets",
-                       bdx, bdy, 4L * conv3x3_tile_words(bdx, bdy));
+        return err_set("the tile of a %dx%d block takes %ld bytes of shared memory, over the 48 KiB a block gets", bdx,
+                       bdy, 4L * conv3x3_tile_words(bdx, bdy));
     warps = (threads + KW_WARP - 1) / KW_WARP;
     cols = (conv3x3_tile_w(bdx) + bdx - 1) / bdx;
     rows = (conv3x3_tile_h(bdy) + bdy - 1) / bdy;
@@ -350,7 +350,7 @@ bool kw_race_run(int bdx, int bdy, bool barrier, unsigned seed, kw_race *out)
                     continue;
                 }
             } else if (barrier && at_barrier < warps) {
-                break; /* waits at the barrier */
+                break;                        /* waits at the barrier */
             } else if (pc < iterations + 9) { /* tap pc - iterations: the lanes read a cell each */
                 int t = pc - iterations;
                 for (int i = 0; i < KW_WARP; ++i) {
@@ -439,9 +439,9 @@ int kw_warp_trace(int w, int h, int bdx, int bdy, int border, int bx, int by, in
     }
     for (int tap = 0; tap < 9; ++tap) {
         for (int i = 0; i < KW_WARP; ++i)
-            word[i] = wp.output[i] ? conv3x3_tile_index(wp.tx[i] + 1 + conv_tap_dx(tap), wp.ty[i] + 1 + conv_tap_dy(tap),
-                                                        bdx)
-                                   : 0;
+            word[i] = wp.output[i]
+                          ? conv3x3_tile_index(wp.tx[i] + 1 + conv_tap_dx(tap), wp.ty[i] + 1 + conv_tap_dy(tap), bdx)
+                          : 0;
         trace_shared(&out[n++], KW_TILED_READ, tap, word, wp.output);
     }
     for (int i = 0; i < KW_WARP; ++i)

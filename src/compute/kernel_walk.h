@@ -22,16 +22,16 @@
 #include <stdbool.h>
 
 #define KW_WARP 32
-#define KW_SECTOR 32    /* bytes */
-#define KW_LINE 128     /* bytes */
-#define KW_BANKS 32     /* of 4 bytes */
+#define KW_SECTOR 32 /* bytes */
+#define KW_LINE 128  /* bytes */
+#define KW_BANKS 32  /* of 4 bytes */
 
 /* One kernel's traffic on one image with one block shape. */
 typedef struct kw_traffic {
-    long long loads;        /* global loads, counted per thread */
-    long long requests;     /* ... per warp instruction */
-    long long sectors;      /* 32-byte sectors those requests touch, summed */
-    long long lines;        /* 128-byte lines, summed the same way */
+    long long loads;    /* global loads, counted per thread */
+    long long requests; /* ... per warp instruction */
+    long long sectors;  /* 32-byte sectors those requests touch, summed */
+    long long lines;    /* 128-byte lines, summed the same way */
     long long store_requests, store_sectors;
     /* the tiled kernel's shared memory (zero for naive): warp accesses and
      * the passes (wavefronts) they take over the 32 banks */
@@ -42,11 +42,11 @@ typedef struct kw_traffic {
 
 typedef struct kw_counts {
     int w, h, bdx, bdy;
-    long long outputs;      /* w * h */
-    long long blocks;       /* the grid: ceil(w / bdx) * ceil(h / bdy) */
-    long long threads;      /* blocks * bdx * bdy */
-    long long wasted;       /* threads with no output: past the right or bottom edge */
-    long long warps;        /* blocks * ceil(bdx * bdy / 32) */
+    long long outputs; /* w * h */
+    long long blocks;  /* the grid: ceil(w / bdx) * ceil(h / bdy) */
+    long long threads; /* blocks * bdx * bdy */
+    long long wasted;  /* threads with no output: past the right or bottom edge */
+    long long warps;   /* blocks * ceil(bdx * bdy / 32) */
     kw_traffic naive, tiled;
 } kw_counts;
 
@@ -81,7 +81,7 @@ typedef struct kw_race {
     unsigned char can_race[KW_MAX_THREADS]; /* by thread ty*bdx + tx */
     unsigned char raced[KW_MAX_THREADS];    /* ... reads too early in this run (how many) */
     int can_count, raced_count;
-    long long steps;                        /* instructions the run took, over all warps */
+    long long steps; /* instructions the run took, over all warps */
 } kw_race;
 
 /* Simulates one bdx x bdy block of the tiled kernel, with or without its
@@ -95,19 +95,19 @@ int kw_tile_iterations(int bdx, int bdy);
 
 /* One warp instruction that touches memory, as kw_count counts it. */
 typedef enum kw_kind {
-    KW_NAIVE_LOAD,      /* the naive kernel's tap `step` (0..8) */
-    KW_TILED_LOAD,      /* the tiled kernel's load loop, iteration `step`: global loads ... */
-    KW_TILED_STORE,     /* ... and the same iteration's stores into the tile */
-    KW_TILED_READ,      /* the tiled kernel's tap `step` read from the tile */
-    KW_OUT_STORE        /* the write of the outputs (both kernels) */
+    KW_NAIVE_LOAD,  /* the naive kernel's tap `step` (0..8) */
+    KW_TILED_LOAD,  /* the tiled kernel's load loop, iteration `step`: global loads ... */
+    KW_TILED_STORE, /* ... and the same iteration's stores into the tile */
+    KW_TILED_READ,  /* the tiled kernel's tap `step` read from the tile */
+    KW_OUT_STORE    /* the write of the outputs (both kernels) */
 } kw_kind;
 
 typedef struct kw_request {
     kw_kind kind;
     int step;
-    int lanes;          /* active lanes */
-    int sectors, lines; /* global memory; 0 for shared */
-    int passes;         /* shared memory; 0 for global */
+    int lanes;             /* active lanes */
+    int sectors, lines;    /* global memory; 0 for shared */
+    int passes;            /* shared memory; 0 for global */
     long long first, last; /* the lowest and highest element index (global) or word (shared) asked */
 } kw_request;
 

@@ -17,13 +17,13 @@
 
 #include "engine.h"
 
-#define TILE_MAX_COUNT 1024     /* a plan of more tiles is refused */
+#define TILE_MAX_COUNT 1024 /* a plan of more tiles is refused */
 
 typedef struct tile_plan {
-    int w, h;                   /* the image */
-    int tile_w, tile_h;         /* outputs a tile; the last column and row may be smaller */
+    int w, h;           /* the image */
+    int tile_w, tile_h; /* outputs a tile; the last column and row may be smaller */
     int cols, rows;
-    long long budget;           /* the bytes it was made for */
+    long long budget; /* the bytes it was made for */
 } tile_plan;
 
 /* Device bytes for a whole w x h image: two buffers of 4 bytes a pixel. */

@@ -12,7 +12,7 @@
 #include "tr.h"
 
 static const char *const border_names[CONV_BORDER_COUNT] = {NC_("border", "zero"), NC_("border", "clamp"),
-                                                                     NC_("border", "mirror"), NC_("border", "wrap")};
+                                                            NC_("border", "mirror"), NC_("border", "wrap")};
 
 const char *conv_border_name(conv_border b)
 {

@@ -34,14 +34,20 @@ typedef enum conv_border {
 /* The parameters of one convolution, as applied: weights already flipped
  * when true convolution was asked for. A plain struct, copyable to a device. */
 typedef struct conv_params {
-    float weight[9];    /* tap order, see above */
-    float divisor;      /* never 0 */
-    int border;         /* a conv_border */
+    float weight[9]; /* tap order, see above */
+    float divisor;   /* never 0 */
+    int border;      /* a conv_border */
 } conv_params;
 
 /* The offset of tap t (0..8) from the output pixel. */
-CONVIS_HD static inline int conv_tap_dx(int t) { return t % 3 - 1; }
-CONVIS_HD static inline int conv_tap_dy(int t) { return t / 3 - 1; }
+CONVIS_HD static inline int conv_tap_dx(int t)
+{
+    return t % 3 - 1;
+}
+CONVIS_HD static inline int conv_tap_dy(int t)
+{
+    return t / 3 - 1;
+}
 
 /* Maps a coordinate i on an axis of n pixels (n >= 1) into [0, n) by the
  * border rule, or returns -1 when the tap reads zero. */
@@ -50,8 +56,7 @@ CONVIS_HD static inline int conv_border_index(int i, int n, int border)
     if (i >= 0 && i < n)
         return i;
     switch (border) {
-    case CONV_BORDER_CLAMP:
-        return i < 0 ? 0 : n - 1;
+    case CONV_BORDER_CLAMP: return i < 0 ? 0 : n - 1;
     case CONV_BORDER_MIRROR: {
         int period;
         if (n == 1)
@@ -62,17 +67,13 @@ CONVIS_HD static inline int conv_border_index(int i, int n, int border)
             i += period;
         return i < n ? i : period - i;
     }
-    case CONV_BORDER_WRAP:
-        i %= n;
-        return i < 0 ? i + n : i;
-    default:
-        return -1;
+    case CONV_BORDER_WRAP: i %= n; return i < 0 ? i + n : i;
+    default: return -1;
     }
 }
 
 /* The value the border rule gives position (x, y), inside the image or out. */
-CONVIS_HD static inline float conv_sample(const float *in, int w, int h,
-                                          int x, int y, int border)
+CONVIS_HD static inline float conv_sample(const float *in, int w, int h, int x, int y, int border)
 {
     int sx = conv_border_index(x, w, border);
     int sy = conv_border_index(y, h, border);
@@ -82,8 +83,7 @@ CONVIS_HD static inline float conv_sample(const float *in, int w, int h,
 }
 
 /* The input value that tap t of output (x, y) reads. */
-CONVIS_HD static inline float conv_fetch(const float *in, int w, int h,
-                                         int x, int y, int t, int border)
+CONVIS_HD static inline float conv_fetch(const float *in, int w, int h, int x, int y, int t, int border)
 {
     return conv_sample(in, w, h, x + conv_tap_dx(t), y + conv_tap_dy(t), border);
 }
@@ -100,8 +100,7 @@ CONVIS_HD static inline float conv_finish(float sum, float divisor)
 }
 
 /* One output from the nine values under the window. */
-CONVIS_HD static inline float conv_combine(const float value[9],
-                                           const float weight[9], float divisor)
+CONVIS_HD static inline float conv_combine(const float value[9], const float weight[9], float divisor)
 {
     float sum = 0.0f;
     for (int t = 0; t < 9; ++t)
@@ -110,8 +109,7 @@ CONVIS_HD static inline float conv_combine(const float value[9],
 }
 
 /* Output (x, y) of the convolution of the w x h plane `in`. */
-CONVIS_HD static inline float conv_pixel(const float *in, int w, int h,
-                                         int x, int y, const conv_params *p)
+CONVIS_HD static inline float conv_pixel(const float *in, int w, int h, int x, int y, const conv_params *p)
 {
     float value[9];
     for (int t = 0; t < 9; ++t)

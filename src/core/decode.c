@@ -194,8 +194,7 @@ static float pfm_float(const unsigned char *b, bool little)
  * finite (NaN, infinity) is refused, naming the first in raster order from
  * the top: a filter would carry it into every neighbour's output, and a NaN
  * has no one bit pattern that engines would agree on. */
-static bool load_pfm(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
-                     img_image *out)
+static bool load_pfm(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out)
 {
     const unsigned char *p = data + 2, *end = data + size;
     char tok[32];
@@ -204,8 +203,8 @@ static bool load_pfm(const char *name, const unsigned char *data, size_t size, c
     char *scale_end;
     size_t need;
 
-    if (!(p = pfm_token(p, end, tok, sizeof tok)) || !parse_int(tok, &w) ||
-        !(p = pfm_token(p, end, tok, sizeof tok)) || !parse_int(tok, &h))
+    if (!(p = pfm_token(p, end, tok, sizeof tok)) || !parse_int(tok, &w) || !(p = pfm_token(p, end, tok, sizeof tok)) ||
+        !parse_int(tok, &h))
         return err_set("'%s' has a broken PFM header (expected \"Pf\" or \"PF\", width, height, scale)", name);
     if (!img_check_limits(name, w, h, lim))
         return false;
@@ -219,8 +218,8 @@ static bool load_pfm(const char *name, const unsigned char *data, size_t size, c
     ++p; /* the single whitespace character that ends the header */
     need = (size_t)w * (size_t)h * (size_t)channels * 4;
     if ((size_t)(end - p) < need)
-        return err_set("'%s' is truncated: a %dx%d PFM needs %zu bytes of pixels, the file has %zu", name, w, h,
-                       need, (size_t)(end - p));
+        return err_set("'%s' is truncated: a %dx%d PFM needs %zu bytes of pixels, the file has %zu", name, w, h, need,
+                       (size_t)(end - p));
     if (!img_alloc(out, w, h))
         return false;
     for (int y = 0; y < h; ++y) {
@@ -238,7 +237,8 @@ static bool load_pfm(const char *name, const unsigned char *data, size_t size, c
             if (!isfinite(v)) { /* NaN or infinity, or colours whose luma overflows */
                 img_free(out);
                 return err_set("'%s' has a pixel that is not a finite number (NaN or infinity) at x %d, y %d "
-                               "(from the top left); convis computes with finite values only", name, x, y);
+                               "(from the top left); convis computes with finite values only",
+                               name, x, y);
             }
             out->luma.px[i] = v;
             memset(out->color.px + 4 * i, img_display_byte(v, IMG_DISPLAY_CLAMP), 3);
@@ -279,8 +279,7 @@ static const unsigned char *pnm_number(const unsigned char *p, const unsigned ch
     return p;
 }
 
-static bool load_pnm(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
-                     img_image *out)
+static bool load_pnm(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out)
 {
     const unsigned char *p = data + 2, *end = data + size;
     int channels = data[1] == '5' ? 1 : 3, wide;
@@ -301,8 +300,8 @@ static bool load_pnm(const char *name, const unsigned char *data, size_t size, c
     n = (size_t)w * (size_t)h;
     need = n * (size_t)channels * (wide ? 2 : 1);
     if ((size_t)(end - p) < need)
-        return err_set("'%s' is truncated: a %ldx%ld %d-bit %s needs %zu bytes of pixels, the file has %zu", name, w,
-                       h, wide ? 16 : 8, channels == 1 ? "PGM" : "PPM", need, (size_t)(end - p));
+        return err_set("'%s' is truncated: a %ldx%ld %d-bit %s needs %zu bytes of pixels, the file has %zu", name, w, h,
+                       wide ? 16 : 8, channels == 1 ? "PGM" : "PPM", need, (size_t)(end - p));
     if (!img_alloc(out, (int)w, (int)h))
         return false;
     scale = 255.0f / (float)maxval;
@@ -323,7 +322,7 @@ static bool load_pnm(const char *name, const unsigned char *data, size_t size, c
             c[0] = byte_of(v[0]);
             c[1] = byte_of(v[1]);
             c[2] = byte_of(v[2]);
-            out->luma.px[i] = maxval == 255 ? luma_of(c)
+            out->luma.px[i] = maxval == 255                  ? luma_of(c)
                               : v[0] == v[1] && v[1] == v[2] ? v[0]
                                                              : 0.299f * v[0] + 0.587f * v[1] + 0.114f * v[2];
         }
@@ -444,7 +443,7 @@ static unsigned char *png_full_palette(const unsigned char *d, size_t n, size_t 
             c = calloc(1, n + pad);
             if (!c)
                 return NULL;
-            memcpy(c, d, at + 8 + len);                                   /* up to the entries' end */
+            memcpy(c, d, at + 8 + len);                                                  /* up to the entries' end */
             memcpy(c + at + 8 + len + pad + 4, d + at + 8 + len + 4, n - at - 12 - len); /* after the CRC */
             c[at] = 0;
             c[at + 1] = 0;
@@ -465,8 +464,8 @@ static unsigned char *png_full_palette(const unsigned char *d, size_t n, size_t 
     return NULL;
 }
 
-static bool load_stb(img_format f, const char *name, const unsigned char *data, size_t size,
-                     const img_limits *lim, img_image *out)
+static bool load_stb(img_format f, const char *name, const unsigned char *data, size_t size, const img_limits *lim,
+                     img_image *out)
 {
     int w, h, comp;
     long long hw, hh;
@@ -491,7 +490,8 @@ static bool load_stb(img_format f, const char *name, const unsigned char *data, 
         unsigned char *padded = bmp_full_palette(data, size, &padded_n, &refuse);
         if (refuse)
             return err_set("'%s' is a damaged BMP: its pixels start inside its header, where its palette should "
-                           "be", name);
+                           "be",
+                           name);
         px = padded && padded_n <= INT_MAX ? stbi_load_from_memory(padded, (int)padded_n, &w, &h, &comp, 4)
                                            : stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
         free(padded);
@@ -530,15 +530,12 @@ bool img_decode(const char *name, const unsigned char *data, size_t size, const 
     img_format f = img_identify(data, size < 64 ? size : 64);
     memset(out, 0, sizeof *out);
     switch (f) {
-    case IMG_FORMAT_PFM:
-        return load_pfm(name, data, size, lim, out);
-    case IMG_FORMAT_PNM:
-        return load_pnm(name, data, size, lim, out);
+    case IMG_FORMAT_PFM: return load_pfm(name, data, size, lim, out);
+    case IMG_FORMAT_PNM: return load_pnm(name, data, size, lim, out);
     case IMG_FORMAT_UNKNOWN:
         return err_set("'%s' is not an image convis can read: its first bytes are not those of a %s file", name,
                        img_accepted());
-    default:
-        return load_stb(f, name, data, size, lim, out);
+    default: return load_stb(f, name, data, size, lim, out);
     }
 }
 

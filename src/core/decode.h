@@ -20,7 +20,7 @@ typedef enum img_format {
     IMG_FORMAT_JPEG,
     IMG_FORMAT_BMP,
     IMG_FORMAT_TGA,
-    IMG_FORMAT_PNM,     /* P5 (grey) or P6 (colour), binary */
+    IMG_FORMAT_PNM, /* P5 (grey) or P6 (colour), binary */
     IMG_FORMAT_PFM,
 } img_format;
 

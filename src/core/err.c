@@ -15,7 +15,8 @@ static _Thread_local err_kind err_kind_now;
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 0)))
 #endif
-static bool set(err_kind kind, const char *fmt, va_list ap)
+static bool
+set(err_kind kind, const char *fmt, va_list ap)
 {
     vsnprintf(err_buf, sizeof err_buf, _(fmt), ap); /* in the current language */
     err_kind_now = kind;

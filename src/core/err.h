@@ -23,8 +23,8 @@ bool err_set(const char *fmt, ...)
  * (never by searching the sentence). err_set leaves ERR_OTHER. */
 typedef enum err_kind {
     ERR_OTHER = 0,
-    ERR_EXISTS,     /* the file to write is there already (convis does not overwrite) */
-    ERR_ENV,        /* the machine refused: a full disk, a file size limit, an I/O error, no memory */
+    ERR_EXISTS, /* the file to write is there already (convis does not overwrite) */
+    ERR_ENV,    /* the machine refused: a full disk, a file size limit, an I/O error, no memory */
 } err_kind;
 
 /* err_set, with a kind. */

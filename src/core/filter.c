@@ -138,8 +138,7 @@ void filt_format(const filt_kernel *k, char *buf, size_t size)
     buf[0] = '\0';
     for (int t = 0; t < 9 && used < size; ++t) {
         format_number(k->weight[t], num, sizeof num);
-        used += (size_t)snprintf(buf + used, size - used, "%s%s", num,
-                                 t == 8 ? "" : (t % 3 == 2 ? "; " : " "));
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", num, t == 8 ? "" : (t % 3 == 2 ? "; " : " "));
     }
     if (k->divisor != 1.0f && used < size) {
         format_number(k->divisor, num, sizeof num);

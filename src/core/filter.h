@@ -6,10 +6,10 @@
 #include <stddef.h>
 
 typedef struct filt_kernel {
-    char name[32];      /* preset name ("sobel-x") or "custom" */
-    char title[48];     /* for people ("Sobel X (vertical edges)") */
-    float weight[9];    /* row-major, top-left first, as written */
-    float divisor;      /* the weighted sum is divided by this; never 0 */
+    char name[32];   /* preset name ("sobel-x") or "custom" */
+    char title[48];  /* for people ("Sobel X (vertical edges)") */
+    float weight[9]; /* row-major, top-left first, as written */
+    float divisor;   /* the weighted sum is divided by this; never 0 */
 } filt_kernel;
 
 /* The presets, in a fixed order. */

@@ -19,7 +19,6 @@
 #include "sandbox.h"
 #include "stb_config.h"
 
-
 img_limits img_default_limits(void)
 {
     img_limits l = {IMG_DEFAULT_MAX_SIDE, IMG_DEFAULT_MAX_PIXELS};
@@ -68,7 +67,7 @@ void img_free(img_image *img)
 /* ---- display mapping ---------------------------------------------------- */
 
 static const char *const display_names[IMG_DISPLAY_COUNT] = {NC_("display", "clamp"), NC_("display", "abs"),
-                                                              NC_("display", "signed")};
+                                                             NC_("display", "signed")};
 
 const char *img_display_name(img_display d)
 {
@@ -92,15 +91,9 @@ uint8_t img_display_byte(float v, img_display d)
     if (v != v) /* NaN shows as black */
         return 0;
     switch (d) {
-    case IMG_DISPLAY_ABS:
-        g = fabsf(v);
-        break;
-    case IMG_DISPLAY_SIGNED:
-        g = 127.5f + 0.5f * v;
-        break;
-    default:
-        g = v;
-        break;
+    case IMG_DISPLAY_ABS: g = fabsf(v); break;
+    case IMG_DISPLAY_SIGNED: g = 127.5f + 0.5f * v; break;
+    default: g = v; break;
     }
     if (g <= 0.0f)
         return 0;
@@ -186,7 +179,8 @@ static bool read_image_file(const char *path, unsigned char **data, size_t *size
         close(fd);
         if (got >= 2 && head[0] == 'P' && head[1] >= '1' && head[1] <= '4')
             return err_set("'%s' is a text or one-bit PNM (P%c); convis reads binary PGM and PPM (P5, P6): convert "
-                           "it first", path, head[1]);
+                           "it first",
+                           path, head[1]);
         return err_set("'%s' is not an image convis can read: its first bytes are not those of a %s file", path,
                        img_accepted());
     }
@@ -297,8 +291,7 @@ static bool output_format(const char *path, out_format *fmt)
             return true;
         }
     }
-    return err_set("output '%s' has no known extension; convis writes .png (for display) or .pfm (exact values)",
-                   path);
+    return err_set("output '%s' has no known extension; convis writes .png (for display) or .pfm (exact values)", path);
 }
 
 bool img_output_name_ok(const char *path)
@@ -357,7 +350,6 @@ static bool same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-
 /* The temporary file being written now, for img_remove_partial_write (a
  * signal handler): set while it exists. */
 static char partial_path[4200];
@@ -409,8 +401,7 @@ bool img_write_file(const char *path, img_write_fn fn, const void *ctx, bool exc
     mode_t mask;
 
     if (exists && !exclusive && S_ISREG(st.st_mode) && !(st.st_mode & 0222))
-        return err_set("'%s' is read-only; convis does not replace it (give another name, or make it writable)",
-                       path);
+        return err_set("'%s' is read-only; convis does not replace it (give another name, or make it writable)", path);
     if (strlen(path) + 16 > sizeof partial_path)
         return err_set("cannot write '%s': the path is too long", path);
     partial_set = 0;
@@ -469,8 +460,7 @@ static bool write_pfm_plane(FILE *f, const void *ctx)
     return write_pfm(f, c->plane);
 }
 
-bool img_write(const char *path, const img_plane *plane, img_display display,
-               const char *input_path)
+bool img_write(const char *path, const img_plane *plane, img_display display, const char *input_path)
 {
     out_format fmt = OUT_PNG;
     struct stat st;
@@ -479,8 +469,7 @@ bool img_write(const char *path, const img_plane *plane, img_display display,
     if (!output_format(path, &fmt))
         return false;
     if (input_path && (strcmp(path, input_path) == 0 || same_file(path, input_path)))
-        return err_set("output '%s' is the input file; convis never overwrites its input, give another name",
-                       path);
+        return err_set("output '%s' is the input file; convis never overwrites its input, give another name", path);
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return err_set("output '%s' is a directory; give a file name ending in .png or .pfm", path);
     return img_write_file(path, fmt == OUT_PNG ? write_png_plane : write_pfm_plane, &ctx, false);

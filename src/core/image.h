@@ -22,8 +22,8 @@
 #define IMG_MAX_FILE_BYTES (1LL << 30)
 
 typedef struct img_limits {
-    int max_side;           /* pixels, either side */
-    long long max_pixels;   /* width * height */
+    int max_side;         /* pixels, either side */
+    long long max_pixels; /* width * height */
 } img_limits;
 
 /* A single float channel, row-major, index y*w + x. */
@@ -45,9 +45,9 @@ typedef struct img_image {
 
 /* How a float result becomes an 8-bit grey for display or PNG. */
 typedef enum img_display {
-    IMG_DISPLAY_CLAMP = 0,  /* v clamped to 0..255 */
-    IMG_DISPLAY_ABS,        /* |v| clamped to 0..255 */
-    IMG_DISPLAY_SIGNED,     /* 127.5 + v/2: zero is mid grey, -255..255 fits */
+    IMG_DISPLAY_CLAMP = 0, /* v clamped to 0..255 */
+    IMG_DISPLAY_ABS,       /* |v| clamped to 0..255 */
+    IMG_DISPLAY_SIGNED,    /* 127.5 + v/2: zero is mid grey, -255..255 fits */
     IMG_DISPLAY_COUNT
 } img_display;
 
@@ -96,8 +96,7 @@ bool img_output_name_ok(const char *path);
  * written to a temporary name beside it and renamed into place, so a failure
  * never leaves a half-written file. A path that is the same file as
  * `input_path` (when not NULL) is refused. */
-bool img_write(const char *path, const img_plane *plane, img_display display,
-               const char *input_path);
+bool img_write(const char *path, const img_plane *plane, img_display display, const char *input_path);
 
 /* Writes colour pixels as an RGB PNG (screenshots), through a temporary file
  * renamed into place. With `no_overwrite`, an existing `path` is refused. */

@@ -59,9 +59,10 @@ bool lb_is_cjk(uint32_t cp)
 static bool no_start(uint32_t cp)
 {
     static const uint32_t marks[] = {
-        0x3002, 0xFF0C, 0x3001, 0xFF1B, 0xFF1A, 0xFF1F, 0xFF01, 0xFF09, 0x300D, 0x300F, 0x3011, 0x300B, 0x3009,
-        0x3015, 0x3017, 0xFF3D, 0xFF5D, 0x201D, 0x2019, 0x2026, 0x2025, 0x30FB, 0x30FC, 0xFF0E, 0x3005, 0x301C,
-        ',', '.', ';', ':', '!', '?', ')', ']', '}', '%', 0xD7 /* × */, 0xB7 /* · */,
+        0x3002, 0xFF0C, 0x3001, 0xFF1B, 0xFF1A, 0xFF1F, 0xFF01,       0xFF09,       0x300D, 0x300F,
+        0x3011, 0x300B, 0x3009, 0x3015, 0x3017, 0xFF3D, 0xFF5D,       0x201D,       0x2019, 0x2026,
+        0x2025, 0x30FB, 0x30FC, 0xFF0E, 0x3005, 0x301C, ',',          '.',          ';',    ':',
+        '!',    '?',    ')',    ']',    '}',    '%',    0xD7 /* × */, 0xB7 /* · */,
     };
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; ++i)
         if (marks[i] == cp)
@@ -73,7 +74,7 @@ static bool no_start(uint32_t cp)
 static bool no_end(uint32_t cp)
 {
     static const uint32_t marks[] = {0xFF08, 0x300C, 0x300E, 0x3010, 0x300A, 0x3008, 0x3014, 0x3016,
-                                     0xFF3B, 0xFF5B, 0x201C, 0x2018, '(', '[', '{'};
+                                     0xFF3B, 0xFF5B, 0x201C, 0x2018, '(',    '[',    '{'};
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; ++i)
         if (marks[i] == cp)
             return true;
@@ -88,8 +89,8 @@ static bool is_digit(uint32_t cp)
 /* Whether the word at s is a unit that stays with the number before it. */
 static bool unit_at(const char *s)
 {
-    static const char *const units[] = {"\xC2\xB5s", "ms", "s", "ns", "MiB", "KiB", "GiB", "TiB", "B",
-                                        "px", "%", "\xC3\x97", "threads", "pixels", "outputs", NULL};
+    static const char *const units[] = {"\xC2\xB5s", "ms", "s", "ns",       "MiB",     "KiB",    "GiB",     "TiB",
+                                        "B",         "px", "%", "\xC3\x97", "threads", "pixels", "outputs", NULL};
     for (int i = 0; units[i]; ++i) {
         size_t n = strlen(units[i]);
         if (strncmp(s, units[i], n) == 0) {

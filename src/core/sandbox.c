@@ -45,7 +45,7 @@
 #endif
 
 #define HEADER_MAGIC 0x636f6e76u /* "conv" */
-#define SANDBOX_REFUSED 3         /* the child's status when its filter could not be installed */
+#define SANDBOX_REFUSED 3        /* the child's status when its filter could not be installed */
 
 /* What the child sends first. */
 typedef struct reply {
@@ -291,14 +291,13 @@ static void misbehave(const char *how, reply *r)
             memset(p, 1, 64u << 20);
             total += 64u << 20;
         }
-        snprintf(r->msg, sizeof r->msg, "the image decoder ran out of memory after %zu MiB (its limit)",
-                 total >> 20);
+        snprintf(r->msg, sizeof r->msg, "the image decoder ran out of memory after %zu MiB (its limit)", total >> 20);
     }
 }
 
-static void __attribute__((noreturn)) child(int fd, pid_t parent, sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
-                                            const img_limits *lim, unsigned long long mapped,
-                                            unsigned long long pixels, bool color)
+static void __attribute__((noreturn))
+child(int fd, pid_t parent, sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
+      const img_limits *lim, unsigned long long mapped, unsigned long long pixels, bool color)
 {
     reply r;
     img_image img;
@@ -427,27 +426,34 @@ static bool child_failed(const char *name, int status, bool timed_out, double se
 {
     if (timed_out)
         return err_set("the image decoder took more than %.0f s on '%s' and was stopped; the file is too large to "
-                       "decode here or made to stall decoders", seconds, name);
+                       "decode here or made to stall decoders",
+                       seconds, name);
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         if (sig == SIGSYS && !filter_works())
             return err_set("cannot decode '%s': the image decoder's sandbox does not work here (its seccomp filter "
                            "stops even a decoder that decodes nothing, as under a memory checker such as valgrind); "
-                           "for such a checker, set CONVIS_DECODE_IN_PROCESS=1 to decode without the sandbox", name);
+                           "for such a checker, set CONVIS_DECODE_IN_PROCESS=1 to decode without the sandbox",
+                           name);
         if (sig == SIGSYS)
             return err_set("the image decoder was stopped on '%s': it tried to do something decoding never needs "
-                           "(the file may be made to attack decoders)", name);
+                           "(the file may be made to attack decoders)",
+                           name);
         if (sig == SIGXCPU)
             return err_set("the image decoder ran out of CPU time on '%s' and was stopped; the file is too large "
-                           "to decode here or made to stall decoders", name);
+                           "to decode here or made to stall decoders",
+                           name);
         return err_set("the image decoder failed on '%s': the file is damaged or made to crash decoders "
-                       "(the decoder stopped on signal %d, %s)", name, sig, strsignal(sig));
+                       "(the decoder stopped on signal %d, %s)",
+                       name, sig, strsignal(sig));
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == SANDBOX_REFUSED)
         return err_set("cannot decode '%s': this system refused the image decoder its sandbox (a seccomp filter); "
-                       "convis decodes files only inside one", name);
+                       "convis decodes files only inside one",
+                       name);
     return err_set("the image decoder failed on '%s': the file is damaged or made to crash decoders (it ended with "
-                   "status %d before sending the image)", name, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+                   "status %d before sending the image)",
+                   name, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 bool sbx_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out)
@@ -464,8 +470,7 @@ bool sbx_decode_with(sbx_decoder decode, const char *name, const unsigned char *
     return decode_in_child(decode, name, data, size, lim, true, out);
 }
 
-bool sbx_decode_luma(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
-                     img_image *out)
+bool sbx_decode_luma(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out)
 {
     return decode_in_child(img_decode, name, data, size, lim, false, out);
 }

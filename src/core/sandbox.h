@@ -39,8 +39,7 @@ bool sbx_decode(const char *name, const unsigned char *data, size_t size, const 
 
 /* sbx_decode of the luma plane alone (out->color left empty): for a result
  * computed and written, not shown, at 4 bytes a pixel less. */
-bool sbx_decode_luma(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
-                     img_image *out);
+bool sbx_decode_luma(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out);
 
 /* A decoder: img_decode, or another with its contract (tests run a known
  * crashing decoder through the sandbox to show it contained). */

@@ -15,8 +15,7 @@ static void enter_output(conv_stepper *s, long index)
         s->value[t] = conv_fetch(s->in->px, w, h, x, y, t, s->params.border);
 }
 
-void conv_stepper_init(conv_stepper *s, const img_plane *in, const conv_params *p,
-                       img_plane *out)
+void conv_stepper_init(conv_stepper *s, const img_plane *in, const conv_params *p, img_plane *out)
 {
     s->in = in;
     s->out = out;

@@ -17,19 +17,18 @@
 
 typedef struct conv_stepper {
     const img_plane *in;
-    img_plane *out;         /* each output is written when its 9th tap is done */
+    img_plane *out; /* each output is written when its 9th tap is done */
     conv_params params;
-    long total;             /* outputs in the image: w * h */
-    long index;             /* the current output, raster order (y*w + x) */
-    int taps;               /* taps of the current output done, 0..9 */
-    float value[9];         /* input values under the window */
-    float product[9];       /* products of the taps done (0 for the others) */
-    float sum;              /* running sum of the products done */
+    long total;       /* outputs in the image: w * h */
+    long index;       /* the current output, raster order (y*w + x) */
+    int taps;         /* taps of the current output done, 0..9 */
+    float value[9];   /* input values under the window */
+    float product[9]; /* products of the taps done (0 for the others) */
+    float sum;        /* running sum of the products done */
 } conv_stepper;
 
 /* Starts at output 0 with no tap done. `out` has the size of `in`. */
-void conv_stepper_init(conv_stepper *s, const img_plane *in, const conv_params *p,
-                       img_plane *out);
+void conv_stepper_init(conv_stepper *s, const img_plane *in, const conv_params *p, img_plane *out);
 
 /* Does the next tap (moving to the next output first when the current one is
  * complete). Returns false, doing nothing, when every output is done. */

@@ -9,10 +9,10 @@
 #include <stddef.h>
 
 typedef struct tim_stats {
-    size_t n;       /* number of samples */
-    double min;     /* milliseconds */
+    size_t n;   /* number of samples */
+    double min; /* milliseconds */
     double median;
-    double p95;     /* nearest-rank 95th percentile */
+    double p95; /* nearest-rank 95th percentile */
     double max;
 } tim_stats;
 

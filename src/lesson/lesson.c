@@ -24,11 +24,13 @@
 
 #include "core/err.h"
 
+/* clang-format off */
 const char *const lsn_placeholders[] = {
     "cpu_seq_ms", "cpu_par_ms", "gpu_ms", "gpu_engine", "gpu_device", "ratio_par_seq", "ratio_gpu_par",
     "image_size", "outputs", "threads", "blocks", "block_size", "cpu_threads", "gpu_result", "gpu_copy_ms", "crossover", "passes", "chain_cpu_ms", "chain_gpu_ms", "chain_length", "image_bytes", "device_memory", "largest_image", "cpu_simd_ms", "ratio_simd_seq", "ratio_par_simd",
     "memory_budget", "tiles", "tile_ms", "warp_size", "record", "gpu_label", NULL,
 };
+/* clang-format on */
 
 /* A lesson needs four levels (lesson, steps, step, do); this leaves room for
  * a clear message about a mistake rather than a deep walk. */
@@ -79,12 +81,12 @@ typedef enum { N_SCALAR, N_SEQ, N_MAP } node_kind;
 
 typedef struct node {
     node_kind kind;
-    int line, column;            /* 1-based, where the node starts */
-    size_t index;                /* byte offset of the start in the text given to libyaml */
-    yaml_scalar_style_t style;   /* scalars */
-    char *value;                 /* scalars: NUL-terminated copy */
+    int line, column;          /* 1-based, where the node starts */
+    size_t index;              /* byte offset of the start in the text given to libyaml */
+    yaml_scalar_style_t style; /* scalars */
+    char *value;               /* scalars: NUL-terminated copy */
     size_t length;
-    struct node **kids;          /* sequences: items; mappings: key, value, key, value, ... */
+    struct node **kids; /* sequences: items; mappings: key, value, key, value, ... */
     int count, cap;
 } node;
 
@@ -119,8 +121,8 @@ static const char *node_what(const node *n);
 static bool plain_null(const node *n)
 {
     return n->kind == N_SCALAR && n->style == YAML_PLAIN_SCALAR_STYLE &&
-           (n->length == 0 || !strcmp(n->value, "~") || !strcmp(n->value, "null") ||
-            !strcmp(n->value, "Null") || !strcmp(n->value, "NULL"));
+           (n->length == 0 || !strcmp(n->value, "~") || !strcmp(n->value, "null") || !strcmp(n->value, "Null") ||
+            !strcmp(n->value, "NULL"));
 }
 
 /* A plain scalar YAML reads as a number: 12, -3, 1.5, 2e3, 0x1F, 0o17, .inf, .nan. */
@@ -232,7 +234,7 @@ static base scalar_base(const node *n, const char *text, size_t size)
         b.by_lines = true;
         while (i < size && text[i] != '\n')
             ++i;
-        while (i < size) {       /* i at a '\n': measure the next line */
+        while (i < size) { /* i at a '\n': measure the next line */
             size_t j = ++i;
             while (j < size && text[j] == ' ')
                 ++j;
@@ -317,7 +319,7 @@ bool lsn_check_placeholders(const char *name, const char *text, int line, int co
 
 typedef struct parse {
     const char *name;
-    const char *text;   /* what libyaml reads (after a UTF-8 byte order mark) */
+    const char *text; /* what libyaml reads (after a UTF-8 byte order mark) */
     size_t size;
 } parse;
 
@@ -346,8 +348,7 @@ static bool yaml_failure(const parse *ps, const yaml_parser_t *p)
     const char *problem = p->problem ? p->problem : "unreadable YAML";
     const char *context = p->context;
     switch (p->error) {
-    case YAML_MEMORY_ERROR:
-        return fail_at(ps->name, 1, 1, "out of memory while reading the lesson");
+    case YAML_MEMORY_ERROR: return fail_at(ps->name, 1, 1, "out of memory while reading the lesson");
     case YAML_READER_ERROR: {
         size_t at = p->problem_offset;
         /* libyaml points at a bad trailing byte: point at its sequence's start */
@@ -367,10 +368,8 @@ static bool yaml_failure(const parse *ps, const yaml_parser_t *p)
         return fail_at(ps->name, line, column, "%s; save the lesson as UTF-8 text", problem);
     }
     case YAML_SCANNER_ERROR:
-    case YAML_PARSER_ERROR:
-        break;
-    default:
-        return fail_at(ps->name, 1, 1, "unreadable YAML (%s)", problem);
+    case YAML_PARSER_ERROR: break;
+    default: return fail_at(ps->name, 1, 1, "unreadable YAML (%s)", problem);
     }
     line = (int)p->problem_mark.line + 1;
     column = (int)p->problem_mark.column + 1;
@@ -396,8 +395,7 @@ static bool yaml_failure(const parse *ps, const yaml_parser_t *p)
                        "%s in the quoted text that starts at %d:%d; inside double quotes write \\\\ for a "
                        "backslash, or use single quotes",
                        problem, cline, ccol);
-    if (contains(problem, "tab") ||
-        (p->problem_mark.index < ps->size && ps->text[p->problem_mark.index] == '\t'))
+    if (contains(problem, "tab") || (p->problem_mark.index < ps->size && ps->text[p->problem_mark.index] == '\t'))
         return fail_at(ps->name, line, column, "a tab indents this line; indent with spaces only");
     if (contains(problem, "cannot start any token"))
         return fail_at(ps->name, line, column,
@@ -410,8 +408,8 @@ static bool yaml_failure(const parse *ps, const yaml_parser_t *p)
                        "one mapping and the '- ' of one list line up",
                        problem, cline, ccol);
     if (context)
-        return fail_at(ps->name, line, column, "%s %s at %d:%d; check the indentation, quotes and brackets",
-                       problem, context, cline, ccol);
+        return fail_at(ps->name, line, column, "%s %s at %d:%d; check the indentation, quotes and brackets", problem,
+                       context, cline, ccol);
     return fail_at(ps->name, line, column, "%s; check the indentation, quotes and brackets", problem);
 }
 
@@ -442,9 +440,7 @@ static bool build_tree(const parse *ps, node **root)
         line = (int)ev.start_mark.line + 1;
         column = (int)ev.start_mark.column + 1;
         switch (ev.type) {
-        case YAML_STREAM_END_EVENT:
-            done = true;
-            break;
+        case YAML_STREAM_END_EVENT: done = true; break;
         case YAML_DOCUMENT_START_EVENT:
             if (++documents > 1) {
                 fail_at(ps->name, line, column,
@@ -461,7 +457,7 @@ static bool build_tree(const parse *ps, node **root)
         case YAML_SCALAR_EVENT:
         case YAML_SEQUENCE_START_EVENT:
         case YAML_MAPPING_START_EVENT: {
-            const yaml_char_t *tag = ev.type == YAML_SCALAR_EVENT          ? ev.data.scalar.tag
+            const yaml_char_t *tag = ev.type == YAML_SCALAR_EVENT           ? ev.data.scalar.tag
                                      : ev.type == YAML_SEQUENCE_START_EVENT ? ev.data.sequence_start.tag
                                                                             : ev.data.mapping_start.tag;
             if (tag) {
@@ -476,8 +472,7 @@ static bool build_tree(const parse *ps, node **root)
                         ev.data.scalar.length, LSN_MAX_STRING_BYTES);
                 goto delete_event;
             }
-            if (ev.type == YAML_SCALAR_EVENT &&
-                !utf8_text((const char *)ev.data.scalar.value, ev.data.scalar.length)) {
+            if (ev.type == YAML_SCALAR_EVENT && !utf8_text((const char *)ev.data.scalar.value, ev.data.scalar.length)) {
                 fail_at(ps->name, line, column,
                         "this text holds a NUL character or bytes that are not UTF-8 (from an escape such as "
                         "\\0); remove them");
@@ -516,7 +511,7 @@ static bool build_tree(const parse *ps, node **root)
                 goto delete_event;
             }
             if (depth == 0)
-                *root = n;   /* one document, so one root */
+                *root = n; /* one document, so one root */
             if (n->kind != N_SCALAR)
                 stack[depth++] = n;
             break;
@@ -526,13 +521,12 @@ static bool build_tree(const parse *ps, node **root)
             if (depth > 0)
                 --depth;
             break;
-        default:
-            break;
+        default: break;
         }
         yaml_event_delete(&ev);
     }
     ok = true;
-    if (*root && plain_null(*root)) {   /* "---" alone: an empty document */
+    if (*root && plain_null(*root)) { /* "---" alone: an empty document */
         node_free(*root);
         *root = NULL;
     }
@@ -586,16 +580,15 @@ static int distance(const char *a, const char *b)
 
 /* Keys: scalars, known, each once. `where` names the mapping ("in a step"),
  * `has` lists its keys for the message ("a step has say, do and wait"). */
-static bool check_keys(const parse *ps, const node *map, const char *const *known, const char *where,
-                       const char *has)
+static bool check_keys(const parse *ps, const node *map, const char *const *known, const char *where, const char *has)
 {
     char shown[64], hint[64];
     for (int i = 0; i + 1 < map->count; i += 2) {
         const node *k = map->kids[i];
         int hit = -1;
         if (k->kind != N_SCALAR || plain_null(k))
-            return fail_at(ps->name, k->line, k->column, "a key here is %s %s; keys are words, and %s",
-                           node_what(k), where, has);
+            return fail_at(ps->name, k->line, k->column, "a key here is %s %s; keys are words, and %s", node_what(k),
+                           where, has);
         for (int j = 0; known[j]; ++j)
             if (!strcmp(k->value, known[j]))
                 hit = j;
@@ -609,8 +602,7 @@ static bool check_keys(const parse *ps, const node *map, const char *const *know
         }
         for (int j = 0; j < i; j += 2)
             if (!strcmp(map->kids[j]->value, k->value))
-                return fail_at(ps->name, k->line, k->column,
-                               "the key '%s' appears twice %s (first at %d:%d); keep one",
+                return fail_at(ps->name, k->line, k->column, "the key '%s' appears twice %s (first at %d:%d); keep one",
                                clip(k->value, k->length, shown, sizeof shown), where, map->kids[j]->line,
                                map->kids[j]->column);
     }
@@ -662,14 +654,16 @@ static bool path_value(const parse *ps, const node *v, const char *what, const c
     if (s[0] == '/' || s[0] == '~' || memchr(s, '\\', v->length))
         return fail_at(ps->name, v->line, v->column,
                        "%s '%s' is a path outside the lesson's folder; give a file beside the lesson or one "
-                       "of convis's own, such as %s", what, shown, example);
+                       "of convis's own, such as %s",
+                       what, shown, example);
     for (const char *p = s; p < end;) {
         const char *slash = memchr(p, '/', (size_t)(end - p));
         const char *part_end = slash ? slash : end;
         if (part_end - p == 2 && p[0] == '.' && p[1] == '.')
             return fail_at(ps->name, v->line, v->column,
                            "%s '%s' climbs out of the lesson's folder (..); give a file beside the lesson or "
-                           "in a folder under it", what, shown);
+                           "in a folder under it",
+                           what, shown);
         p = part_end + (slash ? 1 : 0);
         if (!slash)
             break;
@@ -691,8 +685,8 @@ static bool add_actions(const parse *ps, const node *v, int step_no, lsn_step *s
     char shown[64];
     if (plain_number(v))
         return fail_at(ps->name, v->line, v->column,
-                       "do in step %d holds a number (%s); actions are names such as step, filter-6 or step*3",
-                       step_no, clip(v->value, v->length, shown, sizeof shown));
+                       "do in step %d holds a number (%s); actions are names such as step, filter-6 or step*3", step_no,
+                       clip(v->value, v->length, shown, sizeof shown));
     if (plain_null(v))
         return fail_at(ps->name, v->line, v->column,
                        "do in step %d holds an empty action; write actions such as do: [restart, step*3]", step_no);
@@ -731,7 +725,7 @@ static bool add_actions(const parse *ps, const node *v, int step_no, lsn_step *s
         st->action_count++;
         if (p >= end)
             return true;
-        ++p;   /* the comma */
+        ++p; /* the comma */
     }
 }
 
@@ -746,14 +740,14 @@ static bool do_value(const parse *ps, const node *v, int step_no, lsn_step *st)
     if (v->kind == N_SCALAR)
         return add_actions(ps, v, step_no, st);
     if (v->count == 0)
-        return fail_at(ps->name, v->line, v->column, "do in step %d is an empty list; %s, or leave do out",
-                       step_no, fix);
+        return fail_at(ps->name, v->line, v->column, "do in step %d is an empty list; %s, or leave do out", step_no,
+                       fix);
     for (int i = 0; i < v->count; ++i) {
         const node *item = v->kids[i];
         if (item->kind != N_SCALAR)
             return fail_at(ps->name, item->line, item->column,
-                           "an action in step %d is %s; each action is a name such as filter-6 or step*3",
-                           step_no, node_what(item));
+                           "an action in step %d is %s; each action is a name such as filter-6 or step*3", step_no,
+                           node_what(item));
         if (!add_actions(ps, item, step_no, st))
             return false;
     }
@@ -810,8 +804,8 @@ static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st
     st->line = m->line;
     if (m->kind != N_MAP)
         return fail_at(ps->name, m->line, m->column,
-                       "step %d is %s; a step is a mapping such as '- say: ...' with optional do: and wait:",
-                       step_no, node_what(m));
+                       "step %d is %s; a step is a mapping such as '- say: ...' with optional do: and wait:", step_no,
+                       node_what(m));
     if (!check_keys(ps, m, keys, _("in a step"),
                     _("a step has say (and say-gpu, say-software, say-no-gpu), do, wait and image")))
         return false;
@@ -906,7 +900,7 @@ static bool lesson_value(const parse *ps, const node *root, lsn_lesson *out)
     if (!out->steps)
         return fail_at(ps->name, steps->line, steps->column, "out of memory while reading the lesson");
     for (int i = 0; i < steps->count; ++i) {
-        out->step_count = i + 1;   /* so lsn_free frees what the step holds so far */
+        out->step_count = i + 1; /* so lsn_free frees what the step holds so far */
         if (!step_value(ps, steps->kids[i], i + 1, &out->steps[i]))
             return false;
     }
@@ -930,7 +924,7 @@ bool lsn_parse(const char *name, const char *text, size_t size, lsn_lesson *out)
     if (size > LSN_MAX_FILE_BYTES)
         return fail_at(ps.name, 1, 1, "the lesson is %zu bytes; a lesson file may be at most %d bytes (1 MiB)", size,
                        LSN_MAX_FILE_BYTES);
-    if (size >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))   /* a UTF-8 byte order mark: skipped */
+    if (size >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) /* a UTF-8 byte order mark: skipped */
         ps.text += 3, ps.size -= 3;
     if (!build_tree(&ps, &root))
         return false;
@@ -939,7 +933,7 @@ bool lsn_parse(const char *name, const char *text, size_t size, lsn_lesson *out)
     ok = lesson_value(&ps, root, out);
     node_free(root);
     if (!ok)
-        lsn_free(out);   /* leaves err_msg() as it is */
+        lsn_free(out); /* leaves err_msg() as it is */
     return ok;
 }
 

@@ -17,10 +17,10 @@
 #include <stddef.h>
 
 /* The limits a lesson must stay within. */
-#define LSN_MAX_FILE_BYTES (1024 * 1024)    /* a whole file: 1 MiB */
-#define LSN_MAX_STRING_BYTES (64 * 1024)    /* one string (narration, title, ...): 64 KiB */
+#define LSN_MAX_FILE_BYTES (1024 * 1024) /* a whole file: 1 MiB */
+#define LSN_MAX_STRING_BYTES (64 * 1024) /* one string (narration, title, ...): 64 KiB */
 #define LSN_MAX_STEPS 1000
-#define LSN_MAX_ACTIONS 100                 /* per step */
+#define LSN_MAX_ACTIONS 100 /* per step */
 
 /* One action as `convis --do` takes it ("step*3"), and its 1-based position
  * in the file. */
@@ -33,28 +33,30 @@ typedef struct lsn_action {
  * say-software, say-no-gpu): where the GPU engine is a real GPU, software
  * running on this CPU (llvmpipe), or missing. A step without the variant
  * says its `say`. */
-typedef enum lsn_variant {
-    LSN_ON_GPU = 0,
-    LSN_ON_SOFTWARE,
-    LSN_ON_NO_GPU,
-    LSN_VARIANTS
-} lsn_variant;
+typedef enum lsn_variant { LSN_ON_GPU = 0, LSN_ON_SOFTWARE, LSN_ON_NO_GPU, LSN_VARIANTS } lsn_variant;
 
 typedef struct lsn_step {
-    char *say; int say_line, say_column;      /* the narration; its value's position */
-    char *say_on[LSN_VARIANTS];               /* the variants; NULL when absent */
+    char *say;
+    int say_line, say_column;   /* the narration; its value's position */
+    char *say_on[LSN_VARIANTS]; /* the variants; NULL when absent */
     int say_on_line[LSN_VARIANTS];
-    lsn_action *actions; int action_count;    /* actions NULL when count is 0 */
-    char *wait; int wait_line, wait_column;   /* wait NULL when absent */
-    char *image; int image_line, image_column; /* an image the step opens; NULL when absent */
-    int line;                                 /* where the step's mapping starts */
+    lsn_action *actions;
+    int action_count; /* actions NULL when count is 0 */
+    char *wait;
+    int wait_line, wait_column; /* wait NULL when absent */
+    char *image;
+    int image_line, image_column; /* an image the step opens; NULL when absent */
+    int line;                     /* where the step's mapping starts */
 } lsn_step;
 
 typedef struct lsn_lesson {
     char *title;
-    char *image; int image_line, image_column; /* image NULL when absent */
-    char *record; int record_line, record_column; /* a recorded run to draw; NULL when absent */
-    lsn_step *steps; int step_count;
+    char *image;
+    int image_line, image_column; /* image NULL when absent */
+    char *record;
+    int record_line, record_column; /* a recorded run to draw; NULL when absent */
+    lsn_step *steps;
+    int step_count;
 } lsn_lesson;
 
 /* Parses text (size bytes, not necessarily NUL-terminated) named `name` for

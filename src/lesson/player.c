@@ -83,7 +83,7 @@ void lsn_player_narration(const lsn_player *p, lsn_variant on, lsn_lookup lookup
     if (!p->active)
         return;
     say = on >= 0 && on < LSN_VARIANTS && p->lesson.steps[p->step].say_on[on] ? p->lesson.steps[p->step].say_on[on]
-                                                                               : p->lesson.steps[p->step].say;
+                                                                              : p->lesson.steps[p->step].say;
     while (*say && out + 1 < size) {
         const char *close = say[0] == '{' ? strchr(say, '}') : NULL;
         if ((say[0] == '{' && say[1] == '{') || (say[0] == '}' && say[1] == '}')) {

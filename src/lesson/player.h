@@ -20,9 +20,9 @@
 
 typedef struct lsn_player {
     bool active;
-    lsn_lesson lesson;      /* owned while active */
-    int step;               /* the step shown, 0-based */
-    bool waiting;           /* the step's wait action has not been done yet */
+    lsn_lesson lesson; /* owned while active */
+    int step;          /* the step shown, 0-based */
+    bool waiting;      /* the step's wait action has not been done yet */
 } lsn_player;
 
 /* Takes the lesson (the player owns it from now on; *lesson is left empty)

@@ -105,8 +105,8 @@ plat_window *plat_open(const char *title, int w, int h, unsigned flags)
         window_flags |= SDL_WINDOW_HIDDEN;
     { /* no larger than the display's room for windows (a --window of 8K on a 1080p screen) */
         SDL_Rect room;
-        if (strcmp(plat_video_driver(), "offscreen") != 0 && SDL_GetDisplayUsableBounds(0, &room) == 0 &&
-            room.w > 0 && room.h > 0) {
+        if (strcmp(plat_video_driver(), "offscreen") != 0 && SDL_GetDisplayUsableBounds(0, &room) == 0 && room.w > 0 &&
+            room.h > 0) {
             w = w < room.w ? w : room.w;
             h = h < room.h ? h : room.h;
         }
@@ -247,9 +247,7 @@ static bool translate(plat_window *win, const SDL_Event *e, plat_event *ev)
         ev->x = (int)((float)ev->x * win->scale_x);
         ev->y = (int)((float)ev->y * win->scale_y);
         return ev->wheel != 0;
-    case SDL_QUIT:
-        ev->type = PLAT_EVENT_QUIT;
-        return true;
+    case SDL_QUIT: ev->type = PLAT_EVENT_QUIT; return true;
     case SDL_KEYDOWN:
         ev->key = map_key(e->key.keysym.sym);
         if (!ev->key)
@@ -284,8 +282,7 @@ static bool translate(plat_window *win, const SDL_Event *e, plat_event *ev)
             return true;
         }
         return false;
-    default:
-        return false;
+    default: return false;
     }
 }
 

@@ -15,22 +15,22 @@ typedef struct plat_window plat_window;
 typedef enum plat_event_type {
     PLAT_EVENT_NONE = 0,
     PLAT_EVENT_QUIT,
-    PLAT_EVENT_KEY,         /* key: a key above */
-    PLAT_EVENT_DROP,        /* path: a file dropped on the window */
+    PLAT_EVENT_KEY,  /* key: a key above */
+    PLAT_EVENT_DROP, /* path: a file dropped on the window */
     PLAT_EVENT_RESIZE,
-    PLAT_EVENT_EXPOSE,      /* the window needs drawing again */
-    PLAT_EVENT_MOUSE_MOVE,  /* x, y; buttons held in `button` (bit 0 left) */
-    PLAT_EVENT_MOUSE_DOWN,  /* x, y, button (1 left, 2 middle, 3 right) */
+    PLAT_EVENT_EXPOSE,     /* the window needs drawing again */
+    PLAT_EVENT_MOUSE_MOVE, /* x, y; buttons held in `button` (bit 0 left) */
+    PLAT_EVENT_MOUSE_DOWN, /* x, y, button (1 left, 2 middle, 3 right) */
     PLAT_EVENT_MOUSE_UP,
-    PLAT_EVENT_WHEEL,       /* wheel: + away from the user */
-    PLAT_EVENT_LEAVE,       /* the mouse left the window */
+    PLAT_EVENT_WHEEL, /* wheel: + away from the user */
+    PLAT_EVENT_LEAVE, /* the mouse left the window */
 } plat_event_type;
 
 typedef struct plat_event {
     plat_event_type type;
     int key;
-    unsigned mods;          /* PLAT_MOD_* held with a key or click */
-    int x, y;               /* mouse, in drawable pixels */
+    unsigned mods; /* PLAT_MOD_* held with a key or click */
+    int x, y;      /* mouse, in drawable pixels */
     int button;
     int wheel;
     char path[4096];

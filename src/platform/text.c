@@ -148,4 +148,3 @@ bool plat_glyph_render(plat_font *font, uint32_t codepoint, img_rgba *out, int *
     *advance = adv > 0 ? adv : out->w;
     return true;
 }
-

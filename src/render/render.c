@@ -328,8 +328,8 @@ void rnd_end(void)
 }
 
 /* Queues a quad for the program chosen by `display` (-1: plain). */
-static void queue_quad(const rnd_texture *t, float x, float y, float w, float h, float u0, float v0, float u1,
-                       float v1, rnd_color c, bool smooth, int display)
+static void queue_quad(const rnd_texture *t, float x, float y, float w, float h, float u0, float v0, float u1, float v1,
+                       rnd_color c, bool smooth, int display)
 {
     vertex *v;
     if (R.quads && (R.batch_tex != t->id || R.batch_smooth != smooth || R.batch_display != display))

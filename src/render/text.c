@@ -8,12 +8,12 @@
 #include "core/linebreak.h"
 
 #define ATLAS_SIZE 2048
-#define SOLID 4 /* a white block at the atlas's corner, for rectangles (rnd_text_solid) */
+#define SOLID 4         /* a white block at the atlas's corner, for rectangles (rnd_text_solid) */
 #define TABLE_SIZE 4096 /* glyphs a font remembers; open addressing, power of two */
 
 typedef struct glyph {
-    uint32_t cp;        /* 0 = empty slot */
-    int x, y, w, h;     /* in the atlas */
+    uint32_t cp;    /* 0 = empty slot */
+    int x, y, w, h; /* in the atlas */
     int advance;
 } glyph;
 
@@ -24,14 +24,14 @@ static struct {
     rnd_texture tex;
     int shelf_x, shelf_y, shelf_h; /* packing: rows ("shelves") left to right */
     unsigned generation;
-    int fonts;                     /* alive: the atlas goes with the last */
+    int fonts; /* alive: the atlas goes with the last */
 } A;
 
 struct rnd_font {
     int line_height;
     rnd_rasterize_fn rasterize;
     void *user;
-    unsigned generation;    /* the atlas generation the table is for */
+    unsigned generation; /* the atlas generation the table is for */
     int used;
     glyph table[TABLE_SIZE];
 };
@@ -151,7 +151,7 @@ static const glyph *get_glyph(rnd_font *f, uint32_t cp)
         A.shelf_h = 0;
     }
     if (A.shelf_y + img.h > ATLAS_SIZE) { /* full: start again */
-        rnd_flush(); /* what is queued still shows the old glyphs */
+        rnd_flush();                      /* what is queued still shows the old glyphs */
         if (!clear_atlas()) {
             free(img.px);
             return NULL;
@@ -245,9 +245,8 @@ static float draw_run(rnd_font *f, const char *s, const char *end, float x, floa
         if (!g)
             continue;
         if (draw && g->w > 0 && g->h > 0)
-            rnd_quad(&A.tex, pen, y, (float)g->w, (float)g->h, (float)g->x / ATLAS_SIZE,
-                     (float)g->y / ATLAS_SIZE, (float)(g->x + g->w) / ATLAS_SIZE,
-                     (float)(g->y + g->h) / ATLAS_SIZE, c, false);
+            rnd_quad(&A.tex, pen, y, (float)g->w, (float)g->h, (float)g->x / ATLAS_SIZE, (float)g->y / ATLAS_SIZE,
+                     (float)(g->x + g->w) / ATLAS_SIZE, (float)(g->y + g->h) / ATLAS_SIZE, c, false);
         pen += (float)g->advance;
     }
     if (draw)

@@ -39,7 +39,7 @@ float rnd_text_wrapped(rnd_font *f, const char *utf8, float x, float y, float ma
 typedef struct rnd_text_box {
     float x, y, w, h;
     int layer;
-    char text[200];         /* its text (its start, when longer), for tests */
+    char text[200]; /* its text (its start, when longer), for tests */
 } rnd_text_box;
 
 /* The glyph atlas and a point of it that is white: rnd_rect draws from it,
@@ -47,8 +47,8 @@ typedef struct rnd_text_box {
  * the atlas exists. */
 bool rnd_text_solid(const rnd_texture **atlas, float *u, float *v);
 
-void rnd_text_record(bool on);          /* on: an empty list, recording; off: recording stops, the list stays */
-void rnd_text_layer(void);              /* what is drawn from now on lies over what was */
+void rnd_text_record(bool on); /* on: an empty list, recording; off: recording stops, the list stays */
+void rnd_text_layer(void);     /* what is drawn from now on lies over what was */
 int rnd_text_boxes(const rnd_text_box **boxes, int *dropped); /* dropped: runs past the list's room */
 
 #endif

@@ -43,8 +43,9 @@ static void to_buf(void *ctx, void *data, int size)
 
 int main(int argc, char **argv)
 {
-    static const char *const filters[] = {"sobel-x", "gaussian", "1 2 1; 2 4 2; 1 2 1 / 16", "-1 0 1; -2 0 2; -1 0 1",
-                                          "0.5 0 0; 0 0 0; 0 0 -0.5 / 0.25", "emboss"};
+    static const char *const filters[] = {
+        "sobel-x", "gaussian", "1 2 1; 2 4 2; 1 2 1 / 16", "-1 0 1; -2 0 2; -1 0 1", "0.5 0 0; 0 0 0; 0 0 -0.5 / 0.25",
+        "emboss"};
     unsigned char rgb[8 * 8 * 3], grey[3 * 2] = {0, 64, 128, 192, 255, 7};
     char text[256];
     buf b;
@@ -63,11 +64,11 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < 8 * 8 * 3; ++i)
         rgb[i] = (unsigned char)(i * 37 + i / 3);
-#define WRITE(name, call)                                                                                          \
-    do {                                                                                                           \
-        b.n = 0;                                                                                                   \
-        call;                                                                                                      \
-        put("image", name, b.data, b.n);                                                                           \
+#define WRITE(name, call)                                                                                              \
+    do {                                                                                                               \
+        b.n = 0;                                                                                                       \
+        call;                                                                                                          \
+        put("image", name, b.data, b.n);                                                                               \
     } while (0)
     WRITE("rgb.png", stbi_write_png_to_func(to_buf, &b, 8, 8, 3, rgb, 8 * 3));
     WRITE("grey.png", stbi_write_png_to_func(to_buf, &b, 3, 2, 1, grey, 3));

@@ -49,9 +49,7 @@ static void fuzz_file(const unsigned char *orig, size_t n, const char *tmp, int 
             for (int k = 0, m = 1 + next() % 8; k < m; ++k)
                 buf[(next() % 2 ? next() % (n < 64 ? n : 64) : next() % n)] = (unsigned char)next();
             break;
-        case 1: /* truncate */
-            len = next() % n;
-            break;
+        case 1: /* truncate */ len = next() % n; break;
         default: /* both */
             buf[next() % n] ^= (unsigned char)(1u << next() % 8);
             len = n / 2 + next() % (n / 2);
@@ -67,8 +65,8 @@ static void fuzz_file(const unsigned char *orig, size_t n, const char *tmp, int 
             img_free(&img);
         } else {
             ++refused;
-            CHECK(err_msg()[0] != '\0' && strstr(err_msg(), tmp), "%s iteration %d: no sentence naming the file",
-                  what, it);
+            CHECK(err_msg()[0] != '\0' && strstr(err_msg(), tmp), "%s iteration %d: no sentence naming the file", what,
+                  it);
         }
     }
     printf("%s: %d mutated files loaded, %d refused with a reason\n", what, loaded, refused);

@@ -15,7 +15,7 @@
 
 typedef struct pfm {
     int w, h;
-    long header;        /* bytes before the values */
+    long header; /* bytes before the values */
     unsigned char *bytes;
     long size;
 } pfm;
@@ -29,8 +29,8 @@ static int read_pfm(const char *path, pfm *p)
         fprintf(stderr, "pfm_equal: cannot open '%s'\n", path);
         return 0;
     }
-    if (fscanf(f, "%2s %d %d %lf", magic, &p->w, &p->h, &scale) != 4 || strcmp(magic, "Pf") || p->w < 1 ||
-        p->h < 1 || scale >= 0 || fgetc(f) != '\n') {
+    if (fscanf(f, "%2s %d %d %lf", magic, &p->w, &p->h, &scale) != 4 || strcmp(magic, "Pf") || p->w < 1 || p->h < 1 ||
+        scale >= 0 || fgetc(f) != '\n') {
         fprintf(stderr, "pfm_equal: '%s' is not a little-endian grey PFM\n", path);
         fclose(f);
         return 0;

@@ -26,11 +26,10 @@
 #define LOCAL 16 /* the work-group size in shaders/conv3x3.glsl */
 #define CLOCK_QUERY "GL timer query"
 
-static const int sizes[][2] = {{1, 1},     {2, 2},    {3, 3},   {17, 33},  {33, 17},
-                               {1, 4097}, {4097, 1}, {64, 48}, {300, 200}};
+static const int sizes[][2] = {{1, 1}, {2, 2}, {3, 3}, {17, 33}, {33, 17}, {1, 4097}, {4097, 1}, {64, 48}, {300, 200}};
 
 typedef struct totals {
-    long runs, exact;   /* runs, and runs whose every value equals the reference bit for bit */
+    long runs, exact; /* runs, and runs whose every value equals the reference bit for bit */
 } totals;
 
 static bool is_cpu_renderer(void)
@@ -274,11 +273,10 @@ int main(void)
     }
     printf("running on %s (GL %s)\n", eng_description(e), glGetString(GL_VERSION));
     CHECK(strncmp(eng_description(e), "OpenGL compute on ", 18) == 0 &&
-              strstr(eng_description(e), (const char *)glGetString(GL_RENDERER)) &&
-              strstr(eng_description(e), "16x16"),
+              strstr(eng_description(e), (const char *)glGetString(GL_RENDERER)) && strstr(eng_description(e), "16x16"),
           "description '%s' names the renderer and the work group", eng_description(e));
 
-    {   /* the device as the overlay shows it; two kernels; the result path per pixel: one
+    { /* the device as the overlay shows it; two kernels; the result path per pixel: one
          * read-back call each, capped, extrapolated, the result whole */
         eng_device_info info;
         eng_options o;
@@ -291,8 +289,7 @@ int main(void)
         o.result = ENG_RESULT_PER_PIXEL;
         o.per_pixel_max = 5000;
         CHECK(eng_has_options(cls) && eng_has_kernels(cls) && eng_set_options(e, &o) &&
-                  strstr(eng_description(e), "one read-back call per pixel") &&
-                  strstr(eng_description(e), "naive"),
+                  strstr(eng_description(e), "one read-back call per pixel") && strstr(eng_description(e), "naive"),
               "the gl engine takes the per-pixel path and the naive kernel: '%s'", eng_description(e));
         img_plane_alloc(&in, w, h);
         img_plane_alloc(&ref, w, h);

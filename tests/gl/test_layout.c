@@ -76,7 +76,8 @@ static int check_targets(const view *v)
     int n = view_targets(v, t, 128), bad = 0;
     for (int i = 0; i < n; ++i) {
         view_hit hit = view_hit_test(v, t[i].x + t[i].w / 2, t[i].y + t[i].h / 2);
-        if (hit.act.action && strcmp(hit.act.action->name, t[i].action) == 0 && (t[i].arg < 0 || hit.act.arg == t[i].arg))
+        if (hit.act.action && strcmp(hit.act.action->name, t[i].action) == 0 &&
+            (t[i].arg < 0 || hit.act.arg == t[i].arg))
             continue;
         if (bad++ < 3)
             printf("  target %s,%d at %d,%d %dx%d: a click there gives %s,%d\n", t[i].action, t[i].arg, t[i].x, t[i].y,
@@ -115,8 +116,8 @@ static void text_scale(app *a, int percent)
 
 typedef struct shot {
     const char *name;
-    const char *script;     /* --do's words ("" none) */
-    const char *lesson;     /* a lesson of the language's folder, or NULL */
+    const char *script; /* --do's words ("" none) */
+    const char *lesson; /* a lesson of the language's folder, or NULL */
 } shot;
 
 static const shot shots[] = {
@@ -210,8 +211,8 @@ static int dump(app_window *win, const char *dir, const char *lang, const char *
         }
         fprintf(f, "name=%s\ntext_dropped=%d\n", screens[i].name, dropped);
         for (int k = 0; k < n; ++k)
-            fprintf(f, "text=%d,%d,%d,%d,%d,%s\n", (int)b[k].x, (int)b[k].y, (int)(b[k].w + 0.5f),
-                    (int)(b[k].h + 0.5f), b[k].layer, b[k].text);
+            fprintf(f, "text=%d,%d,%d,%d,%d,%s\n", (int)b[k].x, (int)b[k].y, (int)(b[k].w + 0.5f), (int)(b[k].h + 0.5f),
+                    b[k].layer, b[k].text);
         made += fclose(f) == 0;
         app_free(&win->app);
         win->app_ready = false;

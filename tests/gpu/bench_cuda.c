@@ -63,22 +63,21 @@ static void add_row(const char *what, const char *value, const char *aim, const 
     ++nrows;
 }
 
-#define CK(call)                                                                                                 \
-    do {                                                                                                         \
-        cudaError_t e_ = (call);                                                                                 \
-        if (e_ != cudaSuccess) {                                                                                 \
-            fprintf(stderr, "bench_cuda: %s failed at %s:%d: %s\n", #call, __FILE__, __LINE__,                 \
-                    cudaGetErrorString(e_));                                                                     \
-            return false;                                                                                        \
-        }                                                                                                        \
+#define CK(call)                                                                                                       \
+    do {                                                                                                               \
+        cudaError_t e_ = (call);                                                                                       \
+        if (e_ != cudaSuccess) {                                                                                       \
+            fprintf(stderr, "bench_cuda: %s failed at %s:%d: %s\n", #call, __FILE__, __LINE__,                         \
+                    cudaGetErrorString(e_));                                                                           \
+            return false;                                                                                              \
+        }                                                                                                              \
     } while (0)
 
 /* ---- 1. kernels against the copy kernel ----------------------------------- */
 
 enum { K_COPY, K_TILED, K_NAIVE, K_FILTER }; /* K_FILTER: conv3x3_set_filter alone */
 
-static bool launch_one(int kind, const float *d_in, float *d_out, int w, int h, const conv_params *p, int bx,
-                       int by)
+static bool launch_one(int kind, const float *d_in, float *d_out, int w, int h, const conv_params *p, int bx, int by)
 {
     int e = kind == K_COPY     ? conv3x3_launch_copy(d_in, d_out, (size_t)w * (size_t)h, 256, 0)
             : kind == K_TILED  ? conv3x3_launch_tiled(d_in, d_out, w, h, bx, by, 0)
@@ -93,8 +92,8 @@ static bool launch_one(int kind, const float *d_in, float *d_out, int w, int h, 
  * to the device once, before (as the engine sends it only when it changed);
  * K_FILTER times that upload itself (a 44-byte copy from pageable memory to
  * __constant__: what the engine's upload phase pays when the filter changed). */
-static bool time_kernel(int kind, const float *d_in, float *d_out, int w, int h, const conv_params *p, int bx,
-                        int by, double *median)
+static bool time_kernel(int kind, const float *d_in, float *d_out, int w, int h, const conv_params *p, int bx, int by,
+                        double *median)
 {
     cudaEvent_t a, b;
     double *ms = malloc(sizeof *ms * (size_t)reps);

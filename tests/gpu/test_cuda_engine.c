@@ -63,7 +63,10 @@ typedef struct config {
 } config;
 
 static const config configs[] = {
-    {ENG_KERNEL_NAIVE, 16, 16}, {ENG_KERNEL_TILED, 16, 16}, {ENG_KERNEL_NAIVE, 32, 8}, {ENG_KERNEL_TILED, 32, 8},
+    {ENG_KERNEL_NAIVE, 16, 16},
+    {ENG_KERNEL_TILED, 16, 16},
+    {ENG_KERNEL_NAIVE, 32, 8},
+    {ENG_KERNEL_TILED, 32, 8},
 };
 #define NCONFIGS (sizeof configs / sizeof configs[0])
 
@@ -156,8 +159,10 @@ static void check_kernels(eng_engine *e)
         img_plane_free(&out);
     }
     printf("%ld runs within %g of the reference, %ld of them equal bit for bit\n", runs, (double)TOL, exact);
-    CHECK(exact == runs, "every run equals the reference bit for bit (no fused multiply-add, the same rounding): "
-          "%ld of %ld", exact, runs);
+    CHECK(exact == runs,
+          "every run equals the reference bit for bit (no fused multiply-add, the same rounding): "
+          "%ld of %ld",
+          exact, runs);
 }
 
 /* Block shapes from one thread to 1024 in a row or a column, odd ones, and
@@ -196,8 +201,7 @@ static void check_block_shapes(eng_engine *e)
                             continue;
                         CHECK(conv_count_different(out.px, ref.px, (long)n) == 0,
                               "%dx%d %s kernel, blocks %dx%d, filter %zu, border %d: %ld pixels off", w, h,
-                              eng_kernel_name(kv), shapes[sh][0], shapes[sh][1], f, b,
-                              count_off(out.px, ref.px, n));
+                              eng_kernel_name(kv), shapes[sh][0], shapes[sh][1], f, b, count_off(out.px, ref.px, n));
                     }
             }
         img_plane_free(&in);
@@ -289,15 +293,14 @@ static void check_per_pixel(eng_engine *e)
         CHECK(conv_count_different(bulk.px, pp.px, (long)n) == 0, "%dx%d: per-pixel result equals bulk", w, h);
         CHECK(tp.result == ENG_RESULT_PER_PIXEL && tp.has[ENG_DOWNLOAD] && tp.ms[ENG_DOWNLOAD] > 0.0,
               "%dx%d: per-pixel record", w, h);
-        CHECK(tp.total_px == n && tp.measured_px >= 1 && tp.measured_px <= ENG_PER_PIXEL_MAX &&
-                  tp.measured_px <= n && tp.extrapolated == (tp.measured_px < n),
+        CHECK(tp.total_px == n && tp.measured_px >= 1 && tp.measured_px <= ENG_PER_PIXEL_MAX && tp.measured_px <= n &&
+                  tp.extrapolated == (tp.measured_px < n),
               "%dx%d: measured %lld of %lld, extrapolated %d", w, h, tp.measured_px, tp.total_px, tp.extrapolated);
         if (n <= ENG_PER_PIXEL_MAX)
-            CHECK(tp.measured_px == n || tp.extrapolated, "%dx%d: all pixels measured unless the budget ran out", w,
-                  h);
+            CHECK(tp.measured_px == n || tp.extrapolated, "%dx%d: all pixels measured unless the budget ran out", w, h);
         printf("%dx%d: bulk download %.3f ms; per pixel %.3f ms (%s, %lld of %lld pixels copied one by one)\n", w, h,
-               tb.ms[ENG_DOWNLOAD], tp.ms[ENG_DOWNLOAD], tp.extrapolated ? "extrapolated" : "measured",
-               tp.measured_px, tp.total_px);
+               tb.ms[ENG_DOWNLOAD], tp.ms[ENG_DOWNLOAD], tp.extrapolated ? "extrapolated" : "measured", tp.measured_px,
+               tp.total_px);
 
         /* a cap of 100 pixels, and eng_measure keeping the fields */
         o = eng_options_of(e);
@@ -306,8 +309,7 @@ static void check_per_pixel(eng_engine *e)
         CHECK(eng_measure(e, &job, 3, &tp), "measure per-pixel: %s", err_msg());
         CHECK(conv_count_different(bulk.px, pp.px, (long)n) == 0, "%dx%d cap 100: result equals bulk", w, h);
         CHECK(tp.reps == 3 && tp.result == ENG_RESULT_PER_PIXEL && tp.measured_px <= 100 && tp.extrapolated,
-              "%dx%d cap 100: reps %d, measured %lld, extrapolated %d", w, h, tp.reps, tp.measured_px,
-              tp.extrapolated);
+              "%dx%d cap 100: reps %d, measured %lld, extrapolated %d", w, h, tp.reps, tp.measured_px, tp.extrapolated);
         img_plane_free(&in);
         img_plane_free(&bulk);
         img_plane_free(&pp);
@@ -353,8 +355,8 @@ static void check_two_engines(const eng_class *cls)
         setenv("CONVIS_MOCK_CUDA_FAULT", "launch", 1);
         CHECK(!eng_run(a, &jx, &t) && strstr(err_msg(), "reset the device"), "A faults: '%s'", err_msg());
         unsetenv("CONVIS_MOCK_CUDA_FAULT");
-        CHECK(eng_run(b, &jy, &t) && conv_count_different(out.px, ref_y.px, n) == 0,
-              "B after A reset the device: %s", err_msg());
+        CHECK(eng_run(b, &jy, &t) && conv_count_different(out.px, ref_y.px, n) == 0, "B after A reset the device: %s",
+              err_msg());
         CHECK(eng_run(a, &jx, &t) && conv_count_different(out.px, ref_x.px, n) == 0, "A after its reset: %s",
               err_msg());
 #endif
@@ -436,8 +438,8 @@ static void check_alloc_failure(const eng_class *cls)
     CHECK(e != NULL, "open with CONVIS_CUDA_FAIL_ALLOC=1: %s", err_msg());
     if (e) {
         CHECK(!eng_run(e, &job, &t), "run with the allocation failing fails");
-        CHECK(strstr(err_msg(), "64x48") && strstr(err_msg(), "free of") && strstr(err_msg(), "CONVIS_CUDA_FAIL_ALLOC") &&
-                  !strchr(err_msg(), '\n'),
+        CHECK(strstr(err_msg(), "64x48") && strstr(err_msg(), "free of") &&
+                  strstr(err_msg(), "CONVIS_CUDA_FAIL_ALLOC") && !strchr(err_msg(), '\n'),
               "the sentence names the size, the free memory and the injection: '%s'", err_msg());
         printf("injected: %s\n", err_msg());
         unsetenv("CONVIS_CUDA_FAIL_ALLOC");
@@ -456,7 +458,9 @@ static void check_alloc_failure(const eng_class *cls)
  * a grid taller than the device launches. */
 static void check_mock_only(const eng_class *cls)
 {
-    static const struct { const char *mode, *why; } probes[] = {
+    static const struct {
+        const char *mode, *why;
+    } probes[] = {
         {"none", "no CUDA device was found"},
         {"no-driver", "no NVIDIA driver is installed"},
         {"old-driver", "the NVIDIA driver supports CUDA 11.8, older than the CUDA"},
@@ -487,7 +491,8 @@ static void check_mock_only(const eng_class *cls)
         img_plane_alloc(&out, 1000, 777);
         ind_fill(in.px, 1000 * 777, 4);
         job = (eng_job){&in, &out, conv_params_make(filt_preset(1), CONV_BORDER_CLAMP, false)};
-        CHECK(!eng_run(e, &job, &t) && strstr(err_msg(), "a 1000x777 image needs two device buffers of 3.0 MiB (5.9 MiB)") &&
+        CHECK(!eng_run(e, &job, &t) &&
+                  strstr(err_msg(), "a 1000x777 image needs two device buffers of 3.0 MiB (5.9 MiB)") &&
                   strstr(err_msg(), "which has 976.6 KiB free of 976.6 KiB: out of memory") &&
                   !strstr(err_msg(), "injected"),
               "a device too small: '%s'", err_msg());
@@ -615,8 +620,7 @@ static void check_faults(const eng_class *cls)
     CHECK(conv_count_different(out.px, ref.px, (long)w * h) == 0, "and is exact (the filter sent again)");
     o = eng_options_of(e);
     o.result = ENG_RESULT_PER_PIXEL;
-    CHECK(eng_set_options(e, &o) && eng_run(e, &job, &t) &&
-              conv_count_different(out.px, ref.px, (long)w * h) == 0,
+    CHECK(eng_set_options(e, &o) && eng_run(e, &job, &t) && conv_count_different(out.px, ref.px, (long)w * h) == 0,
           "the per-pixel path after the reset: %s", err_msg());
     o.result = ENG_RESULT_BULK;
     eng_set_options(e, &o);
@@ -689,8 +693,10 @@ static void check_overflow(eng_engine *e)
                   conv_border_name((conv_border)border), err_msg());
             for (long i = 0; i < n; ++i)
                 bits += memcmp(&out.px[i], &ref.px[i], sizeof(float)) != 0;
-            CHECK(nan > 0 && inf > 0 && finite > 0, "the reference has NaN (%ld), infinities (%ld) and finite outputs "
-                  "(%ld)", nan, inf, finite);
+            CHECK(nan > 0 && inf > 0 && finite > 0,
+                  "the reference has NaN (%ld), infinities (%ld) and finite outputs "
+                  "(%ld)",
+                  nan, inf, finite);
             CHECK(conv_count_different(out.px, ref.px, n) == 0,
                   "overflow, %s kernel, %s border: the reference's result, NaN for NaN (%ld outputs differ)",
                   eng_kernel_name((eng_kernel)kernel), conv_border_name((conv_border)border),
@@ -700,7 +706,8 @@ static void check_overflow(eng_engine *e)
 #endif
             if (kernel == 0 && border == 0)
                 printf("overflow: %ld NaN, %ld infinite, %ld finite outputs; %ld differ from the CPU's by their bits, "
-                       "none by conv_same\n", nan, inf, finite, bits);
+                       "none by conv_same\n",
+                       nan, inf, finite, bits);
         }
     set_options(e, ENG_KERNEL_TILED, ENG_RESULT_BULK, 0, 0);
     img_plane_free(&in);
@@ -737,8 +744,8 @@ static void check_kernel_alone(eng_engine *e)
         /* timed again only when the phase leaves room for two launches in
          * cuda.c's budget (a phase of at most 0.5 ms): on a busy machine the
          * stand-in's phase may not, and then nothing is measured */
-        CHECK(t.has_kernel || t.ms[ENG_COMPUTE] > 0.5,
-              "%s: the kernel alone measured after a compute phase of %.4f ms", name, t.ms[ENG_COMPUTE]);
+        CHECK(t.has_kernel || t.ms[ENG_COMPUTE] > 0.5, "%s: the kernel alone measured after a compute phase of %.4f ms",
+              name, t.ms[ENG_COMPUTE]);
         CHECK(!t.has_kernel || (t.kernel_launches >= 2 && t.kernel_launches <= 20 && isfinite(t.kernel_ms) &&
                                 t.kernel_ms >= 0 && isfinite(t.kernel_one_ms) && t.kernel_one_ms >= 0),
               "%s: the kernel alone: %d launches, %g ms each, one after idle %g ms", name, t.kernel_launches,

@@ -32,7 +32,6 @@
 #include "../mock/cuda_mock.h"
 #endif
 
-
 static const int sizes[][2] = {{1, 1}, {33, 17}, {17, 33}, {1, 4097}, {1000, 777}};
 
 /* Gives GL buffer `b` new (mutable) storage of `bytes`, as glBufferData does
@@ -106,8 +105,8 @@ static void check_phases(const eng_timing *t, eng_present_path path, eng_result 
         eng_result want = asked == ENG_RESULT_PER_PIXEL ? ENG_RESULT_PER_PIXEL : ENG_RESULT_BULK;
         CHECK(t->result == want && t->has[ENG_UPLOAD] && t->has[ENG_COMPUTE] && t->has[ENG_DOWNLOAD] &&
                   t->has[ENG_PRESENT] && t->has[ENG_OVERHEAD] && strstr(t->clock, "monotonic"),
-              "%s: copy path (%s) phases upload, compute, download, present, clock '%s'", what,
-              eng_result_name(want), t->clock);
+              "%s: copy path (%s) phases upload, compute, download, present, clock '%s'", what, eng_result_name(want),
+              t->clock);
     }
     for (int p = 0; p < ENG_PHASE_COUNT; ++p)
         CHECK(t->ms[p] >= 0.0 && t->ms[p] < 60000.0, "%s: %s %.3f ms", what, eng_phase_name((eng_phase)p), t->ms[p]);
@@ -139,8 +138,9 @@ static void check_frames(eng_engine *e, eng_result asked, const char *label)
         img_plane_alloc(&back, w, h);
         ind_fill(in.px, n, 100 + (unsigned)s);
         for (int frame = 0; frame < 5; ++frame) {
-            eng_job job = {&in, NULL, conv_params_make(filt_preset((size_t)frame % filt_preset_count()),
-                                                       (conv_border)(frame % CONV_BORDER_COUNT), frame & 1)};
+            eng_job job = {&in, NULL,
+                           conv_params_make(filt_preset((size_t)frame % filt_preset_count()),
+                                            (conv_border)(frame % CONV_BORDER_COUNT), frame & 1)};
             eng_timing t;
             char what[96];
             long bad;
@@ -471,7 +471,8 @@ int main(void)
     e = eng_open(cls);
     CHECK(e != NULL, "open with CONVIS_CUDA_INTEROP=0: %s", err_msg());
     if (e) {
-        CHECK(eng_device(e, &info) && info.present == ENG_PRESENT_COPY && strstr(info.present_why, "CONVIS_CUDA_INTEROP"),
+        CHECK(eng_device(e, &info) && info.present == ENG_PRESENT_COPY &&
+                  strstr(info.present_why, "CONVIS_CUDA_INTEROP"),
               "CONVIS_CUDA_INTEROP=0: the copy path, saying why: '%s'", info.present_why);
         check_frames(e, ENG_RESULT_INTEROP, "interop off");
         eng_close(e);

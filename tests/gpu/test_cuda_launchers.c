@@ -15,12 +15,12 @@
 #include "core/conv.h"
 #include "core/filter.h"
 
-#define CK(call)                                                                                                   \
-    do {                                                                                                           \
-        cudaError_t e_ = (cudaError_t)(call);                                                                      \
-        CHECK(e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(e_));                                        \
-        if (e_ != cudaSuccess)                                                                                     \
-            return CHECK_SUMMARY();                                                                                \
+#define CK(call)                                                                                                       \
+    do {                                                                                                               \
+        cudaError_t e_ = (cudaError_t)(call);                                                                          \
+        CHECK(e_ == cudaSuccess, "%s: %s", #call, cudaGetErrorString(e_));                                             \
+        if (e_ != cudaSuccess)                                                                                         \
+            return CHECK_SUMMARY();                                                                                    \
     } while (0)
 
 int main(void)
@@ -50,8 +50,7 @@ int main(void)
               naive_max <= prop.maxThreadsPerBlock,
           "the kernels take 16x16 blocks, and no more than the device allows");
 
-    CHECK(filt_parse("sobel-x", &ka) && filt_parse("0.1 -0.7 1.3; 2.9 -0.3 0.45; -1.1 0.6 0.77 / 7", &kb),
-          "filters");
+    CHECK(filt_parse("sobel-x", &ka) && filt_parse("0.1 -0.7 1.3; 2.9 -0.3 0.45; -1.1 0.6 0.77 / 7", &kb), "filters");
     a = conv_params_make(&ka, CONV_BORDER_CLAMP, false);
     b = conv_params_make(&kb, CONV_BORDER_MIRROR, true);
     img_plane_alloc(&in, W, H);

@@ -76,24 +76,32 @@
 
 /* Work queued on a stream in async mode, run in order when synchronised. */
 typedef enum {
-    OP_NONE, OP_COPY, OP_EVENT, OP_FILTER, OP_NAIVE, OP_TILED, OP_TILED_UNSYNCED, OP_POISON, OP_COPY_KERNEL
+    OP_NONE,
+    OP_COPY,
+    OP_EVENT,
+    OP_FILTER,
+    OP_NAIVE,
+    OP_TILED,
+    OP_TILED_UNSYNCED,
+    OP_POISON,
+    OP_COPY_KERNEL
 } op_kind;
 
 typedef struct mock_op {
     op_kind kind;
     void *dst;
-    void *src;              /* OP_COPY: a snapshot of the source, owned */
+    void *src; /* OP_COPY: a snapshot of the source, owned */
     const float *in;
     size_t bytes;
     cudaEvent_t ev;
     int w, h, bx, by;
-    int blocks;             /* OP_POISON: how many blocks */
+    int blocks; /* OP_POISON: how many blocks */
     conv_params p;
 } mock_op;
 
 struct CUstream_st {
-    unsigned long context;  /* the context it was made in (see resets) */
-    int device;             /* the device current when it was made */
+    unsigned long context; /* the context it was made in (see resets) */
+    int device;            /* the device current when it was made */
     mock_op *ops;
     size_t count, cap;
     struct CUstream_st *next; /* every live stream, for cudaDeviceSynchronize */
@@ -102,13 +110,13 @@ struct CUstream_st {
 struct CUevent_st {
     unsigned long context;
     double t;
-    int recorded;           /* 1: done; 0: never recorded or still queued */
-    cudaStream_t pending;   /* the stream it is queued on, until it runs */
+    int recorded;         /* 1: done; 0: never recorded or still queued */
+    cudaStream_t pending; /* the stream it is queued on, until it runs */
 };
 
 struct cudaGraphicsResource {
     GLuint id;
-    float *shadow;      /* the mapped "device" copy */
+    float *shadow; /* the mapped "device" copy */
     size_t bytes;
     int mapped;
 };
@@ -122,7 +130,7 @@ typedef struct block_header {
 } block_header;
 
 static cudaError_t last_error = cudaSuccess;
-static cudaError_t sticky = cudaSuccess;   /* a fault that broke the "context" */
+static cudaError_t sticky = cudaSuccess; /* a fault that broke the "context" */
 static size_t used_bytes;
 static block_header *blocks;
 /* The current device, as the runtime keeps it: one for each host thread,
@@ -130,13 +138,13 @@ static block_header *blocks;
  * another device than the calling thread's current one fails (see submit). */
 static _Thread_local int current_device;
 static struct CUstream_st *streams;
-static conv_params constant_params;        /* the tiled kernel's __constant__ */
+static conv_params constant_params; /* the tiled kernel's __constant__ */
 static long counters[CUDA_MOCK_COUNTER_COUNT];
-static unsigned long context = 1;          /* made anew by cudaDeviceReset */
-static float *shared_slots;                /* the block slots' shared memory (see the top) */
-static size_t shared_words;                /* floats in shared_slots */
+static unsigned long context = 1; /* made anew by cudaDeviceReset */
+static float *shared_slots;       /* the block slots' shared memory (see the top) */
+static size_t shared_words;       /* floats in shared_slots */
 
-#define MOCK_SMS 4                         /* the multiprocessors cudaGetDeviceProperties reports */
+#define MOCK_SMS 4 /* the multiprocessors cudaGetDeviceProperties reports */
 
 static const char *knob(const char *name, const char *fallback)
 {
@@ -157,17 +165,17 @@ static cudaError_t fail(cudaError_t e)
 
 /* Every call that touches the context starts with this: after a fault,
  * the fault is all it returns. */
-#define STICKY()                                                                                                   \
-    do {                                                                                                           \
-        if (sticky != cudaSuccess)                                                                                 \
-            return fail(sticky);                                                                                   \
+#define STICKY()                                                                                                       \
+    do {                                                                                                               \
+        if (sticky != cudaSuccess)                                                                                     \
+            return fail(sticky);                                                                                       \
     } while (0)
 
 /* A stream or event made before the last reset is gone with its context. */
-#define LIVE(object)                                                                                               \
-    do {                                                                                                           \
-        if ((object) && (object)->context != context)                                                              \
-            return fail(cudaErrorInvalidResourceHandle);                                                           \
+#define LIVE(object)                                                                                                   \
+    do {                                                                                                               \
+        if ((object) && (object)->context != context)                                                                  \
+            return fail(cudaErrorInvalidResourceHandle);                                                               \
     } while (0)
 
 long cuda_mock_count(cuda_mock_counter c)
@@ -248,8 +256,7 @@ static void run_tiled(const float *in, float *out, int w, int h, const conv_para
             /* __syncthreads() */
             for (int ty = 0; ty < block_y; ++ty)
                 for (int tx = 0; tx < block_x; ++tx)
-                    conv3x3_tile_compute_body(bx, by, tx, ty, block_x, block_y, tile, out, w, h, c->weight,
-                                              c->divisor);
+                    conv3x3_tile_compute_body(bx, by, tx, ty, block_x, block_y, tile, out, w, h, c->weight, c->divisor);
         }
 }
 
@@ -310,8 +317,7 @@ static void gpu_nans(float *out, size_t n)
 static void run_op(mock_op *op)
 {
     switch (op->kind) {
-    case OP_NONE:
-        break;
+    case OP_NONE: break;
     case OP_COPY:
         memcpy(op->dst, op->src, op->bytes);
         free(op->src);
@@ -321,9 +327,7 @@ static void run_op(mock_op *op)
         op->ev->recorded = 1;
         op->ev->pending = NULL;
         break;
-    case OP_FILTER:
-        constant_params = op->p;
-        break;
+    case OP_FILTER: constant_params = op->p; break;
     case OP_NAIVE:
     case OP_TILED:
     case OP_TILED_UNSYNCED:
@@ -358,8 +362,7 @@ static void run_op(mock_op *op)
  * the engine on a thread where its device is not current finds out here. */
 static cudaError_t submit(cudaStream_t stream, mock_op op)
 {
-    if (stream && stream->device != current_device && op.kind != OP_COPY && op.kind != OP_EVENT &&
-        op.kind != OP_NONE)
+    if (stream && stream->device != current_device && op.kind != OP_COPY && op.kind != OP_EVENT && op.kind != OP_NONE)
         return fail(cudaErrorInvalidResourceHandle);
     if (!stream || !async_mode()) {
         run_op(&op);
@@ -576,8 +579,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpy
  * memory) and lands when the stream runs. Device to host: the stream runs
  * first, then the copy (CUDA returns from a copy into pageable memory when
  * it is done). */
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
-                            cudaStream_t stream)
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     mock_op op = {.kind = OP_COPY, .dst = dst, .bytes = bytes};
     STICKY();
@@ -817,8 +819,8 @@ static cudaError_t check_grid(int w, int h, int bx, int by)
     return cudaSuccess;
 }
 
-int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const conv_params *p, int block_x,
-                         int block_y, void *stream)
+int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const conv_params *p, int block_x, int block_y,
+                         void *stream)
 {
     cudaError_t e = check_grid(w, h, block_x, block_y);
     if (e != cudaSuccess)
@@ -826,8 +828,9 @@ int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const co
     STICKY();
     LIVE((cudaStream_t)stream);
     ++counters[CUDA_MOCK_LAUNCHES];
-    return (int)submit(stream, (mock_op){.kind = OP_NAIVE, .in = d_in, .dst = d_out, .w = w, .h = h,
-                                         .bx = block_x, .by = block_y, .p = *p});
+    return (int)submit(
+        stream,
+        (mock_op){.kind = OP_NAIVE, .in = d_in, .dst = d_out, .w = w, .h = h, .bx = block_x, .by = block_y, .p = *p});
 }
 
 size_t conv3x3_tiled_shared_bytes(int block_x, int block_y)
@@ -857,8 +860,8 @@ static int launch_tiled(op_kind kind, const float *d_in, float *d_out, int w, in
     STICKY();
     LIVE((cudaStream_t)stream);
     ++counters[CUDA_MOCK_LAUNCHES];
-    return (int)submit(stream, (mock_op){.kind = kind, .in = d_in, .dst = d_out, .w = w, .h = h,
-                                         .bx = block_x, .by = block_y});
+    return (int)submit(stream,
+                       (mock_op){.kind = kind, .in = d_in, .dst = d_out, .w = w, .h = h, .bx = block_x, .by = block_y});
 }
 
 int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int block_x, int block_y, void *stream)
@@ -866,8 +869,7 @@ int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int bloc
     return launch_tiled(OP_TILED, d_in, d_out, w, h, block_x, block_y, stream);
 }
 
-int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x, int block_y,
-                                  void *stream)
+int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x, int block_y, void *stream)
 {
     return launch_tiled(OP_TILED_UNSYNCED, d_in, d_out, w, h, block_x, block_y, stream);
 }
@@ -911,6 +913,5 @@ int conv3x3_launch_copy(const float *d_in, float *d_out, size_t n, int block, vo
     STICKY();
     LIVE((cudaStream_t)stream);
     ++counters[CUDA_MOCK_LAUNCHES];
-    return (int)submit(stream, (mock_op){.kind = OP_COPY_KERNEL, .in = d_in, .dst = d_out,
-                                         .bytes = n * sizeof(float)});
+    return (int)submit(stream, (mock_op){.kind = OP_COPY_KERNEL, .in = d_in, .dst = d_out, .bytes = n * sizeof(float)});
 }

@@ -5,11 +5,11 @@
 #define CONVIS_CUDA_MOCK_H
 
 typedef enum {
-    CUDA_MOCK_REGISTRATIONS,    /* cudaGraphicsGLRegisterBuffer calls that succeeded */
-    CUDA_MOCK_FILTER_UPLOADS,   /* conv3x3_set_filter calls */
-    CUDA_MOCK_LAUNCHES,         /* kernels launched */
-    CUDA_MOCK_RESETS,           /* cudaDeviceReset calls */
-    CUDA_MOCK_POISONS,          /* conv3x3_launch_poison_shared launches */
+    CUDA_MOCK_REGISTRATIONS,  /* cudaGraphicsGLRegisterBuffer calls that succeeded */
+    CUDA_MOCK_FILTER_UPLOADS, /* conv3x3_set_filter calls */
+    CUDA_MOCK_LAUNCHES,       /* kernels launched */
+    CUDA_MOCK_RESETS,         /* cudaDeviceReset calls */
+    CUDA_MOCK_POISONS,        /* conv3x3_launch_poison_shared launches */
     CUDA_MOCK_COUNTER_COUNT
 } cuda_mock_counter;
 

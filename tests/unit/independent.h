@@ -27,7 +27,7 @@ static inline int ind_source(int i, int n, int border)
 }
 
 static inline void ind_convolve(const float *in, int w, int h, const float weight[9], float divisor, int border,
-                         int flip, float *out)
+                                int flip, float *out)
 {
     int pw = w + 2, ph = h + 2;
     float *pad = malloc(sizeof *pad * (size_t)pw * (size_t)ph);

@@ -16,11 +16,9 @@
 #include "core/image.h"
 
 /* A decoder with img_decode's contract that trusts stb 2.27's PNM reader. */
-bool stb_pnm_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
-                    img_image *out);
+bool stb_pnm_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out);
 
-bool stb_pnm_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
-                    img_image *out)
+bool stb_pnm_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out)
 {
     int w, h, comp;
     unsigned char *px;

@@ -90,21 +90,21 @@ static void check_valid(const app *a, const char *after)
     int w = s->img.luma.w, h = s->img.luma.h, fx, fy;
     bool from_stepper;
     CHECK(s->img.luma.px && w > 0 && h > 0, "no image after %s", after);
-    CHECK(s->view_cells >= SCENE_MIN_CELLS && s->view_cells <= SCENE_MAX_CELLS, "view_cells %d after %s",
-          s->view_cells, after);
+    CHECK(s->view_cells >= SCENE_MIN_CELLS && s->view_cells <= SCENE_MAX_CELLS, "view_cells %d after %s", s->view_cells,
+          after);
     CHECK(s->view_x >= 0 && s->view_y >= 0 && (s->view_x == 0 || s->view_x + s->view_cells <= w) &&
               (s->view_y == 0 || s->view_y + s->view_cells <= h),
           "region (%d, %d) of %d cells outside %dx%d after %s", s->view_x, s->view_y, s->view_cells, w, h, after);
-    CHECK(s->walk.stepper.index >= 0 && s->walk.stepper.index <= (long)w * h, "walk at %ld after %s", s->walk.stepper.index,
-          after);
+    CHECK(s->walk.stepper.index >= 0 && s->walk.stepper.index <= (long)w * h, "walk at %ld after %s",
+          s->walk.stepper.index, after);
     scene_focus(s, &fx, &fy, &from_stepper);
     CHECK(fx >= 0 && fy >= 0 && fx < w && fy < h, "focus (%d, %d) outside after %s", fx, fy, after);
-    CHECK(s->walk.speed >= SCENE_MIN_SPEED && s->walk.speed <= SCENE_MAX_SPEED, "speed %g after %s", s->walk.speed, after);
+    CHECK(s->walk.speed >= SCENE_MIN_SPEED && s->walk.speed <= SCENE_MAX_SPEED, "speed %g after %s", s->walk.speed,
+          after);
     CHECK(a->edit_tap >= -1 && a->edit_tap < 9, "edit_tap %d after %s", a->edit_tap, after);
     CHECK(!a->player.active || (a->player.step >= 0 && a->player.step < a->player.lesson.step_count),
           "lesson step %d after %s", a->player.step, after);
-    CHECK(s->sweep.count >= 0 && s->sweep.count <= SCENE_SWEEP_SIZES, "sweep count %d after %s", s->sweep.count,
-          after);
+    CHECK(s->sweep.count >= 0 && s->sweep.count <= SCENE_SWEEP_SIZES, "sweep count %d after %s", s->sweep.count, after);
 }
 
 /* ---- every action of the table -------------------------------------------------- */
@@ -123,34 +123,18 @@ static void test_every_action(void)
         scene_settle(&a.s);
         check_valid(&a, act->name);
         switch (act->id) {
-        case ACT_QUIT:
-            CHECK(a.quit, "quit did not quit");
-            break;
-        case ACT_ESCAPE:
-            CHECK(a.quit, "Esc with nothing open in free play quits");
-            break;
-        case ACT_STEP:
-            CHECK(scene_cpu_done(&a.s) == 1, "step: %ld outputs done", scene_cpu_done(&a.s));
-            break;
-        case ACT_TAP:
-            CHECK(a.s.walk.stepper.taps == 1, "tap: %d taps", a.s.walk.stepper.taps);
-            break;
+        case ACT_QUIT: CHECK(a.quit, "quit did not quit"); break;
+        case ACT_ESCAPE: CHECK(a.quit, "Esc with nothing open in free play quits"); break;
+        case ACT_STEP: CHECK(scene_cpu_done(&a.s) == 1, "step: %ld outputs done", scene_cpu_done(&a.s)); break;
+        case ACT_TAP: CHECK(a.s.walk.stepper.taps == 1, "tap: %d taps", a.s.walk.stepper.taps); break;
         case ACT_GPU:
             CHECK(a.s.gpu.eng.engine ? a.s.phase == SCENE_PHASE_GPU : a.s.phase == SCENE_PHASE_CPU,
                   "gpu: phase %d with engine %p", a.s.phase, (void *)a.s.gpu.eng.engine);
             break;
-        case ACT_FILTER:
-            CHECK(a.s.preset == act->arg, "%s: preset %d", act->name, a.s.preset);
-            break;
-        case ACT_FLIP:
-            CHECK(a.s.opt.flip, "flip");
-            break;
-        case ACT_HELP:
-            CHECK(a.help, "help");
-            break;
-        case ACT_THREADS:
-            CHECK(a.s.thread_view, "threads");
-            break;
+        case ACT_FILTER: CHECK(a.s.preset == act->arg, "%s: preset %d", act->name, a.s.preset); break;
+        case ACT_FLIP: CHECK(a.s.opt.flip, "flip"); break;
+        case ACT_HELP: CHECK(a.help, "help"); break;
+        case ACT_THREADS: CHECK(a.s.thread_view, "threads"); break;
         case ACT_SWEEP:
             CHECK((a.s.area == SCENE_AREA_SWEEP) && a.s.sweep.count == SCENE_SWEEP_SIZES && a.s.sweep.ms[0][0] >= 0 &&
                       a.s.sweep.ms[1][SCENE_SWEEP_SIZES - 1] >= 0,
@@ -164,20 +148,13 @@ static void test_every_action(void)
             CHECK(a.s.passes == 1 && strcmp(a.s.image_name, "sample.png") == 0, "apply-again: %d passes of '%s'",
                   a.s.passes, a.s.image_name);
             break;
-        case ACT_EDIT_KERNEL:
-            CHECK(a.edit_tap == 0, "edit-kernel: cell %d", a.edit_tap);
-            break;
-        case ACT_PIN:
-            CHECK(!a.s.pinned, "pin with nothing under the mouse pins nothing");
-            break;
-        case ACT_HOVER:
-            CHECK(a.s.hovering && a.s.hover_x == 3 && a.s.hover_y == 2, "hover (3, 2)");
-            break;
+        case ACT_EDIT_KERNEL: CHECK(a.edit_tap == 0, "edit-kernel: cell %d", a.edit_tap); break;
+        case ACT_PIN: CHECK(!a.s.pinned, "pin with nothing under the mouse pins nothing"); break;
+        case ACT_HOVER: CHECK(a.s.hovering && a.s.hover_x == 3 && a.s.hover_y == 2, "hover (3, 2)"); break;
         case ACT_LESSONS:
             CHECK(a.menu && a.lesson_count >= 8, "lessons: menu %d with %d lessons", a.menu, a.lesson_count);
             break;
-        default:
-            break;
+        default: break;
         }
         app_free(&a);
     }
@@ -219,8 +196,7 @@ static void test_waits(bool by_key)
                     app_do(&a, app_act_of(act)); /* a click on its chip or button */
                 }
                 scene_settle(&a.s);
-                CHECK(!a.player.waiting, "%s step %d: still waiting after '%s'", list[i].path, before + 1,
-                      act->name);
+                CHECK(!a.player.waiting, "%s step %d: still waiting after '%s'", list[i].path, before + 1, act->name);
             }
             /* the clicker's page-down key turns the page in a lesson */
             app_do(&a, app_act_for_key(&a, PLAT_KEY_PAGE_DOWN, 0));
@@ -278,8 +254,7 @@ static void test_escape_and_start_state(void)
           a.s.view_cells, a.s.thread_view);
     {
         int x = conv_stepper_x(&a.s.walk.stepper), y = conv_stepper_y(&a.s.walk.stepper);
-        CHECK(x >= a.s.view_x && x < a.s.view_x + a.s.view_cells && y >= a.s.view_y &&
-                  y < a.s.view_y + a.s.view_cells,
+        CHECK(x >= a.s.view_x && x < a.s.view_x + a.s.view_cells && y >= a.s.view_y && y < a.s.view_y + a.s.view_cells,
               "the 3x3 window's output (%d, %d) is on screen", x, y);
     }
     app_do(&a, app_act_id(ACT_HELP));
@@ -340,8 +315,8 @@ static void remove_lessons(void)
  * restarted it ran itself forever). */
 static void test_steps_do_not_steer(void)
 {
-    static const char *const steering[] = {"leave-lesson", "lesson-restart", "lesson-next", "escape", "lessons",
-                                           "quit"};
+    static const char *const steering[] = {"leave-lesson", "lesson-restart", "lesson-next",
+                                           "escape",       "lessons",        "quit"};
     for (size_t i = 0; i < sizeof steering / sizeof steering[0]; ++i) {
         char text[256], path[512];
         lsn_lesson l;
@@ -349,8 +324,7 @@ static void test_steps_do_not_steer(void)
                  steering[i]);
         write_lesson("steer.yaml", text, path, sizeof path);
         CHECK(!app_lesson_load(path, &l), "a step doing '%s' is refused", steering[i]);
-        CHECK(strstr(err_msg(), ":4:") && strstr(err_msg(), steering[i]), "the sentence points at it: %s",
-              err_msg());
+        CHECK(strstr(err_msg(), ":4:") && strstr(err_msg(), steering[i]), "the sentence points at it: %s", err_msg());
     }
 }
 
@@ -501,10 +475,12 @@ static void test_states(void)
     int total = 512 * 384;
     /* the first state: the sample image, sobel-x, the walk not begun, the
      * view on the image's top-left corner, where the walk starts */
-    snprintf(want, sizeof want, "phase=cpu output=0 x=0 y=0 taps=0 done=0 total=%d playing=0 speed=4 "
+    snprintf(want, sizeof want,
+             "phase=cpu output=0 x=0 y=0 taps=0 done=0 total=%d playing=0 speed=4 "
              "image=sample.png width=512 height=384 filter=sobel-x border=clamp flip=0 display=abs "
              "weights=-1,0,1,-2,0,2,-1,0,1 thread_view=0 view_x=0 view_y=0 view_cells=20 hovering=0 pinned=0 "
-             "cpu_seq_measured=1 cpu_par_measured=1 help=0 blank=0 text_scale=100 edit_tap=-1", total);
+             "cpu_seq_measured=1 cpu_par_measured=1 help=0 blank=0 text_scale=100 edit_tap=-1",
+             total);
     state_after("", want);
     /* play, threads and flip toggle; pan moves half a view (10 cells) */
     state_after("play,threads,flip,pan-right*3,pan-down*3,pan-left,pan-up",
@@ -625,7 +601,8 @@ static void test_large_view(void)
     run_name(&a, "sweep");
     CHECK(!(a.s.area == SCENE_AREA_LARGE) && (a.s.area == SCENE_AREA_SWEEP), "W: the sweep in its place");
     run_name(&a, "large-view");
-    CHECK((a.s.area == SCENE_AREA_LARGE) && !(a.s.area == SCENE_AREA_SWEEP), "I again: the large view in the sweep's place");
+    CHECK((a.s.area == SCENE_AREA_LARGE) && !(a.s.area == SCENE_AREA_SWEEP),
+          "I again: the large view in the sweep's place");
     app_do(&a, app_act_id(ACT_ESCAPE));
     CHECK(!(a.s.area == SCENE_AREA_LARGE) && !a.quit, "Esc closes it, nothing more");
     app_free(&a);
@@ -647,8 +624,8 @@ static void test_overflow(void)
     n = (long)a.s.img.luma.w * a.s.img.luma.h;
     for (long i = 0; i < n; ++i)
         nan += isnan(a.s.img.luma.px[i]) != 0;
-    CHECK(a.s.passes == 60 && nan == n && !a.s.banner[0], "60 passes, %ld of %ld pixels NaN, no error ('%s')", nan,
-          n, a.s.banner);
+    CHECK(a.s.passes == 60 && nan == n && !a.s.banner[0], "60 passes, %ld of %ld pixels NaN, no error ('%s')", nan, n,
+          a.s.banner);
     for (int i = 0; i < 5; ++i)
         run_name(&a, "block-life");
     CHECK(a.s.inside.stage == SCENE_BLOCK_NO_BARRIER_GPU, "O x5: the runs without the barrier on the GPU engine");
@@ -674,8 +651,8 @@ static void test_inside(void)
     scene_center_on(&a.s, 100, 60);
     scene_hover(&a.s, true, 37, 21); /* the output looked at: block (2, 1) of 16x16 */
     run_name(&a, "block-life");
-    CHECK((a.s.area == SCENE_AREA_INSIDE) && a.s.inside.stage == SCENE_BLOCK_LOAD && a.s.inside.bx == 2 && a.s.inside.by == 1 &&
-              a.s.inside.thread == 5 * 16 + 5,
+    CHECK((a.s.area == SCENE_AREA_INSIDE) && a.s.inside.stage == SCENE_BLOCK_LOAD && a.s.inside.bx == 2 &&
+              a.s.inside.by == 1 && a.s.inside.thread == 5 * 16 + 5,
           "O: block (%d, %d), thread %d, stage %d", a.s.inside.bx, a.s.inside.by, a.s.inside.thread, a.s.inside.stage);
     scene_block_loading(&a.s, &rd, &r, &cd, &c);
     CHECK(rd == 0 && r == 4 * 8 && cd == 0 && c == 18 * 18 && scene_animating(&a.s),
@@ -698,7 +675,8 @@ static void test_inside(void)
           a.s.inside.race.can_count);
     run_name(&a, "block-life");
     CHECK((a.s.area == SCENE_AREA_INSIDE) && a.s.inside.stage == SCENE_BLOCK_NO_BARRIER_GPU &&
-              (a.s.gpu.eng.engine ? a.s.inside.gpu_runs == SCENE_RACE_RUNS : a.s.inside.gpu_runs == 0 && a.s.inside.gpu_why[0]),
+              (a.s.gpu.eng.engine ? a.s.inside.gpu_runs == SCENE_RACE_RUNS
+                                  : a.s.inside.gpu_runs == 0 && a.s.inside.gpu_why[0]),
           "O: the runs without the barrier on the GPU engine (%d runs; %s)", a.s.inside.gpu_runs, a.s.inside.gpu_why);
     run_name(&a, "block-life");
     CHECK(!(a.s.area == SCENE_AREA_INSIDE), "O: closed");
@@ -833,7 +811,8 @@ static void test_budget_tiles(void)
               s->tiles.plan.tile_w == 256 && s->tiles.plan.tile_h == 192,
           "G under the budget: 4 tiles of 256x192 (%d of %d, %dx%d)", s->tiles.done, tile_count(&s->tiles.plan),
           s->tiles.plan.tile_w, s->tiles.plan.tile_h);
-    CHECK(s->gpu.eng.measured && s->gpu.eng.timing.reps == 1 && !s->gpu.presented, "its time: the tiles added up, one run");
+    CHECK(s->gpu.eng.measured && s->gpu.eng.timing.reps == 1 && !s->gpu.presented,
+          "its time: the tiles added up, one run");
     CHECK(gpu_result_exact(s), "the tiled result equals the reference");
     for (int i = 0; i < 4; ++i)
         CHECK(s->tiles.ms[i] >= 0, "tile %d has its time", i);
@@ -921,8 +900,7 @@ static void test_budget_tiles(void)
     /* round the budgets: 4, 16, 64, 256 MiB fit the image; then off */
     for (int i = 2; i < SCENE_BUDGET_COUNT; ++i) {
         run_name(&a, "memory-budget");
-        CHECK(s->gpu.budget == scene_budget_at(i) && !scene_needs_tiles(s), "budget %d: %lld, fits", i,
-              s->gpu.budget);
+        CHECK(s->gpu.budget == scene_budget_at(i) && !scene_needs_tiles(s), "budget %d: %lld, fits", i, s->gpu.budget);
     }
     run_name(&a, "memory-budget");
     CHECK(s->gpu.budget == 0 && strstr(s->notice, "off"), "then off: %s", s->notice);
@@ -987,8 +965,8 @@ static void test_step_slices(void)
     double t0;
     int slices = 0;
     conv_border border;
-    write_lesson("slices.yaml", "title: Slices\nsteps:\n  - say: one\n    do: [memory-budget, gpu*3, border]\n",
-                 path, sizeof path);
+    write_lesson("slices.yaml", "title: Slices\nsteps:\n  - say: one\n    do: [memory-budget, gpu*3, border]\n", path,
+                 sizeof path);
     fresh(&a);
     if (!s->gpu.eng.engine) {
         s->gpu.eng.engine = eng_open(eng_find("cpu-par"));
@@ -1042,12 +1020,11 @@ static void test_placeholders(void)
         CHECK(app_placeholder(&a, lsn_placeholders[i], buf, sizeof buf) && buf[0] && !strchr(buf, '{'),
               "{%s} fills as '%s'", lsn_placeholders[i], buf);
     }
-    CHECK(n == app_placeholder_count(), "the parser knows %zu placeholders, the app %zu", n,
-          app_placeholder_count());
+    CHECK(n == app_placeholder_count(), "the parser knows %zu placeholders, the app %zu", n, app_placeholder_count());
     CHECK(!app_placeholder(&a, "no_such_thing", buf, sizeof buf), "an unknown name is not filled");
     app_placeholder(&a, "cpu_threads", buf, sizeof buf);
-    CHECK(atoi(buf) == a.s.cpu[SCENE_CPU_PAR].timing.launch.bands && atoi(buf) >= 1, "cpu_threads %s is cpu-par's own %d", buf,
-          a.s.cpu[SCENE_CPU_PAR].timing.launch.bands);
+    CHECK(atoi(buf) == a.s.cpu[SCENE_CPU_PAR].timing.launch.bands && atoi(buf) >= 1,
+          "cpu_threads %s is cpu-par's own %d", buf, a.s.cpu[SCENE_CPU_PAR].timing.launch.bands);
     app_free(&a);
 }
 
@@ -1255,7 +1232,7 @@ static void test_record_strict(void)
             {"{\"convis_record\": 1, \"x\": [\"a\": [1]]}", "':' at line 1, column 31"}, /* a mapping in a list */
             {"{\"a\": [1}", "'}' at line 1, column 9"},
             {"{\"a\": \"\x1b[2J\"}", "'\\x1b' at line 1, column 8 is not JSON"}, /* a raw control character */
-            {"{\"a\": \"x\\0y\"}", "'\\' at line 1, column 9 is not JSON"},   /* YAML's escapes, not JSON's */
+            {"{\"a\": \"x\\0y\"}", "'\\' at line 1, column 9 is not JSON"},      /* YAML's escapes, not JSON's */
             {"{\"a\": \"\\x41\"}", "'\\' at line 1, column 8 is not JSON"},
         };
         for (size_t i = 0; i < sizeof not_json / sizeof not_json[0]; ++i) {
@@ -1319,8 +1296,7 @@ static void test_records(void)
     CHECK(!rec_write(path, &r) && err_last_kind() == ERR_EXISTS, "never over an existing file: %s", err_msg());
     CHECK(rec_read(path, &back), "read back: %s", err_msg());
     CHECK(back.version == REC_VERSION && back.engine_count == r.engine_count && !strcmp(back.cpu, r.cpu) &&
-              back.cores == r.cores && !strcmp(back.engine[1].name, "cpu-par") &&
-              back.engine[1].run[5].size == 4096 &&
+              back.cores == r.cores && !strcmp(back.engine[1].name, "cpu-par") && back.engine[1].run[5].size == 4096 &&
               fabs(back.engine[1].run[5].median_ms - r.engine[1].run[5].median_ms) <=
                   1e-5 * r.engine[1].run[5].median_ms,
           "the same record back");
@@ -1386,7 +1362,8 @@ static void test_records(void)
             at = strstr(edited, bad[i][0]);
             if (!at)
                 continue;
-            snprintf(at, sizeof edited - (size_t)(at - edited), "%s%s", bad[i][1], strstr(text, bad[i][0]) + strlen(bad[i][0]));
+            snprintf(at, sizeof edited - (size_t)(at - edited), "%s%s", bad[i][1],
+                     strstr(text, bad[i][0]) + strlen(bad[i][0]));
             f = fopen(damaged, "w");
             fputs(edited, f);
             fclose(f);
@@ -1468,7 +1445,9 @@ static void test_lesson_numbers(const char *lang, const char *machine)
             }
             /* faster or slower only as measured, for every pair the text compares */
             {
-                const scene_engine *pair[][2] = {{&a.s.cpu[SCENE_CPU_SIMD], &a.s.cpu[SCENE_CPU_SEQ]}, {&a.s.cpu[SCENE_CPU_PAR], &a.s.cpu[SCENE_CPU_SIMD]}, {&a.s.cpu[SCENE_CPU_PAR], &a.s.cpu[SCENE_CPU_SEQ]},
+                const scene_engine *pair[][2] = {{&a.s.cpu[SCENE_CPU_SIMD], &a.s.cpu[SCENE_CPU_SEQ]},
+                                                 {&a.s.cpu[SCENE_CPU_PAR], &a.s.cpu[SCENE_CPU_SIMD]},
+                                                 {&a.s.cpu[SCENE_CPU_PAR], &a.s.cpu[SCENE_CPU_SEQ]},
                                                  {&a.s.gpu.eng, &a.s.cpu[SCENE_CPU_PAR]}};
                 for (size_t q = 0; q < sizeof pair / sizeof pair[0]; ++q) {
                     const scene_engine *x = pair[q][0], *y = pair[q][1];

@@ -94,9 +94,9 @@ int main(int argc, char **argv)
             const filt_kernel *kern = filt_preset(k);
             for (int b = 0; b < 4; ++b) {
                 for (int flip = 0; flip < 2; ++flip) {
-                    char *args[] = {argv[1], "apply", in_path, "-k", (char *)kern->name, "--border",
-                                    (char *)borders[b], "--reps", "1", "-o", out_path,
-                                    flip ? "--flip" : NULL, NULL};
+                    char *args[] = {
+                        argv[1],  "apply", in_path, "-k",     (char *)kern->name,     "--border", (char *)borders[b],
+                        "--reps", "1",     "-o",    out_path, flip ? "--flip" : NULL, NULL};
                     int rc = run(args);
                     float *got;
                     long bad = 0;
@@ -108,8 +108,8 @@ int main(int argc, char **argv)
                     ind_convolve(in, w, h, kern->weight, kern->divisor, b, flip, want);
                     for (size_t i = 0; i < n; ++i)
                         bad += fabsf(got[i] - want[i]) > 1e-5f * fmaxf(1.0f, fabsf(want[i]));
-                    CHECK(bad == 0, "%dx%d %s border %s flip %d: %ld pixels differ", w, h, kern->name,
-                          borders[b], flip, bad);
+                    CHECK(bad == 0, "%dx%d %s border %s flip %d: %ld pixels differ", w, h, kern->name, borders[b], flip,
+                          bad);
                     free(got);
                     unlink(out_path);
                 }

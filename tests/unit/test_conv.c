@@ -78,7 +78,7 @@ static void test_same_result(void)
     CHECK(!conv_same(0.0f, from_bits(0x80000000u)) && !conv_same(from_bits(0x80000000u), 0.0f),
           "0.0 and -0.0: different results (their bits)");
     CHECK(conv_same(0.0f, 0.0f) && conv_same(from_bits(0x80000000u), from_bits(0x80000000u)), "0.0 and 0.0, -0.0 "
-          "and -0.0: the same");
+                                                                                              "and -0.0: the same");
     CHECK(conv_same(inf, inf) && !conv_same(inf, -inf), "infinity: the same as itself, not as -infinity");
     CHECK(!conv_same(from_bits(0x7fc00000u), inf) && !conv_same(1.0f, from_bits(0x7fc00000u)),
           "NaN and infinity, 1 and NaN: different");
@@ -269,15 +269,14 @@ static void test_pool(void)
         for (size_t s = 0; s < sizeof pool_sizes / sizeof pool_sizes[0]; ++s) {
             int w = pool_sizes[s][0], h = pool_sizes[s][1];
             img_plane in = make_input(w, h, 300 + (unsigned)s), ref, out;
-            eng_job job = {&in, &out, conv_params_make(filt_preset(s % filt_preset_count()), (conv_border)(s % 4),
-                                                       s % 2)};
+            eng_job job = {&in, &out,
+                           conv_params_make(filt_preset(s % filt_preset_count()), (conv_border)(s % 4), s % 2)};
             eng_timing t;
             img_plane_alloc(&ref, w, h);
             img_plane_alloc(&out, w, h);
             conv_reference(&in, &job.params, &ref);
             CHECK(eng_run(par, &job, &t) && conv_count_different(out.px, ref.px, (long)w * h) == 0,
-                  "%s threads, %dx%d: equal to the reference bit for bit (%d bands)", threads[n], w, h,
-                  t.launch.bands);
+                  "%s threads, %dx%d: equal to the reference bit for bit (%d bands)", threads[n], w, h, t.launch.bands);
             img_plane_free(&in);
             img_plane_free(&ref);
             img_plane_free(&out);
@@ -315,8 +314,8 @@ static void test_pool(void)
         eng_close(par);
     }
     unsetenv("CONVIS_CPU_THREADS");
-    CHECK(before > 0 && thread_count() == before, "no thread left after closing: %d threads, %d before",
-          thread_count(), before);
+    CHECK(before > 0 && thread_count() == before, "no thread left after closing: %d threads, %d before", thread_count(),
+          before);
 }
 
 /* The CUDA kernel's indexing, walked on the CPU: every output is covered by

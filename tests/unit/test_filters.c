@@ -24,9 +24,9 @@ static void test_hand_values(void)
                 conv_params p = conv_params_make(filt_preset(k), (conv_border)b, flip);
                 conv_reference(&in, &p, &out);
                 for (int i = 0; i < 12; ++i)
-                    CHECK_NEAR(out_px[i], expected[k][b][flip][i], 1e-6, "%s border %s flip %d pixel %d: got %g want %g",
-                               filt_preset(k)->name, conv_border_name((conv_border)b), flip, i, out_px[i],
-                               expected[k][b][flip][i]);
+                    CHECK_NEAR(out_px[i], expected[k][b][flip][i], 1e-6,
+                               "%s border %s flip %d pixel %d: got %g want %g", filt_preset(k)->name,
+                               conv_border_name((conv_border)b), flip, i, out_px[i], expected[k][b][flip][i]);
             }
         }
     }
@@ -84,13 +84,23 @@ static void test_parse(void)
     CHECK(filt_parse("0.5 -0.25 1e-1; 0 0 0; 0 0 0", &k) && k.weight[0] == 0.5f && k.weight[2] == 0.1f, "decimals");
     filt_format(filt_preset(2), text, sizeof text);
     CHECK(strcmp(text, "1 2 1; 2 4 2; 1 2 1 / 16") == 0, "format gaussian: %s", text);
-    CHECK(filt_parse(text, &k) && memcmp(k.weight, filt_preset(2)->weight, sizeof k.weight) == 0 &&
-              k.divisor == 16, "formatted text reads back");
+    CHECK(filt_parse(text, &k) && memcmp(k.weight, filt_preset(2)->weight, sizeof k.weight) == 0 && k.divisor == 16,
+          "formatted text reads back");
 
-    const char *bad[] = {"", "blur", "1 2 3", "1 2; 3 4; 5 6", "1 2 3; 4 5 6", "1 2 3; 4 5 6; 7 8 9; 1 2 3",
-                         "1 2 3; 4 5 6; 7 8 9 / 0", "1 2 3; 4 5 6; 7 8 x", "1 2 3; 4 5 6; 7 8 9 /",
-                         "nan 0 0; 0 0 0; 0 0 0", "inf 0 0; 0 0 0; 0 0 0", "1e99 0 0; 0 0 0; 0 0 0",
-                         "1 2 3 4; 5 6 7; 8 9 1", "1 2 3; 4 5 6; 7 8 9 / 2 3"};
+    const char *bad[] = {"",
+                         "blur",
+                         "1 2 3",
+                         "1 2; 3 4; 5 6",
+                         "1 2 3; 4 5 6",
+                         "1 2 3; 4 5 6; 7 8 9; 1 2 3",
+                         "1 2 3; 4 5 6; 7 8 9 / 0",
+                         "1 2 3; 4 5 6; 7 8 x",
+                         "1 2 3; 4 5 6; 7 8 9 /",
+                         "nan 0 0; 0 0 0; 0 0 0",
+                         "inf 0 0; 0 0 0; 0 0 0",
+                         "1e99 0 0; 0 0 0; 0 0 0",
+                         "1 2 3 4; 5 6 7; 8 9 1",
+                         "1 2 3; 4 5 6; 7 8 9 / 2 3"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         CHECK(!filt_parse(bad[i], &k), "'%s' must be refused", bad[i]);
         CHECK(strstr(err_msg(), "-1 0 1; -2 0 2; -1 0 1") != NULL, "message shows the form: %s", err_msg());

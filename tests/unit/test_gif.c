@@ -148,8 +148,7 @@ int main(int argc, char **argv)
     /* never over an existing file, which stays as it was */
     {
         long before = file_size(path);
-        CHECK(gif_open(path, w, h, 100) == NULL && err_last_kind() == ERR_EXISTS, "an existing file: %s",
-              err_msg());
+        CHECK(gif_open(path, w, h, 100) == NULL && err_last_kind() == ERR_EXISTS, "an existing file: %s", err_msg());
         CHECK(file_size(path) == before, "it is untouched");
     }
     unlink(path);

@@ -51,7 +51,8 @@ static void test_pgm_and_ppm(void)
     CHECK(img_load(in_dir("g.pgm"), NULL, &img), "%s", err_msg());
     CHECK(img.luma.w == 3 && img.luma.h == 2, "size");
     CHECK(img.luma.px[0] == 0 && img.luma.px[1] == 16 && img.luma.px[2] == 128 && img.luma.px[3] == 255 &&
-              img.luma.px[4] == 127 && img.luma.px[5] == 1, "grey values kept exactly");
+              img.luma.px[4] == 127 && img.luma.px[5] == 1,
+          "grey values kept exactly");
     CHECK(img.color.px[4 * 2] == 128 && img.color.px[4 * 2 + 3] == 255, "colour for display");
     img_free(&img);
     /* the luma plane alone (what apply loads): the same values, no colours */
@@ -129,8 +130,7 @@ static void test_png_write(void)
     img_free(&back);
     CHECK(img_write(in_dir("s.png"), &p, IMG_DISPLAY_SIGNED, NULL), "%s", err_msg());
     CHECK(img_load(in_dir("s.png"), NULL, &back), "%s", err_msg());
-    CHECK(back.luma.px[0] == 118 && back.luma.px[1] == 128, "signed display: %g %g", back.luma.px[0],
-          back.luma.px[1]);
+    CHECK(back.luma.px[0] == 118 && back.luma.px[1] == 128, "signed display: %g %g", back.luma.px[0], back.luma.px[1]);
     img_free(&back);
 }
 

@@ -13,9 +13,8 @@ int main(void)
 {
     static const int bad[][4] = {
         /* w, h, block_x, block_y */
-        {16, 16, 0, 16}, {16, 16, 16, 0}, {16, 16, 0, 0}, {16, 16, -4, 8}, {16, 16, 8, -1},
-        {0, 16, 16, 16}, {16, 0, 16, 16}, {-3, 5, 16, 16}, {16, 16, 2048, 1}, {16, 16, 1, 1025},
-        {1, 65536 * 2, 1, 1},
+        {16, 16, 0, 16}, {16, 16, 16, 0}, {16, 16, 0, 0},    {16, 16, -4, 8},   {16, 16, 8, -1},      {0, 16, 16, 16},
+        {16, 0, 16, 16}, {-3, 5, 16, 16}, {16, 16, 2048, 1}, {16, 16, 1, 1025}, {1, 65536 * 2, 1, 1},
     };
     const int invalid = (int)cudaErrorInvalidConfiguration;
     conv_params p = {{0, 0, 0, 0, 1, 0, 0, 0, 0}, 1.0f, 0};
@@ -25,8 +24,8 @@ int main(void)
         int w = bad[i][0], h = bad[i][1], bx = bad[i][2], by = bad[i][3];
         int naive = conv3x3_launch_naive(dummy, dummy, w, h, &p, bx, by, NULL);
         int tiled = conv3x3_launch_tiled(dummy, dummy, w, h, bx, by, NULL);
-        CHECK(naive == invalid && tiled == invalid, "%dx%d image, %dx%d blocks: naive %d, tiled %d, %d expected", w,
-              h, bx, by, naive, tiled, invalid);
+        CHECK(naive == invalid && tiled == invalid, "%dx%d image, %dx%d blocks: naive %d, tiled %d, %d expected", w, h,
+              bx, by, naive, tiled, invalid);
     }
     CHECK(conv3x3_launch_copy(dummy, dummy, 4, 0, NULL) == invalid, "copy kernel, blocks of 0");
     CHECK(conv3x3_launch_copy(dummy, dummy, 4, -1, NULL) == invalid, "copy kernel, blocks of -1");

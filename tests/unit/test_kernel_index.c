@@ -30,8 +30,8 @@
 #include "core/filter.h"
 #include "independent.h"
 
-static const int sizes[][2] = {{1, 1},    {2, 2},  {3, 3},   {17, 33}, {33, 17}, {1, 4097}, {4097, 1},
-                               {64, 48},  {16, 16}, {32, 32}, {48, 16}, {15, 17}, {100, 75}};
+static const int sizes[][2] = {{1, 1},   {2, 2},   {3, 3},   {17, 33}, {33, 17}, {1, 4097}, {4097, 1},
+                               {64, 48}, {16, 16}, {32, 32}, {48, 16}, {15, 17}, {100, 75}};
 static const int blocks[][2] = {{16, 16}, {32, 8}, {8, 32}, {1, 1}, {7, 5}, {3, 1}};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 #define NBLOCKS (sizeof blocks / sizeof blocks[0])
@@ -42,7 +42,10 @@ static const int blocks[][2] = {{16, 16}, {32, 8}, {8, 32}, {1, 1}, {7, 5}, {3, 
 
 static float sentinel(void)
 {
-    union { uint32_t bits; float f; } u = {SENTINEL_BITS};
+    union {
+        uint32_t bits;
+        float f;
+    } u = {SENTINEL_BITS};
     return u.f;
 }
 
@@ -50,7 +53,10 @@ static float sentinel(void)
  * every tile slot of every walk, and a checking build intercepts memcmp. */
 static bool is_sentinel(float f)
 {
-    union { float f; uint32_t bits; } u = {f};
+    union {
+        float f;
+        uint32_t bits;
+    } u = {f};
     return u.bits == SENTINEL_BITS;
 }
 
@@ -109,8 +115,7 @@ static void walk_naive(const float *in, const float *ref, int w, int h, int bdx,
                             int sx = conv_border_index(x + conv_tap_dx(t), w, p->border);
                             int sy = conv_border_index(y + conv_tap_dy(t), h, p->border);
                             bool zero = sx < 0 || sy < 0;
-                            outside_reads += zero ? p->border != CONV_BORDER_ZERO
-                                                  : (sx >= w || sy >= h);
+                            outside_reads += zero ? p->border != CONV_BORDER_ZERO : (sx >= w || sy >= h);
                         }
                     }
                     conv3x3_naive_body(bx, by, tx, ty, bdx, bdy, in, out, w, h, p);
@@ -127,9 +132,9 @@ static void walk_naive(const float *in, const float *ref, int w, int h, int bdx,
 /* ---- tiled ----------------------------------------------------------------- */
 
 typedef struct tile_report {
-    long slots_not_once;    /* slots loaded by no thread or by several */
-    long slots_wrong;       /* a slot within a 3x3's reach holding another value than the rule's */
-    long reads_outside;     /* sources outside the image */
+    long slots_not_once; /* slots loaded by no thread or by several */
+    long slots_wrong;    /* a slot within a 3x3's reach holding another value than the rule's */
+    long reads_outside;  /* sources outside the image */
 } tile_report;
 
 /* Loads the tile of block (bx, by) as the block's threads would, one thread
@@ -342,8 +347,7 @@ static void test_tile_geometry(void)
                   conv3x3_tile_words(bdx, bdy) == stride * (bdy + 2) &&
                   conv3x3_tile_index(bdx + 1, bdy + 1, bdx) == conv3x3_tile_words(bdx, bdy) - stride + bdx + 1,
               "tile of %dx%d: stride %d, %d words", bdx, bdy, stride, conv3x3_tile_words(bdx, bdy));
-        CHECK(4L * conv3x3_tile_words(bdx, bdy) <= 48 * 1024, "%dx%d: the tile fits 48 KiB of shared memory",
-              bdx, bdy);
+        CHECK(4L * conv3x3_tile_words(bdx, bdy) <= 48 * 1024, "%dx%d: the tile fits 48 KiB of shared memory", bdx, bdy);
     }
 }
 
@@ -417,14 +421,14 @@ static void test_banks(void)
      * each of the nine reads and for each store; with rows bdx + 2 words
      * apart, 16x16 took two for the reads (lanes 30 and 31 on the banks of
      * lanes 0 and 1). */
-    static const int shapes[][2] = {{16, 16}, {32, 8}, {8, 32}, {32, 32}, {64, 16}, {4, 64},
-                                    {2, 128}, {1, 1024}, {1024, 1}, {16, 8}, {8, 8}};
+    static const int shapes[][2] = {{16, 16}, {32, 8},   {8, 32},   {32, 32}, {64, 16}, {4, 64},
+                                    {2, 128}, {1, 1024}, {1024, 1}, {16, 8},  {8, 8}};
     int reads, stores, old_reads, old_stores;
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
         int bdx = shapes[i][0], bdy = shapes[i][1];
         count_block(bdx, bdy, 0, &reads, &stores);
-        CHECK(reads == 1 && stores == 1, "%dx%d blocks: %d passes a shared read, %d a store (1 each wanted)", bdx,
-              bdy, reads, stores);
+        CHECK(reads == 1 && stores == 1, "%dx%d blocks: %d passes a shared read, %d a store (1 each wanted)", bdx, bdy,
+              reads, stores);
     }
     count_block(16, 16, 0, &reads, &stores);
     count_block(16, 16, 18, &old_reads, &old_stores);

@@ -19,13 +19,15 @@ static void test_one_warp(void)
 {
     kw_counts c;
     CHECK(kw_count(32, 1, 32, 1, CONV_BORDER_CLAMP, &c), "%s", err_msg());
-    CHECK(c.blocks == 1 && c.threads == 32 && c.wasted == 0 && c.warps == 1, "grid: %lld blocks, %lld threads, "
-          "%lld wasted, %lld warps", c.blocks, c.threads, c.wasted, c.warps);
+    CHECK(c.blocks == 1 && c.threads == 32 && c.wasted == 0 && c.warps == 1,
+          "grid: %lld blocks, %lld threads, "
+          "%lld wasted, %lld warps",
+          c.blocks, c.threads, c.wasted, c.warps);
     /* naive: 9 taps x 32 lanes; each tap's addresses (x-1, x or x+1, clamped
      * into 0..31) lie in the 4 sectors of the row, one line */
     CHECK(c.naive.loads == 9 * 32 && c.naive.requests == 9 && c.naive.sectors == 36 && c.naive.lines == 9,
-          "naive: %lld loads, %lld requests, %lld sectors, %lld lines (288, 9, 36, 9)", c.naive.loads,
-          c.naive.requests, c.naive.sectors, c.naive.lines);
+          "naive: %lld loads, %lld requests, %lld sectors, %lld lines (288, 9, 36, 9)", c.naive.loads, c.naive.requests,
+          c.naive.sectors, c.naive.lines);
     CHECK(c.naive.store_requests == 1 && c.naive.store_sectors == 4, "naive stores: %lld requests, %lld sectors",
           c.naive.store_requests, c.naive.store_sectors);
     /* tiled: a tile of 34x3 cells; rows 0..2 (one load loop row each, all
@@ -33,12 +35,12 @@ static void test_one_warp(void)
      * x = -1..30 -> 0,0,1..30: 4 sectors) and tx + 32 (lanes 0 and 1, x =
      * 31, 32 -> 31: 1 sector) */
     CHECK(c.tiled.requests == 6 && c.tiled.loads == 3 * 34 && c.tiled.sectors == 15 && c.tiled.lines == 6,
-          "tiled: %lld requests, %lld loads, %lld sectors, %lld lines (6, 102, 15, 6)", c.tiled.requests,
-          c.tiled.loads, c.tiled.sectors, c.tiled.lines);
+          "tiled: %lld requests, %lld loads, %lld sectors, %lld lines (6, 102, 15, 6)", c.tiled.requests, c.tiled.loads,
+          c.tiled.sectors, c.tiled.lines);
     CHECK(c.tiled.shared_stores == 6 && c.tiled.shared_reads == 9, "tiled shared: %lld stores, %lld reads",
           c.tiled.shared_stores, c.tiled.shared_reads);
-    CHECK(c.tiled.worst_read_passes == 1 && c.tiled.worst_store_passes == 1,
-          "32x1: one pass a shared access (%d, %d)", c.tiled.worst_read_passes, c.tiled.worst_store_passes);
+    CHECK(c.tiled.worst_read_passes == 1 && c.tiled.worst_store_passes == 1, "32x1: one pass a shared access (%d, %d)",
+          c.tiled.worst_read_passes, c.tiled.worst_store_passes);
 }
 
 /* 33 pixels, blocks of 32: two blocks; the second's warp has one active
@@ -68,8 +70,8 @@ static void test_zero_border(void)
           c.naive.requests);
     /* the tile is 5x5; its 9 inner cells load, the 16 of the halo read zero */
     CHECK(c.tiled.loads == 9 && c.tiled.shared_stores > 0, "tiled: %lld loads (9)", c.tiled.loads);
-    CHECK(c.naive.loads / 9.0 > c.tiled.loads / 9.0, "fewer loads an output tiled (%.2f vs %.2f)",
-          c.tiled.loads / 9.0, c.naive.loads / 9.0);
+    CHECK(c.naive.loads / 9.0 > c.tiled.loads / 9.0, "fewer loads an output tiled (%.2f vs %.2f)", c.tiled.loads / 9.0,
+          c.naive.loads / 9.0);
 }
 
 /* 16x16 blocks on 32x32 (clamp): 4 blocks of 8 warps, each warp two rows of
@@ -80,8 +82,8 @@ static void test_blocks_16(void)
     kw_counts c;
     CHECK(kw_count(32, 32, 16, 16, CONV_BORDER_CLAMP, &c), "%s", err_msg());
     CHECK(c.blocks == 4 && c.warps == 32 && c.wasted == 0, "grid: %lld blocks, %lld warps", c.blocks, c.warps);
-    CHECK(c.naive.loads == 9 * 1024 && c.naive.requests == 9 * 32, "naive: %lld loads, %lld requests",
-          c.naive.loads, c.naive.requests);
+    CHECK(c.naive.loads == 9 * 1024 && c.naive.requests == 9 * 32, "naive: %lld loads, %lld requests", c.naive.loads,
+          c.naive.requests);
     CHECK(c.tiled.loads == 4 * 324, "tiled: %lld loads (1296)", c.tiled.loads);
     CHECK(c.tiled.worst_read_passes == 1 && c.tiled.worst_store_passes == 1, "16x16: passes %d, %d",
           c.tiled.worst_read_passes, c.tiled.worst_store_passes);
@@ -151,11 +153,10 @@ static void test_races(void)
     /* 16x16: warp k is rows 2k, 2k+1 of the block; it stores tile rows 2k,
      * 2k+1 (and 16, 17 for warp 0) and reads rows 2k .. 2k+3, of which
      * 2k+2 and 2k+3 are the next warp's: every output can race */
-    CHECK(kw_race_run(16, 16, false, 3, &r) && r.warps == 8 && r.can_count == 256, "16x16: %d can race",
-          r.can_count);
+    CHECK(kw_race_run(16, 16, false, 3, &r) && r.warps == 8 && r.can_count == 256, "16x16: %d can race", r.can_count);
     for (unsigned seed = 1; seed <= 20; ++seed)
-        CHECK(kw_race_run(16, 16, true, seed, &r) && r.raced_count == 0, "16x16 seed %u with the barrier: %d",
-              seed, r.raced_count);
+        CHECK(kw_race_run(16, 16, true, seed, &r) && r.raced_count == 0, "16x16 seed %u with the barrier: %d", seed,
+              r.raced_count);
 }
 
 /* kw_count takes the blocks wholly inside the image for others of their
@@ -163,8 +164,8 @@ static void test_races(void)
  * that give many alignments, under every border rule. */
 static void test_classes(void)
 {
-    static const int cases[][4] = {{200, 150, 16, 16}, {513, 77, 16, 16}, {300, 90, 24, 24}, {129, 131, 32, 8},
-                                   {97, 61, 8, 8},     {640, 48, 7, 5}};
+    static const int cases[][4] = {{200, 150, 16, 16}, {513, 77, 16, 16}, {300, 90, 24, 24},
+                                   {129, 131, 32, 8},  {97, 61, 8, 8},    {640, 48, 7, 5}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         for (int b = 0; b < CONV_BORDER_COUNT; ++b) {
             kw_counts fast, slow;
@@ -202,8 +203,8 @@ static void test_trace(void)
                 }
             }
     CHECK(sectors == c.naive.sectors && passes == c.tiled.shared_read_passes,
-          "every warp's trace adds up to the counts: %lld sectors (%lld), %lld passes (%lld)", sectors,
-          c.naive.sectors, passes, c.tiled.shared_read_passes);
+          "every warp's trace adds up to the counts: %lld sectors (%lld), %lld passes (%lld)", sectors, c.naive.sectors,
+          passes, c.tiled.shared_read_passes);
 }
 
 int main(void)

@@ -24,13 +24,12 @@ static bool lesson_empty(const lsn_lesson *l)
  * `where` ("t.yaml:3:5: ") and contains `part`. */
 #define FAILS(text, where, part) fails_at(__LINE__, "t.yaml", text, strlen(text), where, part)
 
-static void fails_at(int line, const char *name, const char *text, size_t size, const char *where,
-                     const char *part)
+static void fails_at(int line, const char *name, const char *text, size_t size, const char *where, const char *part)
 {
     lsn_lesson l;
     bool ok;
     err_clear();
-    memset(&l, 0x55, sizeof l);   /* junk: lsn_parse must empty it */
+    memset(&l, 0x55, sizeof l); /* junk: lsn_parse must empty it */
     ok = lsn_parse(name, text, size, &l);
     CHECK(!ok, "line %d: parsed, expected '%s%s'", line, where, part);
     if (ok) {
@@ -40,8 +39,7 @@ static void fails_at(int line, const char *name, const char *text, size_t size, 
     CHECK(lesson_empty(&l), "line %d: the lesson is not left empty after a failure", line);
     CHECK(strncmp(err_msg(), where, strlen(where)) == 0, "line %d: message '%s', expected it to start '%s'", line,
           err_msg(), where);
-    CHECK(strstr(err_msg(), part) != NULL, "line %d: message '%s', expected it to contain '%s'", line, err_msg(),
-          part);
+    CHECK(strstr(err_msg(), part) != NULL, "line %d: message '%s', expected it to contain '%s'", line, err_msg(), part);
     CHECK(strchr(err_msg(), '\n') == NULL, "line %d: message '%s' is more than one line", line, err_msg());
     for (const char *c = err_msg(); *c; ++c)
         if ((unsigned char)*c < 0x20 || *c == 0x7F) {
@@ -63,12 +61,12 @@ static void file_fails(int line, const char *file, const char *where_after_name,
     CHECK(strstr(err_msg(), part) != NULL, "line %d: message '%s', expected '%s'", line, err_msg(), part);
 }
 
-#define ACTION(st, k, t, l, c)                                                                               \
-    CHECK((st)->action_count > (k) && !strcmp((st)->actions[k].text, t) && (st)->actions[k].line == (l) &&   \
-              (st)->actions[k].column == (c),                                                                \
-          "action %d: '%s' at %d:%d, expected '%s' at %d:%d", k,                                             \
-          (st)->action_count > (k) ? (st)->actions[k].text : "(none)",                                      \
-          (st)->action_count > (k) ? (st)->actions[k].line : 0,                                             \
+#define ACTION(st, k, t, l, c)                                                                                         \
+    CHECK((st)->action_count > (k) && !strcmp((st)->actions[k].text, t) && (st)->actions[k].line == (l) &&             \
+              (st)->actions[k].column == (c),                                                                          \
+          "action %d: '%s' at %d:%d, expected '%s' at %d:%d", k,                                                       \
+          (st)->action_count > (k) ? (st)->actions[k].text : "(none)",                                                 \
+          (st)->action_count > (k) ? (st)->actions[k].line : 0,                                                        \
           (st)->action_count > (k) ? (st)->actions[k].column : 0, t, l, c)
 
 static void check_valid(const lsn_lesson *l)
@@ -83,7 +81,8 @@ static void check_valid(const lsn_lesson *l)
 
     s = &l->steps[0];
     CHECK(s->line == 5, "step 1 at line %d", s->line);
-    CHECK(!strcmp(s->say, "A 3\xC3\x97" "3 convolution computes each output from the nine inputs around it.\n"
+    CHECK(!strcmp(s->say, "A 3\xC3\x97"
+                          "3 convolution computes each output from the nine inputs around it.\n"
                           "On this machine the CPU took {cpu_seq_ms} ms; {{braces}} stay braces.\n"),
           "say 1 '%s'", s->say);
     CHECK(s->say_line == 5 && s->say_column == 10, "say 1 at %d:%d", s->say_line, s->say_column);
@@ -105,8 +104,8 @@ static void check_valid(const lsn_lesson *l)
     CHECK(!s->wait && !s->wait_line && !s->wait_column, "step 2 has no wait");
 
     s = &l->steps[2];
-    CHECK(s->line == 12 && s->say_line == 12 && s->say_column == 10, "step 3 at %d, say at %d:%d", s->line,
-          s->say_line, s->say_column);
+    CHECK(s->line == 12 && s->say_line == 12 && s->say_column == 10, "step 3 at %d, say at %d:%d", s->line, s->say_line,
+          s->say_column);
     CHECK(!strcmp(s->say, "Plain narration, {ratio_gpu_par} times"), "say 3 '%s'", s->say);
     CHECK(s->action_count == 2, "step 3: %d actions", s->action_count);
     ACTION(s, 0, "finish", 14, 9);
@@ -127,7 +126,7 @@ static void test_valid(void)
     check_valid(&l);
     lsn_free(&l);
     CHECK(lesson_empty(&l), "lsn_free empties the lesson");
-    lsn_free(&l);   /* twice is fine */
+    lsn_free(&l); /* twice is fine */
     lsn_free(NULL);
 
     /* The same text through lsn_parse, not NUL-terminated, and after a UTF-8
@@ -140,7 +139,7 @@ static void test_valid(void)
     memcpy(text, "\xEF\xBB\xBF", 3);
     n = fread(text + 3, 1, 4096, f);
     fclose(f);
-    text[3 + n] = 'x';   /* not part of the size */
+    text[3 + n] = 'x'; /* not part of the size */
     CHECK(lsn_parse("v.yaml", text + 3, n, &l), "%s", err_msg());
     check_valid(&l);
     lsn_free(&l);
@@ -153,9 +152,9 @@ static void test_valid(void)
     {
         const char *t = "title: T\r\nsteps:\r\n  - say: Hello {outputs}\r\n";
         CHECK(lsn_parse("m.yaml", t, strlen(t), &l), "%s", err_msg());
-        CHECK(l.step_count == 1 && !l.image && !l.image_line && !l.steps[0].actions &&
-                  !l.steps[0].action_count && !l.steps[0].wait && l.steps[0].say_line == 3 &&
-                  l.steps[0].say_column == 10 && !strcmp(l.steps[0].say, "Hello {outputs}"),
+        CHECK(l.step_count == 1 && !l.image && !l.image_line && !l.steps[0].actions && !l.steps[0].action_count &&
+                  !l.steps[0].wait && l.steps[0].say_line == 3 && l.steps[0].say_column == 10 &&
+                  !strcmp(l.steps[0].say, "Hello {outputs}"),
               "minimal lesson");
         lsn_free(&l);
     }
@@ -217,11 +216,13 @@ static void test_structure(void)
     FAILS("hello\n", "t.yaml:1:1: ", "the lesson is text");
     /* say */
     FAILS("title: T\nsteps:\n  - say: [a, b]\n", "t.yaml:3:10: ", "say in step 1 is a list, not text");
-    FAILS("title: T\nsteps:\n  - say:\n      a: b\n", "t.yaml:4:7: ", "say in step 1 is a mapping (key: value), not text");
+    FAILS("title: T\nsteps:\n  - say:\n      a: b\n",
+          "t.yaml:4:7: ", "say in step 1 is a mapping (key: value), not text");
     FAILS("title: T\nsteps:\n  - say:\n    do: gpu\n", "t.yaml:3:9: ", "say in step 1 is empty");
     FAILS("title: T\nsteps:\n  - say: \"  \"\n", "t.yaml:3:10: ", "say in step 1 is empty");
     /* do */
-    FAILS("title: T\nsteps:\n  - say: a\n    do: 5\n", "t.yaml:4:9: ", "do in step 1 holds a number (5); actions are names");
+    FAILS("title: T\nsteps:\n  - say: a\n    do: 5\n",
+          "t.yaml:4:9: ", "do in step 1 holds a number (5); actions are names");
     FAILS("title: T\nsteps:\n  - say: a\n    do: 2.5e3\n", "t.yaml:4:9: ", "holds a number (2.5e3)");
     FAILS("title: T\nsteps:\n  - say: a\n    do: {gpu: 1}\n", "t.yaml:4:9: ", "do in step 1 is a mapping (key: value)");
     FAILS("title: T\nsteps:\n  - say: a\n    do:\n      gpu: 1\n", "t.yaml:5:7: ", "do in step 1 is a mapping");
@@ -230,19 +231,19 @@ static void test_structure(void)
     FAILS("title: T\nsteps:\n  - say: a\n    do: []\n", "t.yaml:4:9: ", "do in step 1 is an empty list");
     FAILS("title: T\nsteps:\n  - say: a\n    do:\n", "t.yaml:4:8: ", "do in step 1 holds an empty action");
     FAILS("title: T\nsteps:\n  - say: a\n    do: gpu,, step\n", "t.yaml:4:13: ", "step 1 has an empty action");
-    FAILS("title: T\nsteps:\n  - say: a\n    do: gpu, filter 6\n", "t.yaml:4:14: ",
-          "the action 'filter 6' in step 1 has a space in it");
+    FAILS("title: T\nsteps:\n  - say: a\n    do: gpu, filter 6\n",
+          "t.yaml:4:14: ", "the action 'filter 6' in step 1 has a space in it");
     /* wait */
-    FAILS("title: T\nsteps:\n  - say: a\n    wait: press step\n", "t.yaml:4:11: ",
-          "wait in step 1 is 'press step'; wait names one action");
+    FAILS("title: T\nsteps:\n  - say: a\n    wait: press step\n",
+          "t.yaml:4:11: ", "wait in step 1 is 'press step'; wait names one action");
     FAILS("title: T\nsteps:\n  - say: a\n    wait: [step]\n", "t.yaml:4:11: ", "wait in step 1 is a list");
     FAILS("title: T\nsteps:\n  - say: a\n    wait: 3\n", "t.yaml:4:11: ", "wait in step 1 is a number");
     FAILS("title: T\nsteps:\n  - say: a\n    wait:\n", "t.yaml:4:10: ", "wait in step 1 is empty");
     /* duplicate keys */
-    FAILS("title: A\ntitle: B\nsteps:\n  - say: a\n", "t.yaml:2:1: ",
-          "the key 'title' appears twice in the lesson (first at 1:1); keep one");
-    FAILS("title: T\nsteps:\n  - say: a\n    do: gpu\n    \"say\": b\n", "t.yaml:5:5: ",
-          "the key 'say' appears twice in a step (first at 3:5)");
+    FAILS("title: A\ntitle: B\nsteps:\n  - say: a\n",
+          "t.yaml:2:1: ", "the key 'title' appears twice in the lesson (first at 1:1); keep one");
+    FAILS("title: T\nsteps:\n  - say: a\n    do: gpu\n    \"say\": b\n",
+          "t.yaml:5:5: ", "the key 'say' appears twice in a step (first at 3:5)");
     /* several documents, aliases, tags, nesting */
     FAILS("title: T\nsteps:\n  - say: a\n---\ntitle: U\n", "t.yaml:4:1: ", "a lesson file holds one lesson");
     FAILS("title: &t T\nsteps:\n  - say: *t\n", "t.yaml:3:10: ", "aliases (*t) are not used in lessons");
@@ -262,13 +263,13 @@ static void test_structure(void)
 static void test_quoted_escaped(void)
 {
     FAILS("title: T\n\"\\e[2Jx\": 1\nsteps:\n  - say: a\n", "t.yaml:2:1: ", "unknown key '\\x1b[2Jx' in the lesson");
-    FAILS("title: T\nimage: \"/\\e]0;x\\a\"\nsteps:\n  - say: a\n", "t.yaml:2:8: ",
-          "image '/\\x1b]0;x\\x07' is a path outside the lesson's folder");
-    FAILS("title: T\nrecord: \"x/../\\e[2J\"\nsteps:\n  - say: a\n", "t.yaml:2:9: ",
-          "record 'x/../\\x1b[2J' climbs out of the lesson's folder");
+    FAILS("title: T\nimage: \"/\\e]0;x\\a\"\nsteps:\n  - say: a\n",
+          "t.yaml:2:8: ", "image '/\\x1b]0;x\\x07' is a path outside the lesson's folder");
+    FAILS("title: T\nrecord: \"x/../\\e[2J\"\nsteps:\n  - say: a\n",
+          "t.yaml:2:9: ", "record 'x/../\\x1b[2J' climbs out of the lesson's folder");
     FAILS("title: T\nsteps:\n  - say: a\n    wait: \"a\\e[2J,\"\n", "t.yaml:4:11: ", "wait in step 1 is 'a\\x1b[2J,'");
-    FAILS("title: T\nsteps:\n  - say: a\n    do: \"a \\e[2J\"\n", "t.yaml:4:10: ",
-          "the action 'a \\x1b[2J' in step 1 has a space");
+    FAILS("title: T\nsteps:\n  - say: a\n    do: \"a \\e[2J\"\n",
+          "t.yaml:4:10: ", "the action 'a \\x1b[2J' in step 1 has a space");
     FAILS("title: T\nsteps:\n  - say: \"{\\e[2J}\"\n", "t.yaml:3:11: ", "unknown placeholder {\\x1b[2J}");
     FAILS("title: T\nsteps:\n  - say: a\n    do: \"\\u009b2J 1\"\n", "t.yaml:4:10: ", "the action '\\u009b2J 1'");
 }
@@ -296,10 +297,10 @@ static void test_lesson_record(void)
     CHECK(l.record && !strcmp(l.record, "lab.json") && l.record_line == 2 && l.record_column == 9,
           "the record and its position");
     lsn_free(&l);
-    FAILS("title: T\nrecord: /etc/passwd\nsteps:\n  - say: a\n", "t.yaml:2:9: ",
-          "record '/etc/passwd' is a path outside the lesson's folder");
-    FAILS("title: T\nrecord: runs/../../x.json\nsteps:\n  - say: a\n", "t.yaml:2:9: ",
-          "record 'runs/../../x.json' climbs out of the lesson's folder");
+    FAILS("title: T\nrecord: /etc/passwd\nsteps:\n  - say: a\n",
+          "t.yaml:2:9: ", "record '/etc/passwd' is a path outside the lesson's folder");
+    FAILS("title: T\nrecord: runs/../../x.json\nsteps:\n  - say: a\n",
+          "t.yaml:2:9: ", "record 'runs/../../x.json' climbs out of the lesson's folder");
     FAILS("title: T\nrecord: ''\nsteps:\n  - say: a\n", "t.yaml:2:9: ", "record is empty");
 }
 
@@ -338,10 +339,13 @@ static void test_joined_lines(void)
         const char *say, *want;
     } cases[] = {
         {"one\n      two", "one two"},
-        {"caf\xC3\xA9\n      \xC3\xBC" "ber", "caf\xC3\xA9 \xC3\xBC" "ber"},          /* é, ü: a space */
-        {"\xE4\xB8\xAD\n      \xE6\x96\x87", "\xE4\xB8\xAD\xE6\x96\x87"},       /* 中, 文: nothing */
+        {"caf\xC3\xA9\n      \xC3\xBC"
+         "ber",
+         "caf\xC3\xA9 \xC3\xBC"
+         "ber"},                                                                 /* é, ü: a space */
+        {"\xE4\xB8\xAD\n      \xE6\x96\x87", "\xE4\xB8\xAD\xE6\x96\x87"},        /* 中, 文: nothing */
         {"GPU\n      \xE5\xBC\x95\xE6\x93\x8E", "GPU \xE5\xBC\x95\xE6\x93\x8E"}, /* Latin, CJK: a space */
-        {"\xCE\xB1\n      \xE6\x96\x87", "\xCE\xB1 \xE6\x96\x87"},                /* α, 文: a space */
+        {"\xCE\xB1\n      \xE6\x96\x87", "\xCE\xB1 \xE6\x96\x87"},               /* α, 文: a space */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char text[256], buf[128];
@@ -362,12 +366,12 @@ static void test_joined_lines(void)
 
 static void test_placeholders(void)
 {
-    FAILS("title: T\nsteps:\n  - say: Time {gpu_ms} and {bad}\n", "t.yaml:3:28: ",
-          "unknown placeholder {bad}; the placeholders are cpu_seq_ms, cpu_par_ms, gpu_ms,");
+    FAILS("title: T\nsteps:\n  - say: Time {gpu_ms} and {bad}\n",
+          "t.yaml:3:28: ", "unknown placeholder {bad}; the placeholders are cpu_seq_ms, cpu_par_ms, gpu_ms,");
     /* the whole list, to its last name (it overran its buffer once the list grew) */
     FAILS("title: T\nsteps:\n  - say: '{bad}'\n", "t.yaml:3:11: ", "cpu_simd_ms, ratio_simd_seq, ratio_par_simd");
-    FAILS("title: T\nsteps:\n  - say: |\n      first line\n      the \xC3\x97{nope} here\n", "t.yaml:5:12: ",
-          "unknown placeholder {nope}");
+    FAILS("title: T\nsteps:\n  - say: |\n      first line\n      the \xC3\x97{nope} here\n",
+          "t.yaml:5:12: ", "unknown placeholder {nope}");
     FAILS("title: T\nsteps:\n  - say: >\n\n      folded {cpu_ms}\n", "t.yaml:5:14: ", "unknown placeholder {cpu_ms}");
     FAILS("title: T\nsteps:\n  - say: \"a {x\"\n", "t.yaml:3:13: ", "this '{' is never closed");
     FAILS("title: T\nsteps:\n  - say: a {{ {gpu_ms} }\n", "t.yaml:3:24: ", "this '}' closes no '{'; write }}");
@@ -380,8 +384,7 @@ static void test_placeholders(void)
     err_clear();
     CHECK(lsn_check_placeholders("x", "{{}} {gpu_device} {{gpu_ms}}", 1, 1, false), "%s", err_msg());
     CHECK(lsn_check_placeholders("x", NULL, 1, 1, false), "NULL text");
-    CHECK(!lsn_check_placeholders("x", "ab\ncd {q}", 7, 3, true) && !strncmp(err_msg(), "x:8:6: ", 7), "%s",
-          err_msg());
+    CHECK(!lsn_check_placeholders("x", "ab\ncd {q}", 7, 3, true) && !strncmp(err_msg(), "x:8:6: ", 7), "%s", err_msg());
     CHECK(!lsn_check_placeholders("x", "ab\ncd {q}", 7, 3, false) && !strncmp(err_msg(), "x:7:9: ", 7), "%s",
           err_msg());
 }
@@ -397,7 +400,8 @@ static void test_syntax(void)
     FAILS("title: T\nsteps:\n\t- say: a\n", "t.yaml:3:1: ", "a tab indents this line; indent with spaces only");
     FAILS("title: T\nsteps:\n  - say: `a`\n", "t.yaml:3:10: ", "this character cannot start a value");
     FAILS("title: T\nsteps:\n  - say: a\n - say: b\n", "t.yaml:4:2: ", "check the indentation");
-    FAILS("title: T\nsteps:\n  - say: \"\\q\"\n", "t.yaml:3:11: ", "found unknown escape character in the quoted text that starts at 3:10");
+    FAILS("title: T\nsteps:\n  - say: \"\\q\"\n",
+          "t.yaml:3:11: ", "found unknown escape character in the quoted text that starts at 3:10");
     FAILS("title: T\nsteps:\n  - say: \"a\\0b\"\n", "t.yaml:3:10: ", "NUL character");
     FAILS("title: T\nsteps:\n  - say: \"\\ud800\"\n", "t.yaml:3:13: ", "invalid Unicode character escape code");
 }
@@ -426,8 +430,8 @@ static void test_limits_and_bytes(void)
     fails_at(__LINE__, "t.yaml", t, big, "t.yaml:1:1: ", "is 1000000 bytes long");
     /* over 1 MiB */
     memset(t, ' ', LSN_MAX_FILE_BYTES + 1);
-    fails_at(__LINE__, "t.yaml", t, LSN_MAX_FILE_BYTES + 1, "t.yaml:1:1: ",
-             "the lesson is 1048577 bytes; a lesson file may be at most 1048576 bytes (1 MiB)");
+    fails_at(__LINE__, "t.yaml", t, LSN_MAX_FILE_BYTES + 1,
+             "t.yaml:1:1: ", "the lesson is 1048577 bytes; a lesson file may be at most 1048576 bytes (1 MiB)");
     /* 64 KiB exactly is fine */
     n = sprintf(t, "title: T\nsteps:\n  - say: ");
     memset(t + n, 'b', LSN_MAX_STRING_BYTES);
@@ -448,8 +452,8 @@ static void test_limits_and_bytes(void)
         lsn_free(&l);
     }
     n += sprintf(t + n, "  - say: s\n");
-    fails_at(__LINE__, "t.yaml", t, (size_t)n, "t.yaml:1003:5: ",
-             "this is step 1001; a lesson may have at most 1000 steps");
+    fails_at(__LINE__, "t.yaml", t, (size_t)n,
+             "t.yaml:1003:5: ", "this is step 1001; a lesson may have at most 1000 steps");
 
     /* 100 actions are fine, 101 are not; positions of a long string */
     n = sprintf(t, "title: T\nsteps:\n  - say: s\n    do: a0");
@@ -457,8 +461,7 @@ static void test_limits_and_bytes(void)
         n += sprintf(t + n, ",a%d", i);
     {
         lsn_lesson l;
-        CHECK(lsn_parse("t.yaml", t, (size_t)n, &l) && l.steps[0].action_count == 100, "100 actions: %s",
-              err_msg());
+        CHECK(lsn_parse("t.yaml", t, (size_t)n, &l) && l.steps[0].action_count == 100, "100 actions: %s", err_msg());
         if (l.step_count == 1 && l.steps[0].action_count == 100)
             ACTION(&l.steps[0], 99, "a99", 4, 9 + 2 + 9 * 3 + 89 * 4 + 1);
         lsn_free(&l);
@@ -486,8 +489,8 @@ static void test_load(void)
 
     snprintf(path, sizeof path, "%s/no-such-lesson.yaml", dir);
     CHECK(!lsn_load(path, &l) && lesson_empty(&l), "missing file loaded");
-    CHECK(!strncmp(err_msg(), path, strlen(path)) && strstr(err_msg(), ": cannot read the lesson: No such file"),
-          "%s", err_msg());
+    CHECK(!strncmp(err_msg(), path, strlen(path)) && strstr(err_msg(), ": cannot read the lesson: No such file"), "%s",
+          err_msg());
 
     CHECK(!lsn_load(dir, &l) && lesson_empty(&l), "a directory loaded");
     CHECK(!strncmp(err_msg(), dir, strlen(dir)) && strstr(err_msg(), ": is a folder; give a lesson file"), "%s",
@@ -499,7 +502,7 @@ static void test_load(void)
         FILE *f = fdopen(fd, "wb");
         static char block[4096];
         memset(block, ' ', sizeof block);
-        for (int i = 0; i < 257; ++i)   /* 1 MiB + 4 KiB */
+        for (int i = 0; i < 257; ++i) /* 1 MiB + 4 KiB */
             fwrite(block, 1, sizeof block, f);
         fclose(f);
         CHECK(!lsn_load(tmp, &l) && lesson_empty(&l), "a big file loaded");
@@ -510,8 +513,7 @@ static void test_load(void)
         f = fopen(tmp, "wb");
         fclose(f);
         CHECK(!lsn_load(tmp, &l), "an empty file loaded");
-        CHECK(!strncmp(err_msg(), tmp, strlen(tmp)) && strstr(err_msg(), ":1:1: the lesson is empty"), "%s",
-              err_msg());
+        CHECK(!strncmp(err_msg(), tmp, strlen(tmp)) && strstr(err_msg(), ":1:1: the lesson is empty"), "%s", err_msg());
         unlink(tmp);
     }
     CHECK(!lsn_load(NULL, &l), "NULL path");

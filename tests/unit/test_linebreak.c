@@ -49,11 +49,13 @@ static void test_copy_and_shown(void)
         const char *text, *want;
     } shown[] = {
         {"plain text", "plain text"},
-        {"\x1b]0;owned\a\x1b[2JT", "\\x1b]0;owned\\x07\\x1b[2JT"},             /* a terminal's title and clear */
+        {"\x1b]0;owned\a\x1b[2JT", "\\x1b]0;owned\\x07\\x1b[2JT"}, /* a terminal's title and clear */
         {"caf\xC3\xA9 \xE4\xB8\xAD\xE6\x96\x87", "caf\xC3\xA9 \xE4\xB8\xAD\xE6\x96\x87"}, /* é, 中文: kept */
-        {"a\xC2\x9B" "2J", "a\\u009b2J"},                                       /* the C1 CSI */
+        {"a\xC2\x9B"
+         "2J",
+         "a\\u009b2J"}, /* the C1 CSI */
         {"tab\tline\nDEL\x7F", "tab\\x09line\\x0aDEL\\x7f"},
-        {"bad \xE4\xB8 and \xC0\xAF", "bad \\xe4\\xb8 and \\xc0\\xaf"},          /* cut short, overlong */
+        {"bad \xE4\xB8 and \xC0\xAF", "bad \\xe4\\xb8 and \\xc0\\xaf"}, /* cut short, overlong */
     };
     for (size_t i = 0; i < sizeof shown / sizeof shown[0]; ++i) {
         err_shown(shown[i].text, strlen(shown[i].text), buf, sizeof buf);
@@ -79,11 +81,11 @@ static void test_copy_and_shown(void)
     CHECK(!strcmp(buf, "short"), "what fits is copied: '%s'", buf);
 }
 
-#define WRAPS(text, w, want)                                                                       \
-    do {                                                                                           \
-        char got[512];                                                                             \
-        wrap(text, w, got, sizeof got);                                                            \
-        CHECK(strcmp(got, want) == 0, "'%s' at %d: got '%s', want '%s'", text, (int)(w), got, want); \
+#define WRAPS(text, w, want)                                                                                           \
+    do {                                                                                                               \
+        char got[512];                                                                                                 \
+        wrap(text, w, got, sizeof got);                                                                                \
+        CHECK(strcmp(got, want) == 0, "'%s' at %d: got '%s', want '%s'", text, (int)(w), got, want);                   \
     } while (0)
 
 int main(void)
@@ -113,7 +115,11 @@ int main(void)
     /* Latin inside Chinese: the word stays whole */
     WRAPS("这是 cpu-par 的", 10, "这是|cpu-par 的");
     /* UTF-8 broken in the middle never hangs */
-    WRAPS("a\xE4\xB8" "b c", 3, "a\xE4\xB8" "b|c");
+    WRAPS("a\xE4\xB8"
+          "b c",
+          3,
+          "a\xE4\xB8"
+          "b|c");
     test_copy_and_shown();
     return CHECK_SUMMARY();
 }

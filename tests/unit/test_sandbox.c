@@ -57,8 +57,8 @@ static void expect_refused(const char *path, const char *want, double seconds, c
     double t0 = tim_now_ms(), ms;
     bool ok = img_load(path, NULL, &img);
     ms = tim_now_ms() - t0;
-    CHECK(!ok && strstr(err_msg(), want) && !strchr(err_msg(), '\n') && img.luma.px == NULL,
-          "%s: '%s' (wanted '%s')", what, err_msg(), want);
+    CHECK(!ok && strstr(err_msg(), want) && !strchr(err_msg(), '\n') && img.luma.px == NULL, "%s: '%s' (wanted '%s')",
+          what, err_msg(), want);
     CHECK(ms < seconds * 1000.0, "%s: refused in %.0f ms (at most %.0f s)", what, ms, seconds);
     if (ok)
         img_free(&img);
@@ -82,10 +82,9 @@ static void check_misbehaving_child(const char *sample)
     setenv("CONVIS_DECODE_SECONDS", "1", 1);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char what[64];
-        bool filtered_only = strcmp(cases[i].how, "crash") != 0 && strcmp(cases[i].how, "spin") != 0 &&
-                             strcmp(cases[i].how, "hog") != 0;
-        if ((!sbx_filtered() && filtered_only) ||
-            (!sbx_limits_memory() && strcmp(cases[i].how, "hog") == 0))
+        bool filtered_only =
+            strcmp(cases[i].how, "crash") != 0 && strcmp(cases[i].how, "spin") != 0 && strcmp(cases[i].how, "hog") != 0;
+        if ((!sbx_filtered() && filtered_only) || (!sbx_limits_memory() && strcmp(cases[i].how, "hog") == 0))
             continue;
         snprintf(what, sizeof what, "a decoder child that does '%s'", cases[i].how);
         setenv("CONVIS_SANDBOX_TEST", cases[i].how, 1);
@@ -133,8 +132,7 @@ static void check_in_process(const char *sample)
     CHECK(img_load(sample, NULL, &img) && img.color.px, "in-process: the image, colours too: %s", err_msg());
     if (img.luma.px)
         img_free(&img);
-    CHECK(img_load_luma(sample, NULL, &img) && img.luma.px && !img.color.px, "in-process: luma alone: %s",
-          err_msg());
+    CHECK(img_load_luma(sample, NULL, &img) && img.luma.px && !img.color.px, "in-process: luma alone: %s", err_msg());
     if (img.luma.px)
         img_free(&img);
     unsetenv("CONVIS_SANDBOX_TEST");
@@ -158,8 +156,9 @@ static void check_refused_before_decoding(void)
 {
     static const unsigned char text[] = "hello, this is not an image\n";
     /* a PNG header (valid CRC not needed: refused from the size alone) claiming 100000 x 100000 */
-    static const unsigned char huge[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
-                                         0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 2, 0, 0, 0, 0, 0, 0, 0};
+    static const unsigned char huge[] = {0x89, 'P',  'N', 'G', '\r', '\n', 0x1a, '\n', 0,    0, 0,
+                                         13,   'I',  'H', 'D', 'R',  0,    1,    0x86, 0xa0, 0, 1,
+                                         0x86, 0xa0, 8,   2,   0,    0,    0,    0,    0,    0, 0};
     int fd;
 
     CHECK(mkfifo(path_in("fifo.png"), 0600) == 0, "mkfifo");
@@ -188,10 +187,10 @@ static void check_pnm(void)
 {
     /* 16-bit grey: 0, 65535, 32768 (of 65535) -> 0, 255, 127.5019...; and
      * RGB with maxval 1023 */
-    static const unsigned char pgm16[] = {'P', '5', '\n', '3', ' ', '1', '\n', '6', '5', '5', '3', '5', '\n',
-                                          0x00, 0x00, 0xff, 0xff, 0x80, 0x00};
-    static const unsigned char ppm10[] = {'P', '6', ' ', '#', 'c', '\n', '1', ' ', '1', ' ', '1', '0', '2', '3', '\n',
-                                          0x03, 0xff, 0x00, 0x00, 0x02, 0x00};
+    static const unsigned char pgm16[] = {'P', '5', '\n', '3',  ' ',  '1',  '\n', '6',  '5', '5',
+                                          '3', '5', '\n', 0x00, 0x00, 0xff, 0xff, 0x80, 0x00};
+    static const unsigned char ppm10[] = {'P', '6', ' ', '#',  'c',  '\n', '1',  ' ',  '1',  ' ', '1',
+                                          '0', '2', '3', '\n', 0x03, 0xff, 0x00, 0x00, 0x02, 0x00};
     img_image img;
 
     write_file(path_in("g16.pgm"), pgm16, sizeof pgm16);
@@ -214,8 +213,7 @@ static void check_pnm(void)
     }
 }
 
-bool stb_pnm_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim,
-                    img_image *out);
+bool stb_pnm_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out);
 
 /* The whole file in memory (NULL with a failed check). */
 static unsigned char *slurp(const char *path, size_t *size)
@@ -253,8 +251,8 @@ static void check_real_crash_contained(const char *pgm16)
         return;
     ok = sbx_decode_with(stb_pnm_decode, pgm16, data, size, &lim, &img);
     if (ok) {
-        CHECK(img.luma.w == 300 && img.luma.h == 280, "stb's PNM reader in the sandbox: an image of %dx%d",
-              img.luma.w, img.luma.h);
+        CHECK(img.luma.w == 300 && img.luma.h == 280, "stb's PNM reader in the sandbox: an image of %dx%d", img.luma.w,
+              img.luma.h);
         printf("stb 2.27's PNM reader on the 16-bit PGM, in the sandbox: it returned (no crash this time)\n");
         img_free(&img);
     } else {
@@ -298,7 +296,8 @@ static void measure_cost(const char *sample)
     qsort(with, N, sizeof with[0], cmp_double);
     qsort(without, N, sizeof without[0], cmp_double);
     printf("loading %s: %.2f ms through the sandbox, %.2f ms decoded in-process: the sandbox costs %.2f ms a load "
-           "(medians of %d)\n", sample, with[N / 2], without[N / 2], with[N / 2] - without[N / 2], N);
+           "(medians of %d)\n",
+           sample, with[N / 2], without[N / 2], with[N / 2] - without[N / 2], N);
     free(data);
 }
 

@@ -37,8 +37,8 @@ static void check_plan_covers(int w, int h, long long budget)
             for (int xx = x; xx < x + tw; ++xx) {
                 ++seen[(long)yy * w + xx];
                 if (tile_of(&p, xx, yy) != i) {
-                    CHECK(tile_of(&p, xx, yy) == i, "%dx%d: pixel %d,%d in tile %d, tile_of says %d", w, h, xx, yy,
-                          i, tile_of(&p, xx, yy));
+                    CHECK(tile_of(&p, xx, yy) == i, "%dx%d: pixel %d,%d in tile %d, tile_of says %d", w, h, xx, yy, i,
+                          tile_of(&p, xx, yy));
                     yy = y + th;
                     break;
                 }
@@ -96,12 +96,12 @@ int main(void)
     CHECK(tile_image_bytes(512, 384) == 1572864, "two float buffers of 512x384");
     CHECK(tile_bytes(256, 192) == 8LL * 258 * 194, "a tile with its halo, in and out");
     CHECK(tile_plan_make(512, 384, 1 << 20, &p), "%s", err_msg());
-    CHECK(p.cols == 2 && p.rows == 2 && p.tile_w == 256 && p.tile_h == 192, "got %dx%d tiles of %dx%d", p.cols,
-          p.rows, p.tile_w, p.tile_h);
+    CHECK(p.cols == 2 && p.rows == 2 && p.tile_w == 256 && p.tile_h == 192, "got %dx%d tiles of %dx%d", p.cols, p.rows,
+          p.tile_w, p.tile_h);
     /* a wide image: the tile spans the height, and grows across */
     CHECK(tile_plan_make(1000, 10, 8LL * 12 * 202, &p), "%s", err_msg());
-    CHECK(p.rows == 1 && p.tile_h == 10 && p.cols == 5 && p.tile_w == 200, "wide: %dx%d tiles of %dx%d", p.cols,
-          p.rows, p.tile_w, p.tile_h);
+    CHECK(p.rows == 1 && p.tile_h == 10 && p.cols == 5 && p.tile_w == 200, "wide: %dx%d tiles of %dx%d", p.cols, p.rows,
+          p.tile_w, p.tile_h);
     /* the smallest budget: one pixel and its halo, 2 x 9 floats */
     CHECK(tile_plan_make(3, 2, 72, &p) && tile_count(&p) == 6 && p.tile_w == 1, "one-pixel tiles");
     CHECK(!tile_plan_make(3, 2, 71, &p), "under one pixel's tile: refused");

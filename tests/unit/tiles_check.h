@@ -40,9 +40,8 @@ static void check_tiles_on(eng_engine *e)
                     job.out = &tiled;
                     CHECK(tile_run_all(e, &job, &p, &t), "%d tiles of %dx%d: %s", tile_count(&p), w, h, err_msg());
                     CHECK(conv_count_different(whole.px, tiled.px, (long)w * h) == 0,
-                          "%s: %dx%d, %s border, %d tiles of %dx%d: tiled differs from untiled",
-                          eng_class_of(e)->name, w, h, conv_border_name((conv_border)border), tile_count(&p),
-                          p.tile_w, p.tile_h);
+                          "%s: %dx%d, %s border, %d tiles of %dx%d: tiled differs from untiled", eng_class_of(e)->name,
+                          w, h, conv_border_name((conv_border)border), tile_count(&p), p.tile_w, p.tile_h);
                     {
                         eng_device_info d;
                         if (eng_device(e, &d))

@@ -31,8 +31,8 @@ static float bar_len(double t, double lo, double max, bool log_scale, float widt
 
 /* "cpu-par 27.1× faster than cpu-seq", faster or slower only when every run
  * of one beat every run of the other, else "cpu-par ≈ cpu-seq (runs overlap)". */
-static void short_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b,
-                          char *buf, size_t size)
+static void short_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, char *buf,
+                          size_t size)
 {
     int c = eng_compare(a, b);
     char r[32];
@@ -54,13 +54,16 @@ static void draw_chain(view *v, const scene *s)
     const char *label[2] = {"cpu-seq", scene_engine_label(&s->gpu.eng)};
     float y = L->chart.y, bar_h = vw_lh(v->small) * 0.95f,
           label_w = fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, label[1])) + L->pad;
-    float x0 = L->chart.x + 0.5f * L->pad + label_w, width = L->chart.w - label_w - vw_text_w(v->small, " 999.99 ms ") - L->pad;
+    float x0 = L->chart.x + 0.5f * L->pad + label_w,
+          width = L->chart.w - label_w - vw_text_w(v->small, " 999.99 ms ") - L->pad;
     double hi = fmax(s->chain.ms[0], s->chain.ms[1]);
     char buf[256], t[32], n[32];
 
     rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
     fmt_count(s->chain.length, n, sizeof n);
-    snprintf(buf, sizeof buf, _("Chain (X hides it): %s dependent passes on a 4\xC3\x97" "4 image, each started by the host"),
+    snprintf(buf, sizeof buf,
+             _("Chain (X hides it): %s dependent passes on a 4\xC3\x97"
+               "4 image, each started by the host"),
              n);
     vw_text_fit(v, v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, L->chart.w - L->pad, TEXT);
     y += vw_lh(v->small) + 0.5f * L->pad;
@@ -124,8 +127,9 @@ static float draw_memory_row(view *v, const scene *s, float x0, float width, flo
     } else if (s->gpu.device_known && d->max_buffer > 0) {
         cap = 2 * d->max_buffer;
         fmt_bytes(d->max_buffer, a2, sizeof a2);
-        snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 one buffer \xE2\x89\xA4 %s (no total reported)"),
-                 a1, a2);
+        snprintf(buf, sizeof buf,
+                 _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 one buffer \xE2\x89\xA4 %s (no total reported)"), a1,
+                 a2);
     } else {
         snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s"), a1,
                  s->gpu.eng.engine ? _("G reads the device's memory") : _("no GPU engine here"));

@@ -59,8 +59,7 @@ static bool map_point(const vw_click *c, float x, float y, view_hit *hit)
             return false;
         hit->act.arg = cy * c->cols + cx;
         return true;
-    default:
-        return false;
+    default: return false;
     }
     hit->act.x = hit->x = cx;
     hit->act.y = hit->y = cy;
@@ -106,8 +105,9 @@ int view_targets(const view *v, view_target *out, int max)
             continue;
         /* whole pixels inside the rectangle; the index only where the
          * place gives one of its own */
-        out[n++] = (view_target){c->action->name, c->map == VW_MAP_NONE && c->arg >= 0 ? c->arg : -1,
-                                 (int)ceilf(c->r.x), (int)ceilf(c->r.y), (int)c->r.w - 1, (int)c->r.h - 1};
+        out[n++] = (view_target){c->action->name,    c->map == VW_MAP_NONE && c->arg >= 0 ? c->arg : -1,
+                                 (int)ceilf(c->r.x), (int)ceilf(c->r.y),
+                                 (int)c->r.w - 1,    (int)c->r.h - 1};
     }
     return n;
 }

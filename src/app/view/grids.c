@@ -175,7 +175,7 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
             val = gpu ? s->gpu_out.px[idx] : s->cpu_out.px[idx];
             if (s->thread_view)
                 c = vw_mix(vw_owner_color(s, x, y, bx, by), BLACK,
-                        0.55f * (1.0f - img_display_byte(val, s->opt.display) / 255.0f));
+                           0.55f * (1.0f - img_display_byte(val, s->opt.display) / 255.0f));
             else
                 c = cell_color(img_display_byte(val, s->opt.display), GREEN);
             rnd_rect(r.x, r.y, r.w - 1, r.h - 1, c);
@@ -223,7 +223,8 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
     snprintf(buf, sizeof buf, "%s (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)%s%s", vw_T(v, "Input: pixels"), s->view_x,
              (s->view_x + s->view_cells < s->img.luma.w ? s->view_x + s->view_cells : s->img.luma.w) - 1, s->view_y,
              (s->view_y + s->view_cells < s->img.luma.h ? s->view_y + s->view_cells : s->img.luma.h) - 1,
-             outside_in_view(s) ? " \xC2\xB7 " : "", outside_in_view(s) ? vw_T(v, "dashed: outside the image (border rule)") : "");
+             outside_in_view(s) ? " \xC2\xB7 " : "",
+             outside_in_view(s) ? vw_T(v, "dashed: outside the image (border rule)") : "");
     vw_text_fit(v, v->small, buf, L->input.x, L->input.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->input.w, BLUE);
     snprintf(buf, sizeof buf, "%s (%s)%s", vw_T(v, "Output"),
              vw_T(v, s->phase == SCENE_PHASE_GPU ? vw_gpu_grid_title(s) : N_("one at a time, on the CPU")),
@@ -235,12 +236,25 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
     /* a drag on either grid pans; a click on an output pins it, and the
      * pointer over one shows its arithmetic; the input grid's corner cell
      * is the ring's, one before the view */
-    vw_click_add(v, (vw_click){.r = L->input, .action = app_action_of(ACT_VIEW_AT), .map = VW_MAP_CELL,
-                               .x0 = s->view_x - 1, .y0 = s->view_y - 1, .cols = s->img.luma.w,
-                               .rows = s->img.luma.h, .cell = L->cell, .pans = true});
-    vw_click_add(v, (vw_click){.r = L->output, .action = app_action_of(ACT_PIN), .map = VW_MAP_CELL,
-                               .x0 = s->view_x, .y0 = s->view_y, .cols = s->img.luma.w, .rows = s->img.luma.h,
-                               .cell = L->cell, .pans = true, .hovers = true});
+    vw_click_add(v, (vw_click){.r = L->input,
+                               .action = app_action_of(ACT_VIEW_AT),
+                               .map = VW_MAP_CELL,
+                               .x0 = s->view_x - 1,
+                               .y0 = s->view_y - 1,
+                               .cols = s->img.luma.w,
+                               .rows = s->img.luma.h,
+                               .cell = L->cell,
+                               .pans = true});
+    vw_click_add(v, (vw_click){.r = L->output,
+                               .action = app_action_of(ACT_PIN),
+                               .map = VW_MAP_CELL,
+                               .x0 = s->view_x,
+                               .y0 = s->view_y,
+                               .cols = s->img.luma.w,
+                               .rows = s->img.luma.h,
+                               .cell = L->cell,
+                               .pans = true,
+                               .hovers = true});
 
     scene_focus(s, &fx, &fy, &from_stepper);
     if (s->phase == SCENE_PHASE_CPU) {

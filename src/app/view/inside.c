@@ -160,8 +160,7 @@ static void draw_warp(column *c, const scene *s)
             ++reads;
             most = q->passes > most ? q->passes : most;
             least = q->passes < least ? q->passes : least;
-        } else if (q->kind == KW_TILED_LOAD && s->inside.stage == SCENE_BLOCK_LOAD && i + 1 < n &&
-                   r[i + 1].lanes > 0) {
+        } else if (q->kind == KW_TILED_LOAD && s->inside.stage == SCENE_BLOCK_LOAD && i + 1 < n && r[i + 1].lanes > 0) {
             /* a load step and its stores into the tile, on one line */
             snprintf(line, sizeof line,
                      _("load step %d: %d lanes, elements %lld…%lld, 32-byte sectors: %d; into the tile, passes: %d"),
@@ -173,7 +172,8 @@ static void draw_warp(column *c, const scene *s)
                 if (least == most)
                     snprintf(line, sizeof line,
                              ngettext("nine reads from the tile: %d pass each over the 32 banks",
-                                      "nine reads from the tile: %d passes each over the 32 banks", (unsigned long)most),
+                                      "nine reads from the tile: %d passes each over the 32 banks",
+                                      (unsigned long)most),
                              most);
                 else
                     snprintf(line, sizeof line, _("nine reads from the tile: %d to %d passes each over the 32 banks"),
@@ -186,8 +186,9 @@ static void draw_warp(column *c, const scene *s)
     }
     if (s->inside.stage == SCENE_BLOCK_BARRIER)
         put(c, _("no memory instruction: the warp waits at __syncthreads() (barrier() in GLSL)"), DIM);
-    snprintf(line, sizeof line, _("the naive kernel, same warp: 9 load instructions, %d loads by its lanes, %lld sectors"),
-             naive_lanes, naive_sectors);
+    snprintf(line, sizeof line,
+             _("the naive kernel, same warp: 9 load instructions, %d loads by its lanes, %lld sectors"), naive_lanes,
+             naive_sectors);
     put(c, line, DIM);
 }
 
@@ -216,12 +217,13 @@ static void draw_counts(column *c, const scene *s)
     put(c, line, DIM);
     snprintf(line, sizeof line, _("at best, memory sees each byte once: %s read, %s written"), d, d);
     put(c, line, DIM);
-    snprintf(line, sizeof line,
-             ngettext("shared memory (tiled), at worst: %d pass over the 32 banks a read, %d a store (1: no bank conflict)",
-                      "shared memory (tiled), at worst: %d passes over the 32 banks a read, %d a store (1: no bank "
-                      "conflict)",
-                      (unsigned long)k->tiled.worst_read_passes),
-             k->tiled.worst_read_passes, k->tiled.worst_store_passes);
+    snprintf(
+        line, sizeof line,
+        ngettext("shared memory (tiled), at worst: %d pass over the 32 banks a read, %d a store (1: no bank conflict)",
+                 "shared memory (tiled), at worst: %d passes over the 32 banks a read, %d a store (1: no bank "
+                 "conflict)",
+                 (unsigned long)k->tiled.worst_read_passes),
+        k->tiled.worst_read_passes, k->tiled.worst_store_passes);
     put(c, line, DIM);
     fmt_count(k->blocks, a, sizeof a);
     fmt_count(k->warps, b, sizeof b);
@@ -274,7 +276,7 @@ static void draw_heat(view *v, const scene *s, rect box)
     if (!s->inside.gpu_heat || s->inside.gpu_runs == 0 || w < 1 || h < 1)
         return;
     if (w != s->img.luma.w || h != s->img.luma.h)
-        return; /* runs of another image */
+        return;                                    /* runs of another image */
     if (v->heat_for != s->inside.gpu_generation) { /* a new set of runs: its picture, once */
         int step = (w > THUMB_MAX || h > THUMB_MAX) ? (w > h ? w : h) / THUMB_MAX + 1 : 1;
         img_rgba pic = {(w + step - 1) / step, (h + step - 1) / step, NULL};
@@ -410,8 +412,12 @@ void vw_draw_inside(view *v, const app *a)
     } else {
         draw_tile(s, tile, cell);
         /* a click on a thread of the block looks at it */
-        vw_click_add(v, (vw_click){.r = tile, .action = app_action_of(ACT_BLOCK_PICK), .map = VW_MAP_THREAD,
-                                   .cols = bdx, .rows = bdy, .cell = cell});
+        vw_click_add(v, (vw_click){.r = tile,
+                                   .action = app_action_of(ACT_BLOCK_PICK),
+                                   .map = VW_MAP_THREAD,
+                                   .cols = bdx,
+                                   .rows = bdy,
+                                   .cell = cell});
     }
     draw_legend(v, s, tile);
     draw_column(v, s, box);

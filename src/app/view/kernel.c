@@ -18,7 +18,8 @@ void vw_draw_kernel(view *v, const app *a)
     rnd_font *kf = view_font_px(v, (int)(kc * 0.36f));
     char buf[96], div[32];
 
-    snprintf(buf, sizeof buf, "%s: %s%s", vw_T(v, "Kernel"), _(s->opt.kernel.title), s->opt.flip ? _(" (flipped)") : "");
+    snprintf(buf, sizeof buf, "%s: %s%s", vw_T(v, "Kernel"), _(s->opt.kernel.title),
+             s->opt.flip ? _(" (flipped)") : "");
     rnd_text(v->small, buf, L->middle.x + (L->middle.w - vw_text_w(v->small, buf)) / 2, L->middle.y, TEXT);
     for (int t = 0; t < 9; ++t) {
         rect r = {L->kernel.x + (float)(t % 3) * kc, L->kernel.y + (float)(t / 3) * kc, kc - 2, kc - 2};
@@ -70,8 +71,8 @@ static float draw_gpu_thread(view *v, const scene *s, int fx, int fy, float y)
     vw_text_fit(v, v->small, line, L->arith.x, y, L->arith.w, TEXT);
     y += vw_lh(v->small);
     if (gl && s->gpu.device.subgroup > 0)
-        snprintf(line, sizeof line, _("global index %ld \xC2\xB7 subgroup %ld of %d (the driver's size)"), gidx, tid / sg,
-                 sg);
+        snprintf(line, sizeof line, _("global index %ld \xC2\xB7 subgroup %ld of %d (the driver's size)"), gidx,
+                 tid / sg, sg);
     else if (gl)
         snprintf(line, sizeof line, _("global index %ld \xC2\xB7 warp %ld, in NVIDIA's 32s (no size reported)"), gidx,
                  tid / 32);
@@ -162,7 +163,9 @@ void vw_draw_arithmetic(view *v, const scene *s)
         snprintf(line, sizeof line, _("Output (%d, %d): tap %d of 9"), fx, fy, taps);
     else
         snprintf(line, sizeof line, _("Output (%d, %d)%s"), fx, fy,
-                 s->pinned ? _(", pinned") : s->hovering ? _(", under the mouse") : "");
+                 s->pinned     ? _(", pinned")
+                 : s->hovering ? _(", under the mouse")
+                               : "");
     vw_text_fit(v, v->small, line, L->arith.x, y, L->arith.w, s->pinned || s->hovering ? HOVER : WINDOW);
     y += vw_lh(v->small);
     if (s->thread_view)

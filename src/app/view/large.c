@@ -52,8 +52,12 @@ void vw_draw_large(view *v, const app *a)
     vw_draw_picture(v, s, 1, out);
     /* the pointer over either picture looks at that output; a click pins it */
     for (int i = 0; i < 2; ++i)
-        vw_click_add(v, (vw_click){.r = i ? out : in, .action = app_action_of(ACT_PIN), .map = VW_MAP_PIXEL,
-                                   .cols = s->img.luma.w, .rows = s->img.luma.h, .hovers = true});
+        vw_click_add(v, (vw_click){.r = i ? out : in,
+                                   .action = app_action_of(ACT_PIN),
+                                   .map = VW_MAP_PIXEL,
+                                   .cols = s->img.luma.w,
+                                   .rows = s->img.luma.h,
+                                   .hovers = true});
 
     scene_focus(s, &fx, &fy, &from_stepper);
     mark_field(s, in, fx, fy, from_stepper ? WINDOW : HOVER);

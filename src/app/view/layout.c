@@ -22,19 +22,19 @@ static const struct layout_rules {
     float pad_px;           /* the padding at u = 1, in pixels */
     float grid_share;       /* of the height, the grids' at least, or the text is made smaller */
     /* the top: the title, the banner, the chips */
-    float banner_pad;       /* under the banner's text */
-    float chip_h;           /* a chip's height beyond a small line */
-    float chip_row;         /* a row of chips, beyond a small line */
-    float chip_words;       /* a filter chip's width beyond its words */
-    float option_words;     /* the border, flip and display chips' width beyond their words */
-    float chip_gap;         /* between two chips */
-    float caption_pad;      /* the grids' captions above them: a small line, this, */
-    float caption_px;       /* ... and this many pixels */
+    float banner_pad;   /* under the banner's text */
+    float chip_h;       /* a chip's height beyond a small line */
+    float chip_row;     /* a row of chips, beyond a small line */
+    float chip_words;   /* a filter chip's width beyond its words */
+    float option_words; /* the border, flip and display chips' width beyond their words */
+    float chip_gap;     /* between two chips */
+    float caption_pad;  /* the grids' captions above them: a small line, this, */
+    float caption_px;   /* ... and this many pixels */
     /* the grids */
-    int ring;               /* cells the input grid shows beyond the output's on each side */
-    float grid_w_share;     /* each grid's side at most this share of the width ... */
-    float side_pads;        /* ... less this many pads (the margins and the gaps) */
-    float grid_min_px;      /* each grid's side at least, in pixels */
+    int ring;           /* cells the input grid shows beyond the output's on each side */
+    float grid_w_share; /* each grid's side at most this share of the width ... */
+    float side_pads;    /* ... less this many pads (the margins and the gaps) */
+    float grid_min_px;  /* each grid's side at least, in pixels */
     /* the middle column, between the grids */
     float middle_gap;       /* between it and either grid */
     float middle_up;        /* it starts a small line and this above the grids (the kernel's label) */
@@ -51,26 +51,57 @@ static const struct layout_rules {
     float thumb_aspect;     /* ... and of half the column's width at this height over width */
     float thumb_gap;        /* each thumbnail's half of the gap between them */
     /* the bottom: the status, the buttons, the chart */
-    int status_lines;       /* above the buttons: the status line, then small lines, */
-    int lesson_lines;       /* ... in a lesson's panel */
-    float status_pad;       /* the block's padding beyond its lines and the buttons' row */
-    float chart_lines;      /* the chart's height at least: small lines, */
-    float chart_pad;        /* ... and this */
-    float status_share;     /* of the width, the status block's */
-    float chart_x;          /* the chart starts at this share of the width, to the right margin */
-    float button_words;     /* a button's width beyond its words */
-    float button_pad;       /* above the buttons, and their height beyond a small line */
+    int status_lines;   /* above the buttons: the status line, then small lines, */
+    int lesson_lines;   /* ... in a lesson's panel */
+    float status_pad;   /* the block's padding beyond its lines and the buttons' row */
+    float chart_lines;  /* the chart's height at least: small lines, */
+    float chart_pad;    /* ... and this */
+    float status_share; /* of the width, the status block's */
+    float chart_x;      /* the chart starts at this share of the width, to the right margin */
+    float button_words; /* a button's width beyond its words */
+    float button_pad;   /* above the buttons, and their height beyond a small line */
 } R = {
-    .design_h = 720.0f, .text_px = 17.0f, .text_min_u = 0.75f, .small_pct = 82, .big_pct = 135,
-    .pad_px = 10.0f, .grid_share = 0.33f,
-    .banner_pad = 0.6f, .chip_h = 0.5f, .chip_row = 0.8f, .chip_words = 1.4f, .option_words = 1.0f,
-    .chip_gap = 0.5f, .caption_pad = 0.6f, .caption_px = 3.0f,
-    .ring = 1, .grid_w_share = 0.36f, .side_pads = 4.0f, .grid_min_px = 40.0f,
-    .middle_gap = 1.5f, .middle_up = 0.2f, .kernel_label = 0.3f, .kernel_cols = 5.0f, .kernel_below = 0.6f,
-    .kernel_thumbs = 1.6f, .middle_spare = 0.9f, .arith_lines = 5, .arith_thread_lines = 7, .arith_pad = 0.6f,
-    .thumb_share = 0.30f, .thumb_aspect = 0.75f, .thumb_gap = 0.5f,
-    .status_lines = 5, .lesson_lines = 7, .status_pad = 2.2f, .chart_lines = 10.2f, .chart_pad = 1.5f,
-    .status_share = 0.48f, .chart_x = 0.50f, .button_words = 1.5f, .button_pad = 0.6f,
+    .design_h = 720.0f,
+    .text_px = 17.0f,
+    .text_min_u = 0.75f,
+    .small_pct = 82,
+    .big_pct = 135,
+    .pad_px = 10.0f,
+    .grid_share = 0.33f,
+    .banner_pad = 0.6f,
+    .chip_h = 0.5f,
+    .chip_row = 0.8f,
+    .chip_words = 1.4f,
+    .option_words = 1.0f,
+    .chip_gap = 0.5f,
+    .caption_pad = 0.6f,
+    .caption_px = 3.0f,
+    .ring = 1,
+    .grid_w_share = 0.36f,
+    .side_pads = 4.0f,
+    .grid_min_px = 40.0f,
+    .middle_gap = 1.5f,
+    .middle_up = 0.2f,
+    .kernel_label = 0.3f,
+    .kernel_cols = 5.0f,
+    .kernel_below = 0.6f,
+    .kernel_thumbs = 1.6f,
+    .middle_spare = 0.9f,
+    .arith_lines = 5,
+    .arith_thread_lines = 7,
+    .arith_pad = 0.6f,
+    .thumb_share = 0.30f,
+    .thumb_aspect = 0.75f,
+    .thumb_gap = 0.5f,
+    .status_lines = 5,
+    .lesson_lines = 7,
+    .status_pad = 2.2f,
+    .chart_lines = 10.2f,
+    .chart_pad = 1.5f,
+    .status_share = 0.48f,
+    .chart_x = 0.50f,
+    .button_words = 1.5f,
+    .button_pad = 0.6f,
 };
 
 void vw_banner_text(const scene *s, char *buf, size_t size)
@@ -298,8 +329,8 @@ void view_layout(view *v, const app *a, int W, int H)
     grid = place_grids(v, s, top, grid);
     place_middle(v, s, top, grid);
     /* the size sweep, when shown, takes the grids' place: all of it */
-    L->sweep = (rect){L->input.x, L->middle.y, L->output.x + L->output.w - L->input.x,
-                      L->input.y + L->input.h - L->middle.y};
+    L->sweep =
+        (rect){L->input.x, L->middle.y, L->output.x + L->output.w - L->input.x, L->input.y + L->input.h - L->middle.y};
     L->sweep_shown = s->area == SCENE_AREA_SWEEP && s->img.luma.px;
     below = top + grid + L->pad;
     L->status = (rect){L->pad, below, L->W * R.status_share, bottom_h};

@@ -17,8 +17,7 @@ void vw_draw_menu(view *v, const app *a)
     rnd_text_layer(); /* over the frame */
     rnd_rect(0, 0, L->W, L->H, (rnd_color){0.05f, 0.05f, 0.07f, 0.97f});
     vw_click_cover(v, (rect){0, 0, L->W, L->H}); /* what it lies over takes no clicks */
-    rnd_text(v->big, _("Lessons (L or Esc closes this)"),
-             x, y, TEXT);
+    rnd_text(v->big, _("Lessons (L or Esc closes this)"), x, y, TEXT);
     y += vw_lh(v->big) + L->pad;
     if (a->lesson_count == 0)
         rnd_text(v->font, _("No lessons found in the lessons folder for this language."), x, y, DIM);
@@ -120,7 +119,7 @@ void vw_draw_progress(view *v, const scene *s)
     const layout *L = &v->L;
     const char *what = s->task.busy == SCENE_FEATURE_SWEEP   ? _("Size sweep")
                        : s->task.busy == SCENE_FEATURE_CHAIN ? _("Chain of dependent passes")
-                                                          : _("GPU in tiles");
+                                                             : _("GPU in tiles");
     char buf[160];
     int done, total;
     float x = L->chart.x + 0.5f * L->pad, w = L->chart.w - L->pad, y = L->chart.y + L->chart.h - 2.6f * vw_lh(v->small);
@@ -130,7 +129,7 @@ void vw_draw_progress(view *v, const scene *s)
     scene_progress(s, &done, &total);
     snprintf(buf, sizeof buf,
              s->task.busy == SCENE_FEATURE_TILES ? _("%s: measuring, %d of %d tiles \xC2\xB7 Esc stops it")
-                                              : _("%s: measuring, %d of %d runs \xC2\xB7 Esc stops it"),
+                                                 : _("%s: measuring, %d of %d runs \xC2\xB7 Esc stops it"),
              what, done, total);
     rnd_rect(L->chart.x, y - 0.3f * L->pad, L->chart.w, L->chart.y + L->chart.h - y + 0.3f * L->pad, PANEL);
     vw_text_fit(v, v->small, buf, x, y, w, TEXT);

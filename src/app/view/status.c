@@ -59,12 +59,9 @@ static const char *result_label(const scene *s)
     if (!s->gpu.device_known || !s->gpu.presented)
         return N_("straight into the picture");
     switch (s->gpu.device.present) {
-    case ENG_PRESENT_INTEROP:
-        return N_("CUDA-GL interop, no copy");
-    case ENG_PRESENT_COPY:
-        return N_("via the host (interop not possible here)");
-    default:
-        return N_("computed in the GL context, no copy");
+    case ENG_PRESENT_INTEROP: return N_("CUDA-GL interop, no copy");
+    case ENG_PRESENT_COPY: return N_("via the host (interop not possible here)");
+    default: return N_("computed in the GL context, no copy");
     }
 }
 
@@ -93,9 +90,8 @@ void vw_draw_lesson(view *v, const app *a)
         /* the narration in the small font, smaller still if it would not fit */
         rnd_font *f = v->small;
         float room = bottom - y - vw_lh(f);
-        for (int px = rnd_font_line_height(v->small) * 8 / 10; px > 8 &&
-                                                            rnd_text_wrapped(f, text, 0, 0, L->status.w, TEXT, false) > room;
-             px -= 1) {
+        for (int px = rnd_font_line_height(v->small) * 8 / 10;
+             px > 8 && rnd_text_wrapped(f, text, 0, 0, L->status.w, TEXT, false) > room; px -= 1) {
             f = view_font_px(v, px);
             room = bottom - y - vw_lh(f);
         }
@@ -116,7 +112,8 @@ void vw_draw_status(view *v, const scene *s)
         fmt_count(total, t, sizeof t);
         snprintf(buf, sizeof buf,
                  ngettext("CPU walk: %s / %s outputs \xC2\xB7 %s at %.0f output a second",
-                          "CPU walk: %s / %s outputs \xC2\xB7 %s at %.0f outputs a second", (unsigned long)s->walk.speed),
+                          "CPU walk: %s / %s outputs \xC2\xB7 %s at %.0f outputs a second",
+                          (unsigned long)s->walk.speed),
                  d, t, s->walk.playing ? _("playing") : (done == total ? _("finished") : _("paused")), s->walk.speed);
     } else {
         int bx, by;
@@ -128,14 +125,14 @@ void vw_draw_status(view *v, const scene *s)
             scene_tiles_text(s, tiles, sizeof tiles);
             gx = (s->tiles.plan.tile_w + 2 + bx - 1) / bx;
             gy = (s->tiles.plan.tile_h + 2 + by - 1) / by;
-            snprintf(buf, sizeof buf, _("GPU: %s, %d done \xC2\xB7 each %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads"), tiles,
+            snprintf(buf, sizeof buf,
+                     _("GPU: %s, %d done \xC2\xB7 each %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads"), tiles,
                      s->tiles.done, gx, gy, bx, by);
-        }
-        else {
+        } else {
             long per_wave;
             int waves = scene_gpu_waves(s, &per_wave);
-            snprintf(buf, sizeof buf, _("GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads"), gx, gy, bx,
-                     by, t);
+            snprintf(buf, sizeof buf, _("GPU: %ld\xC3\x97%ld blocks \xC3\x97 %d\xC3\x97%d threads = %s threads"), gx,
+                     gy, bx, by, t);
             if (waves > 1) { /* the schedule's shape, as the runtime's occupancy gives it */
                 size_t n = strlen(buf);
                 snprintf(buf + n, sizeof buf - n, _(", in %d waves of %ld blocks"), waves, per_wave);
@@ -162,8 +159,9 @@ void vw_draw_status(view *v, const scene *s)
             snprintf(buf, sizeof buf, _("result: %s (C) \xC2\xB7 times on the whole image:"), _(result_label(s)));
         vw_text_fit(v, v->small, buf, x, y, L->status.w, DIM);
     } else {
-        vw_text_fit(v, v->small, _("The animation is for the eye; the times are measured separately, on the whole image:"), x,
-                 y, L->status.w, FAINT);
+        vw_text_fit(v, v->small,
+                    _("The animation is for the eye; the times are measured separately, on the whole image:"), x, y,
+                    L->status.w, FAINT);
     }
     y += vw_lh(v->small);
     engine_line(v, &s->cpu[SCENE_CPU_SEQ], "cpu-seq", 0, x, y);
@@ -178,14 +176,14 @@ void vw_draw_status(view *v, const scene *s)
         device_text(s, buf, sizeof buf);
         vw_text_fit(v, v->small, buf, x, y, L->status.w, FAINT);
     }
-
 }
 
 void vw_draw_buttons(view *v, const app *a)
 {
     const layout *L = &v->L;
     const scene *s = &a->s;
-    vw_chip(v, L->play_button, s->walk.playing ? vw_T(v, "Space  pause") : vw_T(v, "Space  play"), s->walk.playing, WINDOW);
+    vw_chip(v, L->play_button, s->walk.playing ? vw_T(v, "Space  pause") : vw_T(v, "Space  play"), s->walk.playing,
+            WINDOW);
     vw_chip(v, L->gpu_button, L->gpu_label, s->phase == SCENE_PHASE_GPU, GREEN);
     vw_chip(v, L->large_button, L->large_label, s->area == SCENE_AREA_LARGE, BLUE);
     vw_click_button(v, L->play_button, app_action_of(ACT_PLAY), -1);

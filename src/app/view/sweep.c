@@ -8,9 +8,9 @@
 
 /* The sweep's plot: where its axes are and what they span. */
 typedef struct plot {
-    float x0, x1, y0, y1;   /* the plot's left, right, top and bottom */
-    double lo, hi;          /* the times at its bottom and top, on a log scale */
-    double lmin, lmax;      /* the logarithms of the sizes at its left and right */
+    float x0, x1, y0, y1; /* the plot's left, right, top and bottom */
+    double lo, hi;        /* the times at its bottom and top, on a log scale */
+    double lmin, lmax;    /* the logarithms of the sizes at its left and right */
 } plot;
 
 /* Where an image of size x size pixels goes across, and a time of ms up. */
@@ -138,8 +138,8 @@ static void draw_live(const scene *s, const plot *p, int k, rnd_color color, flo
         if (have) { /* a line of small squares from the last point */
             int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
             for (int j = 0; j <= steps; ++j)
-                rnd_rect(px + (x - px) * (float)j / (float)steps - 1, py + (y - py) * (float)j / (float)steps - 1, 2,
-                         2, color);
+                rnd_rect(px + (x - px) * (float)j / (float)steps - 1, py + (y - py) * (float)j / (float)steps - 1, 2, 2,
+                         color);
         }
         if (k == 0)
             rnd_rect(x - m, y - m, 2 * m, 2 * m, color);
@@ -178,8 +178,7 @@ void vw_draw_sweep(view *v, const app *a, rect box)
     p.hi = pow(10, ceil(log10(p.hi)));
     if (!(p.lo > 0) || !isfinite(p.hi) || p.hi <= p.lo)
         return;
-    legend_x = box.x + box.w - fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, names[2])) -
-               2 * L->pad;
+    legend_x = box.x + box.w - fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, names[2])) - 2 * L->pad;
     p.x0 = box.x + vw_text_w(v->small, "1000 ms ") + L->pad;
     p.x1 = legend_x - L->pad;
     p.y1 = box.y + box.h - ls * 1.3f;

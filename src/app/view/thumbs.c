@@ -60,8 +60,8 @@ static void refresh_thumbs(view *v, const scene *s)
         return;
     /* rows to redo: from the first changed one to the walk's row, or all of
      * them after any other change */
-    full = !(!gpu && v->thumb_phase == (int)s->phase && v->thumb_display == (int)s->opt.display &&
-             v->thumb_done >= 0 && v->thumb_done <= done);
+    full = !(!gpu && v->thumb_phase == (int)s->phase && v->thumb_display == (int)s->opt.display && v->thumb_done >= 0 &&
+             v->thumb_done <= done);
     if (!full) {
         long from = v->thumb_done;
         if (v->thumb_redo + 1 == s->walk.redo && s->walk.redo_from < from)
@@ -139,7 +139,8 @@ static void draw_owners(const scene *s, rect r)
         for (int y = 0; y < h; y += by)
             for (int x = 0; x < w; x += bx)
                 rnd_rect(r.x + (float)x * kx, r.y + (float)y * ky, fminf((float)bx, (float)(w - x)) * kx,
-                         fminf((float)by, (float)(h - y)) * ky, vw_alpha(BLOCK_COLOR[(x / bx + 3 * (y / by)) % 8], 0.45f));
+                         fminf((float)by, (float)(h - y)) * ky,
+                         vw_alpha(BLOCK_COLOR[(x / bx + 3 * (y / by)) % 8], 0.45f));
     }
 }
 
@@ -212,8 +213,11 @@ void vw_draw_thumbs(view *v, const scene *s)
         float k = r.w / (float)s->img.luma.w;
         vw_draw_picture(v, s, i, r);
         /* a click moves the grids to the pixel under it */
-        vw_click_add(v, (vw_click){.r = r, .action = app_action_of(ACT_CENTER_ON), .map = VW_MAP_PIXEL,
-                                   .cols = s->img.luma.w, .rows = s->img.luma.h});
+        vw_click_add(v, (vw_click){.r = r,
+                                   .action = app_action_of(ACT_CENTER_ON),
+                                   .map = VW_MAP_PIXEL,
+                                   .cols = s->img.luma.w,
+                                   .rows = s->img.luma.h});
         /* where the grids are */
         {
             int cw = s->view_cells < s->img.luma.w - s->view_x ? s->view_cells : s->img.luma.w - s->view_x;

@@ -184,10 +184,8 @@ const char *vw_T(const view *v, const char *en)
 const char *vw_gpu_title(const scene *s)
 {
     switch (s->gpu.eng.hardware) {
-    case ENG_HW_SOFTWARE:
-        return N_("every output at once on a software GPU: this CPU");
-    case ENG_HW_VIRTUAL:
-        return N_("every output at once on a virtual GPU");
+    case ENG_HW_SOFTWARE: return N_("every output at once on a software GPU: this CPU");
+    case ENG_HW_VIRTUAL: return N_("every output at once on a virtual GPU");
     default: {
         long per_wave;
         /* at once within a wave; a grid larger than the GPU holds runs in waves */
@@ -200,10 +198,8 @@ const char *vw_gpu_title(const scene *s)
 const char *vw_gpu_grid_title(const scene *s)
 {
     switch (s->gpu.eng.hardware) {
-    case ENG_HW_SOFTWARE:
-        return N_("all at once, on a software GPU: this CPU");
-    case ENG_HW_VIRTUAL:
-        return N_("all at once, on a virtual GPU");
+    case ENG_HW_SOFTWARE: return N_("all at once, on a software GPU: this CPU");
+    case ENG_HW_VIRTUAL: return N_("all at once, on a virtual GPU");
     default: {
         long per_wave;
         return scene_gpu_waves(s, &per_wave) > 1 ? N_("at once within each wave, on the GPU")

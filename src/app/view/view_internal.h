@@ -47,8 +47,8 @@ static const rnd_color DIM = {0.62f, 0.65f, 0.70f, 1};
 static const rnd_color FAINT = {0.40f, 0.42f, 0.46f, 1};
 static const rnd_color BLUE = {0.35f, 0.62f, 1.00f, 1};
 static const rnd_color GREEN = {0.40f, 0.85f, 0.45f, 1};
-static const rnd_color WINDOW = {1.00f, 0.85f, 0.25f, 1};   /* the 3x3 window: amber */
-static const rnd_color HOVER = {0.95f, 0.45f, 0.95f, 1};    /* the hovered receptive field: magenta */
+static const rnd_color WINDOW = {1.00f, 0.85f, 0.25f, 1}; /* the 3x3 window: amber */
+static const rnd_color HOVER = {0.95f, 0.45f, 0.95f, 1};  /* the hovered receptive field: magenta */
 static const rnd_color BANNER_BG = {0.55f, 0.12f, 0.10f, 1};
 static const rnd_color WHITE = {1, 1, 1, 1};
 static const rnd_color BLACK = {0, 0, 0, 1};
@@ -75,22 +75,23 @@ static const rnd_color BLOCK_COLOR[8] = {
 
 typedef struct sized_font {
     int px;
-    unsigned long used;     /* the frame that last used it */
+    unsigned long used; /* the frame that last used it */
     plat_font *pf;
     rnd_font *rf;
 } sized_font;
 
 typedef struct layout {
-    float W, H;         /* the window's size */
-    float u;            /* its height over the height the layout's rules are made at */
-    float pad, line;    /* the padding, and a line of the normal font */
-    rect title, banner, chips, input, input_cells, output, middle, sweep, kernel, arith, thumb_in, thumb_out, status, chart;
+    float W, H;      /* the window's size */
+    float u;         /* its height over the height the layout's rules are made at */
+    float pad, line; /* the padding, and a line of the normal font */
+    rect title, banner, chips, input, input_cells, output, middle, sweep, kernel, arith, thumb_in, thumb_out, status,
+        chart;
     rect preset[9], border, flip, display, gpu_button, play_button, large_button;
-    float cell;         /* grid cell size in pixels */
-    float text_scale;   /* the text size in force: the one asked for, or less where the window is short */
-    bool sweep_shown;   /* the sweep was drawn in `sweep` (the live regions say so) */
+    float cell;       /* grid cell size in pixels */
+    float text_scale; /* the text size in force: the one asked for, or less where the window is short */
+    bool sweep_shown; /* the sweep was drawn in `sweep` (the live regions say so) */
     const char *gpu_label, *large_label; /* the buttons' words, as long as the row has room for */
-    bool keys_hint;     /* "F1 or ?  every key" fits after them */
+    bool keys_hint;                      /* "F1 or ?  every key" fits after them */
     /* input: the input grid with its ring of the cells around the region
      * shown; input_cells: the region itself, the same cells as output;
      * sweep: the grids' place, all of it, which the sweep, the large
@@ -102,23 +103,23 @@ typedef struct layout {
 
 /* How a point inside a place to click gives its action's argument. */
 typedef enum vw_map {
-    VW_MAP_NONE,    /* it gives none: the action's own, or the place's index (arg) */
-    VW_MAP_CELL,    /* a cell of a grid: the image pixel (x, y) under the point */
-    VW_MAP_PIXEL,   /* a picture of the whole image: the image pixel (x, y) under the point */
-    VW_MAP_THREAD,  /* a block's tile: the index (arg) of the thread under the point */
+    VW_MAP_NONE,   /* it gives none: the action's own, or the place's index (arg) */
+    VW_MAP_CELL,   /* a cell of a grid: the image pixel (x, y) under the point */
+    VW_MAP_PIXEL,  /* a picture of the whole image: the image pixel (x, y) under the point */
+    VW_MAP_THREAD, /* a block's tile: the index (arg) of the thread under the point */
 } vw_map;
 
 /* A place to click, as a panel drew it. */
 typedef struct vw_click {
     rect r;
-    const app_action *action;   /* NULL: it covers what is under it and runs nothing */
-    int arg;                    /* VW_MAP_NONE: the index it gives (-1: the action's own) */
+    const app_action *action; /* NULL: it covers what is under it and runs nothing */
+    int arg;                  /* VW_MAP_NONE: the index it gives (-1: the action's own) */
     vw_map map;
-    int x0, y0;                 /* VW_MAP_CELL: the image pixel of the cell at the corner */
-    int cols, rows;             /* CELL, PIXEL: the image's size; THREAD: the block's threads */
-    float cell;                 /* CELL, THREAD: a cell's side in window pixels */
-    bool pans;                  /* a drag here pans the grids */
-    bool hovers;                /* the pointer here hovers the output under it */
+    int x0, y0;     /* VW_MAP_CELL: the image pixel of the cell at the corner */
+    int cols, rows; /* CELL, PIXEL: the image's size; THREAD: the block's threads */
+    float cell;     /* CELL, THREAD: a cell's side in window pixels */
+    bool pans;      /* a drag here pans the grids */
+    bool hovers;    /* the pointer here hovers the output under it */
 } vw_click;
 
 /* Places a frame may have: the chips, the buttons, the kernel's cells, the
@@ -128,8 +129,8 @@ typedef struct vw_click {
 struct view {
     sized_font fonts[MAX_FONTS];
     int nfonts;
-    unsigned long frame;            /* frames laid out and drawn: the fonts' clock */
-    char lang[8];                   /* the fonts cover this language */
+    unsigned long frame; /* frames laid out and drawn: the fonts' clock */
+    char lang[8];        /* the fonts cover this language */
     rnd_font *font, *small, *big;
     layout L;
     /* the pictures of the whole input and output */
@@ -171,7 +172,7 @@ rnd_color vw_mix(rnd_color a, rnd_color b, float t);
 rnd_color vw_alpha(rnd_color c, float a);
 void vw_chip(view *v, rect r, const char *label, bool on, rnd_color accent);
 void vw_dashed_frame(float x, float y, float w, float h, float t, rnd_color c); /* t: thickness */
-const char *vw_T(const view *v, const char *en);  /* the window's words in its language */
+const char *vw_T(const view *v, const char *en);                                /* the window's words in its language */
 void vw_preset_label(int i, char *buf, size_t size); /* a filter chip's words: "3 gaussian" */
 
 /* The GPU phase in words, saying what the GPU engine really is: "on the
