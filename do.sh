@@ -6,7 +6,9 @@
 #   ./do.sh packages [build|run|test|check]
 #                           print the Debian packages of each kind, one a line
 #                           (tests/unit/test_carry.sh reads them)
-#   ./do.sh sanitize        build with AddressSanitizer and UBSan (Debug, in
+#   ./do.sh sanitize        build with AddressSanitizer and UBSan (Debug at -O1,
+#                           as AddressSanitizer advises: every check stays and the
+#                           convolution's inline helpers are inlined; in
 #                           build-sanitize) and run the unit and fuzz tests, and
 #                           the window's gl tests but the long lesson and soak runs
 #   ./do.sh format          apply the code's style (.clang-format) to the C, CUDA
@@ -76,7 +78,7 @@ case "$command" in
     ;;
   sanitize)
     install_missing "${build_packages[@]}" "${run_packages[@]}" "${test_packages[@]}"
-    cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCONVIS_SANITIZE=ON -DCONVIS_WITH_CUDA=OFF
+    cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCONVIS_SANITIZE=ON -DCONVIS_WITH_CUDA=OFF
     cmake --build build-sanitize -j "$(nproc)"
     # leaks inside system libraries that are not convis's (tests/lsan.supp);
     # no OpenGL in these labels: the unit tests need none, and Mesa's own
@@ -94,7 +96,7 @@ case "$command" in
   fuzz)
     install_missing "${build_packages[@]}" "${check_packages[@]}"
     seconds=${1:-60}
-    CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCONVIS_FUZZ=ON -DCONVIS_WITH_CUDA=OFF >/dev/null
+    CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DCONVIS_FUZZ=ON -DCONVIS_WITH_CUDA=OFF >/dev/null
     cmake --build build-fuzz -j "$(nproc)" --target fuzz_image fuzz_image_sandbox fuzz_lesson fuzz_filter fuzz_record \
       make_seeds
     rm -rf build-fuzz/seeds build-fuzz/corpus

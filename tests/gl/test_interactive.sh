@@ -20,26 +20,9 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 fi
 convis=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # it runs in another folder
 gif_info=${2:-} # test_gif, which reads a GIF back
-if ! command -v xdotool >/dev/null 2>&1; then
-  echo "test_interactive.sh: xdotool is missing; install it (./do.sh test does)" >&2
-  exit 1
-fi
-if [ -z "${DISPLAY:-}" ]; then
-  echo "test_interactive.sh: no display; run it through with_display.sh (under Xvfb)" >&2
-  exit 1
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/convis-test_interactive.XXXXXX")
-passed=0 failed=0 pid='' wid=''
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-bad() { echo "not ok - $1"; failed=$((failed + 1)); }
-stop() {
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    pkill -TERM -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-  fi
-  pid=
-}
-trap stop EXIT
+name=test_interactive
+# shellcheck source=xdo_common.sh
+source "$(dirname "$0")/xdo_common.sh"
 finish() {
   stop
   echo "$passed passed, $failed failed"
@@ -52,7 +35,6 @@ finish() {
   exit
 }
 
-xdo() { timeout 10 xdotool "$@"; }
 
 # start NAME [ARGS...]: convis --print-state ARGS... in $tmp/NAME (where S
 # saves its screenshots), and waits until its window is on screen and has

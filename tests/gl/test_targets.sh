@@ -22,27 +22,9 @@ if [ $# -ne 2 ]; then
 fi
 convis=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 lessons=$2
-if ! command -v xdotool >/dev/null 2>&1; then
-  echo "test_targets.sh: xdotool is missing; install it (./do.sh test does)" >&2
-  exit 1
-fi
-if [ -z "${DISPLAY:-}" ]; then
-  echo "test_targets.sh: no display; run it through with_display.sh (under Xvfb)" >&2
-  exit 1
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/convis-test_targets.XXXXXX")
-passed=0 failed=0 pid='' wid=''
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-bad() { echo "not ok - $1"; failed=$((failed + 1)); }
-stop() {
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    pkill -TERM -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null
-    wait "$pid" 2>/dev/null
-  fi
-  pid=
-}
-trap stop EXIT
-xdo() { timeout 10 xdotool "$@"; }
+name=test_targets
+# shellcheck source=xdo_common.sh
+source "$(dirname "$0")/xdo_common.sh"
 # SDL drops a click that comes within moments of the window's focus unless
 # told not to; here they come close together.
 export SDL_MOUSE_FOCUS_CLICKTHROUGH=1
