@@ -271,8 +271,8 @@ void app_action_list(FILE *f)
             if (n < sizeof names)
                 n += (size_t)snprintf(names + n, sizeof names - n, ", %s", actions[k].name);
         if (strlen(names) > 15)
-            fprintf(f, "  %s\n  %-15s %s\n", names, "", a->help);
+            fprintf(f, "  %s\n  %-15s %s\n", names, "", _(a->help));
         else
-            fprintf(f, "  %-15s %s\n", names, a->help);
+            fprintf(f, "  %-15s %s\n", names, _(a->help));
     }
 }

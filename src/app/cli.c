@@ -13,6 +13,7 @@
 #include "engine_host.h"
 #include "core/linebreak.h"
 #include "i18n.h"
+#include "lessons.h"
 
 void app_error(const char *fmt, ...)
 {
@@ -79,7 +80,7 @@ static const app_option options[] = {
      "output pixel, the trap: measured on the first pixels, then\n"
      "extrapolated to the image, and labelled so). Other engines\nignore both and say so.")},
     {OPT_WINDOW, "--window", NULL, "WxH", APP_FOR_WINDOW, N_("window size in pixels (default 1280x720)")},
-    {OPT_LANG, "--lang", NULL, "en|zh", APP_FOR_WINDOW, N_("the language of lessons and their fonts (default: from the locale)")},
+    {OPT_LANG, "--lang", NULL, "en|zh", APP_FOR_ALL, N_("the language of convis's words, and in the window of lessons and their fonts (default: from the locale)")},
     {OPT_DO, "--do", NULL, "ACTIONS", APP_FOR_WINDOW,
      N_("run actions first, as keys would: names parted by commas, each\n"
      "repeatable as name*N, e.g. \"gpu,threads,step*40\" (the actions below)")},
@@ -172,6 +173,14 @@ int app_take_shared_option(const app_option *opt, const char *v, app_options *o)
         if (!app_parse_count(opt->name, v, LLONG_MAX, &n))
             return -1;
         o->limits.max_pixels = n;
+        return 1;
+    case OPT_LANG: /* in force from the start (app_lang_option); here only checked */
+        if (!app_lang_known(v)) {
+            app_error("option '--lang' takes en, zh or another language with lessons/<lang>/ or po/<lang>.po, "
+                      "not '%s'",
+                      v);
+            return -1;
+        }
         return 1;
     default: return 0;
     }
@@ -347,6 +356,20 @@ bool app_asks_help(int argc, char **argv)
             ++i; /* its value, whatever it says */
     }
     return false;
+}
+
+const char *app_lang_option(int argc, char **argv)
+{
+    const char *lang = NULL;
+    for (int i = 0; i < argc; ++i) {
+        const app_option *o = app_option_named(argv[i], APP_FOR_ALL | APP_FOR_APPLY | APP_FOR_WINDOW | APP_FOR_BENCH);
+        if (!o || !o->value)
+            continue;
+        if (o->id == OPT_LANG && i + 1 < argc)
+            lang = argv[i + 1];
+        ++i; /* its value, whatever it says */
+    }
+    return lang;
 }
 
 void app_usage(FILE *f)

@@ -112,6 +112,11 @@ bool app_command_usage(FILE *f, const char *command);
  * option may stand, not as an option's value). */
 bool app_asks_help(int argc, char **argv);
 
+/* The language the command line asks for (--lang's value, the last one),
+ * whatever the command; NULL when it names none. main() puts it in force
+ * before anything is said, --help included. */
+const char *app_lang_option(int argc, char **argv);
+
 /* `text` padded with spaces to `columns` columns of a terminal, on the
  * left (right-aligned) or the right. */
 void app_put_column(FILE *f, const char *text, int columns, bool right);

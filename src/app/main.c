@@ -58,6 +58,16 @@ static int close_stdout(int rc)
 }
 
 /* The subcommand named `cmd`, with its arguments. */
+/* Whether argv holds nothing but --lang and its value (in force already):
+ * what the commands that take no arguments accept. */
+static bool only_lang(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i += 2)
+        if (strcmp(argv[i], "--lang") != 0 || i + 1 >= argc)
+            return false;
+    return true;
+}
+
 static int run_command(const char *cmd, int argc, char **argv)
 {
     if (strcmp(cmd, "lesson") == 0)
@@ -69,8 +79,10 @@ static int run_command(const char *cmd, int argc, char **argv)
     if (strcmp(cmd, "apply") == 0)
         return app_apply_main(argc, argv);
     if (strcmp(cmd, "kernels") == 0)
-        return argc == 0 ? app_kernels_main() : (app_error("'kernels' takes no arguments"), APP_EXIT_USAGE);
-    return argc == 0 ? app_engines_main() : (app_error("'engines' takes no arguments"), APP_EXIT_USAGE);
+        return only_lang(argc, argv) ? app_kernels_main()
+                                     : (app_error("'kernels' takes no arguments but --lang"), APP_EXIT_USAGE);
+    return only_lang(argc, argv) ? app_engines_main()
+                                 : (app_error("'engines' takes no arguments but --lang"), APP_EXIT_USAGE);
 }
 
 static int run(int argc, char **argv)
@@ -107,8 +119,13 @@ int main(int argc, char **argv)
     end_on_signals();
     app_data_set_base(plat_base_path());
     i18n_init();
-    /* the command line speaks the environment's language; the window may
-     * choose another (--lang, a lesson's folder) */
-    i18n_set_lang(app_lang_known(i18n_env_lang()) ? i18n_env_lang() : "en");
+    /* the command line speaks --lang's language, else the environment's;
+     * the window may choose another later (a lesson's folder) */
+    {
+        const char *lang = app_lang_option(argc - 1, argv + 1);
+        if (!lang || !app_lang_known(lang))
+            lang = app_lang_known(i18n_env_lang()) ? i18n_env_lang() : "en";
+        i18n_set_lang(lang);
+    }
     return close_stdout(run(argc, argv));
 }

@@ -135,6 +135,8 @@ has() {
     content=$(<"$1")
     [[ $content == *"$2"* ]]
 }
+# lacks FILE TEXT: FILE does not contain TEXT.
+lacks() { ! has "$1" "$2"; }
 # has_line FILE REGEX: some line of FILE matches the bash regex REGEX.
 has_line() {
     local line
@@ -634,6 +636,18 @@ PROBLEMS=()
 has "$S/stdout" "用法" || PROBLEMS+=("no 用法 (Usage) in the help")
 has "$S/stdout" "--kernel FILTER" || PROBLEMS+=("the option names were translated too")
 verdict "LANG=zh_CN.UTF-8 convis --help: in Chinese, the options as typed"
+check "LANG=zh_CN.UTF-8 convis --help: the actions' list in Chinese too" has_line "$S/stdout" "^  play +播放或暂停 CPU"
+check "LANG=zh_CN.UTF-8 convis --help: no action's help left in English" lacks "$S/stdout" "play or pause the CPU"
+# --lang for every command, --help among them, whatever the environment says
+(cd "$IN" && env -u LC_ALL -u LANGUAGE LANG=C.UTF-8 timeout 20 "$CONVIS" --help --lang zh) >"$S/stdout" 2>"$S/stderr" </dev/null
+check "convis --help --lang zh: in Chinese" has_line "$S/stdout" "^  play +播放或暂停 CPU"
+(cd "$IN" && env -u LC_ALL -u LANGUAGE LANG=C.UTF-8 timeout 20 "$CONVIS" kernels --lang zh) >"$S/stdout" 2>"$S/stderr" </dev/null
+check "convis kernels --lang zh: the titles in Chinese" has_line "$S/stdout" "^gaussian +高斯"
+(cd "$IN" && env -u LC_ALL -u LANGUAGE LANG=C.UTF-8 timeout 20 "$CONVIS" apply truncated.png --lang zh -k box -o "$OUT/zh2.png") \
+    >"$S/stdout" 2>"$S/stderr" </dev/null
+check "convis apply --lang zh, a damaged image: the sentence in Chinese" has "$S/stderr" "损坏"
+(cd "$IN" && env -u LC_ALL -u LANGUAGE LANG=zh_CN.UTF-8 timeout 20 "$CONVIS" --help --lang en) >"$S/stdout" 2>"$S/stderr" </dev/null
+check "LANG=zh_CN.UTF-8 convis --help --lang en: in English" has_line "$S/stdout" "^  play +play or pause the CPU"
 zh apply truncated.png -k box -o "$OUT/zh.png"
 expect_error 2 "LANG=zh_CN.UTF-8, a damaged image: one line, naming it" "truncated.png"
 check "LANG=zh_CN.UTF-8, a damaged image: the sandboxed decoder's sentence in Chinese" has "$S/stderr" "损坏"
