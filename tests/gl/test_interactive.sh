@@ -92,15 +92,7 @@ click() { xdo click "${1:-1}"; }
 # closed NAME: waits (at most 20 s) for the window to close by itself
 closed() {
   local rc
-  for _ in $(seq 200); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    bad "$1: the window did not close; killed"
-    stop
-    return 1
-  fi
+  ended "$1" || return 1
   wait "$pid"
   rc=$?
   pid=

@@ -84,15 +84,7 @@ start() {
 # close DIR: q, then the window must end by itself with exit 0
 close() {
   xdo key q
-  for _ in $(seq 400); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.05
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    bad "$1: the window did not close; killed"
-    stop
-    return 1
-  fi
+  ended "$1" || return 1
   wait "$pid"
   local rc=$?
   pid=

@@ -24,3 +24,14 @@ stop() {
 }
 trap stop EXIT
 xdo() { timeout 10 xdotool "$@"; }
+# ended NAME: waits (at most 20 s) for the window ($pid) to end by itself;
+# when it does not, stops it and says so (false)
+ended() {
+  for _ in $(seq 200); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  bad "$1: the window did not close; killed"
+  stop
+  return 1
+}
