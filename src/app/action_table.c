@@ -96,6 +96,8 @@ static const app_action actions[] = {
     {ACT_HELP, "help", "F1  ?", N_("this help"), 0, 0, {{PLAT_KEY_F1, 0}, {'?', 0}, {'?', SHIFT}}, 0, 0},
     {ACT_BLANK, "blank", "B", N_("blank the screen (any key brings it back)"), 0, 0, {{'b', 0}}, 0, 0},
     {ACT_TEXT_SIZE, "text-size", "Z", N_("text size: 100%, 125%, 150%, 200%"), 0, 0, {{'z', 0}}, 0, 0},
+    {ACT_PRESENTER, "presenter", "F5", N_("presenter mode: what a room must read sized from the window's height; again: back"),
+     0, 0, {{PLAT_KEY_F5, 0}}, 0, 0},
     {ACT_FULLSCREEN, "fullscreen", "F11", N_("fullscreen"), 0, 0, {{PLAT_KEY_F11, 0}}, 0, 10},
     {ACT_SCREENSHOT, "screenshot", "S", N_("save a screenshot (a new file, never overwriting)"), 0, 0, {{'s', 0}}, 0, 5},
     {ACT_RECORD_GIF, "record-gif", "Shift+S", N_("record the window as a GIF for slides; again: stop and save it"), 0, 0,

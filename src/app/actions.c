@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "i18n.h"
 #include "lessons.h"
 #include "core/keys.h"
 
@@ -55,7 +56,7 @@ static void edit_key(app *a, int key)
         if (n && !*end && isfinite(v))
             scene_set_weight(&a->s, a->s.opt.flip ? 8 - shown : shown, v);
         else if (n)
-            scene_notice(&a->s, "a kernel value must be a number such as -2, 0.5 or 4");
+            scene_notice(&a->s, _("a kernel value must be a number such as -2, 0.5 or 4"));
         a->edit_tap = -1;
         if (next >= 0)
             begin_edit(a, next);
@@ -207,6 +208,7 @@ static void run(app *a, app_act act)
     case ACT_HELP: a->help = !a->help; break;
     case ACT_BLANK: a->blank = !a->blank; break;
     case ACT_TEXT_SIZE: next_text_scale(a); break;
+    case ACT_PRESENTER: a->presenter = !a->presenter; break;
     case ACT_FULLSCREEN: a->fullscreen_request = true; break;
     case ACT_SCREENSHOT: a->screenshot_request = true; break;
     case ACT_RECORD_GIF: a->gif_request = true; break;

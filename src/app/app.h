@@ -47,6 +47,7 @@ typedef struct app {
     /* overlays */
     bool help, menu, blank;
     int text_scale; /* percent: 100, 125, 150, 200 */
+    bool presenter; /* presenter mode: what a room must read is sized from the window's height */
     int edit_tap;   /* kernel cell being typed into, as shown (-1 none) */
     char edit_text[24];
     app_lesson_entry lessons[APP_MAX_LESSONS]; /* the menu */

@@ -383,6 +383,11 @@ void app_capture_print_state(const app_window *w)
     n = w->view ? view_live_regions(w->view, live, 4) : 0;
     for (int i = 0; i < n; ++i)
         printf("live_region=%d,%d,%d,%d\n", live[i][0], live[i][1], live[i][2], live[i][3]);
+    if (w->view) {
+        int gx, gy, gn;
+        view_grid_cells(w->view, &gx, &gy, &gn);
+        printf("grid_cells=%d,%d,%d\n", gx, gy, gn);
+    }
     n = w->view ? view_targets(w->view, targets, 64) : 0;
     for (int i = 0; i < n; ++i)
         printf("target=%s,%d,%d,%d,%d,%d\n", targets[i].action, targets[i].arg, targets[i].x, targets[i].y,

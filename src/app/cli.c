@@ -88,6 +88,8 @@ static const app_option options[] = {
      N_("render one frame once the work is done, save it as FILE (.png) and\nexit (offscreen where there is no display)")},
     {OPT_RENDER_STEPS, "--render-steps", NULL, "DIR", APP_FOR_WINDOW,
      N_("with a lesson: save one screenshot per step in DIR and exit")},
+    {OPT_PRESENTER, "--presenter", NULL, NULL, APP_FOR_WINDOW,
+     N_("presenter mode (F5): the grids' digits, the narration and the chart sized\nfrom the window's height, for a room")},
     {OPT_REPORT_FRAMES, "--report-frames", NULL, "N", APP_FOR_WINDOW,
      N_("play the CPU walk for N frames and print the frame times")},
     {OPT_GIF, "--gif", NULL, "FILE", APP_FOR_WINDOW,

@@ -53,7 +53,8 @@ typedef enum app_option_id {
     OPT_GIF,
     OPT_GIF_SECONDS,
     OPT_GIF_FPS,
-    OPT_GIF_STEPS, /* the window */
+    OPT_GIF_STEPS,
+    OPT_PRESENTER, /* the window */
     OPT_SIZES,
     OPT_ENGINES,
     OPT_BUDGET_MS,

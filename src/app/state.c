@@ -43,6 +43,7 @@ void app_print_state(const app *a, FILE *f)
         fprintf(f, "lesson=%s\nlesson_step=%d\nlesson_steps=%d\nlesson_waiting=%d\nhint=%s\n", a->lesson_path,
                 a->player.step + 1, a->player.lesson.step_count, a->player.waiting, hint);
     }
-    fprintf(f, "help=%d\nblank=%d\ntext_scale=%d\nedit_tap=%d\n", a->help, a->blank, a->text_scale, a->edit_tap);
+    fprintf(f, "help=%d\nblank=%d\ntext_scale=%d\npresenter=%d\nedit_tap=%d\n", a->help, a->blank, a->text_scale,
+            a->presenter, a->edit_tap);
     fprintf(f, "banner=%s\nnotice=%s\n", s->banner, s->notice);
 }

@@ -31,6 +31,19 @@ typedef struct view_target {
     int x, y, w, h;     /* window pixels */
 } view_target;
 
+/* What a run of text is, as the render layer records it while a test
+ * records the frame's text (rnd_text_role): the tests of the layout check
+ * the size of what a room must read by it. */
+typedef enum view_text_role {
+    VIEW_TEXT_PLAIN,
+    VIEW_TEXT_VALUE,     /* a value in a cell of a grid */
+    VIEW_TEXT_NARRATION, /* a lesson's narration */
+    VIEW_TEXT_CHART,     /* the chart's labels and figures */
+    VIEW_TEXT_RATIO,     /* the chart's verdicts: its ratio line */
+    VIEW_TEXT_LEGEND,    /* the chart's legend of colours */
+    VIEW_TEXT_NOTICE,    /* a notice */
+} view_text_role;
+
 /* Needs a current GL context and the render layer started. */
 view *view_create(void);
 void view_destroy(view *v);
@@ -52,6 +65,15 @@ int view_live_regions(const view *v, int (*rects)[4], int max);
 /* The places to click in the last frame, in the order drawn, but those
  * wholly under a later one; returns how many (at most max). */
 int view_targets(const view *v, view_target *out, int max);
+
+/* The cells the grids showed in the last frame: n x n outputs from image
+ * pixel (x, y), of the scene's region (fewer where the window has no room
+ * for the region's values at a readable size). */
+void view_grid_cells(const view *v, int *x, int *y, int *n);
+
+/* The text size the last frame used, as a factor (1: 100%): the one asked
+ * for, or less where the window is short for it. */
+float view_text_scale(const view *v);
 
 /* Where the mouse is, in window pixels (negative: it left the window): text
  * cut with an ellipsis shows whole while the pointer is on it. */

@@ -30,7 +30,7 @@ typedef struct window_args {
     int gif_seconds, gif_fps;
     bool gif_steps;
     int width, height;
-    bool display_given, print_state;
+    bool display_given, print_state, presenter;
     int report_frames;
 } window_args;
 
@@ -127,6 +127,7 @@ static bool take_option(window_args *a, const app_option *o, const char *v)
     case OPT_PRINT_STATE: a->print_state = true; break;
     case OPT_GIF: a->gif = v; break;
     case OPT_GIF_STEPS: a->gif_steps = true; break;
+    case OPT_PRESENTER: a->presenter = true; break;
     case OPT_LANG:
         if (!app_lang_known(v)) {
             app_error("option '--lang' takes en, zh or another language with lessons/<lang>/ or po/<lang>.po, "
@@ -422,6 +423,7 @@ int app_window_main(int argc, char **argv)
     w.record_text = args.print_state;
     host = app_window_host(&w);
     app_init(&w.app, &host, &opt, args.lang);
+    w.app.presenter = args.presenter;
     w.app.step_slices = !ends_by_itself(&args); /* a person watches: Esc and quit answer between a step's actions */
     w.app_ready = true;
     load_start = tim_now_ms();

@@ -15,6 +15,7 @@ enum {
     PLAT_KEY_PAGE_UP,
     PLAT_KEY_PAGE_DOWN,
     PLAT_KEY_F1,
+    PLAT_KEY_F5,
     PLAT_KEY_F11,
     PLAT_KEY_HOME,
     PLAT_KEY_END,

@@ -187,6 +187,7 @@ static int map_key(SDL_Keycode k)
     case SDLK_PAGEUP: return PLAT_KEY_PAGE_UP;
     case SDLK_PAGEDOWN: return PLAT_KEY_PAGE_DOWN;
     case SDLK_F1: return PLAT_KEY_F1;
+    case SDLK_F5: return PLAT_KEY_F5;
     case SDLK_F11: return PLAT_KEY_F11;
     case SDLK_HOME: return PLAT_KEY_HOME;
     case SDLK_END: return PLAT_KEY_END;

@@ -28,7 +28,7 @@ static struct {
 } A;
 
 struct rnd_font {
-    int line_height;
+    int px, line_height;
     rnd_rasterize_fn rasterize;
     void *user;
     unsigned generation; /* the atlas generation the table is for */
@@ -81,7 +81,7 @@ bool rnd_text_solid(const rnd_texture **atlas, float *u, float *v)
     return true;
 }
 
-rnd_font *rnd_font_create(int line_height, rnd_rasterize_fn rasterize, void *user)
+rnd_font *rnd_font_create(int px, int line_height, rnd_rasterize_fn rasterize, void *user)
 {
     rnd_font *f;
     if (!A.tex.id && !clear_atlas())
@@ -91,6 +91,7 @@ rnd_font *rnd_font_create(int line_height, rnd_rasterize_fn rasterize, void *use
         err_set("out of memory");
         return NULL;
     }
+    f->px = px;
     f->line_height = line_height;
     f->rasterize = rasterize;
     f->user = user;
@@ -113,6 +114,11 @@ void rnd_font_destroy(rnd_font *f)
 int rnd_font_line_height(const rnd_font *f)
 {
     return f->line_height;
+}
+
+int rnd_font_px(const rnd_font *f)
+{
+    return f->px;
 }
 
 static glyph *slot_of(rnd_font *f, uint32_t cp)
@@ -180,7 +186,7 @@ static const glyph *get_glyph(rnd_font *f, uint32_t cp)
 
 static struct {
     bool on;
-    int layer, count, dropped;
+    int layer, role, count, dropped;
     rnd_text_box box[MAX_TEXT_BOXES];
 } rec;
 
@@ -188,7 +194,7 @@ void rnd_text_record(bool on)
 {
     if (on) {
         rec.count = rec.dropped = 0;
-        rec.layer = 0;
+        rec.layer = rec.role = 0;
     }
     rec.on = on;
 }
@@ -196,6 +202,13 @@ void rnd_text_record(bool on)
 void rnd_text_layer(void)
 {
     ++rec.layer;
+}
+
+int rnd_text_role(int role)
+{
+    int before = rec.role;
+    rec.role = role;
+    return before;
 }
 
 int rnd_text_boxes(const rnd_text_box **boxes, int *dropped)
@@ -216,7 +229,7 @@ static void record_run(const rnd_font *f, const char *s, const char *end, float 
         return;
     }
     b = &rec.box[rec.count++];
-    *b = (rnd_text_box){x, y, w, (float)f->line_height, rec.layer, ""};
+    *b = (rnd_text_box){x, y, w, (float)f->line_height, rec.layer, f->px, rec.role, ""};
     /* its start, whole characters only, control characters as spaces */
     while (s < end && *s) {
         const char *next = s;

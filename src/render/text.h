@@ -19,9 +19,12 @@ typedef bool (*rnd_rasterize_fn)(void *user, uint32_t codepoint, img_rgba *out, 
 
 typedef struct rnd_font rnd_font;
 
-rnd_font *rnd_font_create(int line_height, rnd_rasterize_fn rasterize, void *user);
+/* px: the font's size (its em) in pixels, as it was opened; line_height:
+ * a line's height in pixels. */
+rnd_font *rnd_font_create(int px, int line_height, rnd_rasterize_fn rasterize, void *user);
 void rnd_font_destroy(rnd_font *f);
 int rnd_font_line_height(const rnd_font *f);
+int rnd_font_px(const rnd_font *f);
 
 /* Draws one line of text with its top-left at (x, y); returns its width. */
 float rnd_text(rnd_font *f, const char *utf8, float x, float y, rnd_color c);
@@ -39,6 +42,8 @@ float rnd_text_wrapped(rnd_font *f, const char *utf8, float x, float y, float ma
 typedef struct rnd_text_box {
     float x, y, w, h;
     int layer;
+    int px;         /* its font's size in pixels */
+    int role;       /* what it is, in the caller's words (rnd_text_role) */
     char text[200]; /* its text (its start, when longer), for tests */
 } rnd_text_box;
 
@@ -49,6 +54,7 @@ bool rnd_text_solid(const rnd_texture **atlas, float *u, float *v);
 
 void rnd_text_record(bool on); /* on: an empty list, recording; off: recording stops, the list stays */
 void rnd_text_layer(void);     /* what is drawn from now on lies over what was */
+int rnd_text_role(int role);   /* what is drawn from now on is this (0: plain); returns the role before */
 int rnd_text_boxes(const rnd_text_box **boxes, int *dropped); /* dropped: runs past the list's room */
 
 #endif

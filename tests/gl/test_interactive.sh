@@ -128,12 +128,13 @@ middle() {
   IFS=, read -r x y w h < <(sed -n "s/^target=$2,$3,//p" "$tmp/$1.layout" | head -1)
   echo "$((x + w / 2)) $((y + h / 2))"
 }
-# cell_center NAME I J: the middle of output cell (I, J) of the view (the
-# output grid is the target of pin, view_cells across)
+# cell_center NAME I J: the middle of output cell (I, J) of the grids (the
+# output grid is the target of pin, grid_cells' n across: the region's cells,
+# or fewer where the window has no room for their values)
 cell_center() {
   local x y w h n
   IFS=, read -r x y w h < <(sed -n "s/^target=pin,-1,//p" "$tmp/$1.layout" | head -1)
-  n=$(sed -n 's/^view_cells=//p' "$tmp/$1.layout")
+  n=$(sed -n 's/^grid_cells=[0-9]*,[0-9]*,//p' "$tmp/$1.layout")
   awk -v n="$n" -v i="$2" -v j="$3" -v x="$x" -v y="$y" -v c="$w" \
     'BEGIN { printf "%d %d\n", x + (i + 0.5) * (c + 1) / n, y + (j + 0.5) * (c + 1) / n }'
 }

@@ -27,64 +27,9 @@
 #include "render/render.h"
 #include "render/text.h"
 #include "settings.h"
+#include "layout_checks.h"
 
 static int passed, failed;
-
-/* The problems of the frame's text boxes within a w x h window, printed
- * (at most five); returns how many. */
-static int check_boxes(int w, int h, int *runs)
-{
-    const rnd_text_box *b;
-    int dropped, n = rnd_text_boxes(&b, &dropped), bad = 0;
-    *runs = n;
-    if (dropped > 0) {
-        printf("  %d runs of text not recorded\n", dropped);
-        ++bad;
-    }
-    for (int i = 0; i < n; ++i) {
-        if (b[i].x < -1 || b[i].y < -1 || b[i].x + b[i].w > (float)w + 1 || b[i].y + b[i].h > (float)h + 1) {
-            if (bad < 5)
-                printf("  outside the window: \"%s\" at %.0f,%.0f %.0fx%.0f\n", b[i].text, b[i].x, b[i].y, b[i].w,
-                       b[i].h);
-            ++bad;
-        }
-        for (int j = i + 1; j < n; ++j) {
-            float ox, oy;
-            if (b[i].layer != b[j].layer)
-                continue;
-            ox = (b[i].x + b[i].w < b[j].x + b[j].w ? b[i].x + b[i].w : b[j].x + b[j].w) -
-                 (b[i].x > b[j].x ? b[i].x : b[j].x);
-            oy = (b[i].y + b[i].h < b[j].y + b[j].h ? b[i].y + b[i].h : b[j].y + b[j].h) -
-                 (b[i].y > b[j].y ? b[i].y : b[j].y);
-            if (ox > 2 && oy > 2) {
-                if (bad < 5)
-                    printf("  \"%s\" (%.0f,%.0f %.0fx%.0f) overlaps \"%s\" (%.0f,%.0f %.0fx%.0f)\n", b[i].text, b[i].x,
-                           b[i].y, b[i].w, b[i].h, b[j].text, b[j].x, b[j].y, b[j].w, b[j].h);
-                ++bad;
-            }
-        }
-    }
-    return bad;
-}
-
-/* The places to click the frame listed, each hit at its middle: the hit
- * test must give that place's action (and index), not one drawn over it.
- * Prints the problems (at most three); returns how many. */
-static int check_targets(const view *v)
-{
-    view_target t[128];
-    int n = view_targets(v, t, 128), bad = 0;
-    for (int i = 0; i < n; ++i) {
-        view_hit hit = view_hit_test(v, t[i].x + t[i].w / 2, t[i].y + t[i].h / 2);
-        if (hit.act.action && strcmp(hit.act.action->name, t[i].action) == 0 &&
-            (t[i].arg < 0 || hit.act.arg == t[i].arg))
-            continue;
-        if (bad++ < 3)
-            printf("  target %s,%d at %d,%d %dx%d: a click there gives %s,%d\n", t[i].action, t[i].arg, t[i].x, t[i].y,
-                   t[i].w, t[i].h, hit.act.action ? hit.act.action->name : "nothing", hit.act.arg);
-    }
-    return bad;
-}
 
 /* Draws the app at w x h with its text recorded, and checks the text and
  * the places to click. */
@@ -95,7 +40,9 @@ static void draw_and_check(app_window *win, const char *name, int w, int h)
     view_draw(win->view, &win->app, w, h);
     rnd_text_record(false);
     rnd_finish();
-    bad = check_boxes(w, h, &runs) + check_targets(win->view);
+    char what[160];
+    snprintf(what, sizeof what, "%s %dx%d %s %d%%", name, w, h, app_lang(&win->app), win->app.text_scale);
+    bad = check_boxes(what, w, h, &runs) + check_targets(what, win->view);
     if (bad == 0 && runs > 10) {
         printf("ok - %s %dx%d %s %d%%: %d runs of text, none overlapping, none outside; its targets hit\n", name, w, h,
                app_lang(&win->app), win->app.text_scale, runs);

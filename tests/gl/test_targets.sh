@@ -36,6 +36,9 @@ KEYS="phase area chart filter weights border flip display thread_view view_cells
 
 # get FILE KEY: a value of a printed state
 get() { sed -n "s/^$2=//p" "$1" | head -1; }
+# grid FILE K: the K-th of grid_cells=X,Y,N, the cells the grids show (the
+# region's, or fewer where the window has no room for their values)
+grid() { get "$1" grid_cells | cut -d, -f"$2"; }
 
 # layout NAME SCRIPT: the targets of the window that SCRIPT leads to; and in
 # $settle, about how long that took, which a window started with SCRIPT is
@@ -115,12 +118,12 @@ compare() {
 click_target() {
   local name=$1 script=$2 i=$3 action=$4 arg=$5 x=$6 y=$7 w=$8 h=$9
   local dir=$tmp/$name-$i cx=$((x + w / 2)) cy=$((y + h / 2)) what="$name: $action,$arg at ($((x + w / 2)), $((y + h / 2)))"
-  local base=$tmp/$name.base want=$tmp/$name-$i.want got cell n k
+  local base=$tmp/$name.base drawn=$tmp/$name.layout want=$tmp/$name-$i.want got cell n k
   start "$dir" "$script" || return
   xdo mousemove --window "$wid" "$cx" "$cy"
   case $action in
     view-at) # the input grid pans by a drag: 3.5 cells left and 2.5 up
-      cell=$(awk -v w="$w" -v n="$(get "$base" view_cells)" 'BEGIN { print (w + 1) / (n + 2) }')
+      cell=$(awk -v w="$w" -v n="$(grid "$drawn" 3)" 'BEGIN { print (w + 1) / (n + 2) }')
       xdo mousedown 1
       for k in 1 2 3 4 5 6 7; do
         xdo mousemove --window "$wid" "$(awk -v c="$cx" -v d="$cell" -v k="$k" 'BEGIN { printf "%d", c - 3.5 * d * k / 7 }')" \
@@ -152,9 +155,9 @@ click_target() {
         fx=$(awk -v c=$((w / 2)) -v w="$w" -v n="$(get "$base" width)" 'BEGIN { printf "%d", c / (w + 1) * n }')
         fy=$(awk -v c=$((h / 2)) -v h="$h" -v n="$(get "$base" height)" 'BEGIN { printf "%d", c / (h + 1) * n }')
       else
-        n=$(get "$base" view_cells)
-        fx=$(awk -v c=$((w / 2)) -v w="$w" -v n="$n" -v v="$(get "$base" view_x)" 'BEGIN { printf "%d", v + c / ((w + 1) / n) }')
-        fy=$(awk -v c=$((h / 2)) -v h="$h" -v n="$n" -v v="$(get "$base" view_y)" 'BEGIN { printf "%d", v + c / ((h + 1) / n) }')
+        n=$(grid "$drawn" 3)
+        fx=$(awk -v c=$((w / 2)) -v w="$w" -v n="$n" -v v="$(grid "$drawn" 1)" 'BEGIN { printf "%d", v + c / ((w + 1) / n) }')
+        fy=$(awk -v c=$((h / 2)) -v h="$h" -v n="$n" -v v="$(grid "$drawn" 2)" 'BEGIN { printf "%d", v + c / ((h + 1) / n) }')
       fi
       if [ "$(get "$got" pinned)" = 1 ] && near "$(get "$got" focus_x)" "$fx" && near "$(get "$got" focus_y)" "$fy"; then
         compare "$what" "$got" "$base" pinned && ok "$what: pinned output ($(get "$got" focus_x), $(get "$got" focus_y))"
@@ -259,8 +262,9 @@ fi
 layout zoomed "zoom-in*2"
 IFS=, read -r x y w h < <(sed -n 's/^target=pin,-1,//p' "$tmp/zoomed.layout" | head -1)
 n=$(get "$tmp/zoomed.layout" view_cells)
-read -r cx cy < <(awk -v x="$x" -v y="$y" -v w="$w" -v n="$n" 'BEGIN { printf "%d %d\n", x + 10.5 * (w + 1) / n, y + 10.5 * (w + 1) / n }')
-fx=$(($(get "$tmp/zoomed.layout" view_x) + 10)) fy=$(($(get "$tmp/zoomed.layout" view_y) + 10))
+g=$(grid "$tmp/zoomed.layout" 3)
+read -r cx cy < <(awk -v x="$x" -v y="$y" -v w="$w" -v n="$g" 'BEGIN { printf "%d %d\n", x + 10.5 * (w + 1) / n, y + 10.5 * (w + 1) / n }')
+fx=$(($(grid "$tmp/zoomed.layout" 1) + 10)) fy=$(($(grid "$tmp/zoomed.layout" 2) + 10))
 settle=0
 if start "$tmp/zoom-click" ""; then
   xdo key plus plus mousemove --window "$wid" "$cx" "$cy" click 1

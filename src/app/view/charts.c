@@ -89,6 +89,47 @@ static void draw_chain(view *v, const scene *s)
     }
 }
 
+/* The memory row's words; *cap, *used: the track's capacity and what others
+ * use (cap -1: no track). */
+static void memory_text(const scene *s, char *buf, size_t size, long long *cap_out, long long *used_out)
+{
+    const eng_device_info *d = &s->gpu.device;
+    long long need = scene_image_bytes(s), cap = -1, used = 0;
+    char a1[32], a2[32], a3[32];
+    fmt_bytes(need, a1, sizeof a1);
+    if (s->gpu.budget > 0) {
+        cap = s->gpu.budget;
+        fmt_bytes(cap, a2, sizeof a2);
+        if (s->tiles.on && tile_count(&s->tiles.plan) > 0) {
+            char t[64];
+            scene_tiles_text(s, t, sizeof t);
+            snprintf(buf, size, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P): %s"), a1, a2, t);
+        } else {
+            snprintf(buf, size, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P)%s"), a1, a2,
+                     scene_needs_tiles(s) ? _(": G runs it in tiles") : _(": fits"));
+        }
+    } else if (s->gpu.device_known && d->memory_total > 0 && d->memory_free >= 0) {
+        cap = d->memory_total;
+        used = d->memory_total - d->memory_free - d->memory_engine;
+        if (used < 0)
+            used = 0;
+        fmt_bytes(d->memory_free + d->memory_engine, a2, sizeof a2);
+        fmt_bytes(d->memory_total, a3, sizeof a3);
+        snprintf(buf, size, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s free for it of %s"), a1, a2, a3);
+    } else if (s->gpu.device_known && d->max_buffer > 0) {
+        cap = 2 * d->max_buffer;
+        fmt_bytes(d->max_buffer, a2, sizeof a2);
+        snprintf(buf, size,
+                 _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 one buffer \xE2\x89\xA4 %s (no total reported)"), a1,
+                 a2);
+    } else {
+        snprintf(buf, size, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s"), a1,
+                 s->gpu.eng.engine ? _("G reads the device's memory") : _("no GPU engine here"));
+    }
+    *cap_out = cap;
+    *used_out = used;
+}
+
 /* The memory gauge, one row under the bars: what the image needs on the
  * device (two buffers of 4 bytes a pixel) against what the device has (its
  * free and total memory, or the driver's limit for one buffer) or the
@@ -99,44 +140,13 @@ static void draw_chain(view *v, const scene *s)
 static float draw_memory_row(view *v, const scene *s, float x0, float width, float y)
 {
     const layout *L = &v->L;
-    const eng_device_info *d = &s->gpu.device;
-    long long need = scene_image_bytes(s), cap = -1, used = 0;
-    char buf[256], a1[32], a2[32], a3[32];
+    long long need = scene_image_bytes(s), cap, used;
+    char buf[256];
     float track_y, k, x;
-
-    fmt_bytes(need, a1, sizeof a1);
-    if (s->gpu.budget > 0) {
-        cap = s->gpu.budget;
-        fmt_bytes(cap, a2, sizeof a2);
-        if (s->tiles.on && tile_count(&s->tiles.plan) > 0) {
-            char t[64];
-            scene_tiles_text(s, t, sizeof t);
-            snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P): %s"), a1, a2, t);
-        } else {
-            snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 budget %s (P)%s"), a1, a2,
-                     scene_needs_tiles(s) ? _(": G runs it in tiles") : _(": fits"));
-        }
-    } else if (s->gpu.device_known && d->memory_total > 0 && d->memory_free >= 0) {
-        cap = d->memory_total;
-        used = d->memory_total - d->memory_free - d->memory_engine;
-        if (used < 0)
-            used = 0;
-        fmt_bytes(d->memory_free + d->memory_engine, a2, sizeof a2);
-        fmt_bytes(d->memory_total, a3, sizeof a3);
-        snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s free for it of %s"), a1, a2, a3);
-    } else if (s->gpu.device_known && d->max_buffer > 0) {
-        cap = 2 * d->max_buffer;
-        fmt_bytes(d->max_buffer, a2, sizeof a2);
-        snprintf(buf, sizeof buf,
-                 _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 one buffer \xE2\x89\xA4 %s (no total reported)"), a1,
-                 a2);
-    } else {
-        snprintf(buf, sizeof buf, _("image %s (2 buffers, 4 B a pixel) \xC2\xB7 %s"), a1,
-                 s->gpu.eng.engine ? _("G reads the device's memory") : _("no GPU engine here"));
-    }
+    memory_text(s, buf, sizeof buf, &cap, &used);
     rnd_text(v->small, _("memory"), L->chart.x + 0.5f * L->pad, y, TEXT);
-    vw_text_fit(v, v->small, buf, x0, y, L->chart.x + L->chart.w - x0 - 0.5f * L->pad, DIM);
-    track_y = y + vw_lh(v->small) + 2;
+    /* wrapped: the chart is made as tall as its words (vw_chart_height) */
+    track_y = y + rnd_text_wrapped(v->small, buf, x0, y, L->chart.x + L->chart.w - x0 - 0.5f * L->pad, DIM, true) + 2;
     if (cap > 0) {
         double scale = fmax((double)cap, (double)(used + need));
         k = (float)(width / scale);
@@ -175,14 +185,35 @@ static bool chart_scale(const scene_engine *const e[CHART_ENGINES], double *lo, 
 /* The chart's title, a warning beside it when the runs are noisy, else the
  * legend of phases on its row, at its right, when it fits. Returns whether
  * the legend went there. */
+static void title_text(const view *v, const scene *s, bool log_scale, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s %d\xC3\x97%d%s", vw_T(v, "Time for the whole"), s->img.luma.w, s->img.luma.h,
+             log_scale ? _(" (log scale)") : "");
+}
+
+/* The legend's width on one row, for bars bar_h high. */
+static float legend_width(view *v, float bar_h)
+{
+    float lw = 0;
+    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+        lw += bar_h * 0.8f + vw_text_w(v->small, phase_word(p)) + v->L.pad;
+    return lw;
+}
+
+/* Whether the legend goes on the title's row: the runs not noisy, and
+ * room for both in a chart w wide. */
+static bool legend_on_title_row(view *v, const scene *s, const char *title, float bar_h, float w)
+{
+    return !scene_noisy(s) && vw_text_w(v->small, title) + legend_width(v, bar_h) + 1.5f * v->L.pad < w;
+}
+
 static bool chart_title(view *v, const scene *s, bool log_scale, float bar_h)
 {
     const layout *L = &v->L;
-    float y = L->chart.y, lw = 0, x;
+    float y = L->chart.y, lw = legend_width(v, bar_h), x;
     bool legend_on_top;
     char buf[256];
-    snprintf(buf, sizeof buf, "%s %d\xC3\x97%d%s", vw_T(v, "Time for the whole"), s->img.luma.w, s->img.luma.h,
-             log_scale ? _(" (log scale)") : "");
+    title_text(v, s, log_scale, buf, sizeof buf);
     rnd_text(v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, TEXT);
     if (scene_noisy(s)) { /* said beside the title, where the times are read */
         char noisy[96];
@@ -194,15 +225,15 @@ static bool chart_title(view *v, const scene *s, bool log_scale, float bar_h)
             snprintf(noisy, sizeof noisy, _("noisy: the runs spread widely"));
         vw_text_fit(v, v->small, noisy, tx, y + 0.3f * L->pad, L->chart.x + L->chart.w - tx - 0.5f * L->pad, WINDOW);
     }
-    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
-        lw += bar_h * 0.8f + vw_text_w(v->small, phase_word(p)) + L->pad;
-    legend_on_top = !scene_noisy(s) && vw_text_w(v->small, buf) + lw + 1.5f * L->pad < L->chart.w;
+    legend_on_top = legend_on_title_row(v, s, buf, bar_h, L->chart.w);
     for (int p = 0; legend_on_top && p < ENG_PHASE_COUNT; ++p) {
+        int role = rnd_text_role(VIEW_TEXT_LEGEND);
         if (p == 0)
             x = L->chart.x + L->chart.w - lw;
         rnd_rect(x, y + 0.3f * L->pad + bar_h * 0.25f, bar_h * 0.6f, bar_h * 0.6f, PHASE_COLOR[p]);
         x += bar_h * 0.8f;
         x += rnd_text(v->small, phase_word(p), x, y + 0.3f * L->pad, DIM) + L->pad;
+        rnd_text_role(role);
     }
     return legend_on_top;
 }
@@ -284,7 +315,7 @@ static void verdicts(const scene *s, char *buf, size_t size)
         n = strlen(buf);
         fmt_count(gpu->timing.measured_px, m, sizeof m);
         fmt_count(gpu->timing.total_px, t2, sizeof t2);
-        snprintf(buf + n, size - n, "%s%s: download extrapolated from %s of %s pixels", n ? " \xC2\xB7 " : "",
+        snprintf(buf + n, size - n, _("%s%s: download extrapolated from %s of %s pixels"), n ? " \xC2\xB7 " : "",
                  scene_engine_label(gpu), m, t2);
     } else if (gpu->measured && par->measured) {
         n = next_verdict(buf, size);
@@ -303,19 +334,25 @@ static void verdicts(const scene *s, char *buf, size_t size)
     }
 }
 
-/* The legend of phases under the verdicts, on as many rows as it needs. */
-static void legend_below(view *v, float y, float bar_h)
+/* The legend of phases under the verdicts at (x0, y), in a chart w wide,
+ * on as many rows as it needs; with draw false it only measures. Returns
+ * its height. */
+static float legend_below(view *v, float x0, float y, float w, float bar_h, bool draw)
 {
     const layout *L = &v->L;
-    float x = L->chart.x + 0.5f * L->pad;
+    float x = x0 + 0.5f * L->pad, top = y;
+    int role = rnd_text_role(VIEW_TEXT_LEGEND);
     for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
         const char *name = phase_word(p);
-        if (x + bar_h * 0.8f + vw_text_w(v->small, name) > L->chart.x + L->chart.w)
-            x = L->chart.x + 0.5f * L->pad, y += vw_lh(v->small);
-        rnd_rect(x, y + bar_h * 0.25f, bar_h * 0.6f, bar_h * 0.6f, PHASE_COLOR[p]);
+        if (x + bar_h * 0.8f + vw_text_w(v->small, name) > x0 + w)
+            x = x0 + 0.5f * L->pad, y += vw_lh(v->small);
+        if (draw)
+            rnd_rect(x, y + bar_h * 0.25f, bar_h * 0.6f, bar_h * 0.6f, PHASE_COLOR[p]);
         x += bar_h * 0.8f;
-        x += rnd_text(v->small, name, x, y, DIM) + L->pad;
+        x += (draw ? rnd_text(v->small, name, x, y, DIM) : vw_text_w(v->small, name)) + L->pad;
     }
+    rnd_text_role(role);
+    return y + vw_lh(v->small) - top;
 }
 
 void vw_draw_chart(view *v, const app *a)
@@ -329,9 +366,11 @@ void vw_draw_chart(view *v, const app *a)
     bars b;
     bool legend_on_top;
     char buf[640];
+    int role = rnd_text_role(VIEW_TEXT_CHART);
 
     if (s->chart == SCENE_CHART_CHAIN) {
         draw_chain(v, s);
+        rnd_text_role(role);
         return;
     }
     b.h = vw_lh(v->small) * 0.9f;
@@ -347,7 +386,36 @@ void vw_draw_chart(view *v, const app *a)
     if (s->gpu.eng.engine || s->gpu.budget > 0)
         y = draw_memory_row(v, s, b.x0, b.width, y);
     verdicts(s, buf, sizeof buf);
+    rnd_text_role(VIEW_TEXT_RATIO);
     y += rnd_text_wrapped(v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, TEXT, true);
+    rnd_text_role(VIEW_TEXT_CHART);
     if (!legend_on_top)
-        legend_below(v, y, b.h);
+        legend_below(v, L->chart.x, y, L->chart.w, b.h, true);
+    rnd_text_role(role);
+}
+
+float vw_chart_height(view *v, const app *a, float w)
+{
+    const scene *s = &a->s;
+    const layout *L = &v->L;
+    const scene_engine *const e[CHART_ENGINES] = {&s->cpu[SCENE_CPU_SEQ], &s->cpu[SCENE_CPU_SIMD],
+                                                  &s->cpu[SCENE_CPU_PAR], &s->gpu.eng};
+    float ls = vw_lh(v->small), bar_h = ls * 0.9f, h, label_w;
+    double lo, hi;
+    char buf[640];
+    if (s->chart == SCENE_CHART_CHAIN)
+        return 0; /* the chain's panel fits the least the layout gives */
+    title_text(v, s, chart_scale(e, &lo, &hi), buf, sizeof buf);
+    h = ls + 0.5f * L->pad + CHART_ENGINES * bar_h * 1.15f;
+    label_w = fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, scene_engine_label(&s->gpu.eng))) + L->pad;
+    if (s->gpu.eng.engine || s->gpu.budget > 0) {
+        long long cap, used;
+        memory_text(s, buf + 320, 320, &cap, &used);
+        h += rnd_text_wrapped(v->small, buf + 320, 0, 0, w - label_w - L->pad, DIM, false) + 12;
+    }
+    if (!legend_on_title_row(v, s, buf, bar_h, w))
+        h += legend_below(v, 0, 0, w, bar_h, false);
+    verdicts(s, buf, sizeof buf);
+    h += rnd_text_wrapped(v->small, buf, 0, 0, w - L->pad, TEXT, false);
+    return h + 0.8f * L->pad;
 }

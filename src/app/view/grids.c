@@ -25,15 +25,42 @@ static rnd_color ink_for(rnd_color c)
 
 void vw_cell_rect(const layout *L, rect grid, const scene *s, int x, int y, rect *r)
 {
-    r->x = grid.x + (float)(x - s->view_x) * L->cell;
-    r->y = grid.y + (float)(y - s->view_y) * L->cell;
+    (void)s;
+    r->x = grid.x + (float)(x - L->vx) * L->cell;
+    r->y = grid.y + (float)(y - L->vy) * L->cell;
     r->w = r->h = L->cell;
 }
 
-static bool in_view(const scene *s, int x, int y)
+static bool in_view(const layout *L, const scene *s, int x, int y)
 {
-    return x >= s->view_x && y >= s->view_y && x < s->view_x + s->view_cells && y < s->view_y + s->view_cells &&
-           x < s->img.luma.w && y < s->img.luma.h;
+    return x >= L->vx && y >= L->vy && x < L->vx + L->vn && y < L->vy + L->vn && x < s->img.luma.w && y < s->img.luma.h;
+}
+
+/* A value in its cell r, in ink: a whole number at the grid's digits'
+ * size; a value too wide for its cell at that size is drawn smaller, down
+ * to the least size a room reads; wider still, abbreviated (k, M, G: 1.2k,
+ * -35k, 4M), the fewest digits that fit. */
+static void draw_value(view *v, float val, rect r, rnd_color ink)
+{
+    static const char *const suffix[] = {"k", "M", "G"};
+    const layout *L = &v->L;
+    float room = r.w * 0.9f;
+    rnd_font *f = view_font_px(v, L->digit_px);
+    char buf[32];
+    int role = rnd_text_role(VIEW_TEXT_VALUE), k = 0;
+    fmt_cell(val, buf, sizeof buf);
+    if (vw_text_w(f, buf) > room)
+        f = view_font_px(v, L->least_px);
+    while (k < 2 && fabs((double)val) >= pow(1000.0, k + 2))
+        ++k;
+    for (; k < 3 && vw_text_w(f, buf) > room && fabs((double)val) >= 1000.0; ++k) {
+        double q = (double)val / pow(1000.0, k + 1);
+        snprintf(buf, sizeof buf, fabs(q) < 9.95 ? "%.1f%s" : "%.0f%s", q, suffix[k]);
+        if (vw_text_w(f, buf) > room)
+            snprintf(buf, sizeof buf, "%.0f%s", q, suffix[k]);
+    }
+    vw_text_center(f, buf, r, ink);
+    rnd_text_role(role);
 }
 
 /* The input grid: the region shown (L->input_cells) and the ring of cells
@@ -45,14 +72,11 @@ static void draw_input_grid(view *v, const scene *s)
 {
     const layout *L = &v->L;
     const img_plane *in = &s->img.luma;
-    int n = s->view_cells;
-    rnd_font *cf = view_font_px(v, (int)(L->cell * 0.34f));
-    bool numbers = L->cell >= 20;
-    char buf[32];
+    int n = L->vn;
 
     for (int j = -1; j <= n; ++j)
         for (int i = -1; i <= n; ++i) {
-            int x = s->view_x + i, y = s->view_y + j;
+            int x = L->vx + i, y = L->vy + j;
             bool inside = x >= 0 && y >= 0 && x < in->w && y < in->h;
             bool ring = i < 0 || j < 0 || i >= n || j >= n;
             float val;
@@ -73,19 +97,16 @@ static void draw_input_grid(view *v, const scene *s)
                 rnd_rect(r.x, r.y, r.w - 1, r.h - 1, c);
                 vw_dashed_frame(r.x + 1, r.y + 1, r.w - 3, r.h - 3, fmaxf(1.0f, L->cell * 0.05f), DIM);
             }
-            if (numbers) {
-                fmt_cell(val, buf, sizeof buf);
-                vw_text_center(cf, buf, r, vw_alpha(ink_for(c), inside && !ring ? 0.9f : 0.7f));
-            }
+            if (L->digit_px > 0)
+                draw_value(v, val, r, vw_alpha(ink_for(c), inside && !ring ? 0.9f : 0.7f));
         }
     rnd_frame(L->input_cells.x - 2, L->input_cells.y - 2, L->input_cells.w + 4, L->input_cells.h + 4, 2, BLUE);
 }
 
 /* Whether the input grid shows cells outside the image. */
-static bool outside_in_view(const scene *s)
+static bool outside_in_view(const layout *L, const scene *s)
 {
-    return s->view_x == 0 || s->view_y == 0 || s->view_x + s->view_cells >= s->img.luma.w ||
-           s->view_y + s->view_cells >= s->img.luma.h;
+    return L->vx == 0 || L->vy == 0 || L->vx + L->vn >= s->img.luma.w || L->vy + L->vn >= s->img.luma.h;
 }
 
 /* The shaded 3x3 window (or the hovered receptive field) over the input. */
@@ -146,17 +167,15 @@ static bool block_edge(const scene *s, int ax, int ay, int bxo, int byo, int bx,
 static void draw_output_grid(view *v, const scene *s, double now_ms)
 {
     const layout *L = &v->L;
-    int n = s->view_cells, bx, by;
-    rnd_font *cf = view_font_px(v, (int)(L->cell * 0.34f));
-    bool numbers = L->cell >= 20, gpu = s->phase == SCENE_PHASE_GPU;
+    int n = L->vn, bx, by;
+    bool gpu = s->phase == SCENE_PHASE_GPU;
     long done = scene_cpu_done(s);
     float pulse;
-    char buf[32];
 
     scene_block_size(s, &bx, &by);
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) {
-            int x = s->view_x + i, y = s->view_y + j;
+            int x = L->vx + i, y = L->vy + j;
             long idx = (long)y * s->img.luma.w + x;
             rect r;
             rnd_color c;
@@ -182,33 +201,31 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
             pulse = gpu ? (float)(1.0 - light / SCENE_GPU_PULSE_MS) : 0.0f;
             if (pulse > 0)
                 rnd_rect(r.x, r.y, r.w - 1, r.h - 1, vw_alpha(WHITE, 0.8f * pulse));
-            if (numbers) {
-                fmt_cell(val, buf, sizeof buf);
-                vw_text_center(cf, buf, r, vw_alpha(ink_for(c), 0.9f));
-            }
+            if (L->digit_px > 0)
+                draw_value(v, val, r, vw_alpha(ink_for(c), 0.9f));
         }
     if (s->thread_view && gpu) { /* block borders */
         float t = fmaxf(2.0f, L->cell * 0.08f);
-        for (int x = s->view_x; x <= s->view_x + n && x <= s->img.luma.w; ++x)
-            if (x == 0 || x == s->img.luma.w || block_edge(s, x - 1, s->view_y, x, s->view_y, bx, by))
-                rnd_rect(L->output.x + (float)(x - s->view_x) * L->cell - t / 2, L->output.y, t,
-                         fminf(L->output.h, (float)(s->img.luma.h - s->view_y) * L->cell), WHITE);
-        for (int y = s->view_y; y <= s->view_y + n && y <= s->img.luma.h; ++y)
-            if (y == 0 || y == s->img.luma.h || block_edge(s, s->view_x, y - 1, s->view_x, y, bx, by))
-                rnd_rect(L->output.x, L->output.y + (float)(y - s->view_y) * L->cell - t / 2,
-                         fminf(L->output.w, (float)(s->img.luma.w - s->view_x) * L->cell), t, WHITE);
+        for (int x = L->vx; x <= L->vx + n && x <= s->img.luma.w; ++x)
+            if (x == 0 || x == s->img.luma.w || block_edge(s, x - 1, L->vy, x, L->vy, bx, by))
+                rnd_rect(L->output.x + (float)(x - L->vx) * L->cell - t / 2, L->output.y, t,
+                         fminf(L->output.h, (float)(s->img.luma.h - L->vy) * L->cell), WHITE);
+        for (int y = L->vy; y <= L->vy + n && y <= s->img.luma.h; ++y)
+            if (y == 0 || y == s->img.luma.h || block_edge(s, L->vx, y - 1, L->vx, y, bx, by))
+                rnd_rect(L->output.x, L->output.y + (float)(y - L->vy) * L->cell - t / 2,
+                         fminf(L->output.w, (float)(s->img.luma.w - L->vx) * L->cell), t, WHITE);
     }
     if (gpu && s->tiles.on) { /* the tiles' edges */
         const tile_plan *tp = &s->tiles.plan;
         float t = fmaxf(2.0f, L->cell * 0.12f);
-        for (int x = s->view_x; x <= s->view_x + n && x < s->img.luma.w; ++x)
+        for (int x = L->vx; x <= L->vx + n && x < s->img.luma.w; ++x)
             if (x % tp->tile_w == 0 && x > 0)
-                vw_dashed_frame(L->output.x + (float)(x - s->view_x) * L->cell - t / 2, L->output.y, t,
-                                fminf(L->output.h, (float)(s->img.luma.h - s->view_y) * L->cell), t, WINDOW);
-        for (int y = s->view_y; y <= s->view_y + n && y < s->img.luma.h; ++y)
+                vw_dashed_frame(L->output.x + (float)(x - L->vx) * L->cell - t / 2, L->output.y, t,
+                                fminf(L->output.h, (float)(s->img.luma.h - L->vy) * L->cell), t, WINDOW);
+        for (int y = L->vy; y <= L->vy + n && y < s->img.luma.h; ++y)
             if (y % tp->tile_h == 0 && y > 0)
-                vw_dashed_frame(L->output.x, L->output.y + (float)(y - s->view_y) * L->cell - t / 2,
-                                fminf(L->output.w, (float)(s->img.luma.w - s->view_x) * L->cell), t, t, WINDOW);
+                vw_dashed_frame(L->output.x, L->output.y + (float)(y - L->vy) * L->cell - t / 2,
+                                fminf(L->output.w, (float)(s->img.luma.w - L->vx) * L->cell), t, t, WINDOW);
     }
     rnd_frame(L->output.x - 2, L->output.y - 2, L->output.w + 4, L->output.h + 4, 2, GREEN);
 }
@@ -220,11 +237,12 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
     int fx, fy;
     bool from_stepper;
 
-    snprintf(buf, sizeof buf, "%s (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)%s%s", vw_T(v, "Input: pixels"), s->view_x,
-             (s->view_x + s->view_cells < s->img.luma.w ? s->view_x + s->view_cells : s->img.luma.w) - 1, s->view_y,
-             (s->view_y + s->view_cells < s->img.luma.h ? s->view_y + s->view_cells : s->img.luma.h) - 1,
-             outside_in_view(s) ? " \xC2\xB7 " : "",
-             outside_in_view(s) ? vw_T(v, "dashed: outside the image (border rule)") : "");
+    snprintf(buf, sizeof buf, "%s (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)%s%s%s%s", vw_T(v, "Input: pixels"), L->vx,
+             (L->vx + L->vn < s->img.luma.w ? L->vx + L->vn : s->img.luma.w) - 1, L->vy,
+             (L->vy + L->vn < s->img.luma.h ? L->vy + L->vn : s->img.luma.h) - 1,
+             L->vn < s->view_cells ? " \xC2\xB7 " : "", L->vn < s->view_cells ? vw_T(v, "around the window") : "",
+             outside_in_view(L, s) ? " \xC2\xB7 " : "",
+             outside_in_view(L, s) ? vw_T(v, "dashed: outside the image (border rule)") : "");
     vw_text_fit(v, v->small, buf, L->input.x, L->input.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->input.w, BLUE);
     snprintf(buf, sizeof buf, "%s (%s)%s", vw_T(v, "Output"),
              vw_T(v, s->phase == SCENE_PHASE_GPU ? vw_gpu_grid_title(s) : N_("one at a time, on the CPU")),
@@ -239,8 +257,8 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
     vw_click_add(v, (vw_click){.r = L->input,
                                .action = app_action_of(ACT_VIEW_AT),
                                .map = VW_MAP_CELL,
-                               .x0 = s->view_x - 1,
-                               .y0 = s->view_y - 1,
+                               .x0 = L->vx - 1,
+                               .y0 = L->vy - 1,
                                .cols = s->img.luma.w,
                                .rows = s->img.luma.h,
                                .cell = L->cell,
@@ -248,8 +266,8 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
     vw_click_add(v, (vw_click){.r = L->output,
                                .action = app_action_of(ACT_PIN),
                                .map = VW_MAP_CELL,
-                               .x0 = s->view_x,
-                               .y0 = s->view_y,
+                               .x0 = L->vx,
+                               .y0 = L->vy,
                                .cols = s->img.luma.w,
                                .rows = s->img.luma.h,
                                .cell = L->cell,
@@ -261,12 +279,12 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
         int sx = conv_stepper_x(&s->walk.stepper), sy = conv_stepper_y(&s->walk.stepper);
         rect r;
         draw_window(v, s, sx, sy, s->walk.stepper.taps, WINDOW, true);
-        if (in_view(s, sx, sy)) {
+        if (in_view(L, s, sx, sy)) {
             vw_cell_rect(L, L->output, s, sx, sy, &r);
             rnd_frame(r.x, r.y, r.w, r.h, fmaxf(2.0f, L->cell * 0.1f), WINDOW);
         }
     }
-    if (s->phase == SCENE_PHASE_GPU && !s->hovering && !s->pinned && in_view(s, fx, fy)) {
+    if (s->phase == SCENE_PHASE_GPU && !s->hovering && !s->pinned && in_view(L, s, fx, fy)) {
         rect r;
         draw_window(v, s, fx, fy, 0, WINDOW, false);
         vw_cell_rect(L, L->output, s, fx, fy, &r);
@@ -275,7 +293,7 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
     if (!from_stepper && (s->hovering || s->pinned)) {
         rect r;
         draw_window(v, s, fx, fy, 0, HOVER, false);
-        if (in_view(s, fx, fy)) {
+        if (in_view(L, s, fx, fy)) {
             vw_cell_rect(L, L->output, s, fx, fy, &r);
             rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, fmaxf(2.0f, L->cell * 0.1f), HOVER);
         }

@@ -115,8 +115,8 @@ static void draw_legend(view *v, const scene *s, rect tile)
                      v->L.sweep.w * 0.42f, DIM, true);
 }
 
-/* A column of lines that stops, with an ellipsis line, where the room
- * ends (the hint line keeps the bottom). */
+/* A column of lines that stops where the room ends, with a line that says
+ * so (the hint line keeps the bottom). */
 typedef struct column {
     view *v;
     float x, y, w, bottom;
@@ -129,7 +129,8 @@ static bool put(column *c, const char *text, rnd_color color)
     if (c->full)
         return false;
     if (c->y + 2 * lh > c->bottom) {
-        vw_text_fit(c->v, c->v->small, "\xE2\x80\xA6", c->x, c->y, c->w, FAINT);
+        vw_text_fit(c->v, c->v->small, _("(more than there is room for: a larger window, or Z for smaller text)"), c->x,
+                    c->y, c->w, FAINT);
         c->y += lh;
         c->full = true;
         return false;
@@ -364,9 +365,9 @@ static void draw_stage(column *c, const scene *s)
     }
 }
 
-/* The column right of the tile: the stage's figures, the counts for the
- * whole image, the engine's, the warp's instructions; the keys at the
- * bottom. */
+/* The column right of the tile: the stage's figures, the warp's
+ * instructions (what the stage's narration reads), then the counts for the
+ * whole image and the engine's; the keys at the bottom. */
 static void draw_column(view *v, const scene *s, rect box)
 {
     const layout *L = &v->L;
@@ -382,10 +383,10 @@ static void draw_column(view *v, const scene *s, rect box)
     c.bottom = L->sweep.y + L->sweep.h - hint_h - 0.3f * L->pad;
     draw_stage(&c, s);
     c.y += 0.4f * L->pad;
+    draw_warp(&c, s);
+    c.y += 0.4f * L->pad;
     draw_counts(&c, s);
     draw_engine(&c, s);
-    c.y += 0.4f * L->pad;
-    draw_warp(&c, s);
     rnd_text_wrapped(v->small, hint, c.x, c.bottom + 0.3f * L->pad, c.w, FAINT, true);
 }
 

@@ -20,7 +20,8 @@ void vw_draw_kernel(view *v, const app *a)
 
     snprintf(buf, sizeof buf, "%s: %s%s", vw_T(v, "Kernel"), _(s->opt.kernel.title),
              s->opt.flip ? _(" (flipped)") : "");
-    rnd_text(v->small, buf, L->middle.x + (L->middle.w - vw_text_w(v->small, buf)) / 2, L->middle.y, TEXT);
+    vw_text_fit(v, v->small, buf, L->middle.x + fmaxf(0, L->middle.w - vw_text_w(v->small, buf)) / 2, L->middle.y,
+                L->middle.w, TEXT);
     for (int t = 0; t < 9; ++t) {
         rect r = {L->kernel.x + (float)(t % 3) * kc, L->kernel.y + (float)(t / 3) * kc, kc - 2, kc - 2};
         bool editing = a->edit_tap == t;

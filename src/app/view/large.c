@@ -63,13 +63,17 @@ void vw_draw_large(view *v, const app *a)
     mark_field(s, in, fx, fy, from_stepper ? WINDOW : HOVER);
     mark_field(s, out, fx, fy, from_stepper ? WINDOW : HOVER);
 
-    /* the arithmetic of that output, beside the pictures */
+    /* the arithmetic of that output, beside the pictures, and under it (at
+     * the place's foot) how the pictures answer the mouse */
     panel_x = out.x + out.w + L->pad;
-    L->arith = (rect){panel_x, L->sweep.y + vw_lh(v->small) + 0.4f * L->pad, L->sweep.x + L->sweep.w - panel_x,
-                      L->sweep.h * 0.6f};
-    vw_draw_arithmetic(v, s);
-    rnd_text_wrapped(v->small,
-                     vw_T(v, "The mouse over either picture marks the same spot on both; a click pins it. "
-                             "I or Esc: back to the grids."),
-                     panel_x, L->arith.y + L->arith.h + L->pad, L->arith.w, DIM, true);
+    {
+        const char *hint = vw_T(v, "The mouse over either picture marks the same spot on both; a click pins it. "
+                                   "I or Esc: back to the grids.");
+        float w = L->sweep.x + L->sweep.w - panel_x, top = L->sweep.y + vw_lh(v->small) + 0.4f * L->pad;
+        float hint_h = rnd_text_wrapped(v->small, hint, 0, 0, w, DIM, false);
+        float bottom = L->sweep.y + L->sweep.h - hint_h;
+        L->arith = (rect){panel_x, top, w, fminf(L->sweep.h * 0.6f, bottom - L->pad - top)};
+        vw_draw_arithmetic(v, s);
+        rnd_text_wrapped(v->small, hint, panel_x, fmaxf(L->arith.y + L->arith.h + L->pad, top), w, DIM, true);
+    }
 }

@@ -5,6 +5,8 @@
  * chart. */
 #include "view_internal.h"
 
+#include "../narration.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,15 @@ static const struct layout_rules {
     int small_pct, big_pct; /* the small font and the title's, in percent of the normal one */
     float pad_px;           /* the padding at u = 1, in pixels */
     float grid_share;       /* of the height, the grids' at least, or the text is made smaller */
+    /* what a room reads: in presenter mode the text follows the window's
+     * height alone, and no text is smaller than room_share of it */
+    float presenter_share; /* presenter mode's normal text, of the height */
+    float room_share;      /* the least text (and grid digits) in presenter mode, of the height */
+    int readable_px;       /* the least digits a grid shows otherwise, in pixels */
+    /* the values in the grids' cells */
+    const char *widest;  /* the widest value a cell is made to hold at its digits' size */
+    float value_w_share; /* a value's text at most this share of its cell's width */
+    float value_h_share; /* its digits' size at most this share of the cell's height */
     /* the top: the title, the banner, the chips */
     float banner_pad;   /* under the banner's text */
     float chip_h;       /* a chip's height beyond a small line */
@@ -68,6 +79,12 @@ static const struct layout_rules {
     .big_pct = 135,
     .pad_px = 10.0f,
     .grid_share = 0.33f,
+    .presenter_share = 0.029f,
+    .room_share = 0.022f,
+    .readable_px = 11,
+    .widest = "-888",
+    .value_w_share = 0.84f,
+    .value_h_share = 0.5f,
     .banner_pad = 0.6f,
     .chip_h = 0.5f,
     .chip_row = 0.8f,
@@ -115,18 +132,30 @@ static int text_px(float u, float ts)
     return (int)(R.text_px * (u < R.text_min_u ? R.text_min_u : u) * ts + 0.5f);
 }
 
-/* The three fonts for normal text of `base` pixels, and the padding. */
-static void set_text(view *v, int base, int W, int H, float u)
+/* The least text a room reads in a window H pixels high, in pixels. */
+static int room_px(int H)
+{
+    return (int)ceilf(R.room_share * (float)H);
+}
+
+/* The three fonts for normal text of `base` pixels, and the padding; in
+ * presenter mode the small font no smaller than a room reads. */
+static void set_text(view *v, int base, int W, int H, float u, bool presenter)
 {
     layout *L = &v->L;
+    int small = base * R.small_pct / 100;
+    if (presenter && small < room_px(H))
+        small = room_px(H);
     v->font = view_font_px(v, base);
-    v->small = view_font_px(v, base * R.small_pct / 100);
+    v->small = view_font_px(v, small);
     v->big = view_font_px(v, base * R.big_pct / 100);
     L->W = (float)W;
     L->H = (float)H;
     L->u = u;
     L->pad = R.pad_px * u;
     L->line = vw_lh(v->font);
+    L->presenter = presenter;
+    L->least_px = presenter ? room_px(H) : R.readable_px;
 }
 
 /* Border, flip and display: right-aligned on the chips' last row when they
@@ -172,6 +201,12 @@ static float place_top(view *v, const scene *s)
         L->banner.h = rnd_text_wrapped(v->font, text, 0, 0, L->W - 2 * L->pad, TEXT, false) + R.banner_pad * L->pad;
     }
     L->chips = (rect){L->pad, L->banner.y + L->banner.h, L->W - 2 * L->pad, row};
+    if (L->presenter) { /* decoration gives way: the kernel's label names the filter */
+        memset(L->preset, 0, sizeof L->preset);
+        L->border = L->flip = L->display = (rect){0, 0, 0, 0};
+        L->chips.h = 0;
+        return L->chips.y + ls + R.caption_pad * L->pad + R.caption_px;
+    }
     /* the filters' chips flow left to right onto as many rows as they need */
     cy = L->chips.y;
     for (int i = 0; i < 9; ++i) {
@@ -196,15 +231,31 @@ static float arith_height(const view *v, const scene *s)
            R.arith_pad * v->L.pad;
 }
 
+/* The lines of the status block above the buttons, in small lines: the
+ * status's, or in a lesson the narration's at the small font (as many as
+ * it wraps into, at least the panel's usual) and the hint's. */
+static float status_lines(view *v, const app *a)
+{
+    char text[4096];
+    float ls = vw_lh(v->small), need;
+    if (!app_in_lesson(a))
+        return (float)R.status_lines;
+    app_narration(a, text, sizeof text);
+    need = rnd_text_wrapped(v->small, text, 0, 0, v->L.W * R.status_share, TEXT, false) / ls + 1;
+    return fmaxf((float)R.lesson_lines, ceilf(need));
+}
+
 /* The height under the grids: the status block (a status line, its small
  * lines, the buttons' row) or, when taller, the chart beside it (its title,
  * four bars, the memory row, two lines of verdicts and the legend). */
-static float bottom_height(const view *v, const app *a)
+static float bottom_height(view *v, const app *a)
 {
-    const layout *L = &v->L;
-    int lines = app_in_lesson(a) ? R.lesson_lines : R.status_lines;
-    float status = L->line + (float)(lines + 1) * vw_lh(v->small) + R.status_pad * L->pad;
-    return fmaxf(status, R.chart_lines * vw_lh(v->small) + R.chart_pad * L->pad);
+    layout *L = &v->L;
+    float status;
+    L->status_rows = status_lines(v, a);
+    status = L->line + (L->status_rows + 1) * vw_lh(v->small) + R.status_pad * L->pad;
+    return fmaxf(fmaxf(status, R.chart_lines * vw_lh(v->small) + R.chart_pad * L->pad),
+                 vw_chart_height(v, a, L->W * (1.0f - R.chart_x) - L->pad));
 }
 
 /* The grids' side and top, and the height under them, at the text size
@@ -216,9 +267,9 @@ static float fit_text(view *v, const app *a, int W, int H, float *top, float *bo
 {
     const scene *s = &a->s;
     layout *L = &v->L;
-    float u = (float)H / R.design_h, ts = (float)a->text_scale / 100.0f, grid, ls, middle_need;
+    float u = (float)H / R.design_h, ts = a->presenter ? 1.0f : (float)a->text_scale / 100.0f, grid, ls, middle_need;
     for (;;) {
-        set_text(v, text_px(u, ts), W, H, u);
+        set_text(v, a->presenter ? (int)(R.presenter_share * (float)H + 0.5f) : text_px(u, ts), W, H, u, a->presenter);
         *top = place_top(v, s);
         *bottom_h = bottom_height(v, a);
         grid = L->H - *top - *bottom_h - L->pad;
@@ -236,6 +287,58 @@ static float fit_text(view *v, const app *a, int W, int H, float *top, float *bo
     return grid;
 }
 
+/* The output the grids page to: the pinned one, else the walk's in the
+ * CPU phase, else the region's first. */
+static void grid_focus(const scene *s, int *x, int *y)
+{
+    if (s->pinned) {
+        *x = s->hover_x, *y = s->hover_y;
+    } else if (s->phase == SCENE_PHASE_CPU) {
+        *x = conv_stepper_x(&s->walk.stepper), *y = conv_stepper_y(&s->walk.stepper);
+    } else {
+        *x = s->view_x, *y = s->view_y;
+    }
+}
+
+/* Of the region's `region` cells from `from`, the `n` shown: the page of n
+ * that holds `at`, kept inside the region. */
+static int page_of(int from, int region, int n, int at)
+{
+    int first;
+    if (at < from)
+        at = from;
+    if (at >= from + region)
+        at = from + region - 1;
+    first = from + (at - from) / n * n;
+    return first + n > from + region ? from + region - n : first;
+}
+
+/* The cells the grids show, and their digits' size. The region's cells
+ * (the zoom) when their values are readable; where the grids are about
+ * values (zoomed no further out than the usual region) but short of room,
+ * fewer, larger cells: the page of the region that holds the walk's window
+ * (or the pinned output), which the caption names. Zoomed out further, the
+ * region's cells, with digits only where they are readable. */
+static void choose_cells(view *v, const scene *s, float grid)
+{
+    layout *L = &v->L;
+    rnd_font *f = view_font_px(v, L->least_px);
+    float per_px = vw_text_w(f, R.widest) / (float)L->least_px; /* the widest value's width at 1 px */
+    float cell_min = fmaxf(per_px * (float)L->least_px / R.value_w_share, (float)L->least_px / R.value_h_share);
+    int fit = (int)(grid / cell_min) - 2 * R.ring, n = s->view_cells, fx, fy;
+    L->values = s->view_cells <= SCENE_DEFAULT_CELLS;
+    if (L->values && fit < n)
+        n = fit < 1 ? 1 : fit;
+    L->cell = grid / (float)(n + 2 * R.ring);
+    L->digit_px = (int)fminf(L->cell * R.value_w_share / per_px, L->cell * R.value_h_share);
+    if (L->digit_px < L->least_px)
+        L->digit_px = 0; /* no digits too small to read */
+    grid_focus(s, &fx, &fy);
+    L->vn = n;
+    L->vx = page_of(s->view_x, s->view_cells, n, fx);
+    L->vy = page_of(s->view_y, s->view_cells, n, fy);
+}
+
 /* The two grids at the top's left and right, each `grid` at the most; the
  * input grid shows R.ring cells more on every side than the output grid:
  * every pixel the shown outputs read, the border's included. Returns the
@@ -248,8 +351,8 @@ static float place_grids(view *v, const scene *s, float top, float grid)
         grid = most;
     if (grid < R.grid_min_px)
         grid = R.grid_min_px;
-    L->cell = grid / (float)(s->view_cells + 2 * R.ring);
-    grid = L->cell * (float)(s->view_cells + 2 * R.ring);
+    choose_cells(v, s, grid);
+    grid = L->cell * (float)(L->vn + 2 * R.ring);
     L->input = (rect){L->pad, top, grid, grid};
     L->input_cells = (rect){L->pad + L->cell, top + L->cell, grid - 2 * L->cell, grid - 2 * L->cell};
     L->output = (rect){L->W - L->pad - L->input_cells.w, L->input_cells.y, L->input_cells.w, L->input_cells.h};
@@ -264,13 +367,13 @@ static void place_middle(view *v, const scene *s, float top, float grid)
     layout *L = &v->L;
     float ls = vw_lh(v->small), mid_x = L->input.x + grid + R.middle_gap * L->pad;
     float mid_w = L->output.x - R.middle_gap * L->pad - mid_x;
-    float thumb_h = fminf(grid * R.thumb_share, mid_w * 0.5f * R.thumb_aspect);
+    float thumb_h = L->presenter ? 0 : fminf(grid * R.thumb_share, mid_w * 0.5f * R.thumb_aspect);
     float thumb_w = mid_w / 2 - R.thumb_gap * L->pad;
     float room = grid - R.kernel_label * L->pad - arith_height(v, s), kc, y;
 
     L->middle = (rect){mid_x, top - ls - R.middle_up * L->pad, mid_w, grid + ls};
     kc = fminf(mid_w / R.kernel_cols, (room - thumb_h - ls - R.kernel_below * L->pad) / 3);
-    if (kc < R.kernel_thumbs * ls) { /* no room for thumbnails */
+    if (thumb_h <= 0 || kc < R.kernel_thumbs * ls) { /* no room for thumbnails (or presenter mode) */
         thumb_h = 0;
         kc = fminf(mid_w / R.kernel_cols, (room - R.kernel_below * L->pad) / 3);
     }
@@ -294,7 +397,6 @@ static void place_buttons(view *v, const app *a)
     layout *L = &v->L;
     float room = L->chart.x - L->pad, pw = vw_text_w(v->small, vw_T(v, "Space  pause")) + L->pad * R.button_words;
     float bw, lw, ls = vw_lh(v->small);
-    int lines = app_in_lesson(a) ? R.lesson_lines : R.status_lines;
     for (int k = 0;; ++k) {
         L->gpu_label = vw_T(v, gpu_words[k][a->s.gpu.eng.hardware == ENG_HW_SOFTWARE]);
         L->large_label = vw_T(v, large_words[k]);
@@ -303,11 +405,12 @@ static void place_buttons(view *v, const app *a)
         if (k == 2 || L->pad * 3 + pw + bw + lw <= room)
             break;
     }
-    L->play_button = (rect){L->pad, L->status.y + L->line + (float)lines * ls + R.button_pad * L->pad, pw,
+    L->play_button = (rect){L->pad, L->status.y + L->line + L->status_rows * ls + R.button_pad * L->pad, pw,
                             ls + R.button_pad * L->pad};
     L->gpu_button = (rect){L->pad * 2 + pw, L->play_button.y, bw, L->play_button.h};
     L->large_button = (rect){L->gpu_button.x + bw + L->pad, L->play_button.y, lw, L->play_button.h};
-    L->keys_hint = L->large_button.x + lw + L->pad + vw_text_w(v->small, vw_T(v, "F1 or ?  every key")) <= room;
+    L->keys_hint =
+        !L->presenter && L->large_button.x + lw + L->pad + vw_text_w(v->small, vw_T(v, "F1 or ?  every key")) <= room;
 }
 
 void view_layout(view *v, const app *a, int W, int H)

@@ -95,21 +95,25 @@ void vw_draw_help(view *v)
     rnd_text_wrapped(small, _(mouse), x, y, L->W - 4 * L->pad, DIM, true);
 }
 
+/* A notice, for a few seconds after what it answers: under the title, over
+ * the chips (in presenter mode, where there are none, over the grids'
+ * captions), the width of the window, wrapped: never over the chart's
+ * legend or its ratio line, nor the lesson's narration, which the step may
+ * be reading. A click goes through it to the chip under it. */
 void vw_draw_notice(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    float tw, th, x, y;
+    float w = L->W - 2 * L->pad, th, y = L->title.y + L->title.h;
+    int role;
     if (!s->notice[0] || scene_now(s) - s->notice_at >= SCENE_NOTICE_MS)
         return;
-    rnd_text_layer(); /* over the chart */
-    /* over the bottom of the chart, wrapped to its width: never over the
-     * buttons or the lesson's text on the left */
-    tw = fminf(vw_text_w(v->font, s->notice) + 2 * L->pad, L->chart.w);
-    th = rnd_text_wrapped(v->font, s->notice, 0, 0, tw - 2 * L->pad, TEXT, false) + L->pad;
-    x = L->chart.x + L->chart.w - tw;
-    y = L->H - th - L->pad;
-    rnd_rect(x, y, tw, th, (rnd_color){0.20f, 0.22f, 0.28f, 0.95f});
-    rnd_text_wrapped(v->font, s->notice, x + L->pad, y + 0.5f * L->pad, tw - 2 * L->pad, TEXT, true);
+    rnd_text_layer(); /* over the chips */
+    th = rnd_text_wrapped(v->small, s->notice, 0, 0, w - 2 * L->pad, TEXT, false) + 0.6f * L->pad;
+    rnd_rect(L->pad, y, w, th, (rnd_color){0.20f, 0.22f, 0.28f, 0.97f});
+    rnd_frame(L->pad, y, w, th, 1, WINDOW);
+    role = rnd_text_role(VIEW_TEXT_NOTICE);
+    rnd_text_wrapped(v->small, s->notice, 2 * L->pad, y + 0.3f * L->pad, w - 2 * L->pad, TEXT, true);
+    rnd_text_role(role);
 }
 
 /* Long work under way: what it is, a bar of how far it is, and how to stop

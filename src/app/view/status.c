@@ -95,7 +95,9 @@ void vw_draw_lesson(view *v, const app *a)
             f = view_font_px(v, px);
             room = bottom - y - vw_lh(f);
         }
+        int role = rnd_text_role(VIEW_TEXT_NARRATION);
         y += rnd_text_wrapped(f, text, x, y, L->status.w, TEXT, true);
+        rnd_text_role(role);
     }
     vw_text_fit(v, v->small, hint, x, fmaxf(y, bottom - vw_lh(v->small)), L->status.w, p->waiting ? WINDOW : DIM);
 }
@@ -213,20 +215,21 @@ void vw_draw_top(view *v, const scene *s)
         vw_text_fit(v, v->big, buf, L->pad, 0.4f * L->pad, L->W - 3 * L->pad - rw, TEXT);
         vw_text_fit(v, v->font, right, L->W - L->pad - rw, 0.4f * L->pad + (vw_lh(v->big) - L->line) / 2, rw + 1, DIM);
     }
-    for (int i = 0; i < 9; ++i) {
-        char label[48];
-        vw_preset_label(i, label, sizeof label);
-        vw_chip(v, L->preset[i], label, s->preset == i, TEXT);
-        vw_click_button(v, L->preset[i], app_action_filter(i), -1);
+    if (!L->presenter) { /* the chips: decoration, gone in presenter mode */
+        for (int i = 0; i < 9; ++i) {
+            char label[48];
+            vw_preset_label(i, label, sizeof label);
+            vw_chip(v, L->preset[i], label, s->preset == i, TEXT);
+            vw_click_button(v, L->preset[i], app_action_filter(i), -1);
+        }
+        snprintf(buf, sizeof buf, _("border: %s"), C_("border", conv_border_name(s->opt.border)));
+        vw_chip(v, L->border, buf, false, TEXT);
+        vw_chip(v, L->flip, s->opt.flip ? _("true convolution") : _("cross-correlation"), s->opt.flip, TEXT);
+        vw_chip(v, L->display, _(display_label[s->opt.display]), false, TEXT);
+        vw_click_button(v, L->border, app_action_of(ACT_BORDER), -1);
+        vw_click_button(v, L->flip, app_action_of(ACT_FLIP), -1);
+        vw_click_button(v, L->display, app_action_of(ACT_DISPLAY), -1);
     }
-    snprintf(buf, sizeof buf, _("border: %s"), C_("border", conv_border_name(s->opt.border)));
-    vw_chip(v, L->border, buf, false, TEXT);
-    vw_chip(v, L->flip, s->opt.flip ? _("true convolution") : _("cross-correlation"), s->opt.flip, TEXT);
-    vw_chip(v, L->display, _(display_label[s->opt.display]), false, TEXT);
-    vw_click_button(v, L->border, app_action_of(ACT_BORDER), -1);
-    vw_click_button(v, L->flip, app_action_of(ACT_FLIP), -1);
-    vw_click_button(v, L->display, app_action_of(ACT_DISPLAY), -1);
-
     if (s->banner[0]) {
         vw_banner_text(s, buf, sizeof buf);
         rnd_rect(L->banner.x, L->banner.y, L->banner.w, L->banner.h, BANNER_BG);

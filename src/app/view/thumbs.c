@@ -220,9 +220,9 @@ void vw_draw_thumbs(view *v, const scene *s)
                                    .rows = s->img.luma.h});
         /* where the grids are */
         {
-            int cw = s->view_cells < s->img.luma.w - s->view_x ? s->view_cells : s->img.luma.w - s->view_x;
-            int ch = s->view_cells < s->img.luma.h - s->view_y ? s->view_cells : s->img.luma.h - s->view_y;
-            rnd_frame(r.x + (float)s->view_x * k - 1, r.y + (float)s->view_y * k - 1, fmaxf(3, (float)cw * k) + 2,
+            int cw = L->vn < s->img.luma.w - L->vx ? L->vn : s->img.luma.w - L->vx;
+            int ch = L->vn < s->img.luma.h - L->vy ? L->vn : s->img.luma.h - L->vy;
+            rnd_frame(r.x + (float)L->vx * k - 1, r.y + (float)L->vy * k - 1, fmaxf(3, (float)cw * k) + 2,
                       fmaxf(3, (float)ch * k) + 2, 2, WINDOW);
         }
     }

@@ -45,7 +45,7 @@ rnd_font *view_font_px(view *v, int px)
     f->pf = plat_font_open(v->lang, px);
     if (!f->pf)
         return v->nfonts ? v->fonts[0].rf : NULL;
-    f->rf = rnd_font_create(plat_font_height(f->pf), rasterize, f->pf);
+    f->rf = rnd_font_create(px, plat_font_height(f->pf), rasterize, f->pf);
     if (!f->rf) {
         plat_font_close(f->pf);
         return v->nfonts ? v->fonts[0].rf : NULL;
@@ -316,4 +316,16 @@ int view_cut_texts(const view *v, view_cut *out, int max)
         out[n] = (view_cut){(int)v->cut[n].r.x, (int)v->cut[n].r.y, (int)(v->cut[n].r.w + 0.5f),
                             (int)(v->cut[n].r.h + 0.5f), v->cut[n].text};
     return n;
+}
+
+float view_text_scale(const view *v)
+{
+    return v->L.text_scale;
+}
+
+void view_grid_cells(const view *v, int *x, int *y, int *n)
+{
+    *x = v->L.vx;
+    *y = v->L.vy;
+    *n = v->L.vn;
 }

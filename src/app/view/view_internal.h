@@ -87,9 +87,15 @@ typedef struct layout {
     rect title, banner, chips, input, input_cells, output, middle, sweep, kernel, arith, thumb_in, thumb_out, status,
         chart;
     rect preset[9], border, flip, display, gpu_button, play_button, large_button;
-    float cell;       /* grid cell size in pixels */
-    float text_scale; /* the text size in force: the one asked for, or less where the window is short */
-    bool sweep_shown; /* the sweep was drawn in `sweep` (the live regions say so) */
+    float cell;        /* grid cell size in pixels */
+    int vx, vy, vn;    /* the cells the grids show: vn x vn outputs from (vx, vy), of the scene's region */
+    bool values;       /* the grids are about values: zoomed no further out than the usual region */
+    int digit_px;      /* the values' digits in the cells (0: none, the cells too small to read them) */
+    int least_px;      /* the least text a room reads: grid digits, and in presenter mode all text */
+    bool presenter;    /* presenter mode: text from the window's height, decoration gone */
+    float status_rows; /* the status block's lines above the buttons, in small lines */
+    float text_scale;  /* the text size in force: the one asked for, or less where the window is short */
+    bool sweep_shown;  /* the sweep was drawn in `sweep` (the live regions say so) */
     const char *gpu_label, *large_label; /* the buttons' words, as long as the row has room for */
     bool keys_hint;                      /* "F1 or ?  every key" fits after them */
     /* input: the input grid with its ring of the cells around the region
@@ -223,6 +229,7 @@ void vw_draw_buttons(view *v, const app *a);
 
 /* charts.c: the timing chart, or the chain's panel, in L->chart */
 void vw_draw_chart(view *v, const app *a);
+float vw_chart_height(view *v, const app *a, float w); /* the height its words need, w wide */
 
 /* sweep.c: the size sweep in rectangle box */
 void vw_draw_sweep(view *v, const app *a, rect box);

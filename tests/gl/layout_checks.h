@@ -1,0 +1,19 @@
+/* layout_checks.h - what test_layout and test_room check in a frame drawn
+ * with its text recorded: its text boxes and its places to click. */
+#ifndef CONVIS_TEST_LAYOUT_CHECKS_H
+#define CONVIS_TEST_LAYOUT_CHECKS_H
+
+#include "view.h"
+
+/* The problems of the frame's text boxes within a w x h window (two runs
+ * of text overlapping on one layer, one outside the window, runs not
+ * recorded), printed after `what` (at most five); returns how many;
+ * *runs: the runs. */
+int check_boxes(const char *what, int w, int h, int *runs);
+
+/* The places to click the frame listed, each hit at its middle: the hit
+ * test must give that place's action (and index), not one drawn over it.
+ * Prints the problems (at most three); returns how many. */
+int check_targets(const char *what, const view *v);
+
+#endif
