@@ -109,7 +109,7 @@ void vw_draw_notice(view *v, const scene *s)
         return;
     rnd_text_layer(); /* over the chips */
     th = rnd_text_wrapped(v->small, s->notice, 0, 0, w - 2 * L->pad, TEXT, false) + 0.6f * L->pad;
-    rnd_rect(L->pad, y, w, th, (rnd_color){0.20f, 0.22f, 0.28f, 0.97f});
+    rnd_rect(L->pad, y, w, th, (rnd_color){0.20f, 0.22f, 0.28f, 1});
     rnd_frame(L->pad, y, w, th, 1, WINDOW);
     role = rnd_text_role(VIEW_TEXT_NOTICE);
     rnd_text_wrapped(v->small, s->notice, 2 * L->pad, y + 0.3f * L->pad, w - 2 * L->pad, TEXT, true);
