@@ -117,7 +117,10 @@ options=""
 for ((i = 1; i < ${#sections[@]} - 1; ++i)); do
   options+=".SS $(esc "${sections[$i]%%$'\n'*}")"$'\n'"${sections[$i]#*$'\n'}"
 done
-exit_text=${exit_text#*[:：]} exit_text=${exit_text# }
+# without its heading ("Exit status:", "退出状态："): up to the first colon of either kind
+latin=${exit_text%%:*} wide=${exit_text%%"："*}
+if [ ${#wide} -lt ${#latin} ]; then exit_text=${exit_text#"$wide："}; else exit_text=${exit_text#"$latin:"}; fi
+exit_text=${exit_text# }
 
 page=$(<"$template")
 page=${page//@VERSION@/$version}
@@ -128,8 +131,13 @@ page=${page//@ACTIONS@/${actions%$'\n'}}
 page=${page//@EXIT@/$(line "$(esc "$exit_text")")}
 # groff breaks lines at spaces only: after each closing mark of Chinese text
 # a place it may break too (\:), as a Chinese line may end there
-for mark in "，" "、" "。" "；" "：" "）" "？" "！"; do
+# (but not before another closing mark, which never starts a line)
+marks=("，" "、" "。" "；" "：" "）" "？" "！")
+for mark in "${marks[@]}"; do
   page=${page//"$mark"/"$mark\\:"}
+done
+for mark in "${marks[@]}"; do
+  page=${page//"\\:$mark"/"$mark"}
 done
 printf '%s\n' "$page" >"$out.tmp"
 mv "$out.tmp" "$out"

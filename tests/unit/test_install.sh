@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # test_install.sh - convis installed like any program (cmake/install.cmake):
 #
-#   bash tests/unit/test_install.sh BUILD_DIR SOURCE_DIR MAKE_FORMATS CMAKE CPACK
+#   bash tests/unit/test_install.sh BUILD_DIR SOURCE_DIR MAKE_FORMATS CMAKE CPACK NLS
+#
+# NLS is ON where the build made the catalogues (CONVIS_HAVE_NLS): then the
+# Chinese catalogue and manual page are installed too.
 #
 # From the build as it is (nothing is rebuilt), in a fresh temporary folder:
 # - `cmake --install BUILD_DIR --prefix /usr` into a staging root (DESTDIR):
@@ -29,12 +32,12 @@
 # Skipped (exit 77) only where a tool it needs is missing, naming it.
 # Prints "ok - ..." or "not ok - ..." a check, then "N passed, M failed".
 set -u
-if [ $# -ne 5 ]; then
-  echo "usage: bash $0 BUILD_DIR SOURCE_DIR MAKE_FORMATS CMAKE CPACK" >&2
+if [ $# -ne 6 ]; then
+  echo "usage: bash $0 BUILD_DIR SOURCE_DIR MAKE_FORMATS CMAKE CPACK NLS" >&2
   exit 2
 fi
 BUILD=$(realpath -e -- "$1") && SRC=$(realpath -e -- "$2") && FORMATS=$(realpath -e -- "$3") || exit 2
-CMAKE=$4 CPACK=$5
+CMAKE=$4 CPACK=$5 NLS=$6
 export LC_ALL=C.UTF-8
 umask 022
 
@@ -61,8 +64,13 @@ case "$tmp/" in "$SRC"/* | "$BUILD"/*) # it must stay in sight when they are hid
   ;;
 esac
 installed_here=0
+# cmake --install and cpack write BUILD/install_manifest.txt: the list of a
+# real install (what removes it) is put back as it was
+manifest=$BUILD/install_manifest.txt
+[ -f "$manifest" ] && cp -p "$manifest" "$tmp/manifest.kept"
 cleanup() {
   [ "$installed_here" = 1 ] && dpkg --purge convis >/dev/null 2>&1
+  if [ -f "$tmp/manifest.kept" ]; then mv -f "$tmp/manifest.kept" "$manifest"; else rm -f "$manifest"; fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -102,7 +110,7 @@ for f in bin/convis share/convis/shaders/conv3x3.glsl share/convis/assets/sample
   share/man/man1/convis.1.gz share/doc/convis/README.md; do
   [ -e "$S/$f" ] || files_missing+=("$f")
 done
-if [ -d "$BUILD/locale" ]; then # the catalogues, and the Chinese page, where the build made them
+if [ "$NLS" = ON ]; then # the catalogues, and the Chinese page, where the build made them
   for f in share/locale/zh/LC_MESSAGES/convis.mo share/man/zh_CN/man1/convis.1.gz; do
     [ -e "$S/$f" ] || files_missing+=("$f")
   done
@@ -173,6 +181,7 @@ for page in "$S"/share/man/man1/convis.1.gz "$S"/share/man/zh_CN/man1/convis.1.g
   lang=en
   [[ $page == */zh_CN/* ]] && lang=zh
   gzip -dc "$page" >"$tmp/page.$lang"
+  if iconv -f UTF-8 -t UTF-8 "$tmp/page.$lang" >/dev/null 2>&1; then ok "man page ($lang): UTF-8"; else bad "man page ($lang): not UTF-8" "$(iconv -f UTF-8 -t UTF-8 "$tmp/page.$lang" 2>&1 >/dev/null)"; fi
   warnings=$(groff -k -man -Tutf8 -ww -z "$tmp/page.$lang" 2>&1)
   if [ -z "$warnings" ]; then ok "man page ($lang): groff renders it without a warning"; else bad "man page ($lang): groff warns" "$warnings"; fi
   groff -k -man -Tutf8 -P-cbou "$tmp/page.$lang" 2>/dev/null >"$tmp/page.$lang.txt"
@@ -319,7 +328,7 @@ if [ "$rc" = 0 ] && [ "$out" = "convis $version" ]; then ok "unpacked .deb: conv
 rc=0
 out=$(run_root "$root/usr/bin/convis" engines 2>&1) || rc=$?
 if [ "$rc" = 0 ] && grep -qE '^cpu-seq +available' <<<"$out"; then ok "unpacked .deb: convis engines"; else bad "unpacked .deb: engines" "exit $rc: $out"; fi
-if [ -d "$BUILD/locale" ]; then
+if [ "$NLS" = ON ]; then
   out=$(run_root "$root/usr/bin/convis" kernels --lang zh 2>&1)
   if grep -q '名称' <<<"$out"; then ok "unpacked .deb: convis kernels --lang zh speaks Chinese (its own catalogue)"; else bad "unpacked .deb: kernels in Chinese" "$out"; fi
 fi
