@@ -347,8 +347,12 @@ elif dpkg-query -W convis >/dev/null 2>&1; then
 elif taken=$(sed 's:^:/:' "$tmp/deb.files" | while read -r f; do [ -e "$f" ] && echo "$f"; done) && [ -n "$taken" ]; then
   echo "# dpkg -i not tried: its files are there already ($(head -n 1 <<<"$taken") ...)"
 elif ! out=$(dpkg -i "$deb" 2>&1); then
-  installed_here=1
-  bad "dpkg -i $(basename "$deb")" "$(tail -n 8 <<<"$out")"
+  if grep -q 'lock.*locked\|is locked' <<<"$out"; then # apt or dpkg at work on this machine: not convis's fault
+    echo "# dpkg -i not tried: $(grep -m1 'lock' <<<"$out")"
+  else
+    installed_here=1
+    bad "dpkg -i $(basename "$deb")" "$(tail -n 8 <<<"$out")"
+  fi
 else
   installed_here=1
   out=$(clean convis --version 2>&1)
