@@ -87,7 +87,7 @@ bad() {
   failed=$((failed + 1))
 }
 # convis as a desktop starts it: no CONVIS_ variable, no display (drawn
-# offscreen), nothing of this shell's environment but PATH
+# offscreen), of this shell's environment nothing: a PATH, HOME and LANG of its own
 clean() { env -i PATH="${EXTRA_PATH:+$EXTRA_PATH:}/usr/bin:/bin" HOME="$tmp/home" LANG=C.UTF-8 "$@"; }
 mkdir -p "$tmp/home"
 
