@@ -146,6 +146,17 @@ static void print_timing(const eng_timing *t)
     }
 }
 
+/* Once: the input has more levels than the output's format holds (a
+ * 16-bit file written as a .png of 8-bit grey levels). */
+static void print_depth_note(const apply_args *a, const img_image *img)
+{
+    int out_bits = img_output_bits(a->output);
+    if (img->bits > out_bits)
+        printf(_("  note: '%s' has %d bits a sample; the %d-bit grey levels of a .png cannot hold them all: a .pfm "
+                 "output keeps every value\n"),
+               a->input, img->bits, out_bits);
+}
+
 int app_apply_main(int argc, char **argv)
 {
     apply_args a;
@@ -207,6 +218,7 @@ int app_apply_main(int argc, char **argv)
                a.engine);
     else if (a.have_eng && a.eng.kernel != ENG_KERNEL_TILED && !eng_has_kernels(eng_class_of(engine)))
         printf(_("  note: engine '%s' has one kernel; --gpu-kernel was ignored\n"), a.engine);
+    print_depth_note(&a, &img);
     print_timing(&timing);
     rc = APP_EXIT_OK;
 close_engine:

@@ -58,11 +58,13 @@ void fmt_ratio(double slow_ms, double fast_ms, char *buf, size_t size)
     snprintf(buf, size, r < 1.095 ? "%.2f\xC3\x97" : "%.1f\xC3\x97", r);
 }
 
-void fmt_value(float v, char *buf, size_t size)
+/* Whole values plainly; others with one decimal while under `limit` in
+ * size, rounded from there; never "-0". */
+static void fmt_decimal(float v, float limit, char *buf, size_t size)
 {
     if (v == floorf(v) && fabsf(v) < 1e7f)
         snprintf(buf, size, "%.0f", (double)v);
-    else if (fabsf(v) >= 1000)
+    else if (fabsf(v) >= limit)
         snprintf(buf, size, "%.0f", (double)v);
     else
         snprintf(buf, size, "%.1f", (double)v);
@@ -70,11 +72,14 @@ void fmt_value(float v, char *buf, size_t size)
         snprintf(buf, size, "0");
 }
 
+void fmt_value(float v, char *buf, size_t size)
+{
+    fmt_decimal(v, 1000.0f, buf, size);
+}
+
 void fmt_cell(float v, char *buf, size_t size)
 {
-    snprintf(buf, size, "%.0f", (double)v);
-    if (strcmp(buf, "-0") == 0)
-        snprintf(buf, size, "0");
+    fmt_decimal(v, 9.95f, buf, size); /* 9.96 would print as "10.0" */
 }
 
 void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, char *buf,

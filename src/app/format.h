@@ -35,7 +35,10 @@ void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, co
  * others with one decimal; never "-0". */
 void fmt_value(float v, char *buf, size_t size);
 
-/* A value in a grid cell: rounded to a whole number, to fit. */
+/* A value in a grid cell, no wider than the whole values cells show
+ * ("255", "-1020"): whole numbers plainly; others with one decimal under 10
+ * in size, where rounding would lose the most (a dark 16-bit file's levels:
+ * 0.9, 1.7, 2.6), rounded from 10 on; never "-0". */
 void fmt_cell(float v, char *buf, size_t size);
 
 #endif

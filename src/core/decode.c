@@ -138,11 +138,35 @@ static bool header_size(img_format f, const unsigned char *d, size_t n, long lon
     return false;
 }
 
+/* A sample s of samples that run from 0 to `top`, on the 0..255 scale:
+ * s * 255 / top as the nearest float (s * 255 is exact in double, the
+ * quotient rounded once there, finely enough that rounding it again to float
+ * gives the float nearest the exact quotient). s itself when top is 255. */
+static float scaled(long s, long top)
+{
+    return (float)((double)s * 255.0 / (double)top);
+}
+
+/* BT.601 luma of three values on the 0..255 scale; a grey one exactly. */
+static float luma3(float r, float g, float b)
+{
+    if (r == g && g == b)
+        return r;
+    return 0.299f * r + 0.587f * g + 0.114f * b;
+}
+
 static float luma_of(const uint8_t *rgb)
 {
-    if (rgb[0] == rgb[1] && rgb[1] == rgb[2])
-        return (float)rgb[0];
-    return 0.299f * rgb[0] + 0.587f * rgb[1] + 0.114f * rgb[2];
+    return luma3(rgb[0], rgb[1], rgb[2]);
+}
+
+/* The bits samples that run to `top` need; 8 for 8 or fewer. */
+static int bits_for(long top)
+{
+    int b = 0;
+    while (b < 31 && top >> b)
+        ++b;
+    return b < 8 ? 8 : b;
 }
 
 static uint8_t byte_of(float v)
@@ -245,6 +269,7 @@ static bool load_pfm(const char *name, const unsigned char *data, size_t size, c
             out->color.px[4 * i + 3] = 255;
         }
     }
+    out->bits = 32;
     return true;
 }
 
@@ -252,8 +277,9 @@ static bool load_pfm(const char *name, const unsigned char *data, size_t size, c
  * "P5" (grey) or "P6" (RGB), width, height, maxval (1..65535), each a
  * decimal after whitespace and "#" comments; one whitespace character; then
  * the samples, one byte each when maxval < 256, else two, most significant
- * first. Samples are scaled to 0..255 (kept exact when maxval is 255); a
- * sample over maxval counts as maxval. */
+ * first. Samples are scaled to 0..255 (scaled: whole values when maxval is
+ * 255, every level of a 16-bit file kept); a sample over maxval counts as
+ * maxval. */
 
 static const unsigned char *pnm_number(const unsigned char *p, const unsigned char *end, long *v)
 {
@@ -285,7 +311,6 @@ static bool load_pnm(const char *name, const unsigned char *data, size_t size, c
     int channels = data[1] == '5' ? 1 : 3, wide;
     long w, h, maxval;
     size_t need, n;
-    float scale;
 
     if (!(p = pnm_number(p, end, &w)) || !(p = pnm_number(p, end, &h)) || !(p = pnm_number(p, end, &maxval)))
         return err_set("'%s' has a broken PGM/PPM header (expected P5 or P6, width, height, maxval)", name);
@@ -304,7 +329,6 @@ static bool load_pnm(const char *name, const unsigned char *data, size_t size, c
                        wide ? 16 : 8, channels == 1 ? "PGM" : "PPM", need, (size_t)(end - p));
     if (!img_alloc(out, (int)w, (int)h))
         return false;
-    scale = 255.0f / (float)maxval;
     for (size_t i = 0; i < n; ++i) {
         float v[3];
         uint8_t *c = out->color.px + 4 * i;
@@ -313,21 +337,17 @@ static bool load_pnm(const char *name, const unsigned char *data, size_t size, c
             long s = wide ? (long)p[2 * at] << 8 | p[2 * at + 1] : p[at];
             if (s > maxval)
                 s = maxval;
-            v[k] = maxval == 255 ? (float)s : (float)s * scale;
+            v[k] = scaled(s, maxval);
         }
-        if (channels == 1) {
-            out->luma.px[i] = v[0];
-            c[0] = c[1] = c[2] = byte_of(v[0]);
-        } else {
-            c[0] = byte_of(v[0]);
-            c[1] = byte_of(v[1]);
-            c[2] = byte_of(v[2]);
-            out->luma.px[i] = maxval == 255                  ? luma_of(c)
-                              : v[0] == v[1] && v[1] == v[2] ? v[0]
-                                                             : 0.299f * v[0] + 0.587f * v[1] + 0.114f * v[2];
-        }
+        if (channels == 1)
+            v[1] = v[2] = v[0];
+        out->luma.px[i] = luma3(v[0], v[1], v[2]);
+        c[0] = byte_of(v[0]);
+        c[1] = byte_of(v[1]);
+        c[2] = byte_of(v[2]);
         c[3] = 255;
     }
+    out->bits = bits_for(maxval);
     return true;
 }
 
@@ -464,13 +484,135 @@ static unsigned char *png_full_palette(const unsigned char *d, size_t n, size_t 
     return NULL;
 }
 
+/* The widest channel of a BMP with bit fields (compression 3), in bits,
+ * read where stb_image 2.27 reads its masks (after a 40-byte header, after
+ * 16 bytes more for a 56-byte one, inside a V4 or V5 header, which holds an
+ * alpha mask too); 8 for any other BMP. stb reads channels of 8 bits at
+ * most: a wider one it calls corrupt. */
+static int bmp_channel_bits(const unsigned char *d, size_t n)
+{
+    size_t hsz, at;
+    int widest = 8, masks;
+    if (n < 34)
+        return 8;
+    hsz = (size_t)le32(d + 14);
+    if ((hsz != 40 && hsz != 56 && hsz != 108 && hsz != 124) || le32(d + 30) != 3)
+        return 8;
+    at = hsz == 56 ? 70 : 54;
+    masks = hsz >= 108 ? 4 : 3;
+    if (n < at + 4 * (size_t)masks)
+        return 8;
+    for (int k = 0; k < masks; ++k) {
+        int bits = __builtin_popcountll(le32(d + at + 4 * (size_t)k));
+        widest = bits > widest ? bits : widest;
+    }
+    return widest;
+}
+
+/* stb_image's 8-bit pixels (RGBA) become the image: its buffer is the colour
+ * image as it is (its allocator is calloc, so img_free's free() releases
+ * it), no copy of a big image; the luma plane from it. */
+static bool adopt_8bit(unsigned char *px, int w, int h, img_image *out)
+{
+    size_t n = (size_t)w * (size_t)h;
+    memset(out, 0, sizeof *out);
+    if (!img_plane_alloc(&out->luma, w, h)) {
+        stbi_image_free(px);
+        return false;
+    }
+    out->color = (img_rgba){w, h, px};
+    for (size_t i = 0; i < n; ++i)
+        out->luma.px[i] = luma_of(px + 4 * i);
+    out->bits = 8;
+    return true;
+}
+
+/* stb_image's 16-bit pixels (RGBA, 16 bits a channel) become the image: the
+ * luma plane from every level (scaled), the colours rounded to 8 bits for
+ * display; stb's buffer freed. */
+static bool adopt_16bit(stbi_us *px, int w, int h, img_image *out)
+{
+    size_t n = (size_t)w * (size_t)h;
+    if (!img_alloc(out, w, h)) {
+        stbi_image_free(px);
+        return false;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const stbi_us *p = px + 4 * i;
+        float r = scaled(p[0], 65535), g = scaled(p[1], 65535), b = scaled(p[2], 65535);
+        uint8_t *c = out->color.px + 4 * i;
+        out->luma.px[i] = luma3(r, g, b);
+        c[0] = byte_of(r);
+        c[1] = byte_of(g);
+        c[2] = byte_of(b);
+        c[3] = byte_of(scaled(p[3], 65535));
+    }
+    stbi_image_free(px);
+    out->bits = 16;
+    return true;
+}
+
+/* stb_image on the file of w x h pixels (its header says), or on a copy
+ * with its palette padded (BMP, PNG: see bmp_full_palette,
+ * png_full_palette); a 16-bit PNG through stb's 16-bit path, every level
+ * kept. That path sizes its RGBA buffer in 32 bits unchecked (stb_image
+ * 2.27's stbi__convert_format16): more than INT_MAX bytes of it is refused
+ * here first. */
+static bool decode_stb(img_format f, const char *name, const unsigned char *data, size_t size, int w, int h,
+                       img_image *out)
+{
+    int comp;
+    size_t padded_n = 0;
+    unsigned char *padded = NULL, *px = NULL;
+    stbi_us *px16 = NULL;
+    bool refuse = false, deep;
+
+    if (f == IMG_FORMAT_BMP) {
+        padded = bmp_full_palette(data, size, &padded_n, &refuse);
+        if (refuse)
+            return err_set("'%s' is a damaged BMP: its pixels start inside its header, where its palette should "
+                           "be",
+                           name);
+        if (bmp_channel_bits(data, size) > 8) {
+            free(padded);
+            return err_set("'%s' is a BMP with %d-bit channels; convis reads BMP channels of 8 bits at most: save it "
+                           "as a 16-bit PNG to keep its levels",
+                           name, bmp_channel_bits(data, size));
+        }
+    } else if (f == IMG_FORMAT_PNG) {
+        padded = png_full_palette(data, size, &padded_n);
+    }
+    if (padded && padded_n <= INT_MAX) {
+        data = padded;
+        size = padded_n;
+    }
+    deep = f == IMG_FORMAT_PNG && stbi_is_16_bit_from_memory(data, (int)size);
+    if (deep && (unsigned long long)w * (unsigned long long)h * 8ULL > (unsigned long long)INT_MAX) {
+        free(padded);
+        return err_set("'%s' is a 16-bit PNG of %dx%d pixels, too large for its decoder (at most %d pixels)", name, w,
+                       h, INT_MAX / 8);
+    }
+    scrub_stack();
+    if (deep)
+        px16 = stbi_load_16_from_memory(data, (int)size, &w, &h, &comp, 4);
+    else
+        px = stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
+    free(padded);
+    if (!px && !px16) {
+        const char *why = stbi_failure_reason();
+        /* stb tries each format in turn: "Not a PNG" says nothing of a JPEG */
+        bool said = why && strncmp(why, "Not a", 5) != 0;
+        return err_set("'%s' could not be decoded as %s%s%s%s; the file may be truncated or damaged", name,
+                       img_format_name(f), said ? " (" : "", said ? why : "", said ? ")" : "");
+    }
+    return px16 ? adopt_16bit(px16, w, h, out) : adopt_8bit(px, w, h, out);
+}
+
 static bool load_stb(img_format f, const char *name, const unsigned char *data, size_t size, const img_limits *lim,
                      img_image *out)
 {
     int w, h, comp;
     long long hw, hh;
-    unsigned char *px;
-    size_t n;
 
     if (img_header_size(data, size, &hw, &hh) && !img_check_limits(name, hw, hh, lim))
         return false;
@@ -483,46 +625,7 @@ static bool load_stb(img_format f, const char *name, const unsigned char *data, 
                        img_accepted());
     if (!img_check_limits(name, w, h, lim))
         return false;
-    scrub_stack();
-    if (f == IMG_FORMAT_BMP) {
-        size_t padded_n = 0;
-        bool refuse = false;
-        unsigned char *padded = bmp_full_palette(data, size, &padded_n, &refuse);
-        if (refuse)
-            return err_set("'%s' is a damaged BMP: its pixels start inside its header, where its palette should "
-                           "be",
-                           name);
-        px = padded && padded_n <= INT_MAX ? stbi_load_from_memory(padded, (int)padded_n, &w, &h, &comp, 4)
-                                           : stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
-        free(padded);
-    } else if (f == IMG_FORMAT_PNG) {
-        size_t padded_n = 0;
-        unsigned char *padded = png_full_palette(data, size, &padded_n);
-        px = padded && padded_n <= INT_MAX ? stbi_load_from_memory(padded, (int)padded_n, &w, &h, &comp, 4)
-                                           : stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
-        free(padded);
-    } else {
-        px = stbi_load_from_memory(data, (int)size, &w, &h, &comp, 4);
-    }
-    if (!px) {
-        const char *why = stbi_failure_reason();
-        /* stb tries each format in turn: "Not a PNG" says nothing of a JPEG */
-        bool said = why && strncmp(why, "Not a", 5) != 0;
-        return err_set("'%s' could not be decoded as %s%s%s%s; the file may be truncated or damaged", name,
-                       img_format_name(f), said ? " (" : "", said ? why : "", said ? ")" : "");
-    }
-    /* stb's buffer becomes the colour image as it is (its allocator is
-     * calloc, so img_free's free() releases it): no copy of a big image */
-    memset(out, 0, sizeof *out);
-    if (!img_plane_alloc(&out->luma, w, h)) {
-        stbi_image_free(px);
-        return false;
-    }
-    out->color = (img_rgba){w, h, px};
-    n = (size_t)w * (size_t)h;
-    for (size_t i = 0; i < n; ++i)
-        out->luma.px[i] = luma_of(px + 4 * i);
-    return true;
+    return decode_stb(f, name, data, size, w, h, out);
 }
 
 bool img_decode(const char *name, const unsigned char *data, size_t size, const img_limits *lim, img_image *out)

@@ -4,8 +4,9 @@
  *
  * The formats: PNG, JPEG, BMP and TGA through stb_image, which allocates
  * through zeroing wrappers here, so no uninitialised byte can reach an
- * image; binary PGM/PPM (P5/P6, 8 or 16 bits a sample) and PFM through
- * readers of our own. */
+ * image (a 16-bit PNG through its 16-bit path, every level kept); binary
+ * PGM/PPM (P5/P6, 8 or 16 bits a sample) and PFM through readers of our
+ * own. Each sets the image's depth (bits, image.h). */
 #ifndef CONVIS_DECODE_H
 #define CONVIS_DECODE_H
 

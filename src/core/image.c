@@ -62,6 +62,7 @@ void img_free(img_image *img)
     free(img->color.px);
     img->color.px = NULL;
     img->color.w = img->color.h = 0;
+    img->bits = 0;
 }
 
 /* ---- display mapping ---------------------------------------------------- */
@@ -270,6 +271,7 @@ bool img_copy(const img_image *img, img_image *out)
         return false;
     memcpy(out->luma.px, img->luma.px, n * sizeof *img->luma.px);
     memcpy(out->color.px, img->color.px, n * 4);
+    out->bits = img->bits;
     return true;
 }
 
@@ -277,7 +279,8 @@ bool img_copy(const img_image *img, img_image *out)
 
 typedef enum { OUT_PNG, OUT_PFM } out_format;
 
-static bool output_format(const char *path, out_format *fmt)
+/* The format the extension of `path` names; false for none. */
+static bool format_named(const char *path, out_format *fmt)
 {
     const char *dot = strrchr(path, '.');
     const char *slash = strrchr(path, '/');
@@ -291,6 +294,13 @@ static bool output_format(const char *path, out_format *fmt)
             return true;
         }
     }
+    return false;
+}
+
+static bool output_format(const char *path, out_format *fmt)
+{
+    if (format_named(path, fmt))
+        return true;
     return err_set("output '%s' has no known extension; convis writes .png (for display) or .pfm (exact values)", path);
 }
 
@@ -298,6 +308,14 @@ bool img_output_name_ok(const char *path)
 {
     out_format fmt;
     return output_format(path, &fmt);
+}
+
+int img_output_bits(const char *path)
+{
+    out_format fmt;
+    if (!format_named(path, &fmt))
+        return 0;
+    return fmt == OUT_PNG ? 8 : 32;
 }
 
 static void stb_to_file(void *ctx, void *data, int size)

@@ -3,10 +3,14 @@
  * A loaded image keeps two forms: the colour pixels (RGBA, 8 bits a channel)
  * for display, and one float channel, luma, for the convolution.
  *
- * Luma uses the ITU-R BT.601 weights on the stored 8-bit values, on a 0..255
- * scale: Y = 0.299 R + 0.587 G + 0.114 B. A grey pixel (R = G = B) keeps its
- * value exactly, so a greyscale file convolves its own values.
- * PFM files (the portable float map) are read and written exactly. */
+ * Luma is on a 0..255 scale whatever the file's depth: a sample s of a file
+ * whose samples run to m (255 for 8 bits, 65535 for a 16-bit PNG, a PGM/PPM's
+ * maxval) is s * 255 / m, rounded once to the nearest float, so an 8-bit file
+ * keeps its whole values and a 16-bit one its 65536 levels. Colour pixels
+ * use the ITU-R BT.601 weights on those values: Y = 0.299 R + 0.587 G +
+ * 0.114 B. A grey pixel (R = G = B) keeps its value exactly, so a greyscale
+ * file convolves its own values. PFM files (the portable float map) are read
+ * and written exactly. */
 #ifndef CONVIS_IMAGE_H
 #define CONVIS_IMAGE_H
 
@@ -38,9 +42,16 @@ typedef struct img_rgba {
     uint8_t *px;
 } img_rgba;
 
+/* `bits`: the depth of the file's samples, every bit of which the luma
+ * plane keeps: 8 for 8 bits or fewer (JPEG, BMP, TGA, most PNGs), 16 for a
+ * 16-bit PNG, up to 16 for a PGM/PPM by its maxval, 32 for PFM's floats;
+ * 0 for an image not read from a file. (A file deeper than its decoder
+ * reads, such as a BMP with 10-bit channels, is refused with a sentence,
+ * never read with fewer bits.) */
 typedef struct img_image {
     img_rgba color;
     img_plane luma;
+    int bits;
 } img_image;
 
 /* How a float result becomes an 8-bit grey for display or PNG. */
@@ -90,6 +101,11 @@ uint8_t img_display_byte(float v, img_display d);
 
 /* Whether `path` ends in an extension img_write knows (.png, .pfm). */
 bool img_output_name_ok(const char *path);
+
+/* The bits a sample the output file `path` keeps, by its extension: 8 for
+ * .png (grey levels for display), 32 for .pfm (floats); 0 for a name
+ * img_write refuses. */
+int img_output_bits(const char *path);
 
 /* Writes a plane to `path`: .png (8-bit grey through `display`) or .pfm
  * (exact floats), chosen by the extension, case-insensitive. The file is

@@ -52,6 +52,7 @@ typedef struct reply {
     uint32_t magic;
     int32_t ok;
     int32_t w, h;
+    int32_t bits; /* img_image's */
     char msg[512];
 } reply;
 
@@ -346,6 +347,7 @@ child(int fd, pid_t parent, sbx_decoder decode, const char *name, const unsigned
     }
     r.w = img.luma.w;
     r.h = img.luma.h;
+    r.bits = img.bits;
     n = (size_t)r.w * (size_t)r.h;
     if (!write_all(fd, &r, sizeof r) || !write_all(fd, img.luma.px, n * sizeof(float)) ||
         (color && !write_all(fd, img.color.px, n * 4)))
@@ -567,7 +569,10 @@ static bool decode_in_child(sbx_decoder decode, const char *name, const unsigned
         got = 2; /* a sentence from the decoder: the file's fault, said as it was */
     } else if (got == 1 && !img_check_limits(name, r.w, r.h, lim)) {
         got = 2;
+    } else if (got == 1 && (r.bits < 0 || r.bits > 32)) {
+        got = 0; /* a depth no decoder gives: nothing more it sends is believed */
     } else if (got == 1) {
+        out->bits = r.bits;
         if (!img_plane_alloc(&out->luma, r.w, r.h)) {
             got = 2;
         } else {

@@ -6,11 +6,12 @@
  * allow), installs a seccomp filter that lets it only allocate memory, write
  * to its end of a pipe and exit (Linux on x86-64 and arm64), then runs
  * img_decode (decode.h) on the bytes it inherited and sends back the size,
- * the luma plane and the colour pixels. The parent reads them with a
- * wall-clock deadline and checks the size against the limits again. A child
- * that crashes, is stopped by the filter, runs out of memory or time, or
- * sends less than it said, becomes one sentence; nothing of it reaches the
- * caller.
+ * the depth (bits a sample), the luma plane (floats: every level of a 16-bit
+ * file) and the colour pixels. The parent reads them with a wall-clock
+ * deadline and checks the size against the limits again and the depth for
+ * one a decoder gives. A child that crashes, is stopped by the filter, runs
+ * out of memory or time, or sends less than it said, becomes one sentence;
+ * nothing of it reaches the caller.
  *
  * The child closes every descriptor it inherited but its pipe and stderr
  * before it decodes; the filter lets it map memory only anonymous and

@@ -10,6 +10,9 @@
 #   huge_header.png  a valid IHDR (correct CRC) claiming 100000x1 pixels, then IEND
 #   ramp.pgm         a binary (P5) 7x5 PGM, values 0..255, no symmetry
 #   tiny.png         a valid 5x4 RGB PNG
+#   grad16.png       a 16-bit grey 512x2 PNG: 512 levels 0..65535 across the
+#                    top row, multiples of 257 (whole values 0..255) below
+#   grad16.pgm       the same image as a binary PGM of maxval 65535
 set -eu
 cd "$(dirname "$0")"
 PYTHONPATH=. PYTHONDONTWRITEBYTECODE=1 python3 - <<'EOF'
@@ -65,4 +68,13 @@ for y in range(H):
 vals[0] = 0
 vals[-1] = 255
 write("ramp.pgm", b"P5\n%d %d\n255\n" % (W, H) + bytes(vals))
+
+# grad16.png, grad16.pgm: more levels than 8 bits hold (the top row), and
+# levels whose value on the 0..255 scale is whole (257 k is k: the row below).
+W = 512
+levels = [x * 65535 // (W - 1) for x in range(W)] + [257 * (x % 256) for x in range(W)]
+rows = b"".join(b"\x00" + b"".join(struct.pack(">H", v) for v in levels[y * W:(y + 1) * W]) for y in range(2))
+write("grad16.png", SIG + ihdr(W, 2, depth=16, colour=0) + chunk(b"IDAT", zlib.compress(rows, 9)) +
+      chunk(b"IEND", b""))
+write("grad16.pgm", b"P5\n%d 2\n65535\n" % W + b"".join(struct.pack(">H", v) for v in levels))
 EOF

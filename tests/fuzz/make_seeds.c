@@ -1,8 +1,10 @@
 /* make_seeds - writes a small seed corpus for the fuzzers into DIR/image,
  * DIR/lesson and DIR/filter: an 8x8 (and a 3x2 grey) picture in every
- * format convis reads, through stb_image_write for PNG, BMP, TGA and JPEG
- * and by hand for PGM/PPM (8 and 16 bits) and PFM; lesson texts from
- * lessons/; filter texts. Deterministic. Usage: make_seeds DIR LESSONS_DIR */
+ * format convis reads, through stb_image_write for PNG, BMP, TGA and JPEG,
+ * through png_write.h for 16-bit PNGs (grey, grey and alpha, RGB, RGBA:
+ * stb's 16-bit path) and by hand for PGM/PPM (8 and 16 bits), PFM and a
+ * BMP with 10-bit channels (refused); lesson texts from lessons/; filter
+ * texts. Deterministic. Usage: make_seeds DIR LESSONS_DIR */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../unit/png_write.h"
 #include "core/stb_config.h"
 
 static char dir[4096];
@@ -92,6 +95,31 @@ int main(int argc, char **argv)
         n = snprintf((char *)pnm, sizeof pnm, "Pf\n2 1\n-1.0\n");
         memcpy(pnm + n, "\x00\x00\x80\x3f\x00\x00\x00\xc0", 8);
         put("image", "grey.pfm", pnm, (size_t)n + 8);
+    }
+    { /* 16 bits a sample: each colour type stb's 16-bit path converts */
+        static const int colours[] = {0, 4, 2, 6};
+        static const char *const names[] = {"grey16.png", "grey-alpha16.png", "rgb16.png", "rgba16.png"};
+        uint16_t s16[8 * 8 * 4];
+        for (int i = 0; i < 8 * 8 * 4; ++i)
+            s16[i] = (uint16_t)((unsigned)i * 1031u + (unsigned)i * (unsigned)i * 7u);
+        for (int k = 0; k < 4; ++k) {
+            size_t n;
+            unsigned char *png = png_encode(8, 8, 16, colours[k], s16, &n);
+            put("image", names[k], png, n);
+            free(png);
+        }
+    }
+    { /* a BMP with bit fields of 10 bits a channel (refused), and one of 5-6-5 (read) */
+        unsigned char bmp[66 + 8] = {'B', 'M', 74, 0, 0, 0, 0, 0, 0, 0,  66, 0, 0, 0, 40, 0, 0, 0, 2,
+                                     0,   0,   0,  1, 0, 0, 0, 1, 0, 32, 0,  3, 0, 0, 0,  8, 0, 0, 0};
+        static const unsigned char deep[12] = {0, 0, 0xf0, 0x3f, 0, 0xfc, 0x0f, 0, 0xff, 0x03, 0, 0};
+        static const unsigned char rgb565[12] = {0, 0xf8, 0, 0, 0xe0, 0x07, 0, 0, 0x1f, 0, 0, 0};
+        memcpy(bmp + 54, deep, 12);
+        memcpy(bmp + 66, "\x01\x02\x03\x04\xff\xff\xff\x3f", 8);
+        put("image", "deep10.bmp", bmp, sizeof bmp);
+        bmp[28] = 16;
+        memcpy(bmp + 54, rgb565, 12);
+        put("image", "rgb565.bmp", bmp, sizeof bmp);
     }
     for (size_t i = 0; i < sizeof filters / sizeof filters[0]; ++i) {
         snprintf(text, sizeof text, "filter-%zu", i);

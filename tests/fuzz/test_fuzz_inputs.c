@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../unit/check.h"
+#include "../unit/png_write.h"
 #include "core/err.h"
 #include "core/filter.h"
 #include "core/image.h"
@@ -114,18 +115,28 @@ int main(int argc, char **argv)
     unsigned char *png;
     static const unsigned char pgm[] = "P5\n4 3\n255\n\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c";
     static const unsigned char pfm[] = "Pf\n2 1\n-1.0\n\0\0\x80\x3f\0\0\0\x40";
+    static const unsigned char pgm16[] = "P5\n3 2\n65535\n\x00\x01\x80\x00\xff\xff\x12\x34\x00\x00\x7f\xff";
+    uint16_t s16[6 * 5 * 3];
+    unsigned char *png16;
+    size_t n16;
 
     if (argc != 2 || !(png = slurp(argv[1], &n))) {
         fprintf(stderr, "usage: test_fuzz_inputs SAMPLE.png\n");
         return 2;
     }
+    for (int i = 0; i < 6 * 5 * 3; ++i)
+        s16[i] = (uint16_t)((unsigned)i * 2207u);
+    png16 = png_encode(6, 5, 16, 2, s16, &n16); /* stb's 16-bit path */
     fd = mkstemp(tmp);
     close(fd);
     fuzz_file(png, n, tmp, 300, "png");
+    fuzz_file(png16, n16, tmp, 300, "16-bit png");
+    fuzz_file(pgm16, sizeof pgm16 - 1, tmp, 300, "16-bit pgm");
     fuzz_file(pgm, sizeof pgm - 1, tmp, 300, "pgm");
     fuzz_file(pfm, sizeof pfm - 1, tmp, 300, "pfm");
     fuzz_kernels(20000);
     unlink(tmp);
     free(png);
+    free(png16);
     return CHECK_SUMMARY();
 }

@@ -1543,9 +1543,30 @@ static void test_soak(void)
     app_free(&a);
 }
 
+/* A grid cell's text: whole values plainly; one decimal under 10 (a dark
+ * 16-bit file's levels between whole values), rounded from there; never
+ * wider than the widest whole value a cell shows, never "-0". */
+static void test_cell_text(void)
+{
+    static const struct {
+        float v;
+        const char *want;
+    } cases[] = {{0.0f, "0"},      {255.0f, "255"},   {-1020.0f, "-1020"}, {128.0f * 255.0f / 65535.0f, "0.5"},
+                 {1.7043f, "1.7"}, {-3.21f, "-3.2"},  {9.94f, "9.9"},      {9.96f, "10"},
+                 {35.8f, "36"},    {-49.4f, "-49"},   {254.7f, "255"},     {-0.04f, "0"},
+                 {-0.0f, "0"},     {1020.4f, "1020"}, {-9.9f, "-9.9"}};
+    char buf[32];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        fmt_cell(cases[i].v, buf, sizeof buf);
+        CHECK(strcmp(buf, cases[i].want) == 0 && strlen(buf) <= 5, "a cell of %.9g reads '%s', not '%s'", cases[i].v,
+              buf, cases[i].want);
+    }
+}
+
 int main(void)
 {
     i18n_init();
+    test_cell_text();
     test_every_action();
     test_waits(true);
     test_waits(false);

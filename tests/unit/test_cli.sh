@@ -37,7 +37,7 @@ trap 'exit 143' TERM
 IN=$S/in   # copies of the fixtures: the inputs, and the working directory of every run
 OUT=$S/out # where outputs go
 mkdir -p "$IN" "$OUT" "$S/adir"
-for f in empty.png text.png truncated.png huge_header.png ramp.pgm tiny.png; do
+for f in empty.png text.png truncated.png huge_header.png ramp.pgm tiny.png grad16.png grad16.pgm; do
     cp -- "$DATA/$f" "$IN/$f" || { echo "test_cli.sh: missing fixture $DATA/$f" >&2; exit 2; }
 done
 
@@ -475,6 +475,39 @@ apply "PFM round trip" "$OUT/id1.pfm" "$OUT/id1.pfm" -k identity -o "$OUT/id2.pf
 expect_success "apply id1.pfm -k identity -o id2.pfm exits 0"
 check "PFM round trip: id2.pfm is byte-identical to id1.pfm" same_bytes "$OUT/id1.pfm" "$OUT/id2.pfm"
 check "sobel-x of ramp.pgm differs from its identity" differ "$OUT/id1.pfm" "$OUT/ramp.pfm"
+
+# Files deeper than 8 bits keep every level: grad16.png and grad16.pgm (16-bit
+# grey, 512x2) hold 512 levels on the top row (8 bits hold 256) and multiples
+# of 257 below, which are whole values on the 0..255 scale (257 k is k).
+# pfm_words FILE: the floats after a PFM's three header lines, as the hex of
+# their bits, one a line.
+pfm_words() {
+    local n line w
+    n=$(head -n 3 -- "$1" | wc -c)
+    while read -r line; do
+        for w in $line; do echo "$w"; done
+    done < <(od -An -v -tx4 -j "$n" -- "$1")
+}
+for img in grad16.png grad16.pgm; do
+    name=${img%.*}-${img#*.}
+    apply "$img (16 bits) -> .pfm" "$IN/$img" "$IN/$img" -k identity -o "$OUT/$name.pfm"
+    expect_success "apply $img -k identity -o $name.pfm exits 0"
+    check "$name.pfm holds 512x2 floats" pfm_shape "$OUT/$name.pfm" 512 2
+    mapfile -t words < <(pfm_words "$OUT/$name.pfm")
+    distinct=$(printf '%s\n' "${words[@]}" | sort -u | wc -l)
+    check "$img: the .pfm holds $distinct distinct values, more than the 256 of 8 bits" test "$distinct" -gt 256
+    check "$img: levels 0, 257, 514, 771 are 0, 1, 2, 3 exactly; 65535 is 255" \
+        test "${words[0]} ${words[1]} ${words[2]} ${words[3]} ${words[1023]}" = \
+        "00000000 3f800000 40000000 40400000 437f0000"
+    check "$img: no note on a .pfm, which keeps every value" lacks "$S/stdout" "bits a sample"
+    apply "$img (16 bits) -> .png" "$IN/$img" "$IN/$img" -k identity -o "$OUT/$name.png"
+    expect_success "apply $img -k identity -o $name.png exits 0"
+    check "$img -> .png: a note says the .png holds 8 bits of the 16, and .pfm all" \
+        has_line "$S/stdout" "^  note: .*$img' has 16 bits a sample; the 8-bit grey levels of a .png cannot hold them all: a .pfm output keeps every value$"
+done
+check "grad16.png and grad16.pgm give the same floats" same_bytes "$OUT/grad16-png.pfm" "$OUT/grad16-pgm.pfm"
+apply "ramp.pgm (8 bits) -> .png" "$R" "$R" -k identity -o "$OUT/ramp-8.png"
+check "an 8-bit input written as .png has no note of bits" lacks "$S/stdout" "bits a sample"
 
 # A matrix with a divisor equals the preset of the same weights.
 apply "gaussian preset" "$R" "$R" -k gaussian -o "$OUT/gauss-preset.pfm"
