@@ -245,7 +245,9 @@ static const struct {
 } commands[] = {
     {"convis [IMAGE] [OPTIONS]", N_("open the window (on IMAGE, or the sample image)")},
     {"convis apply IN -k FILTER -o OUT.png|OUT.pfm [OPTIONS]", N_("convolve an image file from the command line")},
-    {"convis lesson FILE [OPTIONS]", N_("play a lesson (lessons/en/, lessons/zh/) in the window")},
+    {"convis lesson FILE [IMAGE] [OPTIONS]", N_("play a lesson (lessons/en/, lessons/zh/) in the window;\n"
+                                                "one that names no image plays on IMAGE, a photo of yours:\n"
+                                                "convis lesson lessons/en/08-your-own-image.yaml photo.jpg")},
     {"convis lesson --check FILE...", N_("check lesson files without opening a window")},
     {"convis lesson --render-steps DIR FILE", N_("save one screenshot per step of a lesson in DIR")},
     {"convis record FILE [OPTIONS]",

@@ -245,10 +245,30 @@ static int check_files(int argc, char **argv)
     return bad ? APP_EXIT_INPUT : APP_EXIT_OK;
 }
 
+/* Whether the lesson at `path` can play on an image given with it: one
+ * that opens an image of its own at its start would hide it at once, so it
+ * is refused with a sentence (a lesson that does not load is left to the
+ * window to say so, as without an image). */
+static bool plays_on_image(const char *path, const char *image)
+{
+    lsn_lesson l;
+    char shown[256];
+    bool own;
+    if (!app_lesson_load(path, &l))
+        return true;
+    own = l.image != NULL;
+    if (own) /* the name from the file, its control characters escaped */
+        app_error("lesson: '%s' opens its own image (%s) as it starts, so '%s' would not be seen; a lesson that "
+                  "names no image plays on yours, such as lessons/en/08-your-own-image.yaml",
+                  path, err_shown(l.image, strlen(l.image), shown, sizeof shown), image);
+    lsn_free(&l);
+    return !own;
+}
+
 int app_lesson_main(int argc, char **argv)
 {
     char **args;
-    int n = 0, file = -1, rc;
+    int n = 0, file = -1, image = -1, rc;
 
     if (argc >= 1 && strcmp(argv[0], "--check") == 0)
         return check_files(argc - 1, argv + 1);
@@ -259,16 +279,22 @@ int app_lesson_main(int argc, char **argv)
                 ++i;
             continue;
         }
-        if (file >= 0) { /* a lesson names its own images */
-            app_error("lesson: plays one lesson file, but '%s' came after '%s'", argv[i], argv[file]);
+        if (image >= 0) {
+            app_error("lesson: plays one lesson file on at most one image, but '%s' came after '%s'", argv[i],
+                      argv[image]);
             return APP_EXIT_USAGE;
         }
-        file = i;
+        if (file >= 0)
+            image = i; /* the window opens it; the lesson plays on it */
+        else
+            file = i;
     }
     if (file < 0) {
         app_error("lesson: no lesson file; usage: convis lesson FILE [OPTIONS], or convis lesson --check FILE...");
         return APP_EXIT_USAGE;
     }
+    if (image >= 0 && !plays_on_image(argv[file], argv[image]))
+        return APP_EXIT_USAGE;
     /* the window, with --lesson FILE in place of FILE */
     args = malloc(sizeof *args * (size_t)(argc + 2));
     if (!args) {

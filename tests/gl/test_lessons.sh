@@ -3,7 +3,8 @@
 # its last under a display (Xvfb when there is none): a screenshot per step,
 # no OpenGL error, no message. Then the player's rules: a step that waits
 # for the learner does not move on until the learner acts, and a mistake in a
-# lesson file is one file:line:column sentence.
+# lesson file is one file:line:column sentence. A lesson that names no image
+# plays on one given with it (lesson 8 on a photo of the teacher's own).
 # Then stills as a reader sees them, and a GIF for slides.
 # Usage: test_lessons.sh CONVIS LESSONS_DIR GIF_INFO (test_gif, which reads a GIF back)
 set -u
@@ -58,6 +59,19 @@ if grep -q '^lesson_step=2$' <<<"$st" && grep -q '^phase=gpu$' <<<"$st"; then
 else
   bad "after G: $(grep -E 'lesson|phase' <<<"$st" | tr '\n' ' ')"
 fi
+
+# a lesson that names no image plays on one given with it: lesson 8 on a
+# photo of the teacher's own (here the 16x16 tiny.png), in both languages
+for lang in en zh; do
+  st=$(run "$convis" lesson "$lessons/$lang/08-your-own-image.yaml" "$lessons/../assets/tiny.png" --print-state \
+    --screenshot "$tmp/own-$lang.png" 2>"$tmp/err")
+  if grep -q '^image=tiny.png$' <<<"$st" && grep -q "^lesson=.*/$lang/08-your-own-image.yaml$" <<<"$st" &&
+    grep -q '^width=16$' <<<"$st" && [ ! -s "$tmp/err" ]; then
+    ok "lesson $lang/08-your-own-image.yaml tiny.png: the lesson plays on tiny.png"
+  else
+    bad "lesson $lang/08 on tiny.png: $(grep -E '^(image|lesson|width)=' <<<"$st" | tr '\n' ' ') $(cat "$tmp/err")"
+  fi
+done
 
 # a still of a playing walk shows it some seconds on, as a reader of the
 # step sees it (it used to show an empty output)

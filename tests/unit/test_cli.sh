@@ -260,6 +260,12 @@ for a in play tap step back gpu sweep apply-again chain too-big threads gpu-kern
     check "--help lists the action $a" has_line "$S/stdout" "^  $a( |,)"
 done
 check "--help lists filter-9" has "$S/stdout" "filter-9"
+# a lesson on the teacher's own photo: the usage line and an example
+check "--help: convis lesson FILE [IMAGE]" has_line "$S/stdout" "^  convis lesson FILE \\[IMAGE\\] \\[OPTIONS\\]"
+check "--help: a lesson that names no image plays on IMAGE, a photo" has "$S/stdout" \
+    "one that names no image plays on IMAGE, a photo of yours"
+check "--help: the example, lesson 8 on photo.jpg" has "$S/stdout" \
+    "convis lesson lessons/en/08-your-own-image.yaml photo.jpg"
 
 run --version
 expect_success "--version exits 0 and prints to stdout only"
@@ -637,8 +643,17 @@ check "record onto an existing file: it is untouched" test "$rec_before" = "$(ha
 refused 2 "record into a missing folder" "is not there" record "$S/no-such-dir/rec.json"
 check "record into a missing folder: not made" absent "$S/no-such-dir"
 printf 'title: t\nsteps:\n  - say: hi\n' >"$IN/a.yaml"
-refused 1 "lesson a.yaml a.yaml" "came after 'a.yaml'" lesson a.yaml a.yaml --screenshot "$OUT/l.png"
-check "lesson a.yaml a.yaml: no screenshot" absent "$OUT/l.png"
+refused 1 "lesson a.yaml x.png y.png" "on at most one image, but 'y.png' came after 'x.png'" lesson a.yaml x.png \
+    y.png --screenshot "$OUT/l.png"
+check "lesson a.yaml x.png y.png: no screenshot" absent "$OUT/l.png"
+# a lesson plays on an image given with it (a photo of the teacher's own),
+# unless it opens its own image as it starts: then the image would never
+# show, and that is said before any window opens
+printf 'title: t\nimage: sample.png\nsteps:\n  - say: hi\n' >"$IN/own.yaml"
+refused 1 "lesson own.yaml tiny.png (own.yaml opens sample.png)" \
+    "'own.yaml' opens its own image (sample.png) as it starts, so 'tiny.png' would not be seen" lesson own.yaml \
+    tiny.png --screenshot "$OUT/l.png"
+check "lesson own.yaml tiny.png: no screenshot" absent "$OUT/l.png"
 refused 1 "--window 4294968096x600 (wraps to 800 in an int)" "4294968096x600" --window 4294968096x600 --screenshot "$OUT/w.png"
 refused 1 "--window 800x600x2" "800x600x2" --window 800x600x2 --screenshot "$OUT/w.png"
 check "a bad --window: no screenshot" absent "$OUT/w.png"
