@@ -4,7 +4,8 @@
  * each state (the first screen, the GPU phase, the sweep, the inside view,
  * a lesson's step...) is made once in each language and its measurements
  * settled once, then drawn at 1280x720 and 1920x1080 at normal and 200%
- * text (the first screen at 1024x768 too, the GPU phase at 3840x2160); and
+ * text (the first screen at 1024x768 too, the GPU phase at 3840x2160) and
+ * in presenter mode at 1024x768 and 1920x1080; and
  * every place to click the frame lists, hit at its middle, gives its own
  * action.
  *
@@ -41,11 +42,12 @@ static void draw_and_check(app_window *win, const char *name, int w, int h)
     rnd_text_record(false);
     rnd_finish();
     char what[160];
-    snprintf(what, sizeof what, "%s %dx%d %s %d%%", name, w, h, app_lang(&win->app), win->app.text_scale);
+    snprintf(what, sizeof what, "%s %dx%d %s %d%%%s", name, w, h, app_lang(&win->app), win->app.text_scale,
+             win->app.presenter ? " presenter" : "");
     bad = check_boxes(what, w, h, &runs) + check_targets(what, win->view);
     if (bad == 0 && runs > 10) {
-        printf("ok - %s %dx%d %s %d%%: %d runs of text, none overlapping, none outside; its targets hit\n", name, w, h,
-               app_lang(&win->app), win->app.text_scale, runs);
+        printf("ok - %s %dx%d %s %d%%%s: %d runs of text, none overlapping, none outside; its targets hit\n", name, w,
+               h, app_lang(&win->app), win->app.text_scale, win->app.presenter ? " presenter" : "", runs);
         ++passed;
     } else {
         printf("not ok - %s %dx%d %s %d%%: %d problems among %d runs of text\n", name, w, h, app_lang(&win->app),
@@ -208,6 +210,12 @@ int main(int argc, char **argv)
                     if (i == 1 && scale == 1)
                         draw_and_check(&win, shots[i].name, 3840, 2160);
                 }
+                /* presenter mode, through its action: at the projector's size and at 1080p */
+                text_scale(&win.app, 100);
+                app_do(&win.app, app_act_id(ACT_PRESENTER));
+                draw_and_check(&win, shots[i].name, 1024, 768);
+                draw_and_check(&win, shots[i].name, 1920, 1080);
+                app_do(&win.app, app_act_id(ACT_PRESENTER));
             }
             app_free(&win.app);
             win.app_ready = false;
@@ -216,5 +224,5 @@ int main(int argc, char **argv)
     rnd_shutdown();
     plat_close(win.win);
     printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 && passed == 84 ? 0 : 1;
+    return failed == 0 && passed == 124 ? 0 : 1;
 }

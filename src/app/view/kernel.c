@@ -122,14 +122,19 @@ static float draw_products(view *v, const float weight[9], const float value[9],
         fmt_value(value[t], b, sizeof b);
         snprintf(rows[t / 3][t % 3], sizeof rows[0][0], "%s(%s\xC3\x97%s)", t == 0 ? "  " : "+ ", a, b);
     }
-    for (int row = 0; row < 3; ++row) {
-        float w = 0;
-        for (int col = 0; col < 3; ++col)
-            w += vw_text_w(f, rows[row][col]) + 0.3f * L->pad;
-        widest = fmaxf(widest, w);
+    /* the widest row at the small font, then smaller in proportion until it fits */
+    for (int px = rnd_font_px(v->small);; px = (int)((float)px * fminf(0.95f, L->arith.w / widest))) {
+        f = view_font_px(v, px);
+        widest = 0;
+        for (int row = 0; row < 3; ++row) {
+            float w = 0;
+            for (int col = 0; col < 3; ++col)
+                w += vw_text_w(f, rows[row][col]) + 0.3f * L->pad;
+            widest = fmaxf(widest, w);
+        }
+        if (widest <= L->arith.w || px <= 8)
+            break;
     }
-    if (widest > L->arith.w)
-        f = view_font_px(v, (int)((float)rnd_font_line_height(v->small) * 0.8f * L->arith.w / widest));
     for (int row = 0; row < 3; ++row) {
         float x = L->arith.x;
         for (int col = 0; col < 3; ++col)
