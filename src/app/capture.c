@@ -384,9 +384,9 @@ void app_capture_print_state(const app_window *w)
     for (int i = 0; i < n; ++i)
         printf("live_region=%d,%d,%d,%d\n", live[i][0], live[i][1], live[i][2], live[i][3]);
     if (w->view) {
-        int gx, gy, gn;
-        view_grid_cells(w->view, &gx, &gy, &gn);
-        printf("grid_cells=%d,%d,%d\n", gx, gy, gn);
+        int gx, gy, gn, fit;
+        view_grid_cells(w->view, &gx, &gy, &gn, &fit);
+        printf("grid_cells=%d,%d,%d\ngrid_fit=%d\n", gx, gy, gn, fit);
     }
     n = w->view ? view_targets(w->view, targets, 64) : 0;
     for (int i = 0; i < n; ++i)

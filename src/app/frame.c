@@ -40,4 +40,20 @@ void app_frame(app_window *w, int *width, int *height)
     view_draw(w->view, &w->app, *width, *height);
     if (w->record_text)
         rnd_text_record(false);
+    app_note_shown(w);
+}
+
+void app_note_shown(app_window *w)
+{
+    int x, y, n, fit;
+    view_grid_cells(w->view, &x, &y, &n, &fit);
+    scene_note_fit(&w->app.s, fit);
+}
+
+void app_measure(app_window *w)
+{
+    int width, height;
+    plat_drawable_size(w->win, &width, &height);
+    view_measure(w->view, &w->app, width, height);
+    app_note_shown(w);
 }

@@ -32,4 +32,11 @@ scene_host app_window_host(app_window *w);
  * size; the caller swaps it onto the screen or reads it back. */
 void app_frame(app_window *w, int *width, int *height);
 
+/* The scene told how many cells across the grids have room for with their
+ * values (the zoom starts from what is shown): after each frame (app_frame
+ * does it), and before the first one from a layout alone (app_measure), so
+ * --do's and a lesson's zooms start from what the window will show. */
+void app_note_shown(app_window *w);
+void app_measure(app_window *w);
+
 #endif

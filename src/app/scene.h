@@ -77,10 +77,10 @@ typedef struct scene {
     scene_phase phase;
 
     /* what is shown, and where */
-    scene_area area;    /* what fills the main area */
-    scene_chart chart;  /* what the chart shows */
-    int view_x, view_y; /* top-left cell of the region shown */
-    int view_cells;     /* cells across the grids (zoom) */
+    scene_area area;          /* what fills the main area */
+    scene_chart chart;        /* what the chart shows */
+    int view_x, view_y;       /* top-left cell of the region shown */
+    int view_cells, view_fit; /* cells across the region (zoom); the most the window shows with values (0: unknown) */
     bool thread_view;
     bool hovering, pinned;
     int hover_x, hover_y; /* the output cell under the mouse (or pinned) */
@@ -158,7 +158,8 @@ bool scene_close_shown(scene *s);
 const char *scene_area_name(scene_area area); /* "grids", "large", "inside", "sweep" */
 
 /* The region shown (scene_region.c). */
-void scene_zoom(scene *s, int step); /* + closer (fewer cells), - farther */
+void scene_zoom(scene *s, int step);    /* + closer (fewer cells than shown), - farther */
+void scene_note_fit(scene *s, int fit); /* the window has room for fit cells across with their values */
 void scene_pan(scene *s, int dx, int dy);
 void scene_view_at(scene *s, int x, int y); /* top-left cell, clamped */
 void scene_center_on(scene *s, int x, int y);

@@ -23,14 +23,35 @@ void scene_center_on(scene *s, int x, int y)
     scene_view_at(s, x - s->view_cells / 2, y - s->view_cells / 2);
 }
 
+void scene_note_fit(scene *s, int fit)
+{
+    s->view_fit = fit;
+}
+
+/* Zooms from what the window shows, where it said how many cells it has
+ * room for with their values (view_fit): at the usual region or closer it
+ * shows no more than that. Closer is fewer cells than shown; farther from a
+ * region cut to what fits is past the usual region, to the picture, and
+ * farther to a region that would not fit is the usual region (around the
+ * window): every press changes what is seen, and + then - comes back. */
 void scene_zoom(scene *s, int step)
 {
     int cx = s->view_x + s->view_cells / 2, cy = s->view_y + s->view_cells / 2;
     static const int steps[] = {4, 6, 8, 12, 16, 20, 24, 32, 48, 64};
-    int i = 0, n;
-    while (i < 9 && steps[i] < s->view_cells)
+    int fit = s->view_fit;
+    bool cut = fit > 0 && fit < s->view_cells && s->view_cells <= SCENE_DEFAULT_CELLS;
+    int i = 0, n, cur = cut ? fit : s->view_cells;
+    while (i < 9 && steps[i] < cur)
         ++i;
-    n = steps[step > 0 ? (i > 0 ? i - 1 : 0) : (i < 9 ? i + 1 : 9)];
+    if (step > 0)
+        n = steps[i > 0 ? i - 1 : 0];
+    else if (cut)
+        n = steps[6]; /* past the usual region: the picture */
+    else {
+        n = steps[i < 9 && steps[i] == cur ? i + 1 : i];
+        if (fit > 0 && n >= fit && n < SCENE_DEFAULT_CELLS)
+            n = SCENE_DEFAULT_CELLS;
+    }
     if (n < SCENE_MIN_CELLS)
         n = SCENE_MIN_CELLS;
     if (n > SCENE_MAX_CELLS)

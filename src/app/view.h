@@ -66,10 +66,15 @@ int view_live_regions(const view *v, int (*rects)[4], int max);
  * wholly under a later one; returns how many (at most max). */
 int view_targets(const view *v, view_target *out, int max);
 
+/* Lays the frame out for a w x h window, drawing nothing: what the grids
+ * would show (view_grid_cells) before a frame is drawn. */
+void view_measure(view *v, const app *a, int w, int h);
+
 /* The cells the grids showed in the last frame: n x n outputs from image
  * pixel (x, y), of the scene's region (fewer where the window has no room
- * for the region's values at a readable size). */
-void view_grid_cells(const view *v, int *x, int *y, int *n);
+ * for the region's values at a readable size); *fit: the most it has room
+ * for with their values. */
+void view_grid_cells(const view *v, int *x, int *y, int *n, int *fit);
 
 /* The text size the last frame used, as a factor (1: 100%): the one asked
  * for, or less where the window is short for it. */

@@ -376,6 +376,7 @@ static bool open_image(app_window *w, const window_args *args)
  * the script's actions. Returns the exit status of what failed, or 0. */
 static int prepare(app_window *w, const window_args *args)
 {
+    app_measure(w);
     if (args->record) {
         if (!rec_read(args->record, &w->app.record)) {
             app_error("%s", err_msg());

@@ -142,11 +142,21 @@ cell_center() {
 # ---- A: stepping, tapping, speed, blank, the wheel, hovering, Esc quits -----------
 # Right x3 completes outputs 0..2 (the view jumps to the walk, 0,0); t t taps
 # twice into output 3; Up doubles the speed; B blanks the screen and the next
-# key only brings it back (that t taps nothing); the wheel zooms in (20 -> 16
-# cells around the middle: view 2,2); the mouse over output cell (4, 6) of the
-# view hovers image pixel (6, 8); Z makes the text larger; Esc, with nothing
-# open, quits.
+# key only brings it back (that t taps nothing); the wheel zooms in to fewer
+# cells than the grids showed, around the middle (as --do's zoom-in does:
+# the layout of a0 and a says where, and that the grids show fewer, larger
+# cells after it); the mouse over output cell (4, 6) of the grids hovers the
+# image pixel there; Z makes the text larger; Esc, with nothing open, quits.
+layout a0 "step*3,tap*2,faster"
 layout a "step*3,tap*2,faster,zoom-in"
+n0=$(sed -n 's/^grid_cells=[0-9]*,[0-9]*,//p' "$tmp/a0.layout")
+n1=$(sed -n 's/^grid_cells=[0-9]*,[0-9]*,//p' "$tmp/a.layout")
+if [ -n "$n0" ] && [ -n "$n1" ] && [ "$n1" -lt "$n0" ]; then
+  ok "a: zoom-in shows fewer, larger cells ($n0 across, then $n1)"
+else
+  bad "a: zoom-in did not show fewer cells (grid_cells: $n0, then $n1)"
+fi
+IFS=, read -r gx gy _ < <(sed -n 's/^grid_cells=//p' "$tmp/a.layout")
 if start a; then
   keys Right Right Right t t Up b t
   sleep 0.5
@@ -161,8 +171,9 @@ if start a; then
   sleep 0.3
   keys Escape
   if closed a; then
-    expect a phase=cpu output=3 taps=2 done=3 speed=8 blank=0 view_cells=16 view_x=2 view_y=2 hovering=1 \
-      pinned=0 focus_x=6 focus_y=8 text_scale=125 help=0
+    expect a phase=cpu output=3 taps=2 done=3 speed=8 blank=0 "view_cells=$(sed -n 's/^view_cells=//p' "$tmp/a.layout")" \
+      "view_x=$(sed -n 's/^view_x=//p' "$tmp/a.layout")" "view_y=$(sed -n 's/^view_y=//p' "$tmp/a.layout")" hovering=1 \
+      pinned=0 "focus_x=$((gx + 4))" "focus_y=$((gy + 6))" text_scale=125 help=0
   fi
 fi
 stop

@@ -257,14 +257,16 @@ fi
 # ---- a click after a change no frame has shown -----------------------------------
 # Two zoom keys and a click on an output cell, sent as the window starts:
 # they wait in its queue for its first frame, and come in one batch after it.
-# The click must find the cell of the grids zoomed in twice (12 cells from
-# 4,4), not of the frame drawn before the keys (20 cells from 0,0).
+# The click, on the last cell of the grids zoomed in twice, must find that
+# cell, not the one under it in the frame drawn before the keys (the grids
+# from 0,0).
 layout zoomed "zoom-in*2"
 IFS=, read -r x y w h < <(sed -n 's/^target=pin,-1,//p' "$tmp/zoomed.layout" | head -1)
 n=$(get "$tmp/zoomed.layout" view_cells)
 g=$(grid "$tmp/zoomed.layout" 3)
-read -r cx cy < <(awk -v x="$x" -v y="$y" -v w="$w" -v n="$g" 'BEGIN { printf "%d %d\n", x + 10.5 * (w + 1) / n, y + 10.5 * (w + 1) / n }')
-fx=$(($(grid "$tmp/zoomed.layout" 1) + 10)) fy=$(($(grid "$tmp/zoomed.layout" 2) + 10))
+k=$((g - 1))
+read -r cx cy < <(awk -v x="$x" -v y="$y" -v w="$w" -v n="$g" -v k="$k" 'BEGIN { printf "%d %d\n", x + (k + 0.5) * (w + 1) / n, y + (k + 0.5) * (w + 1) / n }')
+fx=$(($(grid "$tmp/zoomed.layout" 1) + k)) fy=$(($(grid "$tmp/zoomed.layout" 2) + k))
 settle=0
 if start "$tmp/zoom-click" ""; then
   xdo key plus plus mousemove --window "$wid" "$cx" "$cy" click 1

@@ -398,24 +398,23 @@ float vw_chart_height(view *v, const app *a, float w)
 {
     const scene *s = &a->s;
     const layout *L = &v->L;
-    const scene_engine *const e[CHART_ENGINES] = {&s->cpu[SCENE_CPU_SEQ], &s->cpu[SCENE_CPU_SIMD],
-                                                  &s->cpu[SCENE_CPU_PAR], &s->gpu.eng};
     float ls = vw_lh(v->small), bar_h = ls * 0.9f, h, label_w;
-    double lo, hi;
     char buf[640];
     if (s->chart == SCENE_CHART_CHAIN)
         return 0; /* the chain's panel fits the least the layout gives */
-    title_text(v, s, chart_scale(e, &lo, &hi), buf, sizeof buf);
     h = ls + 0.5f * L->pad + CHART_ENGINES * bar_h * 1.15f;
     label_w = fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, scene_engine_label(&s->gpu.eng))) + L->pad;
+    /* room kept for what measuring adds (the verdicts' lines, the noisy
+     * warning that sends the legend under them), so that the grids keep
+     * their size while the figures come in: only words longer than that
+     * make the chart taller */
     if (s->gpu.eng.engine || s->gpu.budget > 0) {
         long long cap, used;
         memory_text(s, buf + 320, 320, &cap, &used);
-        h += rnd_text_wrapped(v->small, buf + 320, 0, 0, w - label_w - L->pad, DIM, false) + 12;
+        h += fmaxf(ls, rnd_text_wrapped(v->small, buf + 320, 0, 0, w - label_w - L->pad, DIM, false)) + 12;
     }
-    if (!legend_on_title_row(v, s, buf, bar_h, w))
-        h += legend_below(v, 0, 0, w, bar_h, false);
+    h += legend_below(v, 0, 0, w, bar_h, false);
     verdicts(s, buf, sizeof buf);
-    h += rnd_text_wrapped(v->small, buf, 0, 0, w - L->pad, TEXT, false);
+    h += fmaxf(3 * ls, rnd_text_wrapped(v->small, buf, 0, 0, w - L->pad, TEXT, false));
     return h + 0.8f * L->pad;
 }

@@ -327,6 +327,7 @@ static void choose_cells(view *v, const scene *s, float grid)
     float cell_min = fmaxf(per_px * (float)L->least_px / R.value_w_share, (float)L->least_px / R.value_h_share);
     int fit = (int)(grid / cell_min) - 2 * R.ring, n = s->view_cells, fx, fy;
     L->values = s->view_cells <= SCENE_DEFAULT_CELLS;
+    L->fit = fit < 1 ? 1 : fit;
     if (L->values && fit < n)
         n = fit < 1 ? 1 : fit;
     L->cell = grid / (float)(n + 2 * R.ring);

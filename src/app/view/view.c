@@ -323,9 +323,15 @@ float view_text_scale(const view *v)
     return v->L.text_scale;
 }
 
-void view_grid_cells(const view *v, int *x, int *y, int *n)
+void view_grid_cells(const view *v, int *x, int *y, int *n, int *fit)
 {
     *x = v->L.vx;
     *y = v->L.vy;
     *n = v->L.vn;
+    *fit = v->L.fit;
+}
+
+void view_measure(view *v, const app *a, int w, int h)
+{
+    view_layout(v, a, w, h);
 }

@@ -89,6 +89,7 @@ typedef struct layout {
     rect preset[9], border, flip, display, gpu_button, play_button, large_button;
     float cell;        /* grid cell size in pixels */
     int vx, vy, vn;    /* the cells the grids show: vn x vn outputs from (vx, vy), of the scene's region */
+    int fit;           /* the most cells across the grids have room for with their values */
     bool values;       /* the grids are about values: zoomed no further out than the usual region */
     int digit_px;      /* the values' digits in the cells (0: none, the cells too small to read them) */
     int least_px;      /* the least text a room reads: grid digits, and in presenter mode all text */
