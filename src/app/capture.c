@@ -17,6 +17,7 @@
 #include "core/timing.h"
 #include "gif.h"
 #include "i18n.h"
+#include "narration.h"
 #include "render/render.h"
 #include "render/text.h"
 
@@ -194,38 +195,135 @@ int app_capture_still(app_window *w, const char *path)
     return APP_EXIT_OK;
 }
 
-/* A lesson's next step, as the learner reaches it: what the step waits
- * for done first (the key it asks for), then on. */
-static void next_step(app *a)
+/* What the step shown waits for, done as the learner would (the key it
+ * asks for, through app_do): true when it was done; the wait is over
+ * either way. */
+static bool do_awaited(app *a)
 {
     const lsn_step *st = lsn_player_current(&a->player);
-    if (a->player.waiting && st) {
-        const app_action *act = app_action_find(st->wait);
-        if (act && act->takes == APP_ARG_NONE)
-            app_do(a, app_act_of(act));
-        a->player.waiting = false;
-    }
+    const app_action *act = a->player.waiting && st ? app_action_find(st->wait) : NULL;
+    bool done = act && act->takes == APP_ARG_NONE;
+    if (done)
+        app_do(a, app_act_of(act));
+    a->player.waiting = false;
+    return done;
+}
+
+/* A lesson's next step, as the learner reaches it: what the step waits
+ * for done first, then on. */
+static void next_step(app *a)
+{
+    do_awaited(a);
     app_do(a, app_act_id(ACT_LESSON_NEXT));
 }
 
-/* After a failed --render-steps: removes the steps it saved (1 to `saved`)
- * and the folder when it made it; nothing that was there before. */
-static void remove_steps(const char *dir, int saved, bool made_dir)
+/* The pictures of a step, NN its number: step-NN.png, and for a step that
+ * waits step-NN-after.png. */
+static void step_picture_name(char *buf, size_t size, int step, bool after)
+{
+    snprintf(buf, size, after ? "step-%02d-after.png" : "step-%02d.png", step);
+}
+
+/* After a failed run over the steps: removes the pictures it saved in `dir`
+ * (its list), nothing that was there before. */
+static void remove_saved(const char *dir, char (*saved)[32], int count)
 {
     char path[4096];
-    for (int i = 1; i <= saved; ++i) {
-        snprintf(path, sizeof path, "%s/step-%02d.png", dir, i);
+    for (int i = 0; i < count; ++i) {
+        snprintf(path, sizeof path, "%s/%s", dir, saved[i]);
         unlink(path);
     }
-    if (made_dir)
-        rmdir(dir); /* only when empty: whatever else came there stays */
+}
+
+/* Draws the app as a still and saves it as dir/name, as the step's picture;
+ * false with the sentence said and *rc set. */
+static bool save_step(app_window *w, const char *dir, const char *name, app_step_shot *shot, int *rc)
+{
+    const char *gl_err;
+    char path[4096];
+    settle_for_still(&w->app);
+    app_frame(w, &shot->width, &shot->height);
+    gl_err = rnd_gl_error();
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!app_capture_save(shot->width, shot->height, path)) {
+        app_error("cannot save step %d: %s", shot->step, err_msg());
+        *rc = app_exit_of_error(APP_EXIT_INPUT);
+        return false;
+    }
+    if (gl_err) {
+        app_error("an OpenGL error (%s) while drawing step %d", gl_err, shot->step);
+        *rc = APP_EXIT_ENV;
+        return false;
+    }
+    return true;
+}
+
+/* The step shown as a learner reads it: its picture, the narration and
+ * hint the window shows with it, its image; then, where it waits, the
+ * awaited action done through app_do and the picture after. */
+static bool shoot_step(app_window *w, const char *dir, app_step_shot *shot, char (*saved)[32], int *count, int *rc)
+{
+    app *a = &w->app;
+    step_picture_name(shot->before, sizeof shot->before, shot->step, false);
+    shot->after[0] = '\0';
+    if (!save_step(w, dir, shot->before, shot, rc))
+        return false;
+    snprintf(saved[(*count)++], 32, "%s", shot->before);
+    app_narration(a, shot->narration, sizeof shot->narration);
+    app_hint(a, shot->hint, sizeof shot->hint);
+    snprintf(shot->image, sizeof shot->image, "%s", a->s.image_name);
+    shot->image_w = a->s.img.luma.w, shot->image_h = a->s.img.luma.h;
+    if (!a->player.waiting || !do_awaited(a))
+        return true; /* nothing to wait for, or nothing a script can do for the learner */
+    step_picture_name(shot->after, sizeof shot->after, shot->step, true);
+    if (!save_step(w, dir, shot->after, shot, rc))
+        return false;
+    snprintf(saved[(*count)++], 32, "%s", shot->after);
+    return true;
+}
+
+int app_capture_steps(app_window *w, const char *dir, app_step_seen seen, void *user)
+{
+    app *a = &w->app;
+    int steps = a->player.lesson.step_count, rc = APP_EXIT_OK, count = 0;
+    char(*saved)[32] = malloc(sizeof *saved * 2 * (size_t)(steps > 0 ? steps : 1));
+    app_step_shot *shot = malloc(sizeof *shot);
+    if (!saved || !shot) {
+        free(saved);
+        free(shot);
+        app_error("out of memory");
+        return APP_EXIT_ENV;
+    }
+    for (int i = 0; i < steps && app_in_lesson(a); ++i) {
+        memset(shot, 0, sizeof *shot);
+        shot->step = i + 1, shot->steps = steps;
+        if (!shoot_step(w, dir, shot, saved, &count, &rc))
+            break;
+        if (seen && (rc = seen(user, shot)) != APP_EXIT_OK)
+            break;
+        next_step(a);
+    }
+    if (rc != APP_EXIT_OK)
+        remove_saved(dir, saved, count);
+    free(saved);
+    free(shot);
+    return rc;
+}
+
+/* --render-steps: where each step's pictures went. */
+static int say_step(void *user, const app_step_shot *shot)
+{
+    const char *dir = user;
+    printf(_("%s/%s: step %d of %d\n"), dir, shot->before, shot->step, shot->steps);
+    if (shot->after[0])
+        printf(_("%s/%s: step %d of %d, once the learner has done what it waits for\n"), dir, shot->after, shot->step,
+               shot->steps);
+    return APP_EXIT_OK;
 }
 
 int app_capture_render_steps(app_window *w, const char *dir)
 {
-    app *a = &w->app;
-    int width, height, steps = a->player.lesson.step_count, rc = APP_EXIT_OK, saved = 0;
-    char path[4096];
+    int rc;
     bool made_dir;
     /* the folder itself, in a folder that is there: no tree of new folders
      * wherever a path points */
@@ -236,28 +334,9 @@ int app_capture_render_steps(app_window *w, const char *dir)
                   e == ENOENT ? _(" (the folder it goes in must exist)") : "");
         return err_kind_of_errno(e) == ERR_ENV ? APP_EXIT_ENV : APP_EXIT_INPUT;
     }
-    for (int i = 0; i < steps && app_in_lesson(a); ++i) {
-        const char *gl_err;
-        settle_for_still(a);
-        app_frame(w, &width, &height);
-        gl_err = rnd_gl_error();
-        snprintf(path, sizeof path, "%s/step-%02d.png", dir, i + 1);
-        if (!app_capture_save(width, height, path)) {
-            app_error("cannot save step %d: %s", i + 1, err_msg());
-            rc = app_exit_of_error(APP_EXIT_INPUT);
-            break;
-        }
-        saved = i + 1;
-        printf(_("%s: step %d of %d%s\n"), path, i + 1, steps, gl_err ? _(", with an OpenGL error") : "");
-        if (gl_err) {
-            app_error("an OpenGL error (%s) while drawing step %d", gl_err, i + 1);
-            rc = APP_EXIT_ENV;
-            break;
-        }
-        next_step(a);
-    }
-    if (rc != APP_EXIT_OK)
-        remove_steps(dir, saved, made_dir);
+    rc = app_capture_steps(w, dir, say_step, (void *)dir);
+    if (rc != APP_EXIT_OK && made_dir)
+        rmdir(dir); /* only when empty: whatever else came there stays */
     return rc;
 }
 

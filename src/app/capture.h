@@ -15,7 +15,33 @@ void app_capture_screenshot(app_window *w, int width, int height);
 /* --screenshot FILE: the app as it is once its work is done. */
 int app_capture_still(app_window *w, const char *path);
 
-/* One screenshot per lesson step, DIR/step-01.png and on. */
+/* One step of a lesson as pictures, as a learner meets it: what the window
+ * shows when the step begins (`before`), and for a step that waits for the
+ * learner, once the learner has done it (`after`: the awaited action run
+ * through app_do, then settled as for a still); with the narration and the
+ * hint the window shows with `before`. */
+typedef struct app_step_shot {
+    int step, steps;            /* 1-based, of */
+    char before[32], after[32]; /* file names in the folder: step-NN.png, step-NN-after.png ("" when none) */
+    int width, height;          /* of the pictures */
+    char narration[4096];       /* app_narration, as large as the lesson panel's (view/status.c) */
+    char hint[256];             /* app_hint: "Your turn: press G to go on", or "" */
+    char image[256];            /* the scene's image while the step begins, and its size */
+    int image_w, image_h;
+} app_step_shot;
+
+/* Told of each step once its pictures are saved; APP_EXIT_OK to go on,
+ * else the exit status of what failed (its sentence said). */
+typedef int (*app_step_seen)(void *user, const app_step_shot *shot);
+
+/* Plays the lesson from the step shown to its end, saving each step's
+ * pictures in the folder `dir` (there already) and telling `seen` (or no
+ * one, when NULL). A failure removes the pictures it saved, nothing else.
+ * --render-steps and `convis handout` both go through it. */
+int app_capture_steps(app_window *w, const char *dir, app_step_seen seen, void *user);
+
+/* --render-steps DIR: DIR made when it is not there (removed again, when
+ * empty, after a failure), then app_capture_steps, each picture said. */
 int app_capture_render_steps(app_window *w, const char *dir);
 
 /* Shift+S: starts recording the window into a new GIF (convis-DATE-TIME.gif

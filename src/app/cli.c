@@ -87,7 +87,9 @@ static const app_option options[] = {
     {OPT_SCREENSHOT, "--screenshot", NULL, "FILE", APP_FOR_WINDOW,
      N_("render one frame once the work is done, save it as FILE (.png) and\nexit (offscreen where there is no display)")},
     {OPT_RENDER_STEPS, "--render-steps", NULL, "DIR", APP_FOR_WINDOW,
-     N_("with a lesson: save one screenshot per step in DIR and exit")},
+     N_("with a lesson: save a screenshot of each step in DIR (step-01.png\n"
+     "...) and exit; a step that waits for the learner gets a second\n"
+     "one once that is done, as a learner would (step-01-after.png)")},
     {OPT_PRESENTER, "--presenter", NULL, NULL, APP_FOR_WINDOW,
      N_("presenter mode (F5): the grids' digits, the narration and the chart sized\nfrom the window's height, for a room")},
     {OPT_REPORT_FRAMES, "--report-frames", NULL, "N", APP_FOR_WINDOW,
@@ -249,7 +251,8 @@ static const struct {
                                                 "one that names no image plays on IMAGE, a photo of yours:\n"
                                                 "convis lesson lessons/en/08-your-own-image.yaml photo.jpg")},
     {"convis lesson --check FILE...", N_("check lesson files without opening a window")},
-    {"convis lesson --render-steps DIR FILE", N_("save one screenshot per step of a lesson in DIR")},
+    {"convis lesson --render-steps DIR FILE",
+     N_("save a screenshot of each step of a lesson in DIR, and\nof a step that waits, one once it is done")},
     {"convis record FILE [OPTIONS]",
      N_("measure the size sweep here and write it, with this\nmachine's name and the date, to a new FILE (JSON)")},
     {"convis bench [IMAGE] [OPTIONS]", N_("measure every engine here, 256x256 to 4096x4096, beside\n"

@@ -7,8 +7,9 @@
 # plays on one given with it (lesson 8 on a photo of the teacher's own).
 # Then stills as a reader sees them, and a GIF for slides.
 # Usage: test_lessons.sh CONVIS LESSONS_DIR GIF_INFO (test_gif, which reads a GIF back)
+#                        COMPARE_PNG
 set -u
-convis=$1 lessons=$2 gif_info=$3
+convis=$1 lessons=$2 gif_info=$3 compare_png=$4
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,15 +33,34 @@ for f in "${files[@]}"; do
   steps=$(sed -n 's/.*, \([0-9]*\) steps\{0,1\}$/\1/p' <<<"$out")
   dir=$tmp/${name%.yaml}
   mkdir -p "$(dirname "$dir")" # --render-steps makes the folder itself, not the folders above it
+  # a step that waits for the learner has its picture after too, the wait
+  # done (step-NN-after.png); the waits counted in the file itself
+  waits=$(grep -c '^    wait:' "$f")
   if run "$convis" lesson --render-steps "$dir" "$f" >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
-    shots=("$dir"/step-*.png)
-    if [ "${#shots[@]}" -eq "$steps" ]; then
-      ok "play $name: $steps steps, one screenshot each, nothing on stderr"
+    shots=("$dir"/step-[0-9][0-9].png)
+    afters=("$dir"/step-[0-9][0-9]-after.png)
+    lone=0
+    for a in "${afters[@]}"; do [ -e "${a%-after.png}.png" ] || lone=$((lone + 1)); done
+    if [ "${#shots[@]}" -eq "$steps" ] && [ "${#afters[@]}" -eq "$waits" ] && [ $lone -eq 0 ]; then
+      ok "play $name: $steps steps, one screenshot each, $waits after their wait, nothing on stderr"
     else
-      bad "play $name: ${#shots[@]} screenshots for $steps steps"
+      bad "play $name: ${#shots[@]} screenshots for $steps steps, ${#afters[@]} after a wait for $waits waits ($lone without their before)"
     fi
   else
     bad "play $name: $(cat "$tmp/err")"
+  fi
+done
+
+# the picture after a wait shows what the action did: lesson 2's first step
+# waits for G, and after it the GPU's outputs fill the grid (more than 5 %
+# of the pixels differ; the hint's line alone is far less)
+for lang in en zh; do
+  d=$tmp/$lang/02-all-at-once
+  if [ -e "$d/step-01-after.png" ] &&
+    ! "$compare_png" "$d/step-01-after.png" "$d/step-01.png" --max-fraction 0.05 >"$tmp/cmp" 2>&1; then
+    ok "$lang lesson 2, step 1: the picture after G differs from the one before ($(grep -o "fraction [0-9][0-9.]*" "$tmp/cmp" | head -1) of the pixels)"
+  else
+    bad "$lang lesson 2, step 1: after G as before, or missing: $(cat "$tmp/cmp" 2>/dev/null)"
   fi
 done
 
@@ -163,6 +183,20 @@ for there in no yes; do
     bad "--render-steps onto a full disk (folder there before: $there): exit $rc, left '$left', want '$want': $(cat "$tmp/err")"
   fi
 done
+
+# a picture already there is never written over: the run stops at it (exit
+# 2) and removes what it saved before, the picture after a wait included
+dir=$tmp/taken
+mkdir "$dir" && echo theirs >"$dir/notes.txt" && echo old >"$dir/step-02.png"
+run "$convis" lesson --render-steps "$dir" "$en2" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+left=$(ls -A "$dir" | tr '\n' ' ')
+if [ $rc -eq 2 ] && grep -q "step-01-after.png" "$tmp/out" && grep -q "step-02.png" "$tmp/err" &&
+  [ "$left" = "notes.txt step-02.png " ] && [ "$(cat "$dir/step-02.png")" = old ]; then
+  ok "--render-steps onto a picture there: exit 2, its own removed, left: $left"
+else
+  bad "--render-steps onto a picture there: exit $rc, left '$left': $(cat "$tmp/out" "$tmp/err")"
+fi
 
 # a Chinese lesson's words from the catalogue, on a system with no Chinese
 # locale (C.UTF-8, or plain C)
