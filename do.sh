@@ -31,7 +31,7 @@ build_dir=${CONVIS_BUILD_DIR:-build}
 build_packages=(build-essential cmake pkgconf libsdl2-dev libsdl2-ttf-dev libglew-dev libgl-dev
   libstb-dev libfontconfig-dev libyaml-dev libgif-dev gettext)
 run_packages=(fonts-dejavu-core fonts-noto-cjk)
-test_packages=(xvfb xauth xdotool time valgrind python3
+test_packages=(xvfb xauth xdotool time valgrind python3 chromium
   desktop-file-utils appstream dpkg-dev file groff-base) # test_install: the installed files and the .deb
 check_packages=(clang libclang-rt-14-dev)
 

@@ -107,6 +107,11 @@ static const app_option options[] = {
     {OPT_RECORD, "--record", NULL, "FILE", APP_FOR_WINDOW,
      N_("draw a recorded run (convis record) beside the live ones in the size\nsweep (W), labelled with its machine and date")},
     {OPT_LESSON, "--lesson", NULL, "FILE", APP_FOR_WINDOW, NULL}, /* what `convis lesson FILE` passes on */
+    {OPT_HANDOUT, "--handout", NULL, "DIR", APP_FOR_WINDOW, NULL}, /* what `convis handout -o DIR` passes on */
+    {OPT_OUTPUT, "--output", "-o", "DIR", APP_FOR_HANDOUT,
+     N_("the folder for the page (index.html) and its pictures: a new\n"
+     "one, an empty one or one that holds an earlier handout")},
+    {OPT_WINDOW, "--window", NULL, "WxH", APP_FOR_HANDOUT, N_("the pictures' size in pixels (default 1280x720)")},
     {OPT_SIZES, "--sizes", NULL, "N,N,...", APP_FOR_BENCH,
      N_("the sides of the squares measured, up to 16 from 1 to 16384\n(default 256,512,1024,2048,4096)")},
     {OPT_ENGINES, "--engines", NULL, "NAME,...", APP_FOR_BENCH,
@@ -253,6 +258,9 @@ static const struct {
     {"convis lesson --check FILE...", N_("check lesson files without opening a window")},
     {"convis lesson --render-steps DIR FILE",
      N_("save a screenshot of each step of a lesson in DIR, and\nof a step that waits, one once it is done")},
+    {"convis handout LESSON [IMAGE] -o DIR", N_("write a page to print or show (DIR/index.html) with\n"
+                                                "each step's pictures and words, this machine's figures\n"
+                                                "in them (IMAGE in place of the lesson's own)")},
     {"convis record FILE [OPTIONS]",
      N_("measure the size sweep here and write it, with this\nmachine's name and the date, to a new FILE (JSON)")},
     {"convis bench [IMAGE] [OPTIONS]", N_("measure every engine here, 256x256 to 4096x4096, beside\n"
@@ -273,6 +281,7 @@ static const struct {
     {"lesson", APP_FOR_ALL | APP_FOR_WINDOW},
     {"record", APP_FOR_ALL},
     {"bench", APP_FOR_ALL | APP_FOR_BENCH},
+    {"handout", APP_FOR_ALL | APP_FOR_HANDOUT},
     {"kernels", 0},
     {"engines", 0},
 };
@@ -348,6 +357,10 @@ bool app_command_usage(FILE *f, const char *command)
         fputs(_("\nOptions of bench:\n"), f);
         print_options(f, APP_FOR_BENCH);
     }
+    if (scope & APP_FOR_HANDOUT) {
+        fputs(_("\nOptions of handout:\n"), f);
+        print_options(f, APP_FOR_HANDOUT);
+    }
     print_exit_statuses(f);
     return true;
 }
@@ -358,7 +371,7 @@ bool app_asks_help(int argc, char **argv)
         const app_option *o;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return true;
-        o = app_option_named(argv[i], APP_FOR_ALL | APP_FOR_APPLY | APP_FOR_WINDOW | APP_FOR_BENCH);
+        o = app_option_named(argv[i], APP_FOR_ANY);
         if (o && o->value)
             ++i; /* its value, whatever it says */
     }
@@ -369,7 +382,7 @@ const char *app_lang_option(int argc, char **argv)
 {
     const char *lang = NULL;
     for (int i = 0; i < argc; ++i) {
-        const app_option *o = app_option_named(argv[i], APP_FOR_ALL | APP_FOR_APPLY | APP_FOR_WINDOW | APP_FOR_BENCH);
+        const app_option *o = app_option_named(argv[i], APP_FOR_ANY);
         if (!o || !o->value)
             continue;
         if (o->id == OPT_LANG && i + 1 < argc)
@@ -396,6 +409,8 @@ void app_usage(FILE *f)
     print_options(f, APP_FOR_WINDOW);
     fputs(_("\nOptions of bench:\n"), f);
     print_options(f, APP_FOR_BENCH);
+    fputs(_("\nOptions of handout:\n"), f);
+    print_options(f, APP_FOR_HANDOUT);
     fputs(_("\nActions, for --do and lessons (the window's help, F1, shows their keys):\n"), f);
     app_action_list(f);
     print_exit_statuses(f);

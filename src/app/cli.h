@@ -59,10 +59,12 @@ typedef enum app_option_id {
     OPT_ENGINES,
     OPT_BUDGET_MS,
     OPT_CSV,
-    OPT_JSON, /* bench */
+    OPT_JSON,    /* bench */
+    OPT_HANDOUT, /* the window: what `convis handout` passes on */
 } app_option_id;
 
-enum { APP_FOR_ALL = 1, APP_FOR_APPLY = 2, APP_FOR_WINDOW = 4, APP_FOR_BENCH = 8 };
+enum { APP_FOR_ALL = 1, APP_FOR_APPLY = 2, APP_FOR_WINDOW = 4, APP_FOR_BENCH = 8, APP_FOR_HANDOUT = 16 };
+#define APP_FOR_ANY (APP_FOR_ALL | APP_FOR_APPLY | APP_FOR_WINDOW | APP_FOR_BENCH | APP_FOR_HANDOUT)
 
 /* The most frames one --gif may have, --gif-steps included: 60 s at 30
  * frames a second (--gif-seconds and --gif-fps at their most). */
@@ -129,5 +131,6 @@ int app_window_main(int argc, char **argv);
 int app_lesson_main(int argc, char **argv);
 int app_record_main(int argc, char **argv);
 int app_bench_main(int argc, char **argv);
+int app_handout_main(int argc, char **argv); /* handout.c */
 
 #endif

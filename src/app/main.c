@@ -78,6 +78,8 @@ static int run_command(const char *cmd, int argc, char **argv)
         return app_record_main(argc, argv);
     if (strcmp(cmd, "apply") == 0)
         return app_apply_main(argc, argv);
+    if (strcmp(cmd, "handout") == 0)
+        return app_handout_main(argc, argv);
     if (strcmp(cmd, "kernels") == 0)
         return only_lang(argc, argv) ? app_kernels_main()
                                      : (app_error("'kernels' takes no arguments but --lang"), APP_EXIT_USAGE);

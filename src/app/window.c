@@ -18,6 +18,7 @@
 #include "core/timing.h"
 #include "data.h"
 #include "frame.h"
+#include "handout.h"
 #include "i18n.h"
 #include "lessons.h"
 #include "platform/platform.h"
@@ -26,7 +27,7 @@
 #include "window_loop.h"
 
 typedef struct window_args {
-    const char *image, *screenshot, *script, *lesson, *render_steps, *lang, *record, *gif;
+    const char *image, *screenshot, *script, *lesson, *render_steps, *handout, *lang, *record, *gif;
     int gif_seconds, gif_fps;
     bool gif_steps;
     int width, height;
@@ -88,7 +89,7 @@ static bool looks_like_command(const char *word)
 /* The options that end the run with an output of their own: one at most. */
 static int check_run_kind(const window_args *a)
 {
-    const char *given[4];
+    const char *given[5];
     int n = 0;
     if (a->screenshot)
         given[n++] = "--screenshot";
@@ -98,6 +99,8 @@ static int check_run_kind(const window_args *a)
         given[n++] = "--render-steps";
     if (a->report_frames)
         given[n++] = "--report-frames";
+    if (a->handout)
+        given[n++] = "handout";
     if (n > 1) {
         app_error("options '%s' and '%s' each end the run with an output of their own; give one of them", given[0],
                   given[1]);
@@ -111,7 +114,8 @@ static int check_run_kind(const window_args *a)
  * run's failure, with its exit status, never shown in a banner no one sees. */
 static bool ends_by_itself(const window_args *a)
 {
-    return a->screenshot || a->gif || a->render_steps || a->report_frames || (a->print_state && a->script);
+    return a->screenshot || a->gif || a->render_steps || a->handout || a->report_frames ||
+           (a->print_state && a->script);
 }
 
 /* Takes one option of the window's own (o, with its value v); false, with
@@ -124,6 +128,7 @@ static bool take_option(window_args *a, const app_option *o, const char *v)
     case OPT_LESSON: a->lesson = v; break;
     case OPT_RECORD: a->record = v; break;
     case OPT_RENDER_STEPS: a->render_steps = v; break;
+    case OPT_HANDOUT: a->handout = v; break;
     case OPT_PRINT_STATE: a->print_state = true; break;
     case OPT_GIF: a->gif = v; break;
     case OPT_GIF_STEPS: a->gif_steps = true; break;
@@ -182,8 +187,8 @@ static bool args_agree(const window_args *a)
         return false;
     }
     if (a->image && looks_like_command(a->image)) {
-        app_error("unknown command or missing image '%s'; the commands are apply, bench, engines, kernels, lesson and "
-                  "record (see 'convis --help')",
+        app_error("unknown command or missing image '%s'; the commands are apply, bench, engines, handout, kernels, "
+                  "lesson and record (see 'convis --help')",
                   a->image);
         return false;
     }
@@ -319,12 +324,15 @@ int app_lesson_main(int argc, char **argv)
 static bool open_window(app_window *w, const window_args *args)
 {
     int dw, dh;
-    w->win = plat_open(
-        "convis", args->width, args->height,
-        args->screenshot || args->render_steps || args->report_frames || args->gif ? PLAT_WINDOW_OFFSCREEN : 0);
+    w->win = plat_open("convis", args->width, args->height,
+                       args->screenshot || args->render_steps || args->handout || args->report_frames || args->gif
+                           ? PLAT_WINDOW_OFFSCREEN
+                           : 0);
     if (!w->win) { /* no display, or no OpenGL: the machine's */
         app_error("%s%s", err_msg(),
-                  plat_has_display() ? "" : _(" (or render a picture offscreen with --screenshot FILE)"));
+                  plat_has_display() || ends_by_itself(args)
+                      ? ""
+                      : _(" (or render a picture offscreen with --screenshot FILE)"));
         return false;
     }
     plat_window_size(w->win, &dw, &dh);
@@ -384,6 +392,7 @@ static int prepare(app_window *w, const window_args *args)
         }
         w->app.has_record = true;
     }
+    w->app.keep_image = args->handout && args->image; /* convis handout LESSON IMAGE */
     if (args->lesson && !app_lesson_start(&w->app, args->lesson)) {
         app_error("%s", err_msg());
         return APP_EXIT_INPUT;
@@ -406,6 +415,8 @@ static int run(app_window *w, const window_args *args, double load_start, double
         rc = app_capture_gif(w, args->gif, args->gif_seconds, args->gif_fps, args->gif_steps);
     else if (args->render_steps)
         rc = app_capture_render_steps(w, args->render_steps);
+    else if (args->handout)
+        rc = app_handout_write(w, args->handout);
     else if (args->report_frames)
         rc = app_capture_report_frames(w, args->report_frames, load_start, loaded);
     else
