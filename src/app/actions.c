@@ -473,7 +473,7 @@ bool app_lesson_start(app *a, const char *path)
             scene_say_error(&a->s, err_msg());
     }
     lsn_player_start(&a->player, &l);
-    if (a->player.lesson.image && !a->keep_image)
+    if (a->player.lesson.image)
         open_lesson_image(a, a->player.lesson.image, a->player.lesson.image_line, a->player.lesson.image_column);
     enter_step(a);
     return true;

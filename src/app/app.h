@@ -42,7 +42,6 @@ typedef struct app {
     bool step_slices;   /* the window's: a step's actions after long work or work on the whole
                                  * image wait for a slice between frames (app_work); else all at once */
     char lang[8];       /* of text and lessons: "en" or "zh" */
-    bool keep_image;    /* a lesson keeps the image there, in place of its own (convis handout IMAGE) */
     char free_lang[8];  /* free play's, while a lesson plays */
 
     /* overlays */

@@ -260,7 +260,7 @@ static const struct {
      N_("save a screenshot of each step of a lesson in DIR, and\nof a step that waits, one once it is done")},
     {"convis handout LESSON [IMAGE] -o DIR", N_("write a page to print or show (DIR/index.html) with\n"
                                                 "each step's pictures and words, this machine's figures\n"
-                                                "in them (IMAGE in place of the lesson's own)")},
+                                                "in them (on IMAGE as lesson plays on it)")},
     {"convis record FILE [OPTIONS]",
      N_("measure the size sweep here and write it, with this\nmachine's name and the date, to a new FILE (JSON)")},
     {"convis bench [IMAGE] [OPTIONS]", N_("measure every engine here, 256x256 to 4096x4096, beside\n"

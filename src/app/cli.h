@@ -129,6 +129,9 @@ int app_engines_main(void);
 int app_apply_main(int argc, char **argv);
 int app_window_main(int argc, char **argv);
 int app_lesson_main(int argc, char **argv);
+/* Whether the lesson at `path` can play on `image`: not when it opens an
+ * image of its own at its start (said in a sentence); window.c. */
+bool app_lesson_plays_on_image(const char *path, const char *image);
 int app_record_main(int argc, char **argv);
 int app_bench_main(int argc, char **argv);
 int app_handout_main(int argc, char **argv); /* handout.c */

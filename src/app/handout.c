@@ -397,7 +397,7 @@ int app_handout_main(int argc, char **argv)
         rc = APP_EXIT_INPUT;
     } else if (rc == APP_EXIT_OK) {
         lsn_free(&l);
-        rc = check_folder(dir);
+        rc = image && !app_lesson_plays_on_image(lesson, image) ? APP_EXIT_USAGE : check_folder(dir);
     }
     if (rc == APP_EXIT_OK) {
         /* the window's arguments: --lesson LESSON [IMAGE] --handout DIR, then the options */

@@ -254,7 +254,7 @@ static int check_files(int argc, char **argv)
  * that opens an image of its own at its start would hide it at once, so it
  * is refused with a sentence (a lesson that does not load is left to the
  * window to say so, as without an image). */
-static bool plays_on_image(const char *path, const char *image)
+bool app_lesson_plays_on_image(const char *path, const char *image)
 {
     lsn_lesson l;
     char shown[256];
@@ -298,7 +298,7 @@ int app_lesson_main(int argc, char **argv)
         app_error("lesson: no lesson file; usage: convis lesson FILE [OPTIONS], or convis lesson --check FILE...");
         return APP_EXIT_USAGE;
     }
-    if (image >= 0 && !plays_on_image(argv[file], argv[image]))
+    if (image >= 0 && !app_lesson_plays_on_image(argv[file], argv[image]))
         return APP_EXIT_USAGE;
     /* the window, with --lesson FILE in place of FILE */
     args = malloc(sizeof *args * (size_t)(argc + 2));
@@ -392,7 +392,6 @@ static int prepare(app_window *w, const window_args *args)
         }
         w->app.has_record = true;
     }
-    w->app.keep_image = args->handout && args->image; /* convis handout LESSON IMAGE */
     if (args->lesson && !app_lesson_start(&w->app, args->lesson)) {
         app_error("%s", err_msg());
         return APP_EXIT_INPUT;

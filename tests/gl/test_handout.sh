@@ -51,12 +51,11 @@ else
   bad "zh: the narration's placeholders: $(grep -o '.\{20\}个输出.\{10\}' "$tmp/zh/index.html" | head -2)"
 fi
 
-# ---- a hostile lesson, on an image of the user's ----
+# ---- a hostile lesson (naming no image), on an image of the user's ----
 mkdir "$tmp/hostile"
 long=$(printf 'x%.0s' $(seq 300))
 cat >"$tmp/hostile/lesson.yaml" <<EOF
 title: Fish & <chips> <script>alert(1)</script>
-image: sample.png
 steps:
   - say: |
       A line with <script>document.title='owned'</script> & <b>bold</b> in it,
@@ -188,11 +187,13 @@ refused() { # WANT_RC WHAT TEXT ARGS...
   fi
 }
 refused 2 "a missing lesson" "nosuch.yaml" "$tmp/nosuch.yaml" -o "$tmp/none"
-refused 2 "a damaged image" "truncated.png" "$f" "$src/tests/data/truncated.png" -o "$tmp/none"
+refused 2 "a damaged image" "truncated.png" "$src/lessons/en/08-your-own-image.yaml" "$src/tests/data/truncated.png" -o "$tmp/none"
 refused 1 "no folder" "no folder to write to" "$f"
 refused 1 "no lesson" "no lesson file" -o "$tmp/none"
 refused 1 "an option of another command" "unknown option '--gif'" "$f" -o "$tmp/none" --gif "$tmp/x.gif"
 refused 2 "a file as the folder" "is not a folder" "$f" -o "$f"
+refused 1 "an image with a lesson that opens its own" "opens its own image (sample.png)" "$f" \
+  "$src/tests/data/ramp.pgm" -o "$tmp/none"
 # no OpenGL at all (SDL's dummy driver, no display): the machine's failure, exit 3
 SDL_VIDEODRIVER=dummy DISPLAY= "$convis" handout "$f" -o "$tmp/none" >"$tmp/out" 2>"$tmp/err"
 rc=$?

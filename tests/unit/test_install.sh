@@ -166,7 +166,7 @@ help_options() {
   local c
   {
     "$S/bin/convis" --help --lang "$1"
-    for c in apply lesson record bench kernels engines; do "$S/bin/convis" "$c" --help --lang "$1"; done
+    for c in apply lesson record bench handout kernels engines; do "$S/bin/convis" "$c" --help --lang "$1"; done
   } | grep -oE -- '(^|[^[:alnum:]-])--?[a-z][a-z0-9-]*' | sed -E 's/^[^-]+//' | sort -u
 }
 # the options of OPTIONS_FILE not in the rendered page TEXT_FILE, one a line
