@@ -42,6 +42,7 @@ typedef enum view_text_role {
     VIEW_TEXT_RATIO,     /* the chart's verdicts: its ratio line */
     VIEW_TEXT_LEGEND,    /* the chart's legend of colours */
     VIEW_TEXT_NOTICE,    /* a notice */
+    VIEW_TEXT_KERNEL,    /* the kernel's weights and the arithmetic's products */
 } view_text_role;
 
 /* Needs a current GL context and the render layer started. */

@@ -27,12 +27,27 @@ typedef struct loop {
      * the hit test reads; and that frame's size */
     bool stale;
     int width, height;
+    int pointer_x, pointer_y; /* where the mouse is (negative: outside) */
 } loop;
 
+/* Draws the frame; then, where the grids moved under a still mouse (the
+ * walk paged on, a key panned), the output hovered is the one now under it,
+ * not the one it was over before (the next frame shows it). */
 static void draw(loop *l)
 {
+    const scene *s = &l->w->app.s;
     app_frame(l->w, &l->width, &l->height);
     l->stale = false;
+    if (s->hovering && !s->pinned && l->pointer_x >= 0) {
+        view_hit hit = view_hit_test(l->w->view, l->pointer_x, l->pointer_y);
+        app_act a = app_act_id(ACT_HOVER);
+        a.x = hit.hovers ? hit.x : -1;
+        a.y = hit.hovers ? hit.y : -1;
+        if (a.x != s->hover_x || a.y != s->hover_y) {
+            app_do(&l->w->app, a);
+            l->stale = true;
+        }
+    }
 }
 
 /* What is under window pixel (x, y). The places to click are those the
@@ -94,6 +109,8 @@ static void mouse_move(loop *l, const plat_event *ev)
         return;
     }
     view_pointer(l->w->view, ev->x, ev->y);
+    l->pointer_x = ev->x;
+    l->pointer_y = ev->y;
     hit = hit_at(l, ev->x, ev->y);
     a = app_act_id(ACT_HOVER);
     a.x = hit.hovers ? hit.x : -1;
@@ -132,6 +149,7 @@ static bool handle(loop *l, const plat_event *ev)
     case PLAT_EVENT_WHEEL: act(l, app_act_id(ev->wheel > 0 ? ACT_ZOOM_IN : ACT_ZOOM_OUT)); break;
     case PLAT_EVENT_LEAVE:
         view_pointer(l->w->view, -1, -1);
+        l->pointer_x = l->pointer_y = -1;
         app_do(a, app_act_id(ACT_HOVER));
         break;
     default: break;
@@ -164,7 +182,7 @@ static void frame(loop *l)
 int app_window_run(app_window *w)
 {
     app *a = &w->app;
-    loop l = {.w = w, .stale = true};
+    loop l = {.w = w, .stale = true, .pointer_x = -1, .pointer_y = -1};
     bool dirty = true, shown_once = false, holding = false;
     double last = tim_now_ms(), drawn_at = 0;
 
@@ -189,7 +207,7 @@ int app_window_run(app_window *w)
             holding = false;
             drawn_at = now;
             frame(&l);
-            dirty = false;
+            dirty = l.stale; /* the hover moved to what is under the mouse now: shown next */
             shown_once = true;
         }
         /* measuring and the long experiments: a slice between frames, once

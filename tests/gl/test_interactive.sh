@@ -145,12 +145,13 @@ cell_center() {
 # key only brings it back (that t taps nothing); the wheel zooms in to fewer
 # cells than the grids showed, around the middle (as --do's zoom-in does:
 # the layout of a0 and a says where, and that the grids show fewer, larger
-# cells after it); the mouse over output cell (4, 6) of the grids hovers the
-# image pixel there; Z makes the text larger; Esc, with nothing open, quits.
+# cells after it); Z makes the text larger; the mouse over output cell (4, 6)
+# of the grids hovers the image pixel there; Esc, with nothing open, quits.
 layout a0 "step*3,tap*2,faster"
-layout a "step*3,tap*2,faster,zoom-in"
+layout a1 "step*3,tap*2,faster,zoom-in"
+layout a "step*3,tap*2,faster,zoom-in,text-size"
 n0=$(sed -n 's/^grid_cells=[0-9]*,[0-9]*,//p' "$tmp/a0.layout")
-n1=$(sed -n 's/^grid_cells=[0-9]*,[0-9]*,//p' "$tmp/a.layout")
+n1=$(sed -n 's/^grid_cells=[0-9]*,[0-9]*,//p' "$tmp/a1.layout")
 if [ -n "$n0" ] && [ -n "$n1" ] && [ "$n1" -lt "$n0" ]; then
   ok "a: zoom-in shows fewer, larger cells ($n0 across, then $n1)"
 else
@@ -162,13 +163,13 @@ if start a; then
   sleep 0.5
   at 640 600 && click 4
   sleep 1
+  keys z
+  sleep 0.5
   read -r x y < <(cell_center a 4 6)
   at "$x" "$y"
   sleep 0.5
   at $((x + 1)) "$y"
   sleep 0.5
-  keys z
-  sleep 0.3
   keys Escape
   if closed a; then
     expect a phase=cpu output=3 taps=2 done=3 speed=8 blank=0 "view_cells=$(sed -n 's/^view_cells=//p' "$tmp/a.layout")" \

@@ -15,13 +15,16 @@ void vw_draw_kernel(view *v, const app *a)
     const layout *L = &v->L;
     conv_params p = conv_params_make(&s->opt.kernel, s->opt.border, s->opt.flip);
     float kc = L->kernel.w / 3;
-    rnd_font *kf = view_font_px(v, (int)(kc * 0.36f));
+    /* the weights: a share of the cell, never under what a room reads */
+    rnd_font *kf = view_font_px(v, (int)fmaxf(kc * 0.36f, (float)L->least_px));
     char buf[96], div[32];
+    int role;
 
     snprintf(buf, sizeof buf, "%s: %s%s", vw_T(v, "Kernel"), _(s->opt.kernel.title),
              s->opt.flip ? _(" (flipped)") : "");
     vw_text_fit(v, v->small, buf, L->middle.x + fmaxf(0, L->middle.w - vw_text_w(v->small, buf)) / 2, L->middle.y,
                 L->middle.w, TEXT);
+    role = rnd_text_role(VIEW_TEXT_KERNEL);
     for (int t = 0; t < 9; ++t) {
         rect r = {L->kernel.x + (float)(t % 3) * kc, L->kernel.y + (float)(t / 3) * kc, kc - 2, kc - 2};
         bool editing = a->edit_tap == t;
@@ -37,6 +40,7 @@ void vw_draw_kernel(view *v, const app *a)
             vw_text_center(kf, buf, r, TEXT);
         }
     }
+    rnd_text_role(role);
     if (p.divisor != 1.0f) {
         fmt_value(p.divisor, div, sizeof div);
         snprintf(buf, sizeof buf, "\xC3\xB7 %s", div);
@@ -110,7 +114,9 @@ static float draw_owner(view *v, const scene *s, int fx, int fy, float y)
 }
 
 /* The three rows of products, the first `taps` of them done, in a smaller
- * font if they would not fit. Returns the y under them. */
+ * font if they would not fit, down to what a room reads; narrower still,
+ * the products flow onto as many lines as they need. Returns the y under
+ * them. */
 static float draw_products(view *v, const float weight[9], const float value[9], int taps, float y)
 {
     const layout *L = &v->L;
@@ -124,6 +130,8 @@ static float draw_products(view *v, const float weight[9], const float value[9],
     }
     /* the widest row at the small font, then smaller in proportion until it fits */
     for (int px = rnd_font_px(v->small);; px = (int)((float)px * fminf(0.95f, L->arith.w / widest))) {
+        if (px < L->least_px)
+            px = L->least_px;
         f = view_font_px(v, px);
         widest = 0;
         for (int row = 0; row < 3; ++row) {
@@ -132,13 +140,21 @@ static float draw_products(view *v, const float weight[9], const float value[9],
                 w += vw_text_w(f, rows[row][col]) + 0.3f * L->pad;
             widest = fmaxf(widest, w);
         }
-        if (widest <= L->arith.w || px <= 8)
+        if (widest <= L->arith.w || px <= L->least_px)
             break;
     }
-    for (int row = 0; row < 3; ++row) {
+    {
+        int role = rnd_text_role(VIEW_TEXT_KERNEL);
+        bool flow = widest > L->arith.w;
         float x = L->arith.x;
-        for (int col = 0; col < 3; ++col)
-            x += rnd_text(f, rows[row][col], x, y, row * 3 + col < taps ? TEXT : FAINT) + 0.3f * L->pad;
+        for (int t = 0; t < 9; ++t) {
+            const char *item = rows[t / 3][t % 3];
+            float w = vw_text_w(f, item);
+            if (flow ? x > L->arith.x && x + w > L->arith.x + L->arith.w : t > 0 && t % 3 == 0)
+                x = L->arith.x, y += vw_lh(f);
+            x += rnd_text(f, item, x, y, t < taps ? TEXT : FAINT) + 0.3f * L->pad;
+        }
+        rnd_text_role(role);
         y += vw_lh(f);
     }
     return y;

@@ -301,10 +301,15 @@ static void grid_focus(const scene *s, int *x, int *y)
 }
 
 /* Of the region's `region` cells from `from`, the `n` shown: the page of n
- * that holds `at`, kept inside the region. */
-static int page_of(int from, int region, int n, int at)
+ * that holds `at`, kept inside the region; the page shown before (`was`,
+ * of as many cells) while it still holds `at`, so that a click or the walk
+ * never moves the cells under the pointer while what they look at is in
+ * view. */
+static int page_of(int from, int region, int n, int at, int was, int was_n)
 {
     int first;
+    if (was_n == n && at >= was && at < was + n && was >= from && was + n <= from + region)
+        return was;
     if (at < from)
         at = from;
     if (at >= from + region)
@@ -335,9 +340,9 @@ static void choose_cells(view *v, const scene *s, float grid)
     if (L->digit_px < L->least_px)
         L->digit_px = 0; /* no digits too small to read */
     grid_focus(s, &fx, &fy);
+    L->vx = page_of(s->view_x, s->view_cells, n, fx, L->vx, L->vn);
+    L->vy = page_of(s->view_y, s->view_cells, n, fy, L->vy, L->vn);
     L->vn = n;
-    L->vx = page_of(s->view_x, s->view_cells, n, fx);
-    L->vy = page_of(s->view_y, s->view_cells, n, fy);
 }
 
 /* The two grids at the top's left and right, each `grid` at the most; the
