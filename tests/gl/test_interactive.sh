@@ -179,6 +179,28 @@ if start a; then
 fi
 stop
 
+# ---- P: a click keeps the cells under the pointer --------------------------------
+# After 19 outputs the walk is on the region's last page of cells that fit,
+# which overlaps the one before it; a click on its first output pins that
+# output, and the grids stay on the same page (they jumped two cells under
+# the pointer when a pinned output took its own page).
+layout p "step*19"
+IFS=, read -r pgx pgy _ < <(sed -n 's/^grid_cells=//p' "$tmp/p.layout")
+if start p; then
+  keys Right Right Right Right Right Right Right Right Right Right Right Right Right Right Right Right Right Right Right
+  sleep 1
+  read -r x y < <(cell_center p 0 0)
+  at "$x" "$y"
+  sleep 0.5
+  click 1
+  sleep 0.5
+  keys q
+  if closed p; then
+    expect p pinned=1 "focus_x=$pgx" "focus_y=$pgy" "grid_cells=$(sed -n 's/^grid_cells=//p' "$tmp/p.layout")"
+  fi
+fi
+stop
+
 # ---- D: text cut with an ellipsis shows whole under the pointer ---------------------
 # G: the GPU phase, whose engine line (the device's whole name) is cut at
 # 1280x720; the mouse on it shows the whole line over everything: the last

@@ -55,6 +55,8 @@ static void draw_value(view *v, float val, rect r, rnd_color ink)
         ++k;
     for (; k < 3 && vw_text_w(f, buf) > room && fabs((double)val) >= 1000.0; ++k) {
         double q = (double)val / pow(1000.0, k + 1);
+        if (fabs(q) >= 999.5 && k < 2)
+            continue; /* 999,999 is 1.0M, not 1000k */
         snprintf(buf, sizeof buf, fabs(q) < 9.95 ? "%.1f%s" : "%.0f%s", q, suffix[k]);
         if (vw_text_w(f, buf) > room)
             snprintf(buf, sizeof buf, "%.0f%s", q, suffix[k]);
@@ -237,13 +239,22 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
     int fx, fy;
     bool from_stepper;
 
-    snprintf(buf, sizeof buf, "%s (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)%s%s%s%s", vw_T(v, "Input: pixels"), L->vx,
-             (L->vx + L->vn < s->img.luma.w ? L->vx + L->vn : s->img.luma.w) - 1, L->vy,
-             (L->vy + L->vn < s->img.luma.h ? L->vy + L->vn : s->img.luma.h) - 1,
-             L->vn < s->view_cells ? " \xC2\xB7 " : "", L->vn < s->view_cells ? vw_T(v, "around the window") : "",
-             outside_in_view(L, s) ? " \xC2\xB7 " : "",
-             outside_in_view(L, s) ? vw_T(v, "dashed: outside the image (border rule)") : "");
-    vw_text_fit(v, v->small, buf, L->input.x, L->input.y - vw_lh(v->small) - 0.4f * L->pad - 3, L->input.w, BLUE);
+    {
+        /* which pixels, whole; then what they are, as far as there is room */
+        float y = L->input.y - vw_lh(v->small) - 0.4f * L->pad - 3, head_w, room;
+        char tail[160];
+        snprintf(buf, sizeof buf, "%s (%d\xE2\x80\xA6%d, %d\xE2\x80\xA6%d)", vw_T(v, "Input: pixels"), L->vx,
+                 (L->vx + L->vn < s->img.luma.w ? L->vx + L->vn : s->img.luma.w) - 1, L->vy,
+                 (L->vy + L->vn < s->img.luma.h ? L->vy + L->vn : s->img.luma.h) - 1);
+        snprintf(tail, sizeof tail, "%s%s%s%s", L->vn < s->view_cells ? " \xC2\xB7 " : "",
+                 L->vn < s->view_cells ? vw_T(v, "around the window") : "", outside_in_view(L, s) ? " \xC2\xB7 " : "",
+                 outside_in_view(L, s) ? vw_T(v, "dashed: outside the image (border rule)") : "");
+        head_w = fminf(vw_text_w(v->small, buf), L->input.w);
+        vw_text_fit(v, v->small, buf, L->input.x, y, L->input.w, BLUE);
+        room = L->input.w - head_w;
+        if (tail[0] && room > 3 * vw_lh(v->small))
+            vw_text_fit(v, v->small, tail, L->input.x + head_w, y, room, BLUE);
+    }
     snprintf(buf, sizeof buf, "%s (%s)%s", vw_T(v, "Output"),
              vw_T(v, s->phase == SCENE_PHASE_GPU ? vw_gpu_grid_title(s) : N_("one at a time, on the CPU")),
              s->thread_view ? vw_T(v, ": thread view") : "");

@@ -204,8 +204,8 @@ static float place_top(view *v, const scene *s)
     if (L->presenter) { /* decoration gives way: the kernel's label names the filter */
         memset(L->preset, 0, sizeof L->preset);
         L->border = L->flip = L->display = (rect){0, 0, 0, 0};
-        L->chips.h = 0;
-        return L->chips.y + ls + R.caption_pad * L->pad + R.caption_px;
+        L->chips.h = vw_notice_height(v, s); /* no chips for a notice to lie over: its own place */
+        return L->chips.y + L->chips.h + ls + R.caption_pad * L->pad + R.caption_px;
     }
     /* the filters' chips flow left to right onto as many rows as they need */
     cy = L->chips.y;

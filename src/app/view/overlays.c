@@ -96,19 +96,27 @@ void vw_draw_help(view *v)
 }
 
 /* A notice, for a few seconds after what it answers: under the title, over
- * the chips (in presenter mode, where there are none, over the grids'
- * captions), the width of the window, wrapped: never over the chart's
- * legend or its ratio line, nor the lesson's narration, which the step may
- * be reading. A click goes through it to the chip under it. */
+ * the chips (in presenter mode, where there are none, in a place the layout
+ * makes for it, pushing the grids down meanwhile), the width of the window,
+ * wrapped: never over the grids, the chart's legend or its ratio line, nor
+ * the lesson's narration, which the step may be reading. A click goes
+ * through it to the chip under it. */
+float vw_notice_height(view *v, const scene *s)
+{
+    const layout *L = &v->L;
+    if (!s->notice[0] || scene_now(s) - s->notice_at >= SCENE_NOTICE_MS)
+        return 0;
+    return rnd_text_wrapped(v->small, s->notice, 0, 0, L->W - 4 * L->pad, TEXT, false) + 0.6f * L->pad;
+}
+
 void vw_draw_notice(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    float w = L->W - 2 * L->pad, th, y = L->title.y + L->title.h;
+    float w = L->W - 2 * L->pad, th = vw_notice_height(v, s), y = L->title.y + L->title.h;
     int role;
-    if (!s->notice[0] || scene_now(s) - s->notice_at >= SCENE_NOTICE_MS)
+    if (th <= 0)
         return;
     rnd_text_layer(); /* over the chips */
-    th = rnd_text_wrapped(v->small, s->notice, 0, 0, w - 2 * L->pad, TEXT, false) + 0.6f * L->pad;
     rnd_rect(L->pad, y, w, th, (rnd_color){0.20f, 0.22f, 0.28f, 1});
     rnd_frame(L->pad, y, w, th, 1, WINDOW);
     role = rnd_text_role(VIEW_TEXT_NOTICE);

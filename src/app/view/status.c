@@ -87,11 +87,14 @@ void vw_draw_lesson(view *v, const app *a)
                       : _("→ or PageDown: next · ← or PageUp: back · Esc: leave"));
     }
     {
-        /* the narration in the small font, smaller still if it would not fit */
+        /* the narration in the small font (the layout made the panel as tall
+         * as it needs), smaller in proportion only where the window is too
+         * short for that, never under what a room reads */
         rnd_font *f = v->small;
-        float room = bottom - y - vw_lh(f);
-        for (int px = rnd_font_line_height(v->small) * 8 / 10;
-             px > 8 && rnd_text_wrapped(f, text, 0, 0, L->status.w, TEXT, false) > room; px -= 1) {
+        float room = bottom - y - vw_lh(f), need;
+        for (int px = rnd_font_px(v->small);
+             px > L->least_px && (need = rnd_text_wrapped(f, text, 0, 0, L->status.w, TEXT, false)) > room;) {
+            px = (int)fmaxf((float)L->least_px, fminf((float)px - 1, (float)px * sqrtf(room / need)));
             f = view_font_px(v, px);
             room = bottom - y - vw_lh(f);
         }

@@ -200,6 +200,9 @@ void vw_click_cover(view *v, rect r);
 void view_layout(view *v, const app *a, int W, int H);
 void vw_banner_text(const scene *s, char *buf, size_t size);
 
+/* overlays.c: the notice's height while it shows (0: none) */
+float vw_notice_height(view *v, const scene *s);
+
 /* grids.c */
 void vw_cell_rect(const layout *L, rect grid, const scene *s, int x, int y, rect *r);
 rnd_color vw_owner_color(const scene *s, int x, int y, int bx, int by);
