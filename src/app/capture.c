@@ -209,9 +209,7 @@ static bool do_awaited(app *a)
     return done;
 }
 
-/* A lesson's next step, as the learner reaches it: what the step waits
- * for done first, then on. */
-static void next_step(app *a)
+void app_capture_next_step(app *a)
 {
     do_awaited(a);
     app_do(a, app_act_id(ACT_LESSON_NEXT));
@@ -301,7 +299,7 @@ int app_capture_steps(app_window *w, const char *dir, app_step_seen seen, void *
             break;
         if (seen && (rc = seen(user, shot)) != APP_EXIT_OK)
             break;
-        next_step(a);
+        app_capture_next_step(a);
     }
     if (rc != APP_EXIT_OK)
         remove_saved(dir, saved, count);
@@ -394,7 +392,7 @@ int app_capture_gif(app_window *w, const char *path, int seconds, int fps, bool 
         scene_update(&a->s, dt);
         scene_work(&a->s, 50.0);
         if (step_count > 1 && (i + 1) % per_step == 0 && i + 1 < frames) {
-            next_step(a); /* each step of the lesson in turn, `seconds` each */
+            app_capture_next_step(a); /* each step of the lesson in turn, `seconds` each */
             scene_settle(&a->s);
         }
     }

@@ -40,6 +40,10 @@ typedef int (*app_step_seen)(void *user, const app_step_shot *shot);
  * --render-steps and `convis handout` both go through it. */
 int app_capture_steps(app_window *w, const char *dir, app_step_seen seen, void *user);
 
+/* A lesson's next step, as the learner reaches it: what the step waits for
+ * done first (through app_do), then on. */
+void app_capture_next_step(app *a);
+
 /* --render-steps DIR: DIR made when it is not there (removed again, when
  * empty, after a failure), then app_capture_steps, each picture said. */
 int app_capture_render_steps(app_window *w, const char *dir);

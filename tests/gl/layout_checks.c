@@ -5,7 +5,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "actions.h"
+#include "data.h"
 #include "render/text.h"
+#include "settings.h"
+
+bool lc_app_start(app_window *win, const char *lang, const char *lesson)
+{
+    app_options opt;
+    scene_host host = app_window_host(win);
+    char path[4096];
+    app_options_default(&opt, APP_DEFAULT_KERNEL);
+    opt.display = IMG_DISPLAY_ABS; /* as the window opens */
+    app_init(&win->app, &host, &opt, lang);
+    win->app_ready = true;
+    snprintf(path, sizeof path, "%s/assets/sample.png", app_data_dir());
+    return scene_open_image(&win->app.s, path) && (!lesson || app_lesson_start(&win->app, lesson));
+}
 
 /* The problems of the frame's text boxes within a w x h window, printed
  * (at most five); returns how many. */

@@ -107,24 +107,13 @@ static const shot screens[] = {
  * LESSONS/LANG/FILE, or `lessons` itself when the shot's lesson is "". */
 static bool make_state(app_window *win, const shot *sh, const char *lang, const char *lessons)
 {
-    app_options opt;
-    scene_host host = app_window_host(win);
     char path[4096];
-    app_options_default(&opt, APP_DEFAULT_KERNEL);
-    opt.display = IMG_DISPLAY_ABS; /* as the window opens */
-    app_init(&win->app, &host, &opt, lang);
-    win->app_ready = true;
-    snprintf(path, sizeof path, "%s/assets/sample.png", app_data_dir());
-    if (!scene_open_image(&win->app.s, path))
+    if (sh->lesson && sh->lesson[0])
+        snprintf(path, sizeof path, "%s/%s/%s", lessons, lang, sh->lesson);
+    else
+        snprintf(path, sizeof path, "%s", lessons);
+    if (!lc_app_start(win, lang, sh->lesson ? path : NULL))
         return false;
-    if (sh->lesson) {
-        if (sh->lesson[0])
-            snprintf(path, sizeof path, "%s/%s/%s", lessons, lang, sh->lesson);
-        else
-            snprintf(path, sizeof path, "%s", lessons);
-        if (!app_lesson_start(&win->app, path))
-            return false;
-    }
     if (sh->script[0] && !app_run_script(&win->app, sh->script))
         return false;
     scene_settle(&win->app.s);

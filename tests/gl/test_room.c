@@ -27,6 +27,7 @@
 #include "action_table.h"
 #include "actions.h"
 #include "app.h"
+#include "capture.h"
 #include "core/err.h"
 #include "data.h"
 #include "frame.h"
@@ -181,32 +182,11 @@ static int check_step(app_window *win, const char *name)
     return bad;
 }
 
-/* The lesson's next step, as a learner reaches it: what the step waits for
- * done first, then on (as --render-steps does). */
-static void next_step(app *a)
-{
-    const lsn_step *st = lsn_player_current(&a->player);
-    if (a->player.waiting && st) {
-        const app_action *act = app_action_find(st->wait);
-        if (act && act->takes == APP_ARG_NONE)
-            app_do(a, app_act_of(act));
-        a->player.waiting = false;
-    }
-    app_do(a, app_act_id(ACT_LESSON_NEXT));
-}
-
 static void play_lesson(app_window *win, const char *dir, const char *lang, const char *file)
 {
-    app_options opt;
-    scene_host host = app_window_host(win);
     char path[4096];
-    app_options_default(&opt, APP_DEFAULT_KERNEL);
-    opt.display = IMG_DISPLAY_ABS; /* as the window opens */
-    app_init(&win->app, &host, &opt, lang);
-    win->app_ready = true;
-    snprintf(path, sizeof path, "%s/assets/sample.png", app_data_dir());
-    snprintf(path + 2048, 2048, "%s/%s/%s", dir, lang, file);
-    if (!scene_open_image(&win->app.s, path) || !app_lesson_start(&win->app, path + 2048)) {
+    snprintf(path, sizeof path, "%s/%s/%s", dir, lang, file);
+    if (!lc_app_start(win, lang, path)) {
         printf("not ok - %s %s: %s\n", lang, file, err_msg());
         ++failed;
     } else {
@@ -225,7 +205,7 @@ static void play_lesson(app_window *win, const char *dir, const char *lang, cons
                 printf("not ok - %s: %d problems\n", name, bad);
                 ++failed;
             }
-            next_step(&win->app);
+            app_capture_next_step(&win->app); /* as --render-steps does */
         }
     }
     app_free(&win->app);
