@@ -10,12 +10,12 @@
 #include "render/text.h"
 #include "settings.h"
 
-bool lc_app_start(app_window *win, const char *lang, const char *lesson)
+bool lc_app_start(app_window *win, const char *lang, const char *lesson, const char *kernel)
 {
     app_options opt;
     scene_host host = app_window_host(win);
     char path[4096];
-    app_options_default(&opt, APP_DEFAULT_KERNEL);
+    app_options_default(&opt, kernel ? kernel : APP_DEFAULT_KERNEL);
     opt.display = IMG_DISPLAY_ABS; /* as the window opens */
     app_init(&win->app, &host, &opt, lang);
     win->app_ready = true;

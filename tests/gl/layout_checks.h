@@ -6,11 +6,11 @@
 #include "frame.h"
 #include "view.h"
 
-/* The app of window win in language lang, as the window opens (the default
- * kernel, |value| display) on the sample image, and playing the lesson at
- * path when it is not NULL; false, with err_msg() saying why, when it
- * could not be made. */
-bool lc_app_start(app_window *win, const char *lang, const char *lesson);
+/* The app of window win in language lang, as the window opens (the filter
+ * `kernel`, or the default one when NULL; |value| display) on the sample
+ * image, and playing the lesson at path when it is not NULL; false, with
+ * err_msg() saying why, when it could not be made. */
+bool lc_app_start(app_window *win, const char *lang, const char *lesson, const char *kernel);
 
 /* The problems of the frame's text boxes within a w x h window (two runs
  * of text overlapping on one layer, one outside the window, runs not

@@ -186,7 +186,7 @@ static void play_lesson(app_window *win, const char *dir, const char *lang, cons
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s/%s", dir, lang, file);
-    if (!lc_app_start(win, lang, path)) {
+    if (!lc_app_start(win, lang, path, NULL)) {
         printf("not ok - %s %s: %s\n", lang, file, err_msg());
         ++failed;
     } else {
