@@ -10,6 +10,7 @@
 #include "bench_internal.h"
 #include "cli.h"
 #include "compute/engine.h"
+#include "format.h"
 #include "i18n.h"
 #include "record.h"
 
@@ -25,6 +26,12 @@ static const bench_cell *seq_cell(const bench *b, int i)
 typedef struct derived {
     double mpx_s, gb_s, copy_share, vs_seq; /* vs_seq < 0: no cpu-seq figure */
 } derived;
+
+static eng_spread spread_of(const bench_cell *c)
+{
+    eng_spread s = {c->median, c->lo, c->hi, c->reps};
+    return s;
+}
 
 static derived derive(const bench *b, int i, const bench_cell *c)
 {
@@ -61,7 +68,7 @@ void bench_print_text(const bench *b)
                                               N_("reps"),      N_("upload"), N_("compute"),   N_("download"),
                                               N_("overhead"),  N_("Mpx/s"),  N_("GB/s"),      N_("of copy"),
                                               N_("vs cpu-seq")};
-        static const int width[] = {11, 10, 11, 22, 6, 10, 10, 10, 10, 10, 10, 9, 16};
+        static const int width[] = {11, 10, 11, 22, 6, 10, 10, 10, 10, 10, 10, 9, 18};
         for (size_t i = 0; i < sizeof heading / sizeof heading[0]; ++i)
             app_put_column(stdout, _(heading[i]), width[i], i >= 2);
         putchar('\n');
@@ -84,13 +91,14 @@ void bench_print_text(const bench *b)
             }
             d = derive(b, i, c);
             snprintf(spread, sizeof spread, "%.4g-%.4g", c->lo, c->hi);
-            /* a ratio one way round: "26.8x faster", "2.0x slower" */
-            if (k < 0 || d.vs_seq <= 0 || strcmp(b->cls[k]->name, "cpu-seq") == 0)
+            /* against cpu-seq by the one rule: "26.8x faster", "about the same" */
+            if (k < 0 || d.vs_seq <= 0 || strcmp(b->cls[k]->name, "cpu-seq") == 0) {
                 snprintf(vs, sizeof vs, "-");
-            else if (d.vs_seq >= 1.0)
-                snprintf(vs, sizeof vs, _("%.1fx faster"), d.vs_seq);
-            else
-                snprintf(vs, sizeof vs, _("%.1fx slower"), 1.0 / d.vs_seq);
+            } else {
+                const bench_cell *seq = seq_cell(b, i);
+                eng_verdict v = eng_verdict_of(spread_of(c), spread_of(seq));
+                fmt_verdict(FMT_COLUMN, "", "", &v, vs, sizeof vs);
+            }
             printf("%-11s%-10s%11.4g%22s%6d", name, size, c->median, spread, c->reps);
             for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
                 if (p == ENG_PRESENT)
@@ -101,7 +109,7 @@ void bench_print_text(const bench *b)
                     printf("%10s", "-");
             }
             printf("%10.1f%10.2f%9.2f", d.mpx_s, d.gb_s, d.copy_share);
-            app_put_column(stdout, vs, 16, true);
+            app_put_column(stdout, vs, 18, true);
             putchar('\n');
         }
     }

@@ -82,16 +82,63 @@ void fmt_cell(float v, char *buf, size_t size)
     fmt_decimal(v, 9.95f, buf, size); /* 9.96 would print as "10.0" */
 }
 
+/* How many runs a verdict came from, where that is fewer than a verdict
+ * needs: " (one run each)"; "" from enough runs. */
+static const char *runs_note(const eng_verdict *v)
+{
+    if (v->runs >= ENG_FEW_RUNS)
+        return "";
+    return v->runs <= 1 ? _(" (one run each)") : _(" (two runs each)");
+}
+
+void fmt_verdict(fmt_style style, const char *a_name, const char *b_name, const eng_verdict *v, char *buf, size_t size)
+{
+    char r[32], said[192];
+    const bool few = v->runs < ENG_FEW_RUNS;
+    fmt_ratio(v->ratio, 1.0, r, sizeof r);
+    if (style == FMT_COLUMN) {
+        if (v->kind == ENG_SAME)
+            snprintf(buf, size, "%s", _("about the same"));
+        else if (v->kind == ENG_UNSURE)
+            snprintf(buf, size, "%s", _("too close to tell"));
+        else
+            snprintf(buf, size, v->kind == ENG_FASTER ? _("%.1fx faster") : _("%.1fx slower"), v->ratio);
+        return;
+    }
+    switch (v->kind) {
+    case ENG_SAME:
+        if (style == FMT_SENTENCE)
+            snprintf(said, sizeof said,
+                     few ? _("%s and %s took about the same time")
+                         : _("%s and %s took about the same time (the gap is within how much their runs vary)"),
+                     a_name, b_name);
+        else
+            snprintf(said, sizeof said,
+                     few ? _("%s \xE2\x89\x88 %s") : _("%s \xE2\x89\x88 %s (within their runs' spread)"), a_name,
+                     b_name);
+        break;
+    case ENG_UNSURE:
+        snprintf(said, sizeof said,
+                 style == FMT_SENTENCE ? _("%s and %s were too close to tell which was faster")
+                                       : _("%s vs %s: too close to tell"),
+                 a_name, b_name);
+        break;
+    default:
+        if (style == FMT_SENTENCE)
+            snprintf(said, sizeof said,
+                     v->kind == ENG_FASTER ? _("%s was %s faster than %s") : _("%s was %s slower than %s"), a_name, r,
+                     b_name);
+        else
+            snprintf(said, sizeof said, v->kind == ENG_FASTER ? _("%s %s faster than %s") : _("%s %s slower than %s"),
+                     a_name, r, b_name);
+        break;
+    }
+    snprintf(buf, size, "%s%s", said, runs_note(v));
+}
+
 void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, char *buf,
                  size_t size)
 {
-    int c = eng_compare(a, b);
-    char r[32];
-    fmt_ratio(eng_total_ms(a), eng_total_ms(b), r, sizeof r);
-    if (!eng_comparable(a, b))
-        snprintf(buf, size, _("%s and %s ran too few times each to tell which was faster"), a_name, b_name);
-    else if (c == 0)
-        snprintf(buf, size, _("%s and %s took about the same time (their runs overlap)"), a_name, b_name);
-    else
-        snprintf(buf, size, c < 0 ? _("%s was %s faster than %s") : _("%s was %s slower than %s"), a_name, r, b_name);
+    eng_verdict v = eng_compare_timings(a, b);
+    fmt_verdict(FMT_SENTENCE, a_name, b_name, &v, buf, size);
 }

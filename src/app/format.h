@@ -22,12 +22,20 @@ void fmt_count(long long n, char *buf, size_t size);
 void fmt_ratio(double slow_ms, double fast_ms, char *buf, size_t size);
 
 typedef struct eng_timing eng_timing;
+typedef struct eng_verdict eng_verdict;
 
-/* How measurement a compares with b, one way round, and only as faster or
- * slower when every run of one beat every run of the other:
- * "cpu-par was 27.1× faster than cpu-seq", "gl was 85.6× slower than
- * cpu-par", "cpu-par and gl took about the same time (their runs overlap)";
- * in Chinese with zh. */
+/* The words for what eng_verdict_of decided, in three places' forms:
+ * FMT_SENTENCE for the narration ("cpu-par was 27.1× faster than cpu-seq",
+ * "cpu-par and gl took about the same time (...)"), FMT_SHORT for the chart
+ * ("cpu-par 27.1× faster than cpu-seq", "cpu-par ≈ gl (...)") and
+ * FMT_COLUMN for bench's column against cpu-seq, without names ("26.8x
+ * faster", "about the same"). A verdict from fewer than ENG_FEW_RUNS runs
+ * says how many ("(one run each)") except in the column, beside its reps. */
+typedef enum fmt_style { FMT_SENTENCE, FMT_SHORT, FMT_COLUMN } fmt_style;
+void fmt_verdict(fmt_style style, const char *a_name, const char *b_name, const eng_verdict *v, char *buf,
+                 size_t size);
+
+/* fmt_verdict(FMT_SENTENCE) of a against b, in the current language. */
 void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, char *buf,
                  size_t size);
 

@@ -30,7 +30,7 @@ static void engine_ms(const app *a, const scene_engine *e, char *buf, size_t siz
 }
 
 /* How `x` compared with `y`, one way round ("cpu-par was 27.1× faster than
- * cpu-seq"), or about the same when their runs overlap. */
+ * cpu-seq"), by the one rule (eng_verdict_of). */
 static void compare(const app *a, const scene_engine *x, const scene_engine *y, char *buf, size_t size)
 {
     if (!x->measured || !y->measured) {

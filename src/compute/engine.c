@@ -440,18 +440,44 @@ double eng_total_max(const eng_timing *t)
     return t->total_max > 0 ? t->total_max : eng_total_ms(t);
 }
 
-bool eng_comparable(const eng_timing *a, const eng_timing *b)
+eng_spread eng_spread_of(const eng_timing *t)
 {
-    return a->reps >= 3 && b->reps >= 3;
+    eng_spread r = {eng_total_ms(t), eng_total_min(t), eng_total_max(t), t->reps > 1 ? t->reps : 1};
+    return r;
 }
 
-int eng_compare(const eng_timing *a, const eng_timing *b)
+/* How far a run's times range, as a share of its median (0 for one run). */
+static double spread_share(eng_spread s)
 {
-    if (eng_total_max(a) < eng_total_min(b))
-        return -1;
-    if (eng_total_min(a) > eng_total_max(b))
-        return 1;
-    return 0;
+    return s.runs > 1 && s.ms > 0 && s.hi > s.lo ? (s.hi - s.lo) / s.ms : 0.0;
+}
+
+eng_verdict eng_verdict_of(eng_spread a, eng_spread b)
+{
+    eng_verdict v = {ENG_SAME, 1.0, a.runs < b.runs ? a.runs : b.runs};
+    double fast = a.ms < b.ms ? a.ms : b.ms, slow = a.ms < b.ms ? b.ms : a.ms;
+    double noise = ENG_SAME_SHARE;
+    bool apart = a.hi < b.lo || a.lo > b.hi;
+    if (v.runs < 1)
+        v.runs = 1;
+    if (!(fast > 0) || !(slow > 0))
+        return v.kind = ENG_UNSURE, v;
+    v.ratio = slow / fast;
+    if (spread_share(a) > noise)
+        noise = spread_share(a);
+    if (spread_share(b) > noise)
+        noise = spread_share(b);
+    if (v.ratio < 1.0 + noise || (v.runs > 1 && !apart))
+        return v; /* ENG_SAME */
+    if (v.runs < ENG_FEW_RUNS && v.ratio < ENG_FEW_RUNS_GAP)
+        return v.kind = ENG_UNSURE, v;
+    v.kind = a.ms < b.ms ? ENG_FASTER : ENG_SLOWER;
+    return v;
+}
+
+eng_verdict eng_compare_timings(const eng_timing *a, const eng_timing *b)
+{
+    return eng_verdict_of(eng_spread_of(a), eng_spread_of(b));
 }
 
 double eng_total_ms(const eng_timing *t)

@@ -396,13 +396,39 @@ double eng_total_ms(const eng_timing *t);
 double eng_total_min(const eng_timing *t);
 double eng_total_max(const eng_timing *t);
 
-/* How two measurements compare: -1 when a was faster than b in every run
- * (a's slowest below b's fastest), 1 when slower in every run, 0 when
- * their ranges overlap ("about the same"). */
-int eng_compare(const eng_timing *a, const eng_timing *b);
+/* A measurement as a comparison reads it: the median (or the single run),
+ * the fastest and slowest runs, and how many runs there were. */
+typedef struct eng_spread {
+    double ms, lo, hi;
+    int runs;
+} eng_spread;
 
-/* Whether both had enough runs (3) for a verdict of faster or slower. */
-bool eng_comparable(const eng_timing *a, const eng_timing *b);
+eng_spread eng_spread_of(const eng_timing *t);
+
+/* What may be said of two measurements, the one rule the chart, the
+ * narration and bench all word:
+ * - ENG_SAME, "about the same": their runs overlap, or the gap is within
+ *   ENG_SAME_SHARE of the faster or within either's own spread (a gap the
+ *   runs themselves vary by says nothing);
+ * - ENG_FASTER / ENG_SLOWER (a against b): from ENG_FEW_RUNS runs each, any
+ *   gap beyond that; from fewer, only a gap of at least ENG_FEW_RUNS_GAP
+ *   times, and the words then say how many runs it came from;
+ * - ENG_UNSURE: fewer runs than that, and a gap too small to be sure of. */
+typedef enum eng_verdict_kind { ENG_SAME, ENG_FASTER, ENG_SLOWER, ENG_UNSURE } eng_verdict_kind;
+
+#define ENG_SAME_SHARE 0.05
+#define ENG_FEW_RUNS 3
+#define ENG_FEW_RUNS_GAP 2.0
+
+typedef struct eng_verdict {
+    eng_verdict_kind kind;
+    double ratio; /* the slower's time over the faster's: at least 1 */
+    int runs;     /* the fewer runs of the two (1: a single run) */
+} eng_verdict;
+
+eng_verdict eng_verdict_of(eng_spread a, eng_spread b);
+eng_verdict eng_compare_timings(const eng_timing *a, const eng_timing *b);
+
 const char *eng_phase_name(eng_phase p);
 
 #endif

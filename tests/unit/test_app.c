@@ -1071,6 +1071,40 @@ static void test_hardware_and_compare(void)
     b.ms[ENG_COMPUTE] = 1.3, b.total_min = 1.1, b.total_max = 1.6; /* 1.3x, but the runs overlap */
     fmt_compare("gl", &b, "cpu-par", &a, buf, sizeof buf);
     CHECK(strstr(buf, "about the same") != NULL, "overlapping runs: %s", buf);
+    {
+        /* one rule for the words, whatever the surface: a gap within the
+         * runs' own spread or under 5% is "about the same"; a single run is
+         * named as one; a large gap is a verdict even from one run */
+        eng_spread tight1 = {1.0, 0.999, 1.001, 9}, tight2 = {1.01, 1.009, 1.011, 9};
+        eng_spread once_big = {116.0, 116.0, 116.0, 1}, once_small = {4.19, 4.19, 4.19, 1};
+        eng_spread once_a = {1.0, 1.0, 1.0, 1}, once_b = {1.01, 1.01, 1.01, 1}, once_c = {1.5, 1.5, 1.5, 1};
+        eng_spread wide = {1.3, 1.02, 1.55, 9}, narrow = {1.0, 0.99, 1.01, 9};
+        eng_verdict v = eng_verdict_of(tight2, tight1);
+        CHECK(v.kind == ENG_SAME, "1%% apart with tight runs is the same, not %d", (int)v.kind);
+        fmt_verdict(FMT_SENTENCE, "cpu-par", "cpu-simd", &v, buf, sizeof buf);
+        CHECK(strstr(buf, "about the same") && !strstr(buf, "faster"), "%s", buf);
+        fmt_verdict(FMT_SHORT, "cpu-par", "cpu-simd", &v, buf, sizeof buf);
+        CHECK(strstr(buf, "\xE2\x89\x88") && !strstr(buf, "1.0"), "the chart: %s", buf);
+        fmt_verdict(FMT_COLUMN, "", "", &v, buf, sizeof buf);
+        CHECK(!strcmp(buf, "about the same"), "bench: %s", buf);
+        v = eng_verdict_of(once_big, once_small);
+        CHECK(v.kind == ENG_SLOWER && v.runs == 1, "27.7x from one run each is a verdict (%d)", (int)v.kind);
+        fmt_verdict(FMT_SHORT, "gl", "cpu-par", &v, buf, sizeof buf);
+        CHECK(!strcmp(buf, "gl 27.7\xC3\x97 slower than cpu-par (one run each)"), "named as one run: %s", buf);
+        fmt_verdict(FMT_COLUMN, "", "", &v, buf, sizeof buf);
+        CHECK(!strcmp(buf, "27.7x slower"), "bench: %s", buf);
+        v = eng_verdict_of(once_b, once_a);
+        fmt_verdict(FMT_SENTENCE, "cpu-par", "cpu-simd", &v, buf, sizeof buf);
+        CHECK(!strcmp(buf, "cpu-par and cpu-simd took about the same time (one run each)"), "%s", buf);
+        v = eng_verdict_of(once_c, once_a);
+        CHECK(v.kind == ENG_UNSURE, "1.5x from one run each is too close to tell (%d)", (int)v.kind);
+        fmt_verdict(FMT_SENTENCE, "cpu-par", "cpu-simd", &v, buf, sizeof buf);
+        CHECK(!strcmp(buf, "cpu-par and cpu-simd were too close to tell which was faster (one run each)"), "%s", buf);
+        v = eng_verdict_of(wide, narrow);
+        CHECK(v.kind == ENG_SAME, "1.3x within a 41%% spread is the same (%d)", (int)v.kind);
+        v = eng_verdict_of(narrow, wide);
+        CHECK(v.ratio > 1.29 && v.ratio < 1.31, "one way round: %.3f", v.ratio);
+    }
     i18n_set_lang("zh"); /* the catalogue, with no Chinese locale on the system */
     fmt_compare("gl", &b, "cpu-par", &a, buf, sizeof buf);
     CHECK(strstr(buf, "差不多") != NULL, "in Chinese: %s", buf);

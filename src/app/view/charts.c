@@ -29,20 +29,12 @@ static float bar_len(double t, double lo, double max, bool log_scale, float widt
     return (float)(log10(t / lo) / log10(max / lo)) * width;
 }
 
-/* "cpu-par 27.1× faster than cpu-seq", faster or slower only when every run
- * of one beat every run of the other, else "cpu-par ≈ cpu-seq (runs overlap)". */
+/* "cpu-par 27.1× faster than cpu-seq", by the one rule (eng_verdict_of). */
 static void short_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, char *buf,
                           size_t size)
 {
-    int c = eng_compare(a, b);
-    char r[32];
-    fmt_ratio(eng_total_ms(a), eng_total_ms(b), r, sizeof r);
-    if (!eng_comparable(a, b))
-        snprintf(buf, size, _("%s vs %s: too few runs to tell"), a_name, b_name);
-    else if (c == 0)
-        snprintf(buf, size, _("%s \xE2\x89\x88 %s (their runs overlap)"), a_name, b_name);
-    else
-        snprintf(buf, size, c < 0 ? _("%s %s faster than %s") : _("%s %s slower than %s"), a_name, r, b_name);
+    eng_verdict v = eng_compare_timings(a, b);
+    fmt_verdict(FMT_SHORT, a_name, b_name, &v, buf, size);
 }
 
 /* The chain: the same passes one after another on a 4x4 image, each waiting
@@ -57,7 +49,7 @@ static void draw_chain(view *v, const scene *s)
     float x0 = L->chart.x + 0.5f * L->pad + label_w,
           width = L->chart.w - label_w - vw_text_w(v->small, " 999.99 ms ") - L->pad;
     double hi = fmax(s->chain.ms[0], s->chain.ms[1]);
-    char buf[256], t[32], n[32];
+    char buf[256], t[192], n[32];
 
     rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
     fmt_count(s->chain.length, n, sizeof n);
@@ -79,12 +71,12 @@ static void draw_chain(view *v, const scene *s)
         }
         y += bar_h * 1.25f;
     }
-    if (s->chain.ms[0] > 0 && s->chain.ms[1] > 0) {
-        fmt_ratio(fmax(s->chain.ms[0], s->chain.ms[1]), fmin(s->chain.ms[0], s->chain.ms[1]), t, sizeof t);
-        snprintf(buf, sizeof buf,
-                 s->chain.ms[1] < s->chain.ms[0] ? _("%s %s faster than cpu-seq, measured once, the passes only")
-                                                 : _("%s %s slower than cpu-seq, measured once, the passes only"),
-                 scene_engine_label(&s->gpu.eng), t);
+    if (s->chain.ms[0] > 0 && s->chain.ms[1] > 0) { /* one run each, by the one rule */
+        eng_spread gpu = {s->chain.ms[1], s->chain.ms[1], s->chain.ms[1], 1},
+                   seq = {s->chain.ms[0], s->chain.ms[0], s->chain.ms[0], 1};
+        eng_verdict verdict = eng_verdict_of(gpu, seq);
+        fmt_verdict(FMT_SHORT, scene_engine_label(&s->gpu.eng), "cpu-seq", &verdict, t, sizeof t);
+        snprintf(buf, sizeof buf, _("%s, the passes only"), t);
         vw_text_fit(v, v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, DIM);
     }
 }
