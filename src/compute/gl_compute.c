@@ -742,7 +742,9 @@ restore:
 }
 
 /* Computes into the caller's GL buffer (w*h floats) instead of host memory:
- * upload, present (the dispatch into that buffer), overhead. */
+ * upload, compute (the dispatch, writing that buffer in place), overhead.
+ * There is no present phase: the buffer written is the one drawn, so
+ * nothing is copied to show it. */
 static bool gl_present(void *state, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
 {
     gl_state *s = state;
@@ -774,7 +776,7 @@ static bool gl_present(void *state, const eng_job *job, unsigned gl_buffer, eng_
     wall = tim_now_ms() - t0;
     if (!gl_check(s, N_("computing the convolution into a GL buffer")))
         goto restore;
-    fill_timing(s, ENG_PRESENT, false, wall, timing);
+    fill_timing(s, ENG_COMPUTE, false, wall, timing);
     timing->launch = launch;
     timing->result = ENG_RESULT_INTEROP; /* no copy: the shader wrote the buffer in place */
     ok = gl_check(s, N_("reading the timer queries"));
