@@ -23,7 +23,7 @@
 #include "scene.h"
 
 #define REC_VERSION 1
-#define REC_ENGINES 3
+#define REC_ENGINES 4 /* cpu-seq, cpu-par, the GPU, cpu-simd (older records: the first three) */
 #define REC_MAX_BYTES (256 * 1024)
 #define REC_DEPTH 6     /* lists and mappings inside each other in a record: root, engines, engine, runs, run, phases */
 #define REC_MAX_DEPTH 8 /* the most a record may have: deeper is refused before it is parsed */

@@ -6,9 +6,13 @@
 #include <stdio.h>
 
 #define SWEEP_BUDGET_MS 60.0 /* time spent measuring one engine at one size */
-#define ENGINES 3            /* cpu-seq, cpu-par, the GPU */
+#define ENGINES SCENE_SWEEP_ENGINES
 
-static const scene_cpu_kind cpu_of[2] = {SCENE_CPU_SEQ, SCENE_CPU_PAR};
+/* The order a size's engines are measured in (the GPU last: a size is done
+ * when it is), and the CPU engine behind each of the sweep's lines. */
+static const int measured_in_order[ENGINES] = {SWEEP_SEQ, SWEEP_SIMD, SWEEP_PAR, SWEEP_GPU};
+static const scene_cpu_kind cpu_of[ENGINES] = {[SWEEP_SEQ] = SCENE_CPU_SEQ, [SWEEP_PAR] = SCENE_CPU_PAR,
+                                               [SWEEP_SIMD] = SCENE_CPU_SIMD};
 
 /* A figure of the sweep: engine k at size i. */
 static void took_at(scene *s, int k, int i, const eng_timing *t)
@@ -45,7 +49,8 @@ int scene_sweep_crossover(const scene *s)
     /* the smallest size from which the GPU is faster at every size measured */
     int from = 0;
     for (int i = s->sweep.count - 1; i >= 0; --i) {
-        if (!(s->sweep.ms[2][i] >= 0 && s->sweep.ms[1][i] >= 0 && s->sweep.hi[2][i] < s->sweep.lo[1][i]))
+        if (!(s->sweep.ms[SWEEP_GPU][i] >= 0 && s->sweep.ms[SWEEP_PAR][i] >= 0 &&
+              s->sweep.hi[SWEEP_GPU][i] < s->sweep.lo[SWEEP_PAR][i]))
             break;
         from = s->sweep.size[i];
     }
@@ -72,20 +77,20 @@ static void measure_here(scene *s, int k, const img_plane *in)
 {
     int n = in->w;
     img_plane out;
-    if (k == 2 && s->gpu.eng.engine)
+    if (k == SWEEP_GPU && s->gpu.eng.engine)
         scene_gpu_options(s, ENG_RESULT_BULK); /* the sweep's GPU times include copying the result back */
     if (img_plane_alloc(&out, n, n)) {
         eng_job job = {in, &out, scene_params(s)};
-        scene_engine probe = k == 2 ? s->gpu.eng : s->cpu[cpu_of[k]]; /* the engines' own figures stay */
+        scene_engine probe = k == SWEEP_GPU ? s->gpu.eng : s->cpu[cpu_of[k]]; /* the engines' own figures stay */
         scene_engine_measure(&probe, &job, 0, SWEEP_BUDGET_MS);
         if (probe.measured)
             took_at(s, k, s->sweep.at_size, &probe.timing);
         img_plane_free(&out);
     }
-    if (k == 2)
+    if (k == SWEEP_GPU)
         scene_gpu_restale(s); /* the GPU's switches went back to bulk: measure what is shown again */
     scene_task_step(s);
-    if (k == 2)
+    if (k == SWEEP_GPU)
         s->sweep.count = s->sweep.at_size + 1;
 }
 
@@ -93,8 +98,8 @@ static void measure_here(scene *s, int k, const img_plane *in)
  * figure comes later), the GPU here. */
 static void slice(scene *s, double budget_ms)
 {
-    int k = s->sweep.at_engine, n = s->sweep.size[s->sweep.at_size];
-    eng_engine *own = k < 2 ? scene_cpu_own(s, cpu_of[k]) : NULL;
+    int k = measured_in_order[s->sweep.at_engine], n = s->sweep.size[s->sweep.at_size];
+    eng_engine *own = k != SWEEP_GPU ? scene_cpu_own(s, cpu_of[k]) : NULL;
     img_plane in;
     (void)budget_ms;
     if (!img_plane_scaled(&s->img.luma, n, n, &in)) {

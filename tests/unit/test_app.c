@@ -136,9 +136,12 @@ static void test_every_action(void)
         case ACT_HELP: CHECK(a.help, "help"); break;
         case ACT_THREADS: CHECK(a.s.thread_view, "threads"); break;
         case ACT_SWEEP:
-            CHECK((a.s.area == SCENE_AREA_SWEEP) && a.s.sweep.count == SCENE_SWEEP_SIZES && a.s.sweep.ms[0][0] >= 0 &&
-                      a.s.sweep.ms[1][SCENE_SWEEP_SIZES - 1] >= 0,
+            CHECK((a.s.area == SCENE_AREA_SWEEP) && a.s.sweep.count == SCENE_SWEEP_SIZES &&
+                      a.s.sweep.ms[SWEEP_SEQ][0] >= 0 && a.s.sweep.ms[SWEEP_PAR][SCENE_SWEEP_SIZES - 1] >= 0,
                   "sweep: shown %d, %d sizes", (a.s.area == SCENE_AREA_SWEEP), a.s.sweep.count);
+            for (int z = 0; z < SCENE_SWEEP_SIZES; ++z) /* one core's vector lanes, the step lessons 1, 7, 8 build on */
+                CHECK(a.s.sweep.ms[SWEEP_SIMD][z] > 0, "sweep: cpu-simd measured at %dx%d too", a.s.sweep.size[z],
+                      a.s.sweep.size[z]);
             break;
         case ACT_CHAIN:
             CHECK((a.s.chart == SCENE_CHART_CHAIN) && a.s.chain.ms[0] >= 0 && a.s.chain.length == SCENE_CHAIN_LENGTH,
@@ -540,17 +543,18 @@ static void test_long_work(void)
     CHECK(scene_busy(&a.s) && (a.s.area == SCENE_AREA_SWEEP), "the sweep starts and its chart shows");
     /* slices of at most one engine run each, the CPU's on the measuring
      * thread: a slice returns at once while it works; progress never goes
-     * back and reaches 9 of 18 runs (three sizes) */
+     * back and reaches 12 of 24 runs (three sizes of four engines) */
     while (scene_busy(&a.s) && slices < 100000) {
         double t0 = tim_now_ms();
         scene_work(&a.s, 0.0);
         if (scene_waiting(&a.s))
             CHECK(tim_now_ms() - t0 < 50, "a slice waited %.0f ms for the measuring thread", tim_now_ms() - t0);
         scene_progress(&a.s, &done, &total);
-        CHECK(done >= last && total == 18, "progress %d of %d after %d", done, total, last);
+        CHECK(done >= last && total == SCENE_SWEEP_SIZES * SCENE_SWEEP_ENGINES, "progress %d of %d after %d", done,
+              total, last);
         last = done;
         ++slices;
-        if (done >= 9 && !scene_waiting(&a.s)) { /* three sizes done: Esc stops it */
+        if (done >= 3 * SCENE_SWEEP_ENGINES && !scene_waiting(&a.s)) { /* three sizes done: Esc stops it */
             app_do(&a, app_act_id(ACT_ESCAPE));
             break;
         }
@@ -558,8 +562,9 @@ static void test_long_work(void)
     }
     CHECK(!scene_busy(&a.s) && a.s.sweep.count == 3 && (a.s.area == SCENE_AREA_SWEEP),
           "Esc stopped the sweep after 3 sizes (%d), its chart stays", a.s.sweep.count);
-    CHECK(a.s.sweep.ms[0][2] > 0 && a.s.sweep.ms[1][2] > 0, "both CPU engines measured at 64x64: %g, %g ms",
-          a.s.sweep.ms[0][2], a.s.sweep.ms[1][2]);
+    CHECK(a.s.sweep.ms[SWEEP_SEQ][2] > 0 && a.s.sweep.ms[SWEEP_SIMD][2] > 0 && a.s.sweep.ms[SWEEP_PAR][2] > 0,
+          "the CPU engines measured at 64x64: %g, %g, %g ms", a.s.sweep.ms[SWEEP_SEQ][2], a.s.sweep.ms[SWEEP_SIMD][2],
+          a.s.sweep.ms[SWEEP_PAR][2]);
     scene_settle(&a.s);
     CHECK(a.s.sweep.count == 3 && a.s.sweep.ms[0][3] < 0, "nothing of the stopped sweep comes in later");
     app_do(&a, app_act_id(ACT_ESCAPE));

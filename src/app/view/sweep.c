@@ -30,7 +30,7 @@ static void sweep_range(const app *a, double *lo, double *hi)
 {
     const scene *s = &a->s;
     *lo = 1e30, *hi = 0;
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < SCENE_SWEEP_ENGINES; ++k)
         for (int i = 0; i < s->sweep.count; ++i)
             if (s->sweep.ms[k][i] > 0) {
                 *lo = fmin(*lo, s->sweep.ms[k][i]);
@@ -100,12 +100,15 @@ static void draw_axes(view *v, const plot *p, rect box, int cross)
 }
 
 /* The recorded run, in dashed lines with hollow markers, lighter. */
-static void draw_recorded(view *v, const app *a, const plot *p, const rnd_color colors[3])
+static void draw_recorded(view *v, const app *a, const plot *p, const rnd_color colors[SCENE_SWEEP_ENGINES])
 {
     float ls = vw_lh(v->small);
     for (int k = 0; a->has_record && k < a->record.engine_count; ++k) {
         const rec_engine *e = &a->record.engine[k];
-        int c = strcmp(e->name, "cpu-seq") == 0 ? 0 : strcmp(e->name, "cpu-par") == 0 ? 1 : 2;
+        int c = strcmp(e->name, "cpu-seq") == 0    ? SWEEP_SEQ
+                : strcmp(e->name, "cpu-par") == 0  ? SWEEP_PAR
+                : strcmp(e->name, "cpu-simd") == 0 ? SWEEP_SIMD
+                                                   : SWEEP_GPU;
         rnd_color col = vw_alpha(vw_mix(colors[c], WHITE, 0.3f), 0.8f);
         float px = 0, py = 0, m = 0.3f * ls;
         for (int i = 0; i < e->count; ++i) {
@@ -141,11 +144,14 @@ static void draw_live(const scene *s, const plot *p, int k, rnd_color color, flo
                 rnd_rect(px + (x - px) * (float)j / (float)steps - 1, py + (y - py) * (float)j / (float)steps - 1, 2, 2,
                          color);
         }
-        if (k == 0)
+        if (k == SWEEP_SEQ)
             rnd_rect(x - m, y - m, 2 * m, 2 * m, color);
-        else if (k == 1)
+        else if (k == SWEEP_PAR)
             rnd_frame(x - m, y - m, 2 * m, 2 * m, 2, color);
-        else {
+        else if (k == SWEEP_SIMD) { /* a diamond's outline: two short bars each way */
+            rnd_rect(x - m, y - 1, 2 * m, 2, color);
+            rnd_frame(x - 0.6f * m, y - 0.6f * m, 1.2f * m, 1.2f * m, 1, color);
+        } else {
             rnd_rect(x - m, y - 1, 2 * m, 3, color);
             rnd_rect(x - 1, y - m, 3, 2 * m, color);
         }
@@ -163,8 +169,14 @@ void vw_draw_sweep(view *v, const app *a, rect box)
 {
     const scene *s = &a->s;
     const layout *L = &v->L;
-    const char *names[3] = {"cpu-seq", "cpu-par", scene_engine_label(&s->gpu.eng)};
-    rnd_color colors[3] = {PHASE_COLOR[ENG_COMPUTE], PHASE_COLOR[ENG_UPLOAD], PHASE_COLOR[ENG_PRESENT]};
+    const char *names[SCENE_SWEEP_ENGINES] = {[SWEEP_SEQ] = "cpu-seq", [SWEEP_PAR] = "cpu-par",
+                                              [SWEEP_GPU] = scene_engine_label(&s->gpu.eng),
+                                              [SWEEP_SIMD] = "cpu-simd"};
+    rnd_color colors[SCENE_SWEEP_ENGINES] = {[SWEEP_SEQ] = PHASE_COLOR[ENG_COMPUTE],
+                                             [SWEEP_PAR] = PHASE_COLOR[ENG_UPLOAD],
+                                             [SWEEP_GPU] = PHASE_COLOR[ENG_PRESENT],
+                                             [SWEEP_SIMD] = PHASE_COLOR[ENG_DOWNLOAD]};
+    static const int legend_order[SCENE_SWEEP_ENGINES] = {SWEEP_SEQ, SWEEP_SIMD, SWEEP_PAR, SWEEP_GPU};
     plot p = {.lmin = log(4.0), .lmax = log(4096.0)};
     float legend_x, ls = vw_lh(v->small);
     int cross = scene_sweep_crossover(s);
@@ -178,15 +190,16 @@ void vw_draw_sweep(view *v, const app *a, rect box)
     p.hi = pow(10, ceil(log10(p.hi)));
     if (!(p.lo > 0) || !isfinite(p.hi) || p.hi <= p.lo)
         return;
-    legend_x = box.x + box.w - fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, names[2])) - 2 * L->pad;
+    legend_x = box.x + box.w - fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, names[SWEEP_GPU])) - 2 * L->pad;
     p.x0 = box.x + vw_text_w(v->small, "1000 ms ") + L->pad;
     p.x1 = legend_x - L->pad;
     p.y1 = box.y + box.h - ls * 1.3f;
     draw_axes(v, &p, box, cross);
     draw_recorded(v, a, &p, colors); /* the recorded run first, under the live one */
-    for (int k = 0; k < 3; ++k) {
+    for (int row = 0; row < SCENE_SWEEP_ENGINES; ++row) {
+        int k = legend_order[row];
         draw_live(s, &p, k, colors[k], ls);
-        rnd_rect(legend_x, p.y0 + (float)k * ls * 1.2f + 0.3f * ls, 0.6f * ls, 0.6f * ls, colors[k]);
-        rnd_text(v->small, names[k], legend_x + 0.9f * ls, p.y0 + (float)k * ls * 1.2f, TEXT);
+        rnd_rect(legend_x, p.y0 + (float)row * ls * 1.2f + 0.3f * ls, 0.6f * ls, 0.6f * ls, colors[k]);
+        rnd_text(v->small, names[k], legend_x + 0.9f * ls, p.y0 + (float)row * ls * 1.2f, TEXT);
     }
 }
