@@ -213,6 +213,8 @@ static bool measure_gpu(scene *s)
         return false;
     }
     ++s->gpu.runs;
+    s->gpu.whole = s->gpu.eng.timing; /* what a later run in tiles is compared with */
+    s->gpu.whole_known = true;
     s->gpu.device_known = eng_device(s->gpu.eng.engine, &s->gpu.device);
     scene_clear_gpu_error(s);
     return true;
@@ -234,6 +236,7 @@ void scene_launch_gpu(scene *s)
 
 void scene_next_gpu_kernel(scene *s)
 {
+    s->gpu.whole_known = false;
     if (!s->gpu.eng.engine) {
         scene_notice(s, _("naive and tiled are a GPU engine's two kernels, and this machine has no GPU engine"));
         return;
@@ -276,6 +279,7 @@ void scene_next_gpu_engine(scene *s)
     const char *other = strcmp(s->gpu.eng.name, "cuda") == 0 ? "gl" : "cuda";
     scene_engine next;
     char msg[400];
+    s->gpu.whole_known = false;
     scene_open_engine(s, &next, other);
     if (!next.engine) {
         snprintf(msg, sizeof msg, _("the %s engine cannot run here: %s"), other, next.why);
@@ -302,6 +306,7 @@ void scene_next_block_shape(scene *s)
 {
     int bdx, bdy;
     char msg[320];
+    s->gpu.whole_known = false;
     s->gpu.block_shape = (s->gpu.block_shape + 1) % SCENE_BLOCK_SHAPES;
     scene_block_dims(s, &bdx, &bdy);
     scene_changed(s, SCENE_CHANGE_BLOCK_SHAPE);
@@ -381,6 +386,7 @@ static void changed(scene *s, scene_change what)
      * have run on it) */
     s->gpu.stale = what == SCENE_CHANGE_IMAGE ? shown : s->gpu.stale || shown;
     s->gpu.eng.measured = false;
+    s->gpu.whole_known = false;
 }
 
 static bool due(const scene *s)

@@ -31,6 +31,10 @@ typedef struct scene_gpu {
     eng_device_info device; /* read after each run */
     bool device_known;
     double shown_at; /* clock (ms) when the result appeared */
+    /* The last run in one piece of this image, filter and engine, kept when
+     * tiles run: what the tiles are compared with (lesson 6). */
+    eng_timing whole;
+    bool whole_known;
 } scene_gpu;
 
 void scene_launch_gpu(scene *s);       /* every output at once */

@@ -51,8 +51,10 @@ void rec_cpu_model(char *buf, size_t size)
 
 bool rec_from_scene(const scene *s, const char *convis_version, app_record *r)
 {
-    const scene_engine *e[REC_ENGINES] = {[SWEEP_SEQ] = &s->cpu[SCENE_CPU_SEQ], [SWEEP_PAR] = &s->cpu[SCENE_CPU_PAR],
-                                          [SWEEP_GPU] = &s->gpu.eng, [SWEEP_SIMD] = &s->cpu[SCENE_CPU_SIMD]};
+    const scene_engine *e[REC_ENGINES] = {[SWEEP_SEQ] = &s->cpu[SCENE_CPU_SEQ],
+                                          [SWEEP_PAR] = &s->cpu[SCENE_CPU_PAR],
+                                          [SWEEP_GPU] = &s->gpu.eng,
+                                          [SWEEP_SIMD] = &s->cpu[SCENE_CPU_SIMD]};
     time_t now = time(NULL);
     struct tm tm;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -11,8 +11,8 @@
 /* The order a size's engines are measured in (the GPU last: a size is done
  * when it is), and the CPU engine behind each of the sweep's lines. */
 static const int measured_in_order[ENGINES] = {SWEEP_SEQ, SWEEP_SIMD, SWEEP_PAR, SWEEP_GPU};
-static const scene_cpu_kind cpu_of[ENGINES] = {[SWEEP_SEQ] = SCENE_CPU_SEQ, [SWEEP_PAR] = SCENE_CPU_PAR,
-                                               [SWEEP_SIMD] = SCENE_CPU_SIMD};
+static const scene_cpu_kind cpu_of[ENGINES] = {
+    [SWEEP_SEQ] = SCENE_CPU_SEQ, [SWEEP_PAR] = SCENE_CPU_PAR, [SWEEP_SIMD] = SCENE_CPU_SIMD};
 
 /* A figure of the sweep: engine k at size i. */
 static void took_at(scene *s, int k, int i, const eng_timing *t)

@@ -15,11 +15,12 @@ typedef struct sweep_state {
     int count; /* sizes measured */
     int size[SCENE_SWEEP_SIZES];
     double ms[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES]; /* by SWEEP_SEQ...; < 0: not measured */
-    double lo[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES], hi[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES]; /* the runs' fastest and slowest */
+    double lo[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES],
+        hi[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES]; /* the runs' fastest and slowest */
     int reps[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES];
     double phase[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES][ENG_PHASE_COUNT]; /* each phase's median; < 0: none */
-    int at_size, at_engine;                              /* where the sweep under way is */
-    int job_size, job_engine;                            /* what the measuring thread measures for it */
+    int at_size, at_engine;                                                /* where the sweep under way is */
+    int job_size, job_engine; /* what the measuring thread measures for it */
 } sweep_state;
 
 void scene_sweep(scene *s); /* starts the sweep; again: hides its chart */

@@ -1048,8 +1048,7 @@ unmap:
     /* the kernel is the compute, as on every path; the map and the unmap
      * around it are what presenting by interop costs */
     timing->ms[ENG_COMPUTE] = elapsed_ms(s, EV_MAPPED, EV_LAUNCHED, &ok);
-    timing->ms[ENG_PRESENT] =
-        elapsed_ms(s, EV_UPLOADED, EV_MAPPED, &ok) + elapsed_ms(s, EV_LAUNCHED, EV_COMPUTED, &ok);
+    timing->ms[ENG_PRESENT] = elapsed_ms(s, EV_UPLOADED, EV_MAPPED, &ok) + elapsed_ms(s, EV_LAUNCHED, EV_COMPUTED, &ok);
     timing->has[ENG_UPLOAD] = timing->has[ENG_COMPUTE] = timing->has[ENG_PRESENT] = true;
     timing->result = ENG_RESULT_INTEROP;
     return ok && finish_timing(s, tim_now_ms() - t0, 0.0, CLOCK_EVENTS, timing);

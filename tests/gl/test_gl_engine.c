@@ -63,9 +63,10 @@ static void check_timing(const eng_timing *t, int w, int h, bool download, const
     bool query = expect_query_clock();
     CHECK(t->has[ENG_UPLOAD] && t->has[ENG_COMPUTE] && t->has[ENG_OVERHEAD], "%s: phases upload, compute, overhead",
           what);
-    CHECK(t->has[ENG_DOWNLOAD] == download && !t->has[ENG_PRESENT],
-          "%s: a download only when run to host memory, and never a present phase (the dispatch writes the buffer drawn)",
-          what);
+    CHECK(
+        t->has[ENG_DOWNLOAD] == download && !t->has[ENG_PRESENT],
+        "%s: a download only when run to host memory, and never a present phase (the dispatch writes the buffer drawn)",
+        what);
     CHECK(t->clock && (query ? strcmp(t->clock, CLOCK_QUERY) == 0 : strncmp(t->clock, "monotonic clock", 15) == 0),
           "%s: clock '%s', expected %s", what, t->clock ? t->clock : "(null)",
           query ? CLOCK_QUERY : "the monotonic clock on a CPU renderer");

@@ -885,6 +885,11 @@ static void test_budget_tiles(void)
           "a new filter: no half result of the old one shows");
     scene_settle(s);
     CHECK(s->phase == SCENE_PHASE_GPU && s->tiles.done == 4 && gpu_result_exact(s), "the tiles ran again, exact");
+    {
+        char said[256] = "";
+        CHECK(app_placeholder(&a, "tiles_vs_whole", said, sizeof said) && strstr(said, "to compare"),
+              "no run in one piece of the new filter to compare the tiles with: %s", said);
+    }
     app_do(&a, app_act_id(ACT_GPU));
     scene_work(s, 0.0);
     CHECK(s->task.busy == SCENE_FEATURE_TILES && s->tiles.done == 1, "tiles under way again: %d", s->tiles.done);
@@ -895,6 +900,14 @@ static void test_budget_tiles(void)
     scene_set_budget(s, 1 << 20);
     scene_settle(s);
     CHECK(s->phase == SCENE_PHASE_GPU && s->tiles.done == 4 && gpu_result_exact(s), "and back in tiles");
+    {
+        /* lesson 6: the tiles beside the run in one piece just before, by the one rule */
+        char said[256] = "", whole[32];
+        fmt_ms(eng_total_ms(&s->gpu.whole), whole, sizeof whole);
+        CHECK(app_placeholder(&a, "tiles_vs_whole", said, sizeof said) && strstr(said, "in one piece (") &&
+                  strstr(said, whole),
+              "the tiles against the whole image's %s: %s", whole, said);
+    }
     /* a lesson starts without a budget; leaving it brings the budget back */
     app_options_default(&defaults, "sobel-x");
     memset(&st, 0, sizeof st);

@@ -169,7 +169,8 @@ void vw_draw_sweep(view *v, const app *a, rect box)
 {
     const scene *s = &a->s;
     const layout *L = &v->L;
-    const char *names[SCENE_SWEEP_ENGINES] = {[SWEEP_SEQ] = "cpu-seq", [SWEEP_PAR] = "cpu-par",
+    const char *names[SCENE_SWEEP_ENGINES] = {[SWEEP_SEQ] = "cpu-seq",
+                                              [SWEEP_PAR] = "cpu-par",
                                               [SWEEP_GPU] = scene_engine_label(&s->gpu.eng),
                                               [SWEEP_SIMD] = "cpu-simd"};
     rnd_color colors[SCENE_SWEEP_ENGINES] = {[SWEEP_SEQ] = PHASE_COLOR[ENG_COMPUTE],
@@ -190,7 +191,8 @@ void vw_draw_sweep(view *v, const app *a, rect box)
     p.hi = pow(10, ceil(log10(p.hi)));
     if (!(p.lo > 0) || !isfinite(p.hi) || p.hi <= p.lo)
         return;
-    legend_x = box.x + box.w - fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, names[SWEEP_GPU])) - 2 * L->pad;
+    legend_x =
+        box.x + box.w - fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, names[SWEEP_GPU])) - 2 * L->pad;
     p.x0 = box.x + vw_text_w(v->small, "1000 ms ") + L->pad;
     p.x1 = legend_x - L->pad;
     p.y1 = box.y + box.h - ls * 1.3f;
