@@ -83,12 +83,12 @@ void fmt_cell(float v, char *buf, size_t size)
 }
 
 /* How many runs a verdict came from, where that is fewer than a verdict
- * needs: " (one run each)"; "" from enough runs. */
+ * needs: " (from a single run)"; "" from enough runs. */
 static const char *runs_note(const eng_verdict *v)
 {
     if (v->runs >= ENG_FEW_RUNS)
         return "";
-    return v->runs <= 1 ? _(" (one run each)") : _(" (two runs each)");
+    return v->runs <= 1 ? _(" (from a single run)") : _(" (from two runs)");
 }
 
 void fmt_verdict(fmt_style style, const char *a_name, const char *b_name, const eng_verdict *v, char *buf, size_t size)

@@ -30,7 +30,7 @@ typedef struct eng_verdict eng_verdict;
  * ("cpu-par 27.1× faster than cpu-seq", "cpu-par ≈ gl (...)") and
  * FMT_COLUMN for bench's column against cpu-seq, without names ("26.8x
  * faster", "about the same"). A verdict from fewer than ENG_FEW_RUNS runs
- * says how many ("(one run each)") except in the column, beside its reps. */
+ * says how many ("(from a single run)") except in the column, beside its reps. */
 typedef enum fmt_style { FMT_SENTENCE, FMT_SHORT, FMT_COLUMN } fmt_style;
 void fmt_verdict(fmt_style style, const char *a_name, const char *b_name, const eng_verdict *v, char *buf,
                  size_t size);

@@ -207,7 +207,7 @@ static void v_tiles_vs_whole(const app *a, char *buf, size_t size)
     }
     if (v.runs < ENG_FEW_RUNS)
         snprintf(buf + strlen(buf), size - strlen(buf), "%s",
-                 v.runs <= 1 ? _(" (one run each)") : _(" (two runs each)"));
+                 v.runs <= 1 ? _(" (from a single run)") : _(" (from two runs)"));
 }
 
 static void v_tile_ms(const app *a, char *buf, size_t size)
