@@ -63,6 +63,8 @@ static void *worker_main(void *arg)
             job.in = &in;
             job.out = &out;
             r.ok = worker_measure(w->engine, &job, 0, w->budget_ms, &r.timing, r.why, sizeof r.why);
+            if (r.ok && eng_class_of(w->engine) == eng_find("cpu-par"))
+                eng_cores_check(eng_par_threads(), &r.cores);
             img_plane_free(&out);
         } else {
             snprintf(r.why, sizeof r.why, "%s", err_msg());
