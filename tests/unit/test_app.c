@@ -1072,8 +1072,7 @@ static void test_cores_note(void)
     {
         eng_cores c = {2, 1.9, 0.5, 0.53};
         scene_cores_text(&c, buf, sizeof buf);
-        CHECK(strcmp(buf, "2 threads at once gave 1.9 cores' worth of work (measured)") == 0, "the figure: '%s'",
-              buf);
+        CHECK(strcmp(buf, "2 threads at once gave 1.9 cores' worth of work (measured)") == 0, "the figure: '%s'", buf);
     }
 }
 
