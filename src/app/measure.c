@@ -111,8 +111,8 @@ static void measure_cpu(scene *s, scene_cpu_kind k)
     scene_engine_measure(&s->cpu[k], &job, 0, TIMING_BUDGET_MS);
     img_plane_free(&scratch);
     memset(&check, 0, sizeof check);
-    if (k == SCENE_CPU_PAR && s->cpu[k].measured)
-        eng_cores_check(eng_par_threads(), &check); /* as the worker does after cpu-par */
+    if (k == SCENE_CPU_PAR && s->cpu[k].measured && s->measure.cores_check.threads == 0)
+        eng_cores_check(eng_par_threads(), &check); /* once, as the worker does */
     took_cpu(s, k, s->cpu[k].measured, &s->cpu[k].timing, &check, s->cpu[k].why);
 }
 

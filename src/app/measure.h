@@ -22,9 +22,9 @@ typedef struct scene_measure {
      * programs' work slows them), and the cores there are */
     double load;
     int cores;
-    /* the second-core check (eng_cores_check), made with cpu-par's last
-     * measurement: whether its threads had cores of their own; threads 0
-     * before */
+    /* the second-core check (eng_cores_check), made once, with cpu-par's
+     * first measurement: whether its threads had cores of their own;
+     * threads 0 before */
     eng_cores cores_check;
 } scene_measure;
 
