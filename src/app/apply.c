@@ -211,7 +211,7 @@ int app_apply_main(int argc, char **argv)
     printf(_("wrote %s: %dx%d, kernel %s [%s]%s, border %s, display %s\n"), a.output, out.w, out.h, a.opt.kernel.name,
            kernel_text, a.opt.flip ? _(" flipped (true convolution)") : "",
            C_("border", conv_border_name(a.opt.border)), C_("display", img_display_name(a.opt.display)));
-    printf(_("  engine: %s (%s)\n"), a.engine, eng_description(engine));
+    printf(_("  engine: %s (%s)\n"), a.engine, eng_run_description(engine, &timing)); /* the threads it used */
     if (a.have_eng && !eng_has_options(eng_class_of(engine)))
         printf(_("  note: engine '%s' has no GPU kernel variants or result paths; --gpu-kernel and --result "
                  "were ignored\n"),

@@ -222,6 +222,8 @@ static bool measure_all(bench *b, const img_plane *source)
             }
         }
         snprintf(b->description[k], sizeof b->description[k], "%s", eng_description(engine[k]));
+        if (eng_hardware_of(engine[k]) == ENG_HW_CPU && b->cores.threads == 0)
+            eng_cores_check(eng_par_threads(), &b->cores); /* whether cpu-par's threads have cores of their own */
     }
     for (int i = 0; i < b->size_count; ++i) {
         int n = b->sizes[i];

@@ -41,6 +41,9 @@ typedef struct bench {
     const char *image;
     bench_cell copy[BENCH_MAX_SIZES];
     bench_cell cell[BENCH_MAX_ENGINES][BENCH_MAX_SIZES];
+    /* the second-core check, made before the sizes when a CPU engine runs
+     * (threads 0: not made) */
+    eng_cores cores;
 } bench;
 
 /* The figures of a measured bench on standard output: a table for people,

@@ -12,6 +12,7 @@
 #include "compute/engine.h"
 #include "format.h"
 #include "i18n.h"
+#include "measure.h"
 #include "record.h"
 
 /* cpu-seq's cell at size i, NULL when it did not run. */
@@ -50,6 +51,17 @@ static const char *phase_key(int p)
     return eng_phase_name((eng_phase)p);
 }
 
+/* The second-core check, one line: what cpu-par's threads can add here. */
+static void print_cores(const bench *b)
+{
+    char text[160], note[320];
+    if (b->cores.threads < 1)
+        return;
+    scene_cores_text(&b->cores, text, sizeof text);
+    scene_cores_note(&b->cores, note, sizeof note);
+    printf(_("  cores: %s, a few ms of arithmetic on every thread at once; %s\n"), text, note);
+}
+
 void bench_print_text(const bench *b)
 {
     char cpu[128];
@@ -59,6 +71,7 @@ void bench_print_text(const bench *b)
            sysconf(_SC_NPROCESSORS_ONLN));
     for (int k = 0; k < b->engine_count; ++k)
         printf("  %-11s %s\n", b->label[k], b->unavailable[k][0] ? b->unavailable[k] : b->description[k]);
+    print_cores(b);
     printf(_("Each figure: the median of timed runs after a warm-up (reps), the spread their fastest and slowest;\n"
              "GB/s counts 8 bytes a pixel (4 read, 4 written); \"of copy\" is a memcpy of the same bytes in this run\n"
              "divided by the engine's time (1.00: as fast as moving the bytes).\n\n"));
@@ -193,7 +206,11 @@ void bench_print_json(const bench *b)
     rec_json_string(stdout, b->opt.kernel.name);
     printf(",\n  \"border\": ");
     rec_json_string(stdout, conv_border_name(b->opt.border));
-    printf(",\n  \"budget_ms\": %g,\n  \"engines\": [", b->budget_ms);
+    printf(",\n  \"budget_ms\": %g,\n", b->budget_ms);
+    if (b->cores.threads > 0)
+        printf("  \"cores_check\": {\"threads\": %d, \"worth\": %.3f, \"one_ms\": %.4f, \"wall_ms\": %.4f},\n",
+               b->cores.threads, b->cores.worth, b->cores.one_ms, b->cores.wall_ms);
+    printf("  \"engines\": [");
     for (int k = 0; k < b->engine_count; ++k) {
         printf("%s\n    {\"name\": ", k ? "," : "");
         rec_json_string(stdout, b->cls[k]->name);

@@ -12,12 +12,49 @@
 #include <unistd.h>
 
 #include "core/err.h"
+#include "i18n.h"
 
 static const char *const names[SCENE_CPU_COUNT] = {"cpu-seq", "cpu-simd", "cpu-par"};
 
 eng_engine *scene_cpu_own(const scene *s, scene_cpu_kind k)
 {
     return s->worker ? s->measure.own[k] : NULL;
+}
+
+void scene_cores_text(const eng_cores *c, char *buf, size_t size)
+{
+    if (c->threads < 1)
+        snprintf(buf, size, "%s", _("(not measured yet)"));
+    else
+        snprintf(buf, size,
+                 ngettext("%d thread at once gave %.1f cores' worth of work (measured)",
+                          "%d threads at once gave %.1f cores' worth of work (measured)", (unsigned long)c->threads),
+                 c->threads, c->worth);
+}
+
+void scene_cores_note(const eng_cores *c, char *buf, size_t size)
+{
+    double others = c->threads > 1 ? (c->worth - 1.0) / (c->threads - 1) : 0.0; /* a core each, at most */
+    int pct = (int)(100.0 * (others < 0 ? 0 : others) + 0.5);
+    if (c->threads < 1)
+        snprintf(buf, size, "%s", _("(not measured yet)"));
+    else if (c->threads == 1)
+        snprintf(buf, size, "%s", _("cpu-par has one thread here (one core online): it can only match cpu-simd"));
+    else if (others >= SCENE_CORES_FREE && c->threads == 2)
+        snprintf(buf, size, _("your second core gave %d%% of a core (measured): it was free for cpu-par"), pct);
+    else if (others >= SCENE_CORES_FREE)
+        snprintf(buf, size, _("your other %d cores gave %d%% of a core each (measured): they were free for cpu-par"),
+                 c->threads - 1, pct);
+    else if (c->threads == 2)
+        snprintf(buf, size,
+                 _("your second core gave %d%% of a core (measured): the machine is busy or shared, so cpu-par's "
+                   "second thread could add only that much"),
+                 pct);
+    else
+        snprintf(buf, size,
+                 _("your other %d cores gave %d%% of a core each (measured): the machine is busy or shared, so "
+                   "cpu-par's other threads could add only that much"),
+                 c->threads - 1, pct);
 }
 
 bool scene_noisy(const scene *s)
@@ -31,7 +68,7 @@ bool scene_noisy(const scene *s)
 }
 
 /* A CPU engine's figures have come (from the measuring thread or this one). */
-static void took_cpu(scene *s, scene_cpu_kind k, bool ok, const eng_timing *t, const char *why)
+static void took_cpu(scene *s, scene_cpu_kind k, bool ok, const eng_timing *t, const eng_cores *check, const char *why)
 {
     scene_engine *e = &s->cpu[k];
     double load[1];
@@ -45,6 +82,8 @@ static void took_cpu(scene *s, scene_cpu_kind k, bool ok, const eng_timing *t, c
     }
     if (k == SCENE_CPU_PAR && ok)
         s->measure.bands = t->launch.bands;
+    if (check && check->threads > 0)
+        s->measure.cores_check = *check;
     s->measure.load = getloadavg(load, 1) == 1 ? load[0] : -1.0;
     s->measure.cores = cores > 0 ? (int)cores : 1;
     scene_touch(s);
@@ -57,6 +96,7 @@ static void measure_cpu(scene *s, scene_cpu_kind k)
 {
     img_plane scratch;
     eng_job job;
+    eng_cores check;
     eng_engine *own = scene_cpu_own(s, k);
     if (own) {
         if (!scene_worker_submit(s, SCENE_FEATURE_MEASURE, own, &s->img.luma, TIMING_BUDGET_MS, (int)k))
@@ -70,7 +110,10 @@ static void measure_cpu(scene *s, scene_cpu_kind k)
     job = (eng_job){&s->img.luma, &scratch, scene_params(s)};
     scene_engine_measure(&s->cpu[k], &job, 0, TIMING_BUDGET_MS);
     img_plane_free(&scratch);
-    took_cpu(s, k, s->cpu[k].measured, &s->cpu[k].timing, s->cpu[k].why);
+    memset(&check, 0, sizeof check);
+    if (k == SCENE_CPU_PAR && s->cpu[k].measured && s->measure.cores_check.threads == 0)
+        eng_cores_check(eng_par_threads(), &check); /* once, as the worker does */
+    took_cpu(s, k, s->cpu[k].measured, &s->cpu[k].timing, &check, s->cpu[k].why);
 }
 
 /* ---- its row of the feature table ------------------------------------------- */
@@ -126,7 +169,7 @@ static void slice(scene *s, double budget_ms)
 static void took(scene *s, const worker_result *r)
 {
     if (r->tag >= 0 && r->tag < SCENE_CPU_COUNT)
-        took_cpu(s, (scene_cpu_kind)r->tag, r->ok, &r->timing, r->why);
+        took_cpu(s, (scene_cpu_kind)r->tag, r->ok, &r->timing, &r->cores, r->why);
 }
 
 static void state(const scene *s, FILE *f)
@@ -135,6 +178,8 @@ static void state(const scene *s, FILE *f)
     fprintf(f, "cpu_seq_measured=%d\ncpu_par_measured=%d\ncpu_bands=%d\n", seq->measured, par->measured,
             s->measure.bands);
     fprintf(f, "cpu_simd_measured=%d\n", simd->measured);
+    fprintf(f, "cpu_par_threads_used=%d\ncpu_cores_threads=%d\ncpu_cores_worth=%.2f\n",
+            par->measured ? par->timing.threads : 0, s->measure.cores_check.threads, s->measure.cores_check.worth);
     fprintf(f, "cpu_seq_ms=%.4f\ncpu_simd_ms=%.4f\ncpu_par_ms=%.4f\n",
             seq->measured ? eng_total_ms(&seq->timing) : -1.0, simd->measured ? eng_total_ms(&simd->timing) : -1.0,
             par->measured ? eng_total_ms(&par->timing) : -1.0);

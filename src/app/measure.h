@@ -6,6 +6,8 @@
 #ifndef CONVIS_MEASURE_H
 #define CONVIS_MEASURE_H
 
+#include <stddef.h>
+
 #include "scene_types.h"
 
 typedef enum scene_cpu_kind { SCENE_CPU_SEQ = 0, SCENE_CPU_SIMD, SCENE_CPU_PAR, SCENE_CPU_COUNT } scene_cpu_kind;
@@ -20,7 +22,22 @@ typedef struct scene_measure {
      * programs' work slows them), and the cores there are */
     double load;
     int cores;
+    /* the second-core check (eng_cores_check), made once, with cpu-par's
+     * first measurement: whether its threads had cores of their own;
+     * threads 0 before */
+    eng_cores cores_check;
 } scene_measure;
+
+/* What the second-core check found, measured: "2 threads at once gave
+ * 1.9 cores' worth of work"; "(not measured yet)" before it ran. */
+void scene_cores_text(const eng_cores *c, char *buf, size_t size);
+
+/* What it means for cpu-par: the share of a core the other cores gave
+ * ("your second core gave 40% of a core: the machine is busy or shared"),
+ * said as lacking below SCENE_CORES_FREE of a core each; "(not measured
+ * yet)" before it ran. */
+#define SCENE_CORES_FREE 0.75
+void scene_cores_note(const eng_cores *c, char *buf, size_t size);
 
 /* Whether the figures are noisy: an engine's runs spread over half their
  * median (other work on the machine, convis's own drawing included, slows

@@ -118,12 +118,33 @@ static void v_block_size(const app *a, char *buf, size_t size)
     snprintf(buf, size, "%d\xC3\x97%d", bx, by);
 }
 
+/* The threads cpu-par really ran on this image (a small one: one). */
 static void v_cpu_threads(const app *a, char *buf, size_t size)
 {
-    if (a->s.measure.bands < 1)
+    const scene_engine *par = &a->s.cpu[SCENE_CPU_PAR];
+    if (!par->measured || par->timing.threads < 1)
         snprintf(buf, size, "%s", words(a, "(not measured yet)"));
     else
-        fmt_count(a->s.measure.bands, buf, size);
+        fmt_count(par->timing.threads, buf, size);
+}
+
+/* The second-core check: "2 threads at once gave 1.9 cores' worth of work (measured)". */
+static void v_cpu_cores(const app *a, char *buf, size_t size)
+{
+    scene_cores_text(&a->s.measure.cores_check, buf, size);
+}
+
+/* What it means: "your second core gave 40% of a core (measured): the machine is busy or shared, ..." */
+static void v_cpu_cores_note(const app *a, char *buf, size_t size)
+{
+    scene_cores_note(&a->s.measure.cores_check, buf, size);
+}
+
+/* The most outputs cpu-par runs on one thread (its least band): "65,536". */
+static void v_par_band_outputs(const app *a, char *buf, size_t size)
+{
+    (void)a;
+    fmt_count(eng_par_band_outputs(), buf, size);
 }
 
 static void v_gpu_result(const app *a, char *buf, size_t size)
@@ -373,6 +394,9 @@ static const struct {
     {"warp_size", v_warp_size},
     {"record", v_record},
     {"gpu_label", v_gpu_label},
+    {"cpu_cores", v_cpu_cores},
+    {"cpu_cores_note", v_cpu_cores_note},
+    {"par_band_outputs", v_par_band_outputs},
     {"tiles_vs_whole", v_tiles_vs_whole},
 };
 

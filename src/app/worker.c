@@ -23,6 +23,7 @@ struct scene_worker {
     /* its result */
     bool ready;
     worker_result result;
+    eng_cores cores; /* the second-core check, made once, after the first cpu-par job (only this thread writes it) */
 };
 
 bool worker_measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, double budget_ms, eng_timing *out, char *why,
@@ -63,6 +64,11 @@ static void *worker_main(void *arg)
             job.in = &in;
             job.out = &out;
             r.ok = worker_measure(w->engine, &job, 0, w->budget_ms, &r.timing, r.why, sizeof r.why);
+            if (r.ok && eng_class_of(w->engine) == eng_find("cpu-par")) {
+                if (w->cores.threads == 0)
+                    eng_cores_check(eng_par_threads(), &w->cores);
+                r.cores = w->cores; /* with every cpu-par result: one may be discarded */
+            }
             img_plane_free(&out);
         } else {
             snprintf(r.why, sizeof r.why, "%s", err_msg());

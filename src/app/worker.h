@@ -18,6 +18,10 @@ typedef struct worker_result {
     unsigned long gen; /* and the generation it was for */
     bool ok;
     eng_timing timing;
+    /* the second-core check, made once, after the first cpu-par job (as
+     * the window goes on: a few milliseconds), and given with every cpu-par
+     * result; threads 0 when not made */
+    eng_cores cores;
     char why[256]; /* when not ok */
 } worker_result;
 

@@ -217,7 +217,7 @@ static void start_pool(par_state *s)
 /* One thread per online CPU, or CONVIS_CPU_THREADS (1 to 256) where set:
  * to compare thread counts, or to test the pool with more threads than
  * the machine has cores. */
-static int online_cpus(void)
+int eng_par_threads(void)
 {
     const char *env = getenv("CONVIS_CPU_THREADS");
     long n = env && atol(env) > 0 ? atol(env) : sysconf(_SC_NPROCESSORS_ONLN);
@@ -235,7 +235,7 @@ static void *par_open(void)
         err_set("out of memory");
         return NULL;
     }
-    s->threads = online_cpus();
+    s->threads = eng_par_threads();
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->go, NULL);
     pthread_cond_init(&s->done, NULL);
@@ -277,6 +277,8 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
     long by_size = (total + MIN_BAND_OUTPUTS - 1) / MIN_BAND_OUTPUTS; /* bands worth a thread */
     int n = s->threads < by_size ? s->threads : (int)by_size;
     double t0 = tim_now_ms(), busy[MAX_THREADS] = {0}, busiest = 0.0, wall;
+    bool ran[MAX_THREADS] = {0};
+    int used = 0;
 
     if (n > 1 && s->started == 0)
         start_pool(s);
@@ -310,8 +312,11 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
     pthread_mutex_unlock(&s->lock);
     wall = tim_now_ms() - t0;
 
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
         busy[s->bands[i].runner] += s->bands[i].ms;
+        used += !ran[s->bands[i].runner];
+        ran[s->bands[i].runner] = true;
+    }
     for (int i = 0; i <= s->started; ++i) /* the caller and every pool thread (one may run a band > n) */
         if (busy[i] > busiest)
             busiest = busy[i];
@@ -320,7 +325,13 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
     timing->has[ENG_COMPUTE] = timing->has[ENG_OVERHEAD] = true;
     timing->clock = N_("monotonic clock");
     timing->launch.bands = n;
+    timing->threads = used;
     return true;
+}
+
+long eng_par_band_outputs(void)
+{
+    return MIN_BAND_OUTPUTS;
 }
 
 static const char *vector_isa(void)
@@ -344,6 +355,17 @@ static void par_describe(void *state, char *buf, size_t size)
              vector_isa());
 }
 
+/* What one run did: the threads that really ran its bands. */
+static void par_describe_run(void *state, const eng_timing *t, char *buf, size_t size)
+{
+    par_state *s = state;
+    int n = t->threads > 0 ? t->threads : s->threads;
+    if (n < s->threads)
+        snprintf(buf, size, _("CPU, %d of its %d threads, %s"), n, s->threads, vector_isa());
+    else
+        snprintf(buf, size, ngettext("CPU, %d thread, %s", "CPU, %d threads, %s", (unsigned long)n), n, vector_isa());
+}
+
 const eng_class eng_cpu_par_class = {
     .name = "cpu-par",
     .summary = N_("every CPU core, one band of rows each, vectorised"),
@@ -351,6 +373,7 @@ const eng_class eng_cpu_par_class = {
     .close = par_close,
     .run = par_run,
     .describe = par_describe,
+    .describe_run = par_describe_run,
 };
 
 const eng_class eng_cpu_simd_class = {

@@ -20,6 +20,7 @@ static bool seq_run(void *state, const eng_job *job, eng_timing *timing)
     timing->has[ENG_COMPUTE] = true;
     timing->clock = N_("monotonic clock");
     timing->launch.bands = 1;
+    timing->threads = 1;
     return true;
 }
 

@@ -15,6 +15,7 @@ struct eng_engine {
     void *state;
     eng_options options; /* in force, defaults filled in */
     char description[320];
+    char run_description[320];
 };
 
 static char shader_dir[4096];
@@ -128,6 +129,14 @@ void eng_close(eng_engine *e)
 const eng_class *eng_class_of(const eng_engine *e)
 {
     return e->cls;
+}
+
+const char *eng_run_description(eng_engine *e, const eng_timing *timing)
+{
+    if (!timing || !e->cls->describe_run)
+        return eng_description(e);
+    e->cls->describe_run(e->state, timing, e->run_description, sizeof e->run_description);
+    return e->run_description;
 }
 
 const char *eng_description(eng_engine *e)
@@ -395,6 +404,7 @@ static bool measure(eng_engine *e, const eng_job *job, unsigned gl_buffer, const
             timing->total_median = t.median;
         }
         timing->launch = one.launch;
+        timing->threads = one.threads;
         timing->result = one.result;
         timing->extrapolated = one.extrapolated;
         timing->measured_px = one.measured_px;

@@ -139,6 +139,11 @@ typedef struct eng_timing {
     double total_median;         /* the median run's total (eng_measure; 0 for a single run) */
     const char *clock;           /* what measured it: "monotonic clock", ... */
     eng_launch launch;           /* the run's launch geometry; zero on the CPU */
+    /* CPU engines: the threads that really computed (ran a band), which may
+     * be fewer than the engine has (cpu-par runs a small image on one; a
+     * pool thread the system did not schedule in time runs none); 0 on a
+     * GPU. After eng_measure, the last run's. */
+    int threads;
     /* The path the result took, when the run had a download or present
      * phase (meaningless without one: CPU engines leave it BULK). */
     eng_result result;
@@ -245,6 +250,9 @@ typedef struct eng_class {
     bool (*run)(void *state, const eng_job *job, eng_timing *timing);
     /* Says what runs, as the overlay shows it ("CPU, 2 threads, AVX2"). */
     void (*describe)(void *state, char *buf, size_t size);
+    /* Says what one run did, from its timing record ("CPU, 1 thread, AVX2"
+     * where cpu-par ran a small image on one); NULL where describe says it. */
+    void (*describe_run)(void *state, const eng_timing *timing, char *buf, size_t size);
     /* Computes into a GL buffer object of w*h floats instead of job->out
      * (the present phase); NULL for engines that cannot. */
     bool (*present)(void *state, const eng_job *job, unsigned gl_buffer, eng_timing *timing);
@@ -299,6 +307,32 @@ const eng_class *eng_class_of(const eng_engine *e);
 
 /* What ran, for the overlay and messages. */
 const char *eng_description(eng_engine *e);
+
+/* What the run behind `timing` did, in the words of eng_description: the
+ * threads it really used where the engine says (cpu-par), else the same as
+ * eng_description. The text stays until the next call for this engine. */
+const char *eng_run_description(eng_engine *e, const eng_timing *timing);
+
+/* The threads cpu-par has: one per online CPU, or CONVIS_CPU_THREADS. */
+int eng_par_threads(void);
+
+/* The outputs one cpu-par band holds at least: an image of up to this many
+ * runs on one thread; another thread is woken only for more. */
+long eng_par_band_outputs(void);
+
+/* The second-core check (cores.c): a fixed few milliseconds of arithmetic
+ * on one thread, then the same on each of `threads` threads at once. */
+typedef struct eng_cores {
+    int threads;    /* threads that ran at once */
+    double worth;   /* the cores' worth of work they gave: threads x one
+                       thread's time / their wall time, 1 to threads */
+    double one_ms;  /* the work on one thread (median of 3) */
+    double wall_ms; /* the same on each thread at once (median of 3 rounds) */
+} eng_cores;
+
+/* Measures; threads is clamped to 1..256. True (fewer threads when some
+ * could not start: out->threads says). */
+bool eng_cores_check(int threads, eng_cores *out);
 
 /* One run, timed. */
 bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing);

@@ -1041,9 +1041,57 @@ static void test_placeholders(void)
     CHECK(n == app_placeholder_count(), "the parser knows %zu placeholders, the app %zu", n, app_placeholder_count());
     CHECK(!app_placeholder(&a, "no_such_thing", buf, sizeof buf), "an unknown name is not filled");
     app_placeholder(&a, "cpu_threads", buf, sizeof buf);
-    CHECK(atoi(buf) == a.s.cpu[SCENE_CPU_PAR].timing.launch.bands && atoi(buf) >= 1,
-          "cpu_threads %s is cpu-par's own %d", buf, a.s.cpu[SCENE_CPU_PAR].timing.launch.bands);
+    CHECK(atoi(buf) == a.s.cpu[SCENE_CPU_PAR].timing.threads && atoi(buf) >= 1 &&
+              atoi(buf) <= a.s.cpu[SCENE_CPU_PAR].timing.launch.bands,
+          "cpu_threads %s is the threads cpu-par really used: %d (of %d bands)", buf,
+          a.s.cpu[SCENE_CPU_PAR].timing.threads, a.s.cpu[SCENE_CPU_PAR].timing.launch.bands);
+    /* the second-core check ran with cpu-par's measurement, and fills its two */
+    CHECK(a.s.measure.cores_check.threads == eng_par_threads() && a.s.measure.cores_check.worth > 0,
+          "the second-core check ran with cpu-par: %d threads, %.2f cores' worth", a.s.measure.cores_check.threads,
+          a.s.measure.cores_check.worth);
+    app_placeholder(&a, "cpu_cores", buf, sizeof buf);
+    CHECK(strstr(buf, "measured") && strstr(buf, "cores' worth"), "{cpu_cores}: '%s'", buf);
+    app_placeholder(&a, "par_band_outputs", buf, sizeof buf);
+    {
+        char want[32];
+        fmt_count(eng_par_band_outputs(), want, sizeof want);
+        CHECK(strcmp(buf, want) == 0, "{par_band_outputs} is cpu-par's own least band: '%s'", buf);
+    }
     app_free(&a);
+}
+
+/* The second-core check's words follow its figures: a second core that gave
+ * under SCENE_CORES_FREE of a core is said to be busy or shared, with its
+ * share; one that gave more, free; one thread, none to give. */
+static void test_cores_note(void)
+{
+    static const struct {
+        int threads;
+        double worth;
+        const char *has, *lacks;
+    } cases[] = {
+        {2, 1.4, "your second core gave 40% of a core (measured): the machine is busy or shared", "free"},
+        {2, 1.0, "gave 0% of a core", "free"},
+        {2, 1.74, "gave 74% of a core (measured): the machine is busy", "free"},
+        {2, 1.76, "gave 76% of a core (measured): it was free", "busy"},
+        {2, 2.0, "gave 100% of a core", "busy"},
+        {4, 2.5, "your other 3 cores gave 50% of a core each (measured): the machine is busy or shared", "free"},
+        {4, 3.7, "your other 3 cores gave 90% of a core each (measured): they were free", "busy"},
+        {1, 1.0, "one thread", "busy"},
+        {0, 0.0, "not measured yet", "busy"},
+    };
+    char buf[320];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        eng_cores c = {cases[i].threads, cases[i].worth, 0.5, 0.5};
+        scene_cores_note(&c, buf, sizeof buf);
+        CHECK(strstr(buf, cases[i].has) && !strstr(buf, cases[i].lacks), "%d threads, %.2f cores' worth: '%s'",
+              cases[i].threads, cases[i].worth, buf);
+    }
+    {
+        eng_cores c = {2, 1.9, 0.5, 0.53};
+        scene_cores_text(&c, buf, sizeof buf);
+        CHECK(strcmp(buf, "2 threads at once gave 1.9 cores' worth of work (measured)") == 0, "the figure: '%s'", buf);
+    }
 }
 
 /* ---- what the GPU is, and comparisons -------------------------------------------------- */
@@ -1639,6 +1687,7 @@ int main(void)
     test_inside();
     test_overflow();
     test_placeholders();
+    test_cores_note();
     test_hardware_and_compare();
     test_machine_texts();
     test_records();

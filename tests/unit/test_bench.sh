@@ -59,6 +59,21 @@ if timeout 300 "$convis" bench --json --sizes 16 --engines cpu-seq,cpu-par --bud
 else
   bad "bench --json: $(head -c 300 "$tmp/json") $(cat "$tmp/err")"
 fi
+# the second-core check: one line in the table (the measured figure and what
+# it means), its figures in the JSON; none when no CPU engine runs
+if timeout 120 "$convis" bench --sizes 16 --engines cpu-seq,cpu-par --budget-ms 5 >"$tmp/cores" 2>"$tmp/err" &&
+  [ "$(grep -c '^  cores: ' "$tmp/cores")" -eq 1 ] &&
+  grep -Eq "^  cores: [0-9]+ threads? at once gave [0-9]+\.[0-9] cores' worth of work \(measured\), .*; (your (second|other [0-9]+) cores? gave [0-9]+% of a core|cpu-par has one thread)" "$tmp/cores" &&
+  grep -Eq '"cores_check": \{"threads": [0-9]+, "worth": [0-9.]+,' "$tmp/json"; then
+  ok "bench: the second-core check, $(grep '^  cores: ' "$tmp/cores" | cut -c10-80)..."
+else
+  bad "bench: the second-core check: $(head -6 "$tmp/cores") $(grep cores_check "$tmp/json") $(cat "$tmp/err")"
+fi
+if timeout 120 "$convis" bench --sizes 16 --engines gl --budget-ms 5 2>/dev/null | grep -q '^  cores: '; then
+  bad "bench without a CPU engine: the second-core check was made"
+else
+  ok "bench without a CPU engine: no second-core line"
+fi
 # a cell that fails is written with its reason, not dropped: the gl engine at
 # 8192x8192 on llvmpipe, whose storage buffers hold 128 MiB at most
 if grep -q "^gl .*available.*llvmpipe" "$tmp/engines"; then

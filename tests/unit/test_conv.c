@@ -13,6 +13,7 @@
 #include "core/conv.h"
 #include "core/err.h"
 #include "core/stepper.h"
+#include "core/timing.h"
 #include "independent.h"
 
 static const int sizes[][2] = {{1, 1}, {2, 2}, {3, 3}, {17, 33}, {33, 17}, {1, 4097}, {4097, 1}, {64, 48}};
@@ -366,6 +367,76 @@ static void test_kernel_indexing(void)
             }
 }
 
+/* A run reports the threads it really used, and says so: cpu-par with two
+ * threads runs an image of one band (up to eng_par_band_outputs outputs) on
+ * one thread, and its description of that run says one; a larger image
+ * runs on two bands, and a run whose second band went to the pool's thread
+ * says two. cpu-seq: one. */
+static void test_threads_used(void)
+{
+    long small_side = 100, one_band = eng_par_band_outputs();
+    eng_engine *par, *seq;
+    setenv("CONVIS_CPU_THREADS", "2", 1);
+    par = eng_open(eng_find("cpu-par"));
+    seq = eng_open(eng_find("cpu-seq"));
+    CHECK(par && seq && eng_par_threads() == 2, "cpu-par and cpu-seq open, cpu-par with 2 threads: %s", err_msg());
+    if (par && seq) {
+        img_plane in = make_input((int)small_side, (int)small_side, 41), out;
+        eng_job job = {&in, &out, conv_params_make(filt_preset(1), CONV_BORDER_CLAMP, false)};
+        eng_timing t;
+        int two = 0, wrong = 0;
+        char two_text[320] = "";
+        img_plane_alloc(&out, in.w, in.h);
+        CHECK(small_side * small_side <= one_band, "%ld outputs fit one band of %ld", small_side * small_side,
+              one_band);
+        CHECK(eng_measure(par, &job, 3, &t) && t.threads == 1 && t.launch.bands == 1,
+              "a %ldx%ld image on cpu-par: one thread used (%d), one band (%d)", small_side, small_side, t.threads,
+              t.launch.bands);
+        CHECK(strstr(eng_run_description(par, &t), "1 of its 2 threads") != NULL,
+              "its run is described as one thread: '%s'", eng_run_description(par, &t));
+        CHECK(strstr(eng_description(par), "2 threads") != NULL, "the engine still has two: '%s'",
+              eng_description(par));
+        CHECK(eng_run(seq, &job, &t) && t.threads == 1 &&
+                  strcmp(eng_run_description(seq, &t), eng_description(seq)) == 0,
+              "cpu-seq: one thread (%d), described as ever", t.threads);
+        img_plane_free(&in);
+        img_plane_free(&out);
+
+        in = make_input(1024, 512, 42); /* 8 bands' worth: two, one a thread */
+        img_plane_alloc(&out, in.w, in.h);
+        job = (eng_job){&in, &out, conv_params_make(filt_preset(1), CONV_BORDER_CLAMP, false)};
+        for (int r = 0; r < 200; ++r) {
+            if (!eng_run(par, &job, &t) || t.launch.bands != 2 || t.threads < 1 || t.threads > 2)
+                ++wrong;
+            else if (t.threads == 2 && !two++)
+                snprintf(two_text, sizeof two_text, "%s", eng_run_description(par, &t));
+        }
+        CHECK(wrong == 0, "1024x512 on cpu-par: two bands, one or two threads used, in every run (%d wrong)", wrong);
+        CHECK(two > 0 && strstr(two_text, "2 threads") && !strstr(two_text, "of its"),
+              "some runs used both threads (%d of 200), said as '%s'", two, two_text);
+        img_plane_free(&in);
+        img_plane_free(&out);
+    }
+    eng_close(par);
+    eng_close(seq);
+    unsetenv("CONVIS_CPU_THREADS");
+}
+
+/* The second-core check: the threads it ran, a figure between none and all
+ * of them, in a few milliseconds. */
+static void test_cores_check(void)
+{
+    for (int n = 1; n <= 3; ++n) {
+        eng_cores c;
+        double t0 = tim_now_ms(), ms;
+        bool ok = eng_cores_check(n, &c);
+        ms = tim_now_ms() - t0;
+        CHECK(ok && c.threads == n && c.worth > 0 && c.worth <= n && c.one_ms > 0 && c.wall_ms > 0,
+              "%d threads: %.2f cores' worth (one %.3f ms, all %.3f ms)", n, c.worth, c.one_ms, c.wall_ms);
+        CHECK(ms < 250, "the check with %d threads took %.1f ms: a few", n, ms);
+    }
+}
+
 int main(void)
 {
     test_reference_vs_independent();
@@ -375,6 +446,8 @@ int main(void)
     test_stepper_state();
     test_engines();
     test_pool();
+    test_threads_used();
+    test_cores_check();
     test_kernel_indexing();
     return CHECK_SUMMARY();
 }

@@ -184,8 +184,11 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[29], "warp_size") && lsn_placeholders[30] &&
                   !strcmp(lsn_placeholders[30], "record") && lsn_placeholders[31] &&
                   !strcmp(lsn_placeholders[31], "gpu_label") && lsn_placeholders[32] &&
-                  !strcmp(lsn_placeholders[32], "tiles_vs_whole") && !lsn_placeholders[33],
-              "33 placeholders");
+                  !strcmp(lsn_placeholders[32], "cpu_cores") && lsn_placeholders[33] &&
+                  !strcmp(lsn_placeholders[33], "cpu_cores_note") && lsn_placeholders[34] &&
+                  !strcmp(lsn_placeholders[34], "par_band_outputs") && lsn_placeholders[35] &&
+                  !strcmp(lsn_placeholders[35], "tiles_vs_whole") && !lsn_placeholders[36],
+              "36 placeholders");
     }
 }
 

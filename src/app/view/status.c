@@ -26,7 +26,7 @@ static void engine_line(view *v, const scene_engine *e, const char *label, int t
             snprintf(runs, sizeof runs, _("%d tiles, one run each, added up"), tiles);
         else
             snprintf(runs, sizeof runs, _("median of %d"), e->timing.reps);
-        snprintf(buf, sizeof buf, _("%s: %s (%s) on %s"), label, t, runs, eng_description(e->engine));
+        snprintf(buf, sizeof buf, _("%s: %s (%s) on %s"), label, t, runs, eng_run_description(e->engine, &e->timing));
     }
     vw_text_fit(v, v->small, buf, x, y, v->L.status.w, e->engine ? DIM : FAINT);
 }
