@@ -311,6 +311,15 @@ static void v_crossover(const app *a, char *buf, size_t size)
         snprintf(buf, size, _("at no size up to %d×%d"), last, last);
 }
 
+static void v_race_wrong(const app *a, char *buf, size_t size)
+{
+    if (a->s.inside.gpu_runs == 0)
+        snprintf(buf, size, "%s",
+                 words(a, "(not run yet: press O up to the runs without the barrier on the GPU engine)"));
+    else
+        scene_race_summary(&a->s, buf, size);
+}
+
 /* The one table: a lesson's {name} is filled by its function. */
 static const struct {
     const char *name;
@@ -348,6 +357,7 @@ static const struct {
     {"warp_size", v_warp_size},
     {"record", v_record},
     {"gpu_label", v_gpu_label},
+    {"race_wrong", v_race_wrong},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

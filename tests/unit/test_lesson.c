@@ -183,8 +183,9 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[28], "tile_ms") && lsn_placeholders[29] &&
                   !strcmp(lsn_placeholders[29], "warp_size") && lsn_placeholders[30] &&
                   !strcmp(lsn_placeholders[30], "record") && lsn_placeholders[31] &&
-                  !strcmp(lsn_placeholders[31], "gpu_label") && !lsn_placeholders[32],
-              "32 placeholders");
+                  !strcmp(lsn_placeholders[31], "gpu_label") && lsn_placeholders[32] &&
+                  !strcmp(lsn_placeholders[32], "race_wrong") && !lsn_placeholders[33],
+              "33 placeholders");
     }
 }
 
