@@ -835,6 +835,25 @@ static void test_tiles_and_other_work(void)
     app_free(&a);
 }
 
+/* too-big opens the image scaled just over what the device holds, of the
+ * image's own aspect (4:3 for the sample), not squashed to a square. */
+static void test_too_big_aspect(void)
+{
+    app a;
+    long long most = 500000, w0, h0, w, h;
+    fresh(&a);
+    w0 = a.s.img.luma.w, h0 = a.s.img.luma.h;
+    a.s.gpu.device_known = true;
+    a.s.gpu.device.memory_free = 8 * most, a.s.gpu.device.memory_engine = 0, a.s.gpu.device.max_buffer = 0;
+    CHECK(scene_gpu_max_pixels(&a.s) == most, "the device holds %lld pixels", scene_gpu_max_pixels(&a.s));
+    run_name(&a, "too-big");
+    w = a.s.img.luma.w, h = a.s.img.luma.h;
+    CHECK(w * h > most && (w - 1) * h <= most, "too-big: %lldx%lld, just over %lld pixels", w, h, most);
+    CHECK(fabs((double)w / (double)h - (double)w0 / (double)h0) < 2.0 / (double)h,
+          "too-big keeps the image's aspect: %lldx%lld from %lldx%lld", w, h, w0, h0);
+    app_free(&a);
+}
+
 static void test_budget_tiles(void)
 {
     app a;
@@ -1627,6 +1646,7 @@ int main(void)
     test_states();
     test_long_work();
     test_budget_tiles();
+    test_too_big_aspect();
     test_tiles_and_other_work();
     test_work_bounds();
     test_step_slices();
