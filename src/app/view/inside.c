@@ -23,7 +23,7 @@ static void tile_box(const scene *s, rect box, rect *tile, float *cell)
 
 static const char *const legends[SCENE_BLOCK_STAGES] = {
     N_("blue: stored in the tile · dark: not yet · amber: the last request · the dashed ring: the halo · white: "
-       "the cells the warp looked at stores in its load step"),
+       "the cells stored by the load step of the warp looked at"),
     N_("amber: threads waiting at the barrier · every cell of the tile stored"),
     N_("green: outputs written · magenta: the nine cells read by the thread looked at"),
     N_("bright amber: read a cell too early in this run · dim: could, in another order"),
