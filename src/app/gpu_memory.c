@@ -4,6 +4,7 @@
  * phase: with gpu_phase.c the only writer of scene.gpu (its budget). */
 #include "scene_feature.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -49,52 +50,54 @@ bool scene_needs_tiles(const scene *s)
     return s->img.luma.px && s->gpu.budget > 0 && scene_image_bytes(s) > scene_tile_budget(s);
 }
 
-/* The side of the smallest square just over what the GPU can hold; 0
- * when that is not known (no GPU run yet). */
-static int too_big_side(const scene *s)
+/* The size of an image just over what the GPU can hold, of the image's
+ * own aspect (a square where there is none): the fewest rows for that
+ * aspect, then the fewest columns that take it over. False when that is not
+ * known (no GPU run yet). */
+static bool too_big_size(const scene *s, long long *w, long long *h)
 {
     long long most = scene_gpu_max_pixels(s);
-    int side;
+    double aspect = s->img.luma.px && s->img.luma.h > 0 ? (double)s->img.luma.w / s->img.luma.h : 1.0;
     if (most < 0)
-        return 0;
-    side = (int)sqrt((double)most);
-    while ((long long)side * side <= most)
-        ++side;
-    return side;
+        return false;
+    *h = llround(sqrt((double)most / aspect));
+    if (*h < 1)
+        *h = 1;
+    *w = most / *h + 1; /* w * h > most, (w - 1) * h <= most */
+    return true;
 }
 
 long long scene_too_big_pixels(const scene *s)
 {
-    long long side = too_big_side(s);
-    if (side == 0)
+    long long w, h;
+    if (!too_big_size(s, &w, &h))
         return s->opt.limits.max_pixels; /* not known yet: at most convis's own limit */
-    if (side * side > s->opt.limits.max_pixels || side > s->opt.limits.max_side)
+    if (w * h > s->opt.limits.max_pixels || w > s->opt.limits.max_side || h > s->opt.limits.max_side)
         return 0;
-    return side * side;
+    return w * h;
 }
 
 void scene_too_big(scene *s)
 {
-    long long limit = s->opt.limits.max_pixels;
-    int side = too_big_side(s);
+    long long limit = s->opt.limits.max_pixels, w, h;
     img_plane big;
     img_image img;
     char msg[256];
     if (!s->img.luma.px)
         return;
-    if (side == 0) {
+    if (!too_big_size(s, &w, &h)) {
         scene_notice(s, _("launch the GPU phase first (G): how much it can hold is read from it"));
         return;
     }
-    if ((long long)side * side > limit || side > s->opt.limits.max_side) {
+    if (w * h > limit || w > s->opt.limits.max_side || h > s->opt.limits.max_side) {
         snprintf(msg, sizeof msg,
                  _("an image too large for this GPU (%d×%d) is over convis's own limit of %lld pixels: every image "
                    "convis opens fits here"),
-                 side, side, limit);
+                 (int)(w < INT_MAX ? w : INT_MAX), (int)(h < INT_MAX ? h : INT_MAX), limit);
         scene_notice(s, msg);
         return;
     }
-    if (!img_plane_scaled(&s->img.luma, side, side, &big)) {
+    if (!img_plane_scaled(&s->img.luma, (int)w, (int)h, &big)) {
         scene_say_error(s, err_msg());
         return;
     }
@@ -104,7 +107,7 @@ void scene_too_big(scene *s)
         return;
     }
     img_plane_free(&big);
-    snprintf(msg, sizeof msg, _("a %d×%d test image"), side, side);
+    snprintf(msg, sizeof msg, _("a %d×%d test image"), (int)w, (int)h);
     /* it opens in the CPU phase, the GPU not yet tried on it: G does that */
     s->gpu.eng.measured = false;
     scene_adopt_image(s, &img, msg);

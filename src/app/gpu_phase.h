@@ -76,7 +76,7 @@ long long scene_tile_budget(const scene *s);
 bool scene_needs_tiles(const scene *s);
 
 /* The pixels of the image too-big would open: just over what the GPU can
- * hold; 0 when that is over convis's own limit; the limit itself while
+ * hold, of the image's own aspect; 0 when that is over convis's own limit; the limit itself while
  * the GPU has not run. scene_too_big opens it. */
 long long scene_too_big_pixels(const scene *s);
 void scene_too_big(scene *s);

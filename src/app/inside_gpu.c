@@ -10,6 +10,7 @@
 
 #include "core/conv.h"
 #include "core/err.h"
+#include "format.h"
 #include "i18n.h"
 
 /* Both kernels' traffic on the image, block shape and border shown (a few
@@ -118,6 +119,49 @@ static void run_gpu_race(scene *s)
     img_plane_free(&out);
 }
 
+bool scene_race_same(const scene *s)
+{
+    for (int i = 1; i < s->inside.gpu_runs; ++i)
+        if (s->inside.gpu_wrong[i] != s->inside.gpu_wrong[0])
+            return false;
+    return true;
+}
+
+void scene_race_summary(const scene *s, char *buf, size_t size)
+{
+    int runs = s->inside.gpu_runs;
+    char count[32], list[SCENE_RACE_RUNS * 32] = "";
+    size_t n = 0;
+    if (size)
+        buf[0] = '\0';
+    if (runs == 0)
+        return;
+    fmt_count(s->inside.gpu_wrong[0], count, sizeof count);
+    if (scene_race_same(s) && s->inside.gpu_wrong[0] == 0 && runs == 1)
+        snprintf(buf, size, "%s",
+                 _("the run got no output wrong: every cell happened to be stored before it was read; still a bug"));
+    else if (scene_race_same(s) && s->inside.gpu_wrong[0] == 0)
+        snprintf(buf, size,
+                 _("none of the %d runs got an output wrong: every cell happened to be stored before it was read; "
+                   "still a bug"),
+                 runs);
+    else if (runs == 1)
+        snprintf(buf, size, _("the one run got %s outputs wrong"), count);
+    else if (scene_race_same(s))
+        snprintf(buf, size,
+                 _("each of the %d runs got %s outputs wrong: on this machine the race happened the same way each "
+                   "time"),
+                 runs, count);
+    else {
+        for (int i = 0; i < runs && n < sizeof list; ++i) {
+            fmt_count(s->inside.gpu_wrong[i], count, sizeof count);
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", count);
+        }
+        snprintf(buf, size, _("the runs got %s outputs wrong: the count changed with the order the warps ran in"),
+                 list);
+    }
+}
+
 static void enter(scene *s, int stage)
 {
     s->inside.stage = stage;
@@ -188,21 +232,40 @@ double scene_block_progress(const scene *s)
 }
 
 /* The request (iteration * warps + warp) at which cell (col, row) is
- * stored, and by which thread; -1 for none. */
+ * stored, and by which thread; -1 for none. From the load loop's own cell
+ * function (kw_tile_cell), as kw_count and kw_warp_trace walk it. */
 static int cell_request(int bdx, int bdy, int col, int row, int *thread)
 {
     int warps = (bdx * bdy + KW_WARP - 1) / KW_WARP, iterations = kw_tile_iterations(bdx, bdy);
     for (int it = 0; it < iterations; ++it) {
-        /* the cell's thread in this iteration: tx = col - ci*bdx, ty = row - ri*bdy */
-        int cols = (bdx + 2 + bdx - 1) / bdx, ci = it % cols, ri = it / cols;
-        int tx = col - ci * bdx, ty = row - ri * bdy;
-        if (tx >= 0 && tx < bdx && ty >= 0 && ty < bdy) {
+        int c0, r0, c, r, tx, ty;
+        kw_tile_cell(0, 0, it, bdx, bdy, &c0, &r0); /* where thread 0 stores: the iteration's offset */
+        tx = col - c0, ty = row - r0;
+        if (tx >= 0 && tx < bdx && ty >= 0 && ty < bdy && kw_tile_cell(tx, ty, it, bdx, bdy, &c, &r) && c == col &&
+            r == row) {
             *thread = ty * bdx + tx;
             return it * warps + *thread / KW_WARP;
         }
     }
     *thread = -1;
     return -1;
+}
+
+int scene_block_warp_request(const scene *s)
+{
+    int bdx, bdy, rd, r, cd, c, warps, warp = s->inside.thread / KW_WARP, it;
+    scene_block_dims(s, &bdx, &bdy);
+    warps = (bdx * bdy + KW_WARP - 1) / KW_WARP;
+    scene_block_loading(s, &rd, &r, &cd, &c);
+    it = rd > warp ? (rd - 1 - warp) / warps : 0; /* its last issued, or its first to come */
+    return it * warps + warp;
+}
+
+bool scene_block_cell_in_request(const scene *s, int col, int row, int request)
+{
+    int bdx, bdy, thread;
+    scene_block_dims(s, &bdx, &bdy);
+    return request >= 0 && cell_request(bdx, bdy, col, row, &thread) == request;
 }
 
 void scene_block_loading(const scene *s, int *requests_done, int *requests, int *cells_done, int *cells)

@@ -58,5 +58,15 @@ void scene_block_loading(const scene *s, int *requests_done, int *requests, int 
 /* Whether tile cell (col, row) is stored once `requests_done` requests have
  * been issued, and by which thread. */
 bool scene_block_cell_stored(const scene *s, int col, int row, int requests_done, int *thread);
+/* The runs without the barrier on the GPU engine: whether every run got
+ * the same count of outputs wrong, and what they measured in a sentence
+ * (the counts whole, and whether they changed from run to run). */
+bool scene_race_same(const scene *s);
+void scene_race_summary(const scene *s, char *buf, size_t size);
+/* The load request of the warp looked at now: the last it has issued, or
+ * its first while it has issued none (iteration * warps + warp). */
+int scene_block_warp_request(const scene *s);
+/* Whether tile cell (col, row) is one that `request` stores. */
+bool scene_block_cell_in_request(const scene *s, int col, int row, int request);
 
 #endif

@@ -74,10 +74,16 @@ static void v_ratio_gpu_par(const app *a, char *buf, size_t size)
     compare(a, &a->s.gpu.eng, &a->s.cpu[SCENE_CPU_PAR], buf, size);
 }
 
+/* What ran the GPU phase, or that nothing could and why: a phrase of its
+ * own (it holds colons and brackets), for the end of a sentence. */
 static void v_gpu_engine(const app *a, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s",
-             a->s.gpu.eng.engine ? eng_description(a->s.gpu.eng.engine) : words(a, "no GPU engine here"));
+    if (a->s.gpu.eng.engine)
+        snprintf(buf, size, "%s", eng_description(a->s.gpu.eng.engine));
+    else if (a->s.gpu.eng.why[0])
+        snprintf(buf, size, _("no GPU engine here: %s"), a->s.gpu.eng.why);
+    else
+        snprintf(buf, size, "%s", words(a, "no GPU engine here"));
 }
 
 static void v_gpu_device(const app *a, char *buf, size_t size)
@@ -156,7 +162,7 @@ static void v_gpu_result(const app *a, char *buf, size_t size)
         char m[32], n[32];
         fmt_count(s->gpu.eng.timing.measured_px, m, sizeof m);
         fmt_count(s->gpu.eng.timing.total_px, n, sizeof n);
-        snprintf(buf, size, _("one copy per pixel (%2$s of the %1$s copies measured, the rest extrapolated)"), n, m);
+        snprintf(buf, size, _("one copy per pixel, %2$s of the %1$s copies measured and the rest extrapolated"), n, m);
     } else if (s->gpu.eng.timing.result == ENG_RESULT_PER_PIXEL) {
         snprintf(buf, size, "%s", words(a, "one copy per pixel"));
     } else if (s->gpu.presented) {
@@ -357,6 +363,15 @@ static void v_crossover(const app *a, char *buf, size_t size)
         snprintf(buf, size, _("at no size up to %d×%d"), last, last);
 }
 
+static void v_race_wrong(const app *a, char *buf, size_t size)
+{
+    if (a->s.inside.gpu_runs == 0)
+        snprintf(buf, size, "%s",
+                 words(a, "(not run yet: press O up to the runs without the barrier on the GPU engine)"));
+    else
+        scene_race_summary(&a->s, buf, size);
+}
+
 /* The one table: a lesson's {name} is filled by its function. */
 static const struct {
     const char *name;
@@ -398,6 +413,7 @@ static const struct {
     {"cpu_cores_note", v_cpu_cores_note},
     {"par_band_outputs", v_par_band_outputs},
     {"tiles_vs_whole", v_tiles_vs_whole},
+    {"race_wrong", v_race_wrong},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

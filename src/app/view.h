@@ -77,6 +77,11 @@ void view_measure(view *v, const app *a, int w, int h);
  * for with their values. */
 void view_grid_cells(const view *v, int *x, int *y, int *n, int *fit);
 
+/* What the input grid's frame (blue) and the output grid's (green) go
+ * round in the last frame, x, y, w, h: the cells that hold the image, never
+ * the grid's place past its edge; and the side of a cell. */
+void view_grid_frames(const view *v, const app *a, float input[4], float output[4], float *cell);
+
 /* The text size the last frame used, as a factor (1: 100%): the one asked
  * for, or less where the window is short for it. */
 float view_text_scale(const view *v);
@@ -84,6 +89,14 @@ float view_text_scale(const view *v);
 /* Where the mouse is, in window pixels (negative: it left the window): text
  * cut with an ellipsis shows whole while the pointer is on it. */
 void view_pointer(view *v, int x, int y);
+
+/* A chart bar for the timing t on a scale to hi (log from lo when
+ * log_scale) `width` long, from the bar's start: each phase's length, in
+ * proportion to its part of the phases, adding up to the bar, which ends at
+ * the engine's time (the median run's total); and the whisker's ends, the
+ * fastest and the slowest run. So the bar ends between its whisker's ends. */
+void view_bar_geometry(const eng_timing *t, double lo, double hi, bool log_scale, float width,
+                       float phase[ENG_PHASE_COUNT], float *fastest, float *slowest);
 
 /* The whole text the last frame showed under the pointer, "" when none. */
 const char *view_tooltip(const view *v);

@@ -260,10 +260,7 @@ int kw_tile_iterations(int bdx, int bdy)
     return ((conv3x3_tile_w(bdx) + bdx - 1) / bdx) * ((conv3x3_tile_h(bdy) + bdy - 1) / bdy);
 }
 
-/* The tile cell (col, row) thread (tx, ty) stores in iteration `it` of the
- * tiled kernel's load loop; false when that iteration stores nothing for it
- * (past the tile). */
-static int kw_tile_cell(int tx, int ty, int it, int bdx, int bdy, int *col, int *row)
+int kw_tile_cell(int tx, int ty, int it, int bdx, int bdy, int *col, int *row)
 {
     int cols = (conv3x3_tile_w(bdx) + bdx - 1) / bdx;
     *col = tx + (it % cols) * bdx;

@@ -93,6 +93,10 @@ bool kw_race_run(int bdx, int bdy, bool barrier, unsigned seed, kw_race *out);
  * iterations it has (row steps times column steps). */
 int kw_tile_iterations(int bdx, int bdy);
 
+/* The tile cell (col, row) thread (tx, ty) stores in iteration `it` of
+ * that loop; 0 when the iteration stores nothing for it (past the tile). */
+int kw_tile_cell(int tx, int ty, int it, int bdx, int bdy, int *col, int *row);
+
 /* One warp instruction that touches memory, as kw_count counts it. */
 typedef enum kw_kind {
     KW_NAIVE_LOAD,  /* the naive kernel's tap `step` (0..8) */

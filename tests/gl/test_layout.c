@@ -14,6 +14,7 @@
  * --print-state writes it (text=x,y,w,h,layer,text) to DIR/NN.state.
  * Usage: test_layout LESSONS_DIR                  (under with_display.sh)
  *        test_layout --dump DIR LANG LESSON_FILE */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,71 @@ static int dump(app_window *win, const char *dir, const char *lang, const char *
     return made == (int)(sizeof screens / sizeof screens[0]) ? 0 : 1;
 }
 
+/* The grids' frames go round the cells that hold the image: a 16x16 image
+ * zoomed out leaves part of the grids' places empty, the frames not round
+ * it. */
+static void check_small_image_frames(app_window *win)
+{
+    float in[4], out[4], cell;
+    int x, y, n, fit, shown_w, shown_h;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/assets/tiny.png", app_data_dir());
+    if (!lc_app_start(win, "en", NULL, NULL) || !scene_open_image(&win->app.s, path) ||
+        !app_run_script(&win->app, "zoom-out,zoom-out")) {
+        printf("not ok - small image's frames: %s\n", err_msg());
+        ++failed;
+        return;
+    }
+    scene_settle(&win->app.s);
+    view_draw(win->view, &win->app, 1280, 720);
+    rnd_finish();
+    view_grid_cells(win->view, &x, &y, &n, &fit);
+    view_grid_frames(win->view, &win->app, in, out, &cell);
+    shown_w = n < 16 - x ? n : 16 - x, shown_h = n < 16 - y ? n : 16 - y;
+    if (n > 16 && fabsf(in[2] - (float)shown_w * cell) < 0.5f && fabsf(in[3] - (float)shown_h * cell) < 0.5f &&
+        fabsf(out[2] - in[2]) < 0.5f && fabsf(out[3] - in[3]) < 0.5f) {
+        printf("ok - a 16x16 image in grids of %d cells: its frames go round its %dx%d cells\n", n, shown_w, shown_h);
+        ++passed;
+    } else {
+        printf("not ok - 16x16 image, grids of %d cells of %.1f px: frames %.1fx%.1f and %.1fx%.1f\n", n, cell, in[2],
+               in[3], out[2], out[3]);
+        ++failed;
+    }
+    app_free(&win->app);
+    win->app_ready = false;
+}
+
+/* A chart bar ends between its whisker's ends, on either scale: its phases
+ * (each its runs' median) share the bar, the median run's total sets its
+ * length. Here the phases' medians add up to less than the fastest run. */
+static void check_bar_in_whisker(void)
+{
+    eng_timing t;
+    int bad = 0;
+    memset(&t, 0, sizeof t);
+    t.reps = 9;
+    t.has[ENG_UPLOAD] = t.has[ENG_COMPUTE] = true;
+    t.ms[ENG_UPLOAD] = 0.5, t.ms[ENG_COMPUTE] = 1.0;
+    t.total_median = 2.0, t.total_min = 1.8, t.total_max = 2.5;
+    for (int log_scale = 0; log_scale < 2; ++log_scale) {
+        float seg[ENG_PHASE_COUNT], fastest, slowest, bar = 0;
+        view_bar_geometry(&t, log_scale ? 0.01 : 0.0, 5.0, log_scale, 400, seg, &fastest, &slowest);
+        for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+            bar += seg[p];
+        if (!(bar >= fastest && bar <= slowest && seg[ENG_COMPUTE] > seg[ENG_UPLOAD])) {
+            printf("not ok - bar %s: ends at %.1f, its whisker %.1f to %.1f\n", log_scale ? "log" : "linear", bar,
+                   fastest, slowest);
+            ++bad;
+        }
+    }
+    if (bad)
+        ++failed;
+    else {
+        printf("ok - a chart bar ends between its fastest and slowest run, on either scale\n");
+        ++passed;
+    }
+}
+
 int main(int argc, char **argv)
 {
     static const char *const langs[] = {"en", "zh"};
@@ -248,9 +314,11 @@ int main(int argc, char **argv)
             win.app_ready = false;
         }
     check_long_values(&win);
+    check_bar_in_whisker();
+    check_small_image_frames(&win);
     view_destroy(win.view);
     rnd_shutdown();
     plat_close(win.win);
     printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 && passed == 125 ? 0 : 1;
+    return failed == 0 && passed == 127 ? 0 : 1;
 }

@@ -665,6 +665,34 @@ static void test_inside(void)
     fake_now += SCENE_BLOCK_LOAD_MS / 2;
     scene_block_loading(&a.s, &rd, &r, &cd, &c);
     CHECK(rd == 16 && cd > 0 && cd < c, "half way: %d requests, %d cells", rd, cd);
+    {
+        /* the cells framed for the warp looked at are those its current load
+         * request stores (the load loop's cell function, the trace's lanes),
+         * not its threads' outputs */
+        int request = scene_block_warp_request(&a.s), warp = a.s.inside.thread / KW_WARP, it = request / 8, framed = 0,
+            odd = 0, outputs_alike = 0;
+        kw_request q[KW_MAX_REQUESTS];
+        int n = kw_warp_trace(a.s.img.luma.w, a.s.img.luma.h, 16, 16, a.s.opt.border, 2, 1, warp, q), lanes = -1;
+        for (int i = 0; i < n; ++i)
+            if (q[i].kind == KW_TILED_STORE && q[i].step == it)
+                lanes = q[i].lanes;
+        for (int row = 0; row < 18; ++row)
+            for (int col = 0; col < 18; ++col) {
+                bool in = scene_block_cell_in_request(&a.s, col, row, request), ours = false;
+                for (int t = warp * KW_WARP; t < (warp + 1) * KW_WARP; ++t) {
+                    int cc, rr;
+                    ours = ours || (kw_tile_cell(t % 16, t / 16, it, 16, 16, &cc, &rr) && cc == col && rr == row);
+                    outputs_alike += in && t % 16 + 1 == col && t / 16 + 1 == row;
+                }
+                framed += in;
+                odd += in != ours;
+            }
+        CHECK(request % 8 == warp && it == (rd - 1 - warp) / 8 && framed == lanes && framed > 0 && odd == 0 &&
+                  outputs_alike < framed,
+              "half way, warp %d: request %d (iteration %d) frames %d cells, the trace stores %d, %d not its cells, %d "
+              "its threads' outputs",
+              warp, request, it, framed, lanes, odd, outputs_alike);
+    }
     fake_now += SCENE_BLOCK_LOAD_MS;
     scene_block_loading(&a.s, &rd, &r, &cd, &c);
     CHECK(rd == r && cd == c && !scene_animating(&a.s), "loaded: %d of %d cells", cd, c);
@@ -683,6 +711,25 @@ static void test_inside(void)
               (a.s.gpu.eng.engine ? a.s.inside.gpu_runs == SCENE_RACE_RUNS
                                   : a.s.inside.gpu_runs == 0 && a.s.inside.gpu_why[0]),
           "O: the runs without the barrier on the GPU engine (%d runs; %s)", a.s.inside.gpu_runs, a.s.inside.gpu_why);
+    {
+        /* what the runs measured, whole: equal counts said so, unequal ones listed */
+        char text[320];
+        scene_inside keep = a.s.inside;
+        a.s.inside.gpu_runs = SCENE_RACE_RUNS;
+        for (int i = 0; i < SCENE_RACE_RUNS; ++i)
+            a.s.inside.gpu_wrong[i] = 105072;
+        scene_race_summary(&a.s, text, sizeof text);
+        CHECK(scene_race_same(&a.s) && strstr(text, "105,072 outputs wrong") && strstr(text, "the same way each time"),
+              "five equal counts: '%s'", text);
+        a.s.inside.gpu_wrong[SCENE_RACE_RUNS - 1] = 98304;
+        scene_race_summary(&a.s, text, sizeof text);
+        CHECK(!scene_race_same(&a.s) && strstr(text, "105,072, 105,072, 105,072, 105,072, 98,304") &&
+                  strstr(text, "changed"),
+              "unequal counts, whole: '%s'", text);
+        CHECK(app_placeholder(&a, "race_wrong", text, sizeof text) && strstr(text, "98,304"), "{race_wrong}: '%s'",
+              text);
+        a.s.inside = keep;
+    }
     run_name(&a, "block-life");
     CHECK(!(a.s.area == SCENE_AREA_INSIDE), "O: closed");
     run_name(&a, "block-life");
@@ -790,6 +837,25 @@ static void test_tiles_and_other_work(void)
     CHECK(s->walk.playing, "the walk plays");
     app_do(&a, app_act_id(ACT_GPU));
     CHECK(!s->walk.playing && s->phase == SCENE_PHASE_CPU, "G that cannot run still pauses the walk");
+    app_free(&a);
+}
+
+/* too-big opens the image scaled just over what the device holds, of the
+ * image's own aspect (4:3 for the sample), not squashed to a square. */
+static void test_too_big_aspect(void)
+{
+    app a;
+    long long most = 500000, w0, h0, w, h;
+    fresh(&a);
+    w0 = a.s.img.luma.w, h0 = a.s.img.luma.h;
+    a.s.gpu.device_known = true;
+    a.s.gpu.device.memory_free = 8 * most, a.s.gpu.device.memory_engine = 0, a.s.gpu.device.max_buffer = 0;
+    CHECK(scene_gpu_max_pixels(&a.s) == most, "the device holds %lld pixels", scene_gpu_max_pixels(&a.s));
+    run_name(&a, "too-big");
+    w = a.s.img.luma.w, h = a.s.img.luma.h;
+    CHECK(w * h > most && (w - 1) * h <= most, "too-big: %lldx%lld, just over %lld pixels", w, h, most);
+    CHECK(fabs((double)w / (double)h - (double)w0 / (double)h0) < 2.0 / (double)h,
+          "too-big keeps the image's aspect: %lldx%lld from %lldx%lld", w, h, w0, h0);
     app_free(&a);
 }
 
@@ -1680,6 +1746,7 @@ int main(void)
     test_states();
     test_long_work();
     test_budget_tiles();
+    test_too_big_aspect();
     test_tiles_and_other_work();
     test_work_bounds();
     test_step_slices();

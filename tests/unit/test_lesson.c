@@ -187,8 +187,9 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[32], "cpu_cores") && lsn_placeholders[33] &&
                   !strcmp(lsn_placeholders[33], "cpu_cores_note") && lsn_placeholders[34] &&
                   !strcmp(lsn_placeholders[34], "par_band_outputs") && lsn_placeholders[35] &&
-                  !strcmp(lsn_placeholders[35], "tiles_vs_whole") && !lsn_placeholders[36],
-              "36 placeholders");
+                  !strcmp(lsn_placeholders[35], "tiles_vs_whole") && lsn_placeholders[36] &&
+                  !strcmp(lsn_placeholders[36], "race_wrong") && !lsn_placeholders[37],
+              "37 placeholders");
     }
 }
 

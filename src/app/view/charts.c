@@ -237,13 +237,28 @@ typedef struct bars {
     bool log_scale;
 } bars;
 
+void view_bar_geometry(const eng_timing *t, double lo, double hi, bool log_scale, float width,
+                       float phase[ENG_PHASE_COUNT], float *fastest, float *slowest)
+{
+    /* the phases are each their runs' median, which need not add up to the
+     * median run's total: they share the bar, the total sets its length */
+    double sum = 0.0;
+    float bar = bar_len(eng_total_ms(t), lo, hi, log_scale, width);
+    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+        sum += t->has[p] && t->ms[p] > 0 ? t->ms[p] : 0.0;
+    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+        phase[p] = sum > 0 && t->has[p] && t->ms[p] > 0 ? (float)(t->ms[p] / sum) * bar : 0.0f;
+    *fastest = bar_len(eng_total_min(t), lo, hi, log_scale, width);
+    *slowest = bar_len(eng_total_max(t), lo, hi, log_scale, width);
+}
+
 /* Engine i's bar at y, split by phase (on a log scale, one bar the phases
  * share by their part of the time), the spread of its runs as a whisker,
  * and its time; or why it has none. Returns the y under it. */
 static float draw_bar(view *v, const bars *b, const scene_engine *e, int i, const char *label, float y)
 {
     const layout *L = &v->L;
-    float x = b->x0, wa, wb;
+    float x = b->x0, wa, wb, seg[ENG_PHASE_COUNT];
     char t[32];
     rnd_text(v->small, label, L->chart.x + 0.5f * L->pad, y, e->engine ? TEXT : FAINT);
     if (!e->measured) {
@@ -254,17 +269,14 @@ static float draw_bar(view *v, const bars *b, const scene_engine *e, int i, cons
                  b->x0, y, FAINT);
         return y + b->h * 1.15f;
     }
+    view_bar_geometry(&e->timing, b->lo, b->hi, b->log_scale, b->width, seg, &wa, &wb);
     for (int p = 0; p < ENG_PHASE_COUNT; ++p)
-        if (e->timing.has[p] && e->timing.ms[p] > 0) {
-            double total = eng_total_ms(&e->timing);
-            float w = b->log_scale ? (float)(e->timing.ms[p] / total) * bar_len(total, b->lo, b->hi, true, b->width)
-                                   : bar_len(e->timing.ms[p], b->lo, b->hi, false, b->width);
-            rnd_rect(x, y, w, b->h, PHASE_COLOR[p]);
-            x += w;
+        if (seg[p] > 0) {
+            rnd_rect(x, y, seg[p], b->h, PHASE_COLOR[p]);
+            x += seg[p];
         }
     /* the spread of the runs: a whisker from the fastest to the slowest */
-    wa = b->x0 + bar_len(eng_total_min(&e->timing), b->lo, b->hi, b->log_scale, b->width);
-    wb = b->x0 + bar_len(eng_total_max(&e->timing), b->lo, b->hi, b->log_scale, b->width);
+    wa += b->x0, wb += b->x0;
     if (e->timing.reps > 1 && wb - wa >= 1) {
         rnd_rect(wa, y + b->h / 2 - 1, wb - wa, 2, TEXT);
         rnd_rect(wa, y + 2, 2, b->h - 4, TEXT);

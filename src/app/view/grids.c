@@ -65,6 +65,23 @@ static void draw_value(view *v, float val, rect r, rnd_color ink)
     rnd_text_role(role);
 }
 
+/* The part of a grid's place (`area`, from cell (L->vx, L->vy)) that
+ * holds the image's cells: all of it, or less where the image ends first
+ * (a small image zoomed out). Its frame goes round that, not the place. */
+static rect shown_cells(const layout *L, rect area, const scene *s)
+{
+    float w = (float)(s->img.luma.w - L->vx) * L->cell, h = (float)(s->img.luma.h - L->vy) * L->cell;
+    return (rect){area.x, area.y, fmaxf(0.0f, fminf(area.w, w)), fmaxf(0.0f, fminf(area.h, h))};
+}
+
+void view_grid_frames(const view *v, const app *a, float input[4], float output[4], float *cell)
+{
+    rect i = shown_cells(&v->L, v->L.input_cells, &a->s), o = shown_cells(&v->L, v->L.output, &a->s);
+    input[0] = i.x, input[1] = i.y, input[2] = i.w, input[3] = i.h;
+    output[0] = o.x, output[1] = o.y, output[2] = o.w, output[3] = o.h;
+    *cell = v->L.cell;
+}
+
 /* The input grid: the region shown (L->input_cells) and the ring of cells
  * around it, which the outputs at the region's edge read too. A ring cell
  * inside the image is drawn dimmer; a cell outside the image, one step
@@ -102,7 +119,10 @@ static void draw_input_grid(view *v, const scene *s)
             if (L->digit_px > 0)
                 draw_value(v, val, r, vw_alpha(ink_for(c), inside && !ring ? 0.9f : 0.7f));
         }
-    rnd_frame(L->input_cells.x - 2, L->input_cells.y - 2, L->input_cells.w + 4, L->input_cells.h + 4, 2, BLUE);
+    {
+        rect f = shown_cells(L, L->input_cells, s);
+        rnd_frame(f.x - 2, f.y - 2, f.w + 4, f.h + 4, 2, BLUE);
+    }
 }
 
 /* Whether the input grid shows cells outside the image. */
@@ -229,7 +249,10 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
                 vw_dashed_frame(L->output.x, L->output.y + (float)(y - L->vy) * L->cell - t / 2,
                                 fminf(L->output.w, (float)(s->img.luma.w - L->vx) * L->cell), t, t, WINDOW);
     }
-    rnd_frame(L->output.x - 2, L->output.y - 2, L->output.w + 4, L->output.h + 4, 2, GREEN);
+    {
+        rect f = shown_cells(L, L->output, s);
+        rnd_frame(f.x - 2, f.y - 2, f.w + 4, f.h + 4, 2, GREEN);
+    }
 }
 
 void vw_draw_grids(view *v, const scene *s, double now_ms)

@@ -23,7 +23,7 @@ static void tile_box(const scene *s, rect box, rect *tile, float *cell)
 
 static const char *const legends[SCENE_BLOCK_STAGES] = {
     N_("blue: stored in the tile · dark: not yet · amber: the last request · the dashed ring: the halo · white: "
-       "the warp looked at"),
+       "the cells stored by the load step of the warp looked at"),
     N_("amber: threads waiting at the barrier · every cell of the tile stored"),
     N_("green: outputs written · magenta: the nine cells read by the thread looked at"),
     N_("bright amber: read a cell too early in this run · dim: could, in another order"),
@@ -92,11 +92,19 @@ static void draw_tile(const scene *s, rect tile, float cell)
     /* the inner outputs' edge and the halo around them */
     vw_dashed_frame(tile.x, tile.y, tile.w, tile.h, 1, DIM);
     rnd_frame(tile.x + cell, tile.y + cell, cell * (float)bdx, cell * (float)bdy, 1, TEXT);
-    /* the warp looked at: its threads (32 in a row of the block's numbering) */
-    for (int i = 0; i < KW_WARP; ++i) {
-        int t = warp * KW_WARP + i;
-        if (t < bdx * bdy)
-            rnd_frame(tile.x + (float)(t % bdx + 1) * cell, tile.y + (float)(t / bdx + 1) * cell, cell, cell, 1, WHITE);
+    if (stage == SCENE_BLOCK_LOAD) { /* the warp looked at: the cells its load request stores */
+        int request = scene_block_warp_request(s);
+        for (int row = 0; row < bdy + 2; ++row)
+            for (int col = 0; col < bdx + 2; ++col)
+                if (scene_block_cell_in_request(s, col, row, request))
+                    rnd_frame(tile.x + (float)col * cell, tile.y + (float)row * cell, cell, cell, 1, WHITE);
+    } else { /* the warp looked at: its threads (32 in a row of the block's numbering), their outputs */
+        for (int i = 0; i < KW_WARP; ++i) {
+            int t = warp * KW_WARP + i;
+            if (t < bdx * bdy)
+                rnd_frame(tile.x + (float)(t % bdx + 1) * cell, tile.y + (float)(t / bdx + 1) * cell, cell, cell, 1,
+                          WHITE);
+        }
     }
     /* the thread looked at: in compute, its nine cells */
     {
@@ -143,11 +151,12 @@ static bool put(column *c, const char *text, rnd_color color)
 /* One warp's instructions for the stage shown. */
 static void draw_warp(column *c, const scene *s)
 {
-    int bdx, bdy, warp = s->inside.thread / KW_WARP, n, naive_lanes = 0, reads = 0, most = 0, least = 99;
+    int bdx, bdy, warp = s->inside.thread / KW_WARP, n, naive_lanes = 0, reads = 0, most = 0, least = 99, warps;
     kw_request r[KW_MAX_REQUESTS];
     char line[320];
     long long naive_sectors = 0;
     scene_block_dims(s, &bdx, &bdy);
+    warps = (bdx * bdy + KW_WARP - 1) / KW_WARP;
     n = kw_warp_trace(s->img.luma.w, s->img.luma.h, bdx, bdy, s->opt.border, s->inside.bx, s->inside.by, warp, r);
     snprintf(line, sizeof line, _("warp %d: threads %d…%d, one instruction for all 32 at once; thread %d looked at"),
              warp, warp * KW_WARP, warp * KW_WARP + KW_WARP - 1, s->inside.thread);
@@ -166,7 +175,7 @@ static void draw_warp(column *c, const scene *s)
             snprintf(line, sizeof line,
                      _("load step %d: %d lanes, elements %lld…%lld, 32-byte sectors: %d; into the tile, passes: %d"),
                      q->step + 1, r[i + 1].lanes, q->first, q->last, q->sectors, r[i + 1].passes);
-            put(c, line, DIM);
+            put(c, line, q->step == scene_block_warp_request(s) / warps ? TEXT : DIM); /* the one framed */
         } else if (q->kind == KW_OUT_STORE && q->lanes &&
                    (s->inside.stage == SCENE_BLOCK_COMPUTE || s->inside.stage == SCENE_BLOCK_NO_BARRIER)) {
             if (reads) {
@@ -305,37 +314,38 @@ static void draw_heat(view *v, const scene *s, rect box)
     rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, 1, DIM);
 }
 
-/* The runs without the barrier on the GPU engine: outputs wrong in each,
- * and what the counts say of the warps' order. */
+/* Text wrapped to the column's width, a few lines, where there is room. */
+static void put_wrapped(column *c, const char *text, rnd_color color)
+{
+    float h = rnd_text_wrapped(c->v->small, text, 0, 0, c->w, color, false);
+    if (c->full)
+        return;
+    if (c->y + h + vw_lh(c->v->small) > c->bottom) {
+        put(c, text, color); /* says there is no room */
+        return;
+    }
+    rnd_text_wrapped(c->v->small, text, c->x, c->y, c->w, color, true);
+    c->y += h;
+}
+
+/* The runs without the barrier on the GPU engine: the outputs wrong in
+ * each, whole, and whether they changed from run to run. */
 static void draw_gpu_runs(column *c, const scene *s)
 {
-    char line[320], list[160] = "";
-    size_t n = 0;
-    bool same = true;
+    char line[320];
     if (s->inside.gpu_runs == 0) {
         snprintf(line, sizeof line, _("not run: %s"), s->inside.gpu_why);
-        put(c, line, TEXT);
+        put_wrapped(c, line, TEXT);
         return;
     }
-    for (int i = 0; i < s->inside.gpu_runs && n < sizeof list; ++i) {
-        char count[32];
-        fmt_count(s->inside.gpu_wrong[i], count, sizeof count);
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", count);
-    }
-    snprintf(line, sizeof line, _("measured on %s, %d runs: outputs wrong in each: %s"), s->inside.gpu_label,
-             s->inside.gpu_runs, list);
+    snprintf(line, sizeof line,
+             ngettext("measured on %s, %d run, compared with the reference:",
+                      "measured on %s, %d runs, each compared with the reference:", (unsigned long)s->inside.gpu_runs),
+             s->inside.gpu_label, s->inside.gpu_runs);
     put(c, line, TEXT);
+    scene_race_summary(s, line, sizeof line);
+    put_wrapped(c, line, TEXT);
     put(c, _("before each run, shared memory filled with NaN: no tile left from the run before"), DIM);
-    if (s->inside.gpu_runs < 2)
-        return;
-    for (int i = 1; i < s->inside.gpu_runs; ++i)
-        same = same && s->inside.gpu_wrong[i] == s->inside.gpu_wrong[0];
-    if (same && s->inside.gpu_wrong[0] == 0)
-        put(c, _("none wrong: every cell happened to be stored before it was read; still a bug"), DIM);
-    else if (same)
-        put(c, _("the same count each run: the schedule can repeat, the warps in one order"), DIM);
-    else
-        put(c, _("the count changes from run to run: the warps' order is not fixed"), DIM);
 }
 
 /* What the stage shown has done: the load's requests and cells, the
