@@ -473,10 +473,10 @@ eng_verdict eng_verdict_of(eng_spread a, eng_spread b)
     if (!(fast > 0) || !(slow > 0))
         return v.kind = ENG_UNSURE, v;
     v.ratio = slow / fast;
-    if (spread_share(a) > noise)
-        noise = spread_share(a);
-    if (spread_share(b) > noise)
-        noise = spread_share(b);
+    /* the steadier of the two says how much a time varies here: a gap the
+     * noisier one's spread would swallow may still be every run apart */
+    if (fmin(spread_share(a), spread_share(b)) > noise)
+        noise = fmin(spread_share(a), spread_share(b));
     if (v.ratio < 1.0 + noise || (v.runs > 1 && !apart))
         return v; /* ENG_SAME */
     if (v.runs < ENG_FEW_RUNS && v.ratio < ENG_FEW_RUNS_GAP)

@@ -442,8 +442,8 @@ eng_spread eng_spread_of(const eng_timing *t);
 /* What may be said of two measurements, the one rule the chart, the
  * narration and bench all word:
  * - ENG_SAME, "about the same": their runs overlap, or the gap is within
- *   ENG_SAME_SHARE of the faster or within either's own spread (a gap the
- *   runs themselves vary by says nothing);
+ *   ENG_SAME_SHARE of the faster or within the steadier one's own spread
+ *   (a gap the runs themselves vary by says nothing);
  * - ENG_FASTER / ENG_SLOWER (a against b): from ENG_FEW_RUNS runs each, any
  *   gap beyond that; from fewer, only a gap of at least ENG_FEW_RUNS_GAP
  *   times, and the words then say how many runs it came from;

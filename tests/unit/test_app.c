@@ -1233,7 +1233,13 @@ static void test_hardware_and_compare(void)
         fmt_verdict(FMT_SENTENCE, "cpu-par", "cpu-simd", &v, buf, sizeof buf);
         CHECK(!strcmp(buf, "cpu-par and cpu-simd were too close to tell which was faster (from a single run)"), "%s", buf);
         v = eng_verdict_of(wide, narrow);
-        CHECK(v.kind == ENG_SAME, "1.3x within a 41%% spread is the same (%d)", (int)v.kind);
+        CHECK(v.kind == ENG_SLOWER, "1.3x, every run apart, is a verdict though one side spread 41%% (%d)",
+              (int)v.kind);
+        {
+            eng_spread a10 = {1.0, 0.95, 1.05, 9}, b8 = {1.07, 1.055, 1.14, 9};
+            v = eng_verdict_of(b8, a10);
+            CHECK(v.kind == ENG_SAME, "7%% apart when both vary by 8-10%% is the same (%d)", (int)v.kind);
+        }
         v = eng_verdict_of(narrow, wide);
         CHECK(v.ratio > 1.29 && v.ratio < 1.31, "one way round: %.3f", v.ratio);
     }
