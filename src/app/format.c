@@ -84,7 +84,7 @@ void fmt_cell(float v, char *buf, size_t size)
 
 /* How many runs a verdict came from, where that is fewer than a verdict
  * needs: " (from a single run)"; "" from enough runs. */
-static const char *runs_note(const eng_verdict *v)
+const char *fmt_runs_note(const eng_verdict *v)
 {
     if (v->runs >= ENG_FEW_RUNS)
         return "";
@@ -133,7 +133,7 @@ void fmt_verdict(fmt_style style, const char *a_name, const char *b_name, const 
                      a_name, r, b_name);
         break;
     }
-    snprintf(buf, size, "%s%s", said, runs_note(v));
+    snprintf(buf, size, "%s%s", said, fmt_runs_note(v));
 }
 
 void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, char *buf,

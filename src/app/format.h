@@ -32,8 +32,11 @@ typedef struct eng_verdict eng_verdict;
  * faster", "about the same"). A verdict from fewer than ENG_FEW_RUNS runs
  * says how many ("(from a single run)") except in the column, beside its reps. */
 typedef enum fmt_style { FMT_SENTENCE, FMT_SHORT, FMT_COLUMN } fmt_style;
-void fmt_verdict(fmt_style style, const char *a_name, const char *b_name, const eng_verdict *v, char *buf,
-                 size_t size);
+void fmt_verdict(fmt_style style, const char *a_name, const char *b_name, const eng_verdict *v, char *buf, size_t size);
+
+/* What a verdict from fewer than ENG_FEW_RUNS runs rests on, to follow
+ * its words: " (from a single run)", " (from two runs)"; "" from enough. */
+const char *fmt_runs_note(const eng_verdict *v);
 
 /* fmt_verdict(FMT_SENTENCE) of a against b, in the current language. */
 void fmt_compare(const char *a_name, const eng_timing *a, const char *b_name, const eng_timing *b, char *buf,

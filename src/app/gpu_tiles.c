@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "format.h"
 #include "i18n.h"
 
 bool scene_gpu_done_at(const scene *s, int x, int y)
@@ -159,3 +160,25 @@ const scene_feature scene_tiles_feature = {
     .cancel = cancel,
     .state = state,
 };
+
+void scene_tiles_vs_whole(const scene *s, char *buf, size_t size)
+{
+    char whole[32], r[32];
+    eng_verdict v;
+    size_t n;
+    if (!s->tiles.on || !s->gpu.eng.measured || !s->gpu.whole_known) {
+        snprintf(buf, size, "%s", _("(no run in one piece and one in tiles of this image to compare)"));
+        return;
+    }
+    v = eng_compare_timings(&s->gpu.eng.timing, &s->gpu.whole);
+    fmt_ms(eng_total_ms(&s->gpu.whole), whole, sizeof whole);
+    fmt_ratio(v.ratio, 1.0, r, sizeof r);
+    switch (v.kind) {
+    case ENG_FASTER: snprintf(buf, size, _("in tiles it was %s faster than in one piece (%s)"), r, whole); break;
+    case ENG_SLOWER: snprintf(buf, size, _("in tiles it was %s slower than in one piece (%s)"), r, whole); break;
+    case ENG_SAME: snprintf(buf, size, _("in tiles it took about as long as in one piece (%s)"), whole); break;
+    default: snprintf(buf, size, _("in tiles and in one piece (%s) it was too close to tell which was faster"), whole);
+    }
+    n = strlen(buf);
+    snprintf(buf + n, size - n, "%s", fmt_runs_note(&v));
+}

@@ -34,6 +34,12 @@ void scene_launch_at(const scene *s, int x, int y, int *lx, int *ly, int *tile);
 /* "4 tiles of 256×192" (or in Chinese) for the tiles shown. */
 void scene_tiles_text(const scene *s, char *buf, size_t size);
 
+/* The tiled run against the last run in one piece of the same image, by
+ * the one rule of comparison, with the time in one piece ("in tiles it was
+ * 1.2× slower than in one piece (7.04 ms)"); says so when either has not
+ * run: what lesson 6 compares. */
+void scene_tiles_vs_whole(const scene *s, char *buf, size_t size);
+
 /* For gpu_phase.c: starts a run in tiles (false with the banner when no
  * plan fits), and forgets the tiles (their scratch too). */
 bool scene_tiles_start(scene *s);

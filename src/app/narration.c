@@ -212,29 +212,9 @@ static void v_tiles(const app *a, char *buf, size_t size)
 }
 
 /* The fastest and slowest tile: "2.71–5.43 ms each". */
-/* The tiled run against the last run in one piece of the same image, by
- * the one rule, with the time in one piece: what lesson 6 compares. */
 static void v_tiles_vs_whole(const app *a, char *buf, size_t size)
 {
-    const scene *s = &a->s;
-    char whole[32], r[32];
-    eng_verdict v;
-    if (!s->tiles.on || !s->gpu.eng.measured || !s->gpu.whole_known) {
-        snprintf(buf, size, "%s", words(a, "(no run in one piece and one in tiles of this image to compare)"));
-        return;
-    }
-    v = eng_compare_timings(&s->gpu.eng.timing, &s->gpu.whole);
-    fmt_ms(eng_total_ms(&s->gpu.whole), whole, sizeof whole);
-    fmt_ratio(v.ratio, 1.0, r, sizeof r);
-    switch (v.kind) {
-    case ENG_FASTER: snprintf(buf, size, _("in tiles it was %s faster than in one piece (%s)"), r, whole); break;
-    case ENG_SLOWER: snprintf(buf, size, _("in tiles it was %s slower than in one piece (%s)"), r, whole); break;
-    case ENG_SAME: snprintf(buf, size, _("in tiles it took about as long as in one piece (%s)"), whole); break;
-    default: snprintf(buf, size, _("in tiles and in one piece (%s) it was too close to tell which was faster"), whole);
-    }
-    if (v.runs < ENG_FEW_RUNS)
-        snprintf(buf + strlen(buf), size - strlen(buf), "%s",
-                 v.runs <= 1 ? _(" (from a single run)") : _(" (from two runs)"));
+    scene_tiles_vs_whole(&a->s, buf, size);
 }
 
 static void v_tile_ms(const app *a, char *buf, size_t size)
