@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "action_table.h"
+#include "bound.h"
 #include "format.h"
 #include "i18n.h"
 
@@ -211,11 +212,15 @@ static void v_tiles(const app *a, char *buf, size_t size)
         snprintf(buf, size, "%s", words(a, "(no tiles: the image fits)"));
 }
 
-/* The fastest and slowest tile: "2.71–5.43 ms each". */
-static void v_tiles_vs_whole(const app *a, char *buf, size_t size)
-{
-    scene_tiles_vs_whole(&a->s, buf, size);
-}
+/* Placeholders whose words their own feature writes from the scene. */
+#define FROM_SCENE(name, fn)                                                                                           \
+    static void v_##name(const app *a, char *buf, size_t size)                                                         \
+    {                                                                                                                  \
+        fn(&a->s, buf, size);                                                                                          \
+    }
+FROM_SCENE(tiles_vs_whole, scene_tiles_vs_whole)
+FROM_SCENE(gpu_bound, bound_scene_sentence)
+FROM_SCENE(sweep_bound, bound_sweep_sentence)
 
 static void v_tile_ms(const app *a, char *buf, size_t size)
 {
@@ -394,6 +399,8 @@ static const struct {
     {"par_band_outputs", v_par_band_outputs},
     {"tiles_vs_whole", v_tiles_vs_whole},
     {"race_wrong", v_race_wrong},
+    {"gpu_bound", v_gpu_bound},
+    {"sweep_bound", v_sweep_bound},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

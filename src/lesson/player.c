@@ -90,7 +90,7 @@ void lsn_player_narration(const lsn_player *p, lsn_variant on, lsn_lookup lookup
             buf[out++] = say[0];
             say += 2;
         } else if (close) {
-            char name[64], value[256];
+            char name[64], value[1024]; /* a placeholder's words: a sentence or two */
             size_t n = (size_t)(close - say - 1);
             if (n >= sizeof name)
                 n = sizeof name - 1;

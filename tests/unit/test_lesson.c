@@ -188,8 +188,9 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[33], "cpu_cores_note") && lsn_placeholders[34] &&
                   !strcmp(lsn_placeholders[34], "par_band_outputs") && lsn_placeholders[35] &&
                   !strcmp(lsn_placeholders[35], "tiles_vs_whole") && lsn_placeholders[36] &&
-                  !strcmp(lsn_placeholders[36], "race_wrong") && !lsn_placeholders[37],
-              "37 placeholders");
+                  !strcmp(lsn_placeholders[36], "race_wrong") && lsn_placeholders[38] &&
+                  !strcmp(lsn_placeholders[38], "sweep_bound") && !lsn_placeholders[39],
+              "39 placeholders");
     }
 }
 
@@ -367,6 +368,30 @@ static void test_joined_lines(void)
         CHECK(!strcmp(buf, cases[i].want), "case %zu: joined as '%s', not '%s'", i, buf, cases[i].want);
         lsn_player_stop(&p);
     }
+}
+
+/* A placeholder's words reach the narration whole: a bound's sentence is
+ * over 500 bytes (it was cut at 255). */
+static bool long_value(const void *user, const char *name, char *buf, size_t size)
+{
+    (void)user, (void)name;
+    memset(buf, 'x', size < 800 ? size - 1 : 799);
+    buf[size < 800 ? size - 1 : 799] = '\0';
+    return true;
+}
+
+static void test_long_value(void)
+{
+    static const char text[] = "title: T\nsteps:\n  - say: \"{gpu_bound}.\"\n";
+    static char buf[4096];
+    lsn_lesson l;
+    lsn_player p;
+    memset(&p, 0, sizeof p);
+    CHECK(lsn_parse("t.yaml", text, strlen(text), &l), "%s", err_msg());
+    lsn_player_start(&p, &l);
+    lsn_player_narration(&p, LSN_ON_GPU, long_value, NULL, buf, sizeof buf);
+    CHECK(strlen(buf) == 800 && buf[799] == '.', "a value of 799 bytes, whole: %zu bytes", strlen(buf));
+    lsn_player_stop(&p);
 }
 
 static void test_placeholders(void)
@@ -582,6 +607,7 @@ int main(int argc, char **argv)
     test_quoted_escaped();
     test_variants();
     test_joined_lines();
+    test_long_value();
     test_lesson_record();
     test_placeholders();
     test_syntax();

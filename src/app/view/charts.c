@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bound.h"
 #include "../format.h"
 
 /* A phase's name in the legend, in the window's language. */
@@ -299,7 +300,8 @@ static size_t next_verdict(char *buf, size_t size)
 }
 
 /* The verdicts under the bars: what the vector lanes, the cores and the GPU
- * gained, an extrapolated download, and the kernel alone timed apart. */
+ * gained, an extrapolated download, the kernel alone timed apart, and,
+ * where no real GPU was measured, the bounds of one. */
 static void verdicts(const scene *s, char *buf, size_t size)
 {
     const scene_engine *seq = &s->cpu[SCENE_CPU_SEQ], *simd = &s->cpu[SCENE_CPU_SIMD], *par = &s->cpu[SCENE_CPU_PAR];
@@ -335,6 +337,12 @@ static void verdicts(const scene *s, char *buf, size_t size)
                      _("%s, measured apart: the kernel alone, %d back-to-back launches: %s each; one launch after "
                        "idle: %s"),
                      scene_engine_label(gpu), gpu->timing.kernel_launches, each, one);
+    }
+    if (bound_stands_in(s) && (gpu->measured || !gpu->engine)) { /* what a real GPU could not beat */
+        bound_work w = bound_scene_work(s);
+        n = next_verdict(buf, size);
+        if (n + 1 < size)
+            bound_chart_line(&w, buf + n, size - n);
     }
 }
 

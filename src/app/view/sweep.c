@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../bound.h"
+
 /* The sweep's plot: where its axes are and what they span. */
 typedef struct plot {
     float x0, x1, y0, y1; /* the plot's left, right, top and bottom */
@@ -24,8 +26,25 @@ static float plot_y(const plot *p, double ms)
     return p->y1 - (float)(log10(ms / p->lo) / log10(p->hi / p->lo)) * (p->y1 - p->y0);
 }
 
+/* Whether the sweep draws bounds: no GPU of this machine's was measured,
+ * and no recorded one is drawn instead. */
+static bool sweep_bounds(const app *a)
+{
+    return bound_stands_in(&a->s) && !(a->has_record && strcmp(a->record.gpu_kind, "GPU") == 0);
+}
+
+/* GPU g's bound for the sweep's size x size image: the sweep's GPU copies
+ * the image in and the result back. */
+static double bound_at(int g, int size)
+{
+    bound_work w = bound_conv_work((long long)size * size, BOUND_TAPS_3X3, true);
+    return bound_time_of(bound_gpu_at(g), &w).ms;
+}
+
 /* The sweep's times and the recorded run's, from the shortest to the
- * longest. */
+ * longest; the bounds' too, down to a third of the shortest of those (the
+ * bounds of small images go far below any measured time, and say nothing
+ * there: the chart does not follow them). */
 static void sweep_range(const app *a, double *lo, double *hi)
 {
     const scene *s = &a->s;
@@ -41,6 +60,15 @@ static void sweep_range(const app *a, double *lo, double *hi)
             *lo = fmin(*lo, a->record.engine[k].run[i].median_ms);
             *hi = fmax(*hi, a->record.engine[k].run[i].median_ms);
         }
+    if (sweep_bounds(a) && *hi > 0) {
+        double floor_ms = *lo / 3, least = *lo;
+        for (int g = 0; g < bound_gpu_count(); ++g)
+            for (int size = 4; size <= 4096; size *= 4) {
+                least = fmin(least, bound_at(g, size));
+                *hi = fmax(*hi, bound_at(g, size));
+            }
+        *lo = fmax(least, floor_ms);
+    }
 }
 
 /* The sweep's title (the crossover, when there is one) and the recorded
@@ -65,6 +93,16 @@ static float sweep_title(view *v, const app *a, rect box, int cross)
         rec_label(&a->record, label, sizeof label);
         snprintf(buf, sizeof buf, _("dashed, hollow: %s"), label);
         vw_text_fit(v, v->small, buf, box.x + 0.5f * L->pad, y0, box.w - L->pad, DIM);
+        y0 += ls * 1.1f;
+    }
+    if (sweep_bounds(a)) { /* what the dotted lines are */
+        vw_text_fit(v, v->small,
+                    _("dotted, grey: bounds, from the datasheets, not measured: the least time a real GPU could take"),
+                    box.x + 0.5f * L->pad, y0, box.w - L->pad, DIM);
+        y0 += ls * 1.1f;
+    } else if (a->has_record && strcmp(a->record.gpu_kind, "GPU") == 0 && bound_stands_in(&a->s)) {
+        vw_text_fit(v, v->small, _("no bounds drawn: the recorded run was measured on a real GPU"),
+                    box.x + 0.5f * L->pad, y0, box.w - L->pad, DIM);
         y0 += ls * 1.1f;
     }
     return y0 + 0.5f * ls; /* the axis labels sit centred on their lines */
@@ -126,6 +164,44 @@ static void draw_recorded(view *v, const app *a, const plot *p, const rnd_color 
     }
 }
 
+/* The bounds: a dotted grey line per GPU of the datasheets, cut where it
+ * leaves the chart at its bottom, its name beside its right end (moved down out
+ * of the way of the one above and of the engines' legend). */
+static void draw_bounds(view *v, const app *a, const plot *p, float label_x, float below_legend)
+{
+    float ls = vw_lh(v->small), end_y[8], last_label = below_legend - ls;
+    int order[8], count = bound_gpu_count() < 8 ? bound_gpu_count() : 8;
+    rnd_color col = vw_alpha(DIM, 0.9f);
+    if (!sweep_bounds(a))
+        return;
+    for (int g = 0; g < count; ++g) {
+        float px = 0, py = 0;
+        for (int size = 4; size <= 4096; size *= 4) {
+            float x = plot_x(p, size), y = plot_y(p, bound_at(g, size)); /* below the chart when small */
+            if (size > 4 && (y <= p->y1 || py <= p->y1)) { /* dots from the last point, cut at the bottom */
+                int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
+                for (int j = 0; j <= steps; j += 3) {
+                    float dx = px + (x - px) * (float)j / (float)steps, dy = py + (y - py) * (float)j / (float)steps;
+                    if (dy <= p->y1)
+                        rnd_rect(dx - 1, dy - 1, 2, 2, col);
+                }
+            }
+            px = x, py = y;
+        }
+        end_y[g] = py, order[g] = g;
+    }
+    for (int i = 1; i < count; ++i) /* the names from the top down, by where their lines end */
+        for (int j = i; j > 0 && end_y[order[j]] < end_y[order[j - 1]]; --j) {
+            int t = order[j];
+            order[j] = order[j - 1], order[j - 1] = t;
+        }
+    for (int i = 0; i < count; ++i) {
+        float y = fmaxf(end_y[order[i]] - 0.5f * ls, last_label + ls);
+        rnd_text(v->small, bound_gpu_at(order[i])->short_name, label_x, y, DIM);
+        last_label = y;
+    }
+}
+
 /* Engine k's live line: small squares between its points, and markers
  * that differ in shape as well as colour. */
 static void draw_live(const scene *s, const plot *p, int k, rnd_color color, float ls)
@@ -179,7 +255,7 @@ void vw_draw_sweep(view *v, const app *a, rect box)
                                              [SWEEP_SIMD] = PHASE_COLOR[ENG_DOWNLOAD]};
     static const int legend_order[SCENE_SWEEP_ENGINES] = {SWEEP_SEQ, SWEEP_SIMD, SWEEP_PAR, SWEEP_GPU};
     plot p = {.lmin = log(4.0), .lmax = log(4096.0)};
-    float legend_x, ls = vw_lh(v->small);
+    float legend_x, legend_w, ls = vw_lh(v->small);
     int cross = scene_sweep_crossover(s);
 
     rnd_rect(box.x, box.y, box.w, box.h, PANEL);
@@ -191,12 +267,15 @@ void vw_draw_sweep(view *v, const app *a, rect box)
     p.hi = pow(10, ceil(log10(p.hi)));
     if (!(p.lo > 0) || !isfinite(p.hi) || p.hi <= p.lo)
         return;
-    legend_x =
-        box.x + box.w - fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, names[SWEEP_GPU])) - 2 * L->pad;
+    legend_w = fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, names[SWEEP_GPU]));
+    for (int g = 0; sweep_bounds(a) && g < bound_gpu_count(); ++g)
+        legend_w = fmaxf(legend_w, vw_text_w(v->small, bound_gpu_at(g)->short_name) - 0.9f * ls);
+    legend_x = box.x + box.w - legend_w - 2 * L->pad;
     p.x0 = box.x + vw_text_w(v->small, "1000 ms ") + L->pad;
     p.x1 = legend_x - L->pad;
     p.y1 = box.y + box.h - ls * 1.3f;
     draw_axes(v, &p, box, cross);
+    draw_bounds(v, a, &p, legend_x, p.y0 + (float)SCENE_SWEEP_ENGINES * ls * 1.2f + 0.3f * ls);
     draw_recorded(v, a, &p, colors); /* the recorded run first, under the live one */
     for (int row = 0; row < SCENE_SWEEP_ENGINES; ++row) {
         int k = legend_order[row];
