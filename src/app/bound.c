@@ -63,11 +63,14 @@ bound_work bound_scene_work(const scene *s)
                                                                           : 1);
 }
 
-/* A bound's time: fmt_ms's, or "0.1 µs" at least (a bound is not read to
- * the nanosecond). */
+/* A bound's time: fmt_ms's, or in nanoseconds under 0.1 µs (never rounded
+ * up: a bound read larger than it is would claim too much). */
 static void bound_ms(double ms, char *buf, size_t size)
 {
-    fmt_ms(fmax(ms, 1e-4), buf, size);
+    if (ms < 1e-4)
+        snprintf(buf, size, "%.1f ns", floor(ms * 1e7) / 10);
+    else
+        fmt_ms(ms, buf, size);
 }
 
 void bound_chart_line(const bound_work *work, char *buf, size_t size)
