@@ -63,9 +63,7 @@ bound_work bound_scene_work(const scene *s)
                                                                           : 1);
 }
 
-/* A bound's time: fmt_ms's, or in nanoseconds under 0.1 µs (never rounded
- * up: a bound read larger than it is would claim too much). */
-static void bound_ms(double ms, char *buf, size_t size)
+void bound_time_text(double ms, char *buf, size_t size)
 {
     if (ms < 1e-4)
         snprintf(buf, size, "%.1f ns", floor(ms * 1e7) / 10);
@@ -73,17 +71,24 @@ static void bound_ms(double ms, char *buf, size_t size)
         fmt_ms(ms, buf, size);
 }
 
-void bound_chart_line(const bound_work *work, char *buf, size_t size)
+double bound_least(const scene *s, const bound_gpu **who)
 {
-    bound_work w = *work;
-    size_t n = (size_t)snprintf(buf, size, "%s", _("bounds, from the datasheets, not measured:"));
-    for (int i = 0; i < bound_gpu_count() && n < size; ++i) {
-        const bound_gpu *g = bound_gpu_at(i);
-        bound_time t = bound_time_of(g, &w);
-        char ms[32];
-        bound_ms(t.ms, ms, sizeof ms);
-        n += (size_t)snprintf(buf + n, size - n, "%s %s \xE2\x89\xA5 %s", i ? " \xC2\xB7" : "", g->short_name, ms);
+    bound_work w = bound_scene_work(s);
+    double least = 0;
+    *who = NULL;
+    for (int g = 0; bound_stands_in(s) && w.outputs > 0 && g < bound_gpu_count(); ++g) {
+        double ms = bound_time_of(bound_gpu_at(g), &w).ms;
+        if (!*who || ms < least)
+            least = ms, *who = bound_gpu_at(g);
     }
+    return least;
+}
+
+void bound_row_text(const bound_gpu *g, double ms, char *buf, size_t size)
+{
+    char t[32];
+    bound_time_text(ms, t, sizeof t);
+    snprintf(buf, size, _("\xE2\x89\xA5 %s on the %s: bound, from the datasheet, not measured"), t, g->short_name);
 }
 
 /* What sets the bounds, for the sentence. */
@@ -115,7 +120,7 @@ void bound_sentence(const bound_work *work, char *buf, size_t size)
         const bound_gpu *g = bound_gpu_at(i);
         bound_time t = bound_time_of(g, &w);
         char ms[32];
-        bound_ms(t.ms, ms, sizeof ms);
+        bound_time_text(t.ms, ms, sizeof ms);
         if (i)
             n += (size_t)snprintf(list + n, sizeof list - n, "%s", C_("list", ", "));
         /* TRANSLATORS: one GPU's bound in a list: a time, then the GPU's name (H200, RTX 4060 Ti) */
@@ -158,7 +163,7 @@ void bound_sweep_sentence(const scene *s, char *buf, size_t size)
         bound_work w = bound_conv_work((long long)s->sweep.size[i] * s->sweep.size[i], BOUND_TAPS_3X3, true);
         bound_time t = bound_time_of(bound_gpu_at(g), &w);
         char ms[32];
-        bound_ms(t.ms, ms, sizeof ms);
+        bound_time_text(t.ms, ms, sizeof ms);
         above += t.ms > s->sweep.ms[SWEEP_PAR][i];
         if (g)
             n += (size_t)snprintf(list + n, sizeof list - n, "%s", C_("list", ", "));

@@ -54,6 +54,10 @@ typedef struct bound_time {
 } bound_time;
 bound_time bound_time_of(const bound_gpu *g, const bound_work *w);
 
+/* A bound's time: fmt_ms's, or in nanoseconds under 0.1 µs (never rounded
+ * up: a bound read larger than it is would claim too much). */
+void bound_time_text(double ms, char *buf, size_t size);
+
 /* Whether bounds stand in for a GPU here: the GPU engine is software, a
  * virtual GPU or missing, so no GPU of this machine's was measured. */
 bool bound_stands_in(const scene *s);
@@ -62,11 +66,15 @@ bool bound_stands_in(const scene *s);
  * on every path, and comes back on all but the no-copy one. */
 bound_work bound_scene_work(const scene *s);
 
-/* The bounds of `w` on each GPU, in one line for the chart: "bounds, from
- * the datasheets, not measured: H200 ≥ 87.4 µs · RTX 4060 Ti ≥ 0.85 ms · …". */
-void bound_chart_line(const bound_work *w, char *buf, size_t size);
+/* The least of the bounds of the scene's image on its result path, and
+ * whose it is (*who); 0 and NULL where no bound stands in. */
+double bound_least(const scene *s, const bound_gpu **who);
 
-/* The same in a sentence for a lesson ({gpu_bound}): "at least 0.087 ms on an
+/* The chart's row for it: "≥ 24.9 µs on the H200: bound, from the
+ * datasheet, not measured". */
+void bound_row_text(const bound_gpu *g, double ms, char *buf, size_t size);
+
+/* The bounds of `w` on each GPU in a sentence for a lesson ({gpu_bound}): "at least 0.087 ms on an
  * NVIDIA H200 SXM (a data-centre GPU), … (bounds, from the datasheets, not
  * measured: …)", saying what sets them (copies across the host link, or the
  * device's memory). */

@@ -55,6 +55,16 @@ if ($mode eq 'msg') {
         qr/\b(?:F1|Esc|Shift|Ctrl|Space|Enter|End|Home|PageUp|PageDown|Tab)\b/, # keys, as printed on them
         qr/\bconvis\b/,
     );
+    # the GPUs of the bounds, as records/datasheets.json names them
+    (my $datasheets = __FILE__) =~ s{[^/]*$}{../../records/datasheets.json};
+    if (open(my $f, '<:encoding(UTF-8)', $datasheets)) {
+        while (my $l = <$f>) {
+            push @data, qr/\Q$1\E/ if $l =~ /"short":\s*"([^"]+)"/;
+        }
+        close $f;
+    } else {
+        die "pseudo.pl: cannot read $datasheets: $!\n";
+    }
     while (my $line = <STDIN>) {
         next unless $line =~ /^text=(?:[^,]*,){5}(.*)$/;
         my $text = $1;

@@ -89,13 +89,13 @@ static void test_words(void)
     bound_work big = bound_conv_work(4096LL * 4096, BOUND_TAPS_3X3, true);
     bound_work tiny = bound_conv_work(16, BOUND_TAPS_3X3, false);
     char buf[1024];
-    bound_chart_line(&big, buf, sizeof buf);
-    CHECK(strstr(buf, "bounds, from the datasheets, not measured:") == buf, "labelled: %s", buf);
-    for (int i = 0; i < bound_gpu_count(); ++i)
-        CHECK(strstr(buf, bound_gpu_at(i)->short_name) != NULL, "names %s: %s", bound_gpu_at(i)->short_name, buf);
-    CHECK(strstr(buf, "\xE2\x89\xA5 2.13 ms") != NULL, "the H200's 4096x4096 bound: %s", buf);
-    bound_chart_line(&tiny, buf, sizeof buf);
-    CHECK(strstr(buf, "H200 \xE2\x89\xA5 1.0 ns") != NULL, "a tiny bound in nanoseconds, never rounded up: %s", buf);
+    bound_row_text(bound_gpu_at(0), bound_time_of(bound_gpu_at(0), &big).ms, buf, sizeof buf);
+    CHECK(strstr(buf, "bound, from the datasheet, not measured") && strstr(buf, bound_gpu_at(0)->short_name),
+          "the chart's row, labelled: %s", buf);
+    bound_time_text(bound_time_of(bound_gpu_at(0), &tiny).ms, buf, sizeof buf);
+    CHECK(strcmp(buf, "1.0 ns") == 0, "a tiny bound in nanoseconds, never rounded up: %s", buf);
+    bound_time_text(2.1258, buf, sizeof buf);
+    CHECK(strcmp(buf, "2.13 ms") == 0, "a bound of milliseconds as every time is written: %s", buf);
     bound_sentence(&big, buf, sizeof buf);
     CHECK(strstr(buf, "at least 2.13 ms on the H200, ") == buf, "a sentence: %s", buf);
     CHECK(strstr(buf, "not measured") && strstr(buf, "launch"), "labelled, and says what it leaves out: %s", buf);
@@ -110,11 +110,15 @@ static void test_scene_words(void)
 {
     static scene s; /* zeroed: no GPU engine, no sweep */
     char buf[1024];
+    const bound_gpu *who;
     CHECK(bound_stands_in(&s), "no GPU engine: bounds stand in");
+    CHECK(bound_least(&s, &who) == 0 && !who, "no image, no bound");
     s.img.luma.w = 512, s.img.luma.h = 384;
     s.gpu.result = ENG_RESULT_INTEROP;
     CHECK(bound_scene_work(&s).link_bytes == 4.0 * 512 * 384 && bound_scene_work(&s).copies == 1,
           "no copy back: the image goes in, nothing comes back");
+    CHECK(bound_least(&s, &who) > 0 && who && strcmp(who->short_name, "H200") == 0,
+          "the least bound is the fastest GPU's: %s", who ? who->short_name : "none");
     s.gpu.result = ENG_RESULT_PER_PIXEL;
     CHECK(bound_scene_work(&s).link_bytes == 8.0 * 512 * 384 && bound_scene_work(&s).copies == 1 + 512 * 384,
           "one copy per pixel: the bulk copy's bytes in %lld copies", bound_scene_work(&s).copies);

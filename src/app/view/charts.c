@@ -158,7 +158,7 @@ enum { CHART_ENGINES = 4 };
 
 /* The chart's scale: from the fastest run of any engine to the slowest, on
  * a log scale when they are far apart. Returns whether it is. */
-static bool chart_scale(const scene_engine *const e[CHART_ENGINES], double *lo, double *hi)
+static bool chart_scale(const scene_engine *const e[CHART_ENGINES], double bound, double *lo, double *hi)
 {
     bool log_scale;
     *lo = 1e30, *hi = 0;
@@ -168,6 +168,8 @@ static bool chart_scale(const scene_engine *const e[CHART_ENGINES], double *lo, 
             *lo = fmin(*lo, fmin(total, eng_total_min(&e[i]->timing)));
             *hi = fmax(*hi, fmax(total, eng_total_max(&e[i]->timing)));
         }
+    if (bound > 0) /* the bound's row, down to a thousandth of the fastest run: below, it is a stub */
+        *lo = fmin(*lo, *hi > 0 ? fmax(bound, *lo / 1000) : bound), *hi = fmax(*hi, bound);
     *lo = fmax(*lo, 1e-6); /* a time too short for the clock reads 0 */
     log_scale = *hi > 0 && *hi / *lo > 30;
     if (log_scale)
@@ -300,8 +302,7 @@ static size_t next_verdict(char *buf, size_t size)
 }
 
 /* The verdicts under the bars: what the vector lanes, the cores and the GPU
- * gained, an extrapolated download, the kernel alone timed apart, and,
- * where no real GPU was measured, the bounds of one. */
+ * gained, an extrapolated download, and the kernel alone timed apart. */
 static void verdicts(const scene *s, char *buf, size_t size)
 {
     const scene_engine *seq = &s->cpu[SCENE_CPU_SEQ], *simd = &s->cpu[SCENE_CPU_SIMD], *par = &s->cpu[SCENE_CPU_PAR];
@@ -338,12 +339,6 @@ static void verdicts(const scene *s, char *buf, size_t size)
                        "idle: %s"),
                      scene_engine_label(gpu), gpu->timing.kernel_launches, each, one);
     }
-    if (bound_stands_in(s) && (gpu->measured || !gpu->engine)) { /* what a real GPU could not beat */
-        bound_work w = bound_scene_work(s);
-        n = next_verdict(buf, size);
-        if (n + 1 < size)
-            bound_chart_line(&w, buf + n, size - n);
-    }
 }
 
 /* The legend of phases under the verdicts at (x0, y), in a chart w wide,
@@ -367,6 +362,22 @@ static float legend_below(view *v, float x0, float y, float w, float bar_h, bool
     return y + vw_lh(v->small) - top;
 }
 
+/* The bound's row under the GPU's bar: a hollow bar to the least time the
+ * fastest GPU of the datasheets could take, never filled like a measured
+ * one, and its label. Returns the y under it. */
+static float draw_bound_row(view *v, const bars *b, const bound_gpu *who, double ms, float y)
+{
+    const layout *L = &v->L;
+    float len = fmaxf(2.0f, bar_len(ms, b->lo, b->hi, b->log_scale, b->width));
+    char buf[160];
+    rnd_text(v->small, _("bound"), L->chart.x + 0.5f * L->pad, y, DIM);
+    rnd_frame(b->x0, y + 1, len, b->h - 2, 1, DIM);
+    bound_row_text(who, ms, buf, sizeof buf);
+    vw_text_fit(v, v->small, buf, b->x0 + len + 0.4f * L->pad, y, L->chart.x + L->chart.w - b->x0 - len - L->pad,
+                DIM);
+    return y + b->h * 1.15f;
+}
+
 void vw_draw_chart(view *v, const app *a)
 {
     const scene *s = &a->s;
@@ -377,6 +388,8 @@ void vw_draw_chart(view *v, const app *a)
     float y = L->chart.y, label_w;
     bars b;
     bool legend_on_top;
+    const bound_gpu *who;
+    double bound;
     char buf[640];
     int role = rnd_text_role(VIEW_TEXT_CHART);
 
@@ -388,13 +401,20 @@ void vw_draw_chart(view *v, const app *a)
     b.h = vw_lh(v->small) * 0.9f;
     label_w = fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, label[3])) + L->pad;
     rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
-    b.log_scale = chart_scale(e, &b.lo, &b.hi);
+    /* the bound's row where the chart has room for it: it never makes the
+     * chart taller (the lessons say the bounds in words too) */
+    bound = bound_least(s, &who);
+    if (who && vw_chart_height(v, a, L->chart.w) + b.h * 1.15f > L->chart.h)
+        who = NULL, bound = 0;
+    b.log_scale = chart_scale(e, bound, &b.lo, &b.hi);
     legend_on_top = chart_title(v, s, b.log_scale, b.h);
     y += vw_lh(v->small) + 0.5f * L->pad;
     b.x0 = L->chart.x + 0.5f * L->pad + label_w;
     b.width = L->chart.w - label_w - vw_text_w(v->small, " 999.99 ms ") - L->pad;
     for (int i = 0; i < CHART_ENGINES; ++i)
         y = draw_bar(v, &b, e[i], i, label[i], y);
+    if (who)
+        y = draw_bound_row(v, &b, who, bound, y);
     if (s->gpu.eng.engine || s->gpu.budget > 0)
         y = draw_memory_row(v, s, b.x0, b.width, y);
     verdicts(s, buf, sizeof buf);

@@ -169,7 +169,7 @@ static void draw_recorded(view *v, const app *a, const plot *p, const rnd_color 
  * of the way of the one above and of the engines' legend). */
 static void draw_bounds(view *v, const app *a, const plot *p, float label_x, float below_legend)
 {
-    float ls = vw_lh(v->small), end_y[8], last_label = below_legend - ls;
+    float ls = vw_lh(v->small), end_y[8], labels[8], last_label = below_legend - ls;
     int order[8], count = bound_gpu_count() < 8 ? bound_gpu_count() : 8;
     rnd_color col = vw_alpha(DIM, 0.9f);
     if (!sweep_bounds(a))
@@ -195,10 +195,31 @@ static void draw_bounds(view *v, const app *a, const plot *p, float label_x, flo
             int t = order[j];
             order[j] = order[j - 1], order[j - 1] = t;
         }
-    for (int i = 0; i < count; ++i) {
-        float y = fmaxf(end_y[order[i]] - 0.5f * ls, last_label + ls);
-        rnd_text(v->small, bound_gpu_at(order[i])->short_name, label_x, y, DIM);
-        last_label = y;
+    /* beside the chart under the legend, each under the one above and all
+     * above the sizes under the chart */
+    if (below_legend + (float)count * ls <= p->y1 + 0.2f * v->L.pad) {
+        for (int i = 0; i < count; ++i)
+            labels[i] = last_label = fmaxf(end_y[order[i]] - 0.5f * ls, last_label + ls);
+        for (int i = count - 1; i >= 0; --i)
+            labels[i] = fminf(labels[i], (i == count - 1 ? p->y1 + 0.2f * v->L.pad : labels[i + 1]) - ls);
+        for (int i = 0; i < count; ++i)
+            rnd_text(v->small, bound_gpu_at(order[i])->short_name, label_x, labels[i], DIM);
+        return;
+    }
+    /* no room there: in the chart at its right edge, over the lines' ends,
+     * one name for lines that end within a line of text of each other */
+    last_label = p->y0 - ls;
+    for (int i = 0; i < count;) {
+        char names[256] = "";
+        size_t n = 0;
+        int j = i;
+        for (; j < count && end_y[order[j]] - end_y[order[i]] < ls; ++j)
+            n += (size_t)snprintf(names + n, n < sizeof names ? sizeof names - n : 0, "%s%s", j > i ? ", " : "",
+                                  bound_gpu_at(order[j])->short_name);
+        rnd_text(v->small, names, p->x1 - vw_text_w(v->small, names) - 4,
+                 fmaxf(end_y[order[i]] - 1.1f * ls, last_label + ls), DIM);
+        last_label = fmaxf(end_y[order[i]] - 1.1f * ls, last_label + ls);
+        i = j;
     }
 }
 
