@@ -46,7 +46,7 @@ static const app_action actions[] = {
      {{'p', 0}}, 0, 20},
     {ACT_BUDGET_OFF, "memory-budget-off", "Shift+P", N_("no memory budget: the GPU may use all it has"), 0, 0,
      {{'p', SHIFT}}, 0, 0},
-    {ACT_THREADS, "threads", "V", N_("thread view: the block and thread of each output"), 0, 0, {{'v', 0}}, 0, 0},
+    {ACT_THREADS, "threads", "V", N_("thread view: who computes each output (cpu-par's band and its thread, or the GPU's block and thread)"), 0, 0, {{'v', 0}}, 0, 0},
     {ACT_BLOCK_LIFE, "block-life", "O",
      N_("inside the GPU: one block of the tiled kernel, stage by stage (load, barrier, compute; no barrier: "
         "simulated, then run)"), 0, 0,

@@ -161,6 +161,7 @@ static void fill_cell(bench_cell *c, const eng_timing *t)
     c->lo = eng_total_min(t);
     c->hi = eng_total_max(t);
     c->reps = t->reps;
+    c->threads = t->threads;
     for (int p = 0; p < ENG_PHASE_COUNT; ++p)
         c->phase[p] = t->has[p] ? t->ms[p] : -1.0;
 }
@@ -193,6 +194,7 @@ static void measure_copy(const img_plane *in, img_plane *out, double budget_ms, 
         c->lo = st.min;
         c->hi = st.max;
         c->reps = n;
+        c->threads = 0;
         for (int p = 0; p < ENG_PHASE_COUNT; ++p)
             c->phase[p] = -1.0;
     }

@@ -25,6 +25,10 @@ typedef struct bench_cell {
     double median, lo, hi; /* ms */
     int reps;
     double phase[ENG_PHASE_COUNT]; /* ms; < 0: no such phase */
+    /* CPU engines: the threads that ran a band in the last timed run at
+     * this size (eng_timing.threads: cpu-par runs a small image on one,
+     * fewer than its pool); 0 on a GPU and for the copy */
+    int threads;
 } bench_cell;
 
 typedef struct bench {

@@ -74,14 +74,15 @@ void bench_print_text(const bench *b)
     print_cores(b);
     printf(_("Each figure: the median of timed runs after a warm-up (reps), the spread their fastest and slowest;\n"
              "GB/s counts 8 bytes a pixel (4 read, 4 written); \"of copy\" is a memcpy of the same bytes in this run\n"
-             "divided by the engine's time (1.00: as fast as moving the bytes).\n\n"));
+             "divided by the engine's time (1.00: as fast as moving the bytes); \"threads\" counts the CPU threads\n"
+             "that ran a band in the last run at that size (a small image runs on fewer than the engine has).\n\n"));
     {
         /* the headings, in the columns of the figures below them */
-        static const char *const heading[] = {N_("engine"),    N_("size"),   N_("median ms"), N_("spread (ms)"),
-                                              N_("reps"),      N_("upload"), N_("compute"),   N_("download"),
-                                              N_("overhead"),  N_("Mpx/s"),  N_("GB/s"),      N_("of copy"),
-                                              N_("vs cpu-seq")};
-        static const int width[] = {11, 10, 11, 22, 6, 10, 10, 10, 10, 10, 10, 9, 18};
+        static const char *const heading[] = {N_("engine"),   N_("size"),      N_("median ms"), N_("spread (ms)"),
+                                              N_("reps"),     N_("threads"),   N_("upload"),    N_("compute"),
+                                              N_("download"), N_("overhead"),  N_("Mpx/s"),     N_("GB/s"),
+                                              N_("of copy"),  N_("vs cpu-seq")};
+        static const int width[] = {11, 10, 11, 22, 6, 8, 10, 10, 10, 10, 10, 10, 9, 18};
         for (size_t i = 0; i < sizeof heading / sizeof heading[0]; ++i)
             app_put_column(stdout, _(heading[i]), width[i], i >= 2);
         putchar('\n');
@@ -113,6 +114,10 @@ void bench_print_text(const bench *b)
                 fmt_verdict(FMT_COLUMN, "", "", &v, vs, sizeof vs);
             }
             printf("%-11s%-10s%11.4g%22s%6d", name, size, c->median, spread, c->reps);
+            if (c->threads > 0) /* counted: the threads that ran this size's bands */
+                printf("%8d", c->threads);
+            else
+                printf("%8s", "-");
             for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
                 if (p == ENG_PRESENT)
                     continue; /* bench runs with a download, never a present */
@@ -153,7 +158,7 @@ static void csv_field(const char *text)
 
 void bench_print_csv(const bench *b)
 {
-    printf("engine,kernel,size,median_ms,min_ms,max_ms,reps");
+    printf("engine,kernel,size,median_ms,min_ms,max_ms,reps,threads");
     for (int p = 0; p < ENG_PHASE_COUNT; ++p)
         printf(",%s_ms", phase_key(p));
     printf(",mpx_s,gb_s,copy_share,vs_cpu_seq,error\n");
@@ -163,7 +168,7 @@ void bench_print_csv(const bench *b)
             const char *kernel = k >= 0 && b->kernel[k] >= 0 ? eng_kernel_name((eng_kernel)b->kernel[k]) : "";
             derived d;
             if (!c->ran) { /* a failed cell: no figures, its reason */
-                printf("%s,%s,%d,,,,", k < 0 ? "copy" : b->cls[k]->name, kernel, b->sizes[i]);
+                printf("%s,%s,%d,,,,,", k < 0 ? "copy" : b->cls[k]->name, kernel, b->sizes[i]);
                 for (int p = 0; p < ENG_PHASE_COUNT; ++p)
                     printf(",");
                 printf(",,,,,");
@@ -174,6 +179,10 @@ void bench_print_csv(const bench *b)
             d = derive(b, i, c);
             printf("%s,%s,%d,%.6g,%.6g,%.6g,%d", k < 0 ? "copy" : b->cls[k]->name, kernel, b->sizes[i], c->median,
                    c->lo, c->hi, c->reps);
+            if (c->threads > 0)
+                printf(",%d", c->threads);
+            else
+                printf(",");
             for (int p = 0; p < ENG_PHASE_COUNT; ++p) {
                 if (c->phase[p] >= 0)
                     printf(",%.6g", c->phase[p]);
@@ -240,8 +249,11 @@ void bench_print_json(const bench *b)
                 continue;
             }
             d = derive(b, i, c);
-            printf("\"size\": %d, \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, \"reps\": %d, \"phases\": {",
-                   b->sizes[i], c->median, c->lo, c->hi, c->reps);
+            printf("\"size\": %d, \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, \"reps\": %d, ", b->sizes[i],
+                   c->median, c->lo, c->hi, c->reps);
+            if (c->threads > 0) /* counted: the threads that ran this size's bands */
+                printf("\"threads\": %d, ", c->threads);
+            printf("\"phases\": {");
             for (int p = 0; p < ENG_PHASE_COUNT; ++p)
                 if (c->phase[p] >= 0) {
                     printf("%s\"%s\": %.6g", any ? ", " : "", phase_key(p), c->phase[p]);

@@ -37,6 +37,28 @@ long long scene_gpu_max_pixels(const scene *s)
     return most;
 }
 
+bool scene_gpu_largest_text(const scene *s, char *buf, size_t size)
+{
+    long long most = scene_gpu_max_pixels(s), k;
+    char px[32], w[32], h[32];
+    if (most < 0)
+        return false;
+    fmt_count(most, px, sizeof px);
+    k = (long long)sqrt((double)most / 12.0); /* 4k x 3k = 12 k^2 pixels, the largest that fit */
+    while (k > 0 && 12 * k * k > most)
+        --k;
+    while (12 * (k + 1) * (k + 1) <= most)
+        ++k;
+    if (k < 1) {
+        snprintf(buf, size, _("%s pixels"), px);
+        return true;
+    }
+    fmt_count(4 * k, w, sizeof w);
+    fmt_count(3 * k, h, sizeof h);
+    snprintf(buf, size, _("%s pixels (for example a 4:3 photo of %s×%s)"), px, w, h);
+    return true;
+}
+
 long long scene_tile_budget(const scene *s)
 {
     long long most = scene_gpu_max_pixels(s), b = s->gpu.budget;

@@ -70,6 +70,10 @@ long long scene_image_bytes(const scene *s); /* on the device: two buffers of 4 
 /* The most pixels the GPU engine can convolve (8 bytes each on the device),
  * from its free memory and buffer limit; -1 when neither is known yet. */
 long long scene_gpu_max_pixels(const scene *s);
+/* That limit in words: a count of pixels, in any shape, with a 4:3 photo
+ * of the most whole 4x3 steps that fit as an example ("33,554,432 pixels
+ * (for example a 4:3 photo of 6,688×5,016)"); false while it is not known. */
+bool scene_gpu_largest_text(const scene *s, char *buf, size_t size);
 /* The bytes tiles are planned for: the budget, or what the device can hold
  * when that is less; and whether the GPU phase runs in tiles. */
 long long scene_tile_budget(const scene *s);

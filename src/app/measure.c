@@ -21,6 +21,24 @@ eng_engine *scene_cpu_own(const scene *s, scene_cpu_kind k)
     return s->worker ? s->measure.own[k] : NULL;
 }
 
+bool scene_cpu_owner_text(const scene *s, int x, int y, char *band_line, char *thread_line, size_t size)
+{
+    const scene_engine *par = &s->cpu[SCENE_CPU_PAR];
+    const eng_launch *l = &par->timing.launch;
+    long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)y * s->img.luma.w + x;
+    int band, used = par->timing.threads;
+    if (!par->measured || l->bands < 1 || l->bands > ENG_MAX_BANDS || used < 1 || total < 1)
+        return false;
+    band = eng_band_of(total, l->bands, idx);
+    snprintf(band_line, size, _("cpu-par band %d of %d: outputs %ld\xE2\x80\xA6%ld"), band + 1, l->bands,
+             eng_band_first(total, l->bands, band), eng_band_first(total, l->bands, band + 1) - 1);
+    snprintf(thread_line, size,
+             ngettext("run by thread %d; this run used %d thread", "run by thread %d; this run used %d threads",
+                      (unsigned long)used),
+             l->band_thread[band] + 1, used);
+    return true;
+}
+
 void scene_cores_text(const eng_cores *c, char *buf, size_t size)
 {
     if (c->threads < 1)

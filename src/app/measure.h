@@ -15,8 +15,9 @@ typedef enum scene_cpu_kind { SCENE_CPU_SEQ = 0, SCENE_CPU_SIMD, SCENE_CPU_PAR, 
 typedef struct scene_measure {
     bool stale[SCENE_CPU_COUNT];      /* needs measuring again */
     eng_engine *own[SCENE_CPU_COUNT]; /* the measuring thread's own engines (NULL: none) */
-    /* cpu-par's bands on the last image it ran: one thread each (its own
-     * figure, from its timing record); 0 before it ran */
+    /* cpu-par's bands on the last image it ran (from its timing record;
+     * a thread may run several: the record says which ran each); 0 before
+     * it ran */
     int bands;
     /* the load on the CPU when its engines were last measured (other
      * programs' work slows them), and the cores there are */
@@ -27,6 +28,13 @@ typedef struct scene_measure {
      * threads 0 before */
     eng_cores cores_check;
 } scene_measure;
+
+/* Who computed output (x, y) in cpu-par's last run on the image shown, as
+ * two lines for the thread view: its band ("cpu-par band 1 of 1: outputs
+ * 0…65535", in raster order) and the thread that ran it, with the threads
+ * the run really used, not the engine's pool ("run by thread 1; this run
+ * used 1 thread"). False while cpu-par has not run on this image. */
+bool scene_cpu_owner_text(const scene *s, int x, int y, char *band_line, char *thread_line, size_t size);
 
 /* What the second-core check found, measured: "2 threads at once gave
  * 1.9 cores' worth of work"; "(not measured yet)" before it ran. */

@@ -3,7 +3,6 @@
  * the table · narration and hint. */
 #include "narration.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,18 +292,8 @@ static void v_device_memory(const app *a, char *buf, size_t size)
 
 static void v_largest_image(const app *a, char *buf, size_t size)
 {
-    long long most = scene_gpu_max_pixels(&a->s), side;
-    char px[32], sd[32];
-    if (most < 0) {
+    if (!scene_gpu_largest_text(&a->s, buf, size))
         snprintf(buf, size, "%s", words(a, "(launch the GPU phase first)"));
-        return;
-    }
-    side = (long long)sqrt((double)most); /* the largest square that fits */
-    while (side > 1 && side * side > most)
-        --side;
-    fmt_count(most, px, sizeof px);
-    fmt_count(side, sd, sizeof sd);
-    snprintf(buf, size, _("about %s pixels (about %s×%s)"), px, sd, sd);
 }
 
 static void v_passes(const app *a, char *buf, size_t size)

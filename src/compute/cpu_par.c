@@ -38,7 +38,7 @@
 #include "core/timing.h"
 #include "engines.h"
 
-#define MAX_THREADS 256
+#define MAX_THREADS ENG_MAX_BANDS
 /* A band of fewer outputs costs more to hand to another thread than it
  * saves: waking a parked thread takes tens of microseconds, the vector loop
  * does 64 Ki outputs in about as long. Small images use fewer threads. */
@@ -277,7 +277,7 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
     long by_size = (total + MIN_BAND_OUTPUTS - 1) / MIN_BAND_OUTPUTS; /* bands worth a thread */
     int n = s->threads < by_size ? s->threads : (int)by_size;
     double t0 = tim_now_ms(), busy[MAX_THREADS] = {0}, busiest = 0.0, wall;
-    bool ran[MAX_THREADS] = {0};
+    int number[MAX_THREADS]; /* a runner's number in this run, by its first band; -1 none */
     int used = 0;
 
     if (n > 1 && s->started == 0)
@@ -312,10 +312,14 @@ static bool par_run(void *state, const eng_job *job, eng_timing *timing)
     pthread_mutex_unlock(&s->lock);
     wall = tim_now_ms() - t0;
 
+    for (int i = 0; i <= s->started; ++i)
+        number[i] = -1;
     for (int i = 0; i < n; ++i) {
-        busy[s->bands[i].runner] += s->bands[i].ms;
-        used += !ran[s->bands[i].runner];
-        ran[s->bands[i].runner] = true;
+        int r = s->bands[i].runner;
+        busy[r] += s->bands[i].ms;
+        if (number[r] < 0)
+            number[r] = used++;
+        timing->launch.band_thread[i] = (unsigned char)number[r];
     }
     for (int i = 0; i <= s->started; ++i) /* the caller and every pool thread (one may run a band > n) */
         if (busy[i] > busiest)

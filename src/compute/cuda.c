@@ -748,7 +748,7 @@ static bool launch(cuda_state *s, const eng_job *job, float *d_dst, eng_launch *
                                : "conv3x3_launch_tiled",
                     __FILE__, __LINE__))
         return false;
-    *l = (eng_launch){conv3x3_blocks(w, bx), conv3x3_blocks(h, by), bx, by, 0};
+    *l = (eng_launch){.grid_x = conv3x3_blocks(w, bx), .grid_y = conv3x3_blocks(h, by), .block_x = bx, .block_y = by};
     return true;
 }
 

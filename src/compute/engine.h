@@ -56,13 +56,20 @@ typedef enum eng_phase {
  * (invocations) each, one thread per output; the grid is rounded up to whole
  * blocks, so the threads past the image's right and bottom edges do nothing.
  * All zero for CPU engines. */
+#define ENG_MAX_BANDS 256 /* and threads of a CPU engine */
 typedef struct eng_launch {
     int grid_x, grid_y;
     int block_x, block_y;
-    /* CPU engines: the bands of outputs that ran side by side, one thread
-     * each (1 for cpu-seq); 0 on a GPU. Band i holds the outputs from
-     * eng_band_first(total, bands, i) to the next band's first. */
+    /* CPU engines: the bands of outputs the run was split into (1 for
+     * cpu-seq, at most ENG_MAX_BANDS); 0 on a GPU. Band i holds the outputs
+     * from eng_band_first(total, bands, i) to the next band's first. A
+     * thread may run more than one band (eng_timing.threads counts those
+     * that ran any). */
     int bands;
+    /* ... and the thread that ran band i: 0 .. eng_timing.threads - 1, the
+     * run's threads numbered in the order of their first band (band 0's is
+     * thread 0). */
+    unsigned char band_thread[ENG_MAX_BANDS];
 } eng_launch;
 
 /* The first output (raster order) of band i of `bands` over `total`

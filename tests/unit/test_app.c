@@ -851,6 +851,14 @@ static void test_too_big_aspect(void)
     a.s.gpu.device_known = true;
     a.s.gpu.device.memory_free = 8 * most, a.s.gpu.device.memory_engine = 0, a.s.gpu.device.max_buffer = 0;
     CHECK(scene_gpu_max_pixels(&a.s) == most, "the device holds %lld pixels", scene_gpu_max_pixels(&a.s));
+    {
+        /* {largest_image}: a count of pixels, of any shape (no square), a 4:3 photo that fits as an example */
+        char said[256] = "", shape[32];
+        snprintf(shape, sizeof shape, "%d\xC3\x97%d", 816, 612); /* 4 x 204 by 3 x 204: 499,392 pixels */
+        CHECK(app_placeholder(&a, "largest_image", said, sizeof said) && strstr(said, "500,000 pixels") &&
+                  strstr(said, "4:3") && strstr(said, shape) && !strstr(said, "707"),
+              "{largest_image}: %s", said);
+    }
     run_name(&a, "too-big");
     w = a.s.img.luma.w, h = a.s.img.luma.h;
     CHECK(w * h > most && (w - 1) * h <= most, "too-big: %lldx%lld, just over %lld pixels", w, h, most);
@@ -1111,6 +1119,34 @@ static void test_placeholders(void)
               atoi(buf) <= a.s.cpu[SCENE_CPU_PAR].timing.launch.bands,
           "cpu_threads %s is the threads cpu-par really used: %d (of %d bands)", buf,
           a.s.cpu[SCENE_CPU_PAR].timing.threads, a.s.cpu[SCENE_CPU_PAR].timing.launch.bands);
+    {
+        /* thread view: an output's cpu-par band, the thread that ran it and the threads the run used (not the
+         * pool's size): the run measured, then two bands that one thread ran */
+        char band[256], thread[256], want[64];
+        scene_engine keep = a.s.cpu[SCENE_CPU_PAR];
+        eng_launch *l = &a.s.cpu[SCENE_CPU_PAR].timing.launch;
+        int w = a.s.img.luma.w, h = a.s.img.luma.h;
+        snprintf(want, sizeof want, "used %d thread", keep.timing.threads);
+        CHECK(scene_cpu_owner_text(&a.s, w - 1, h - 1, band, thread, sizeof band) && strstr(thread, want) &&
+                  strstr(band, "band ") && !strstr(band, "thread"),
+              "the last output's owner, after the run: '%s' '%s'", band, thread);
+        l->bands = 2, l->band_thread[0] = l->band_thread[1] = 0;
+        a.s.cpu[SCENE_CPU_PAR].timing.threads = 1;
+        CHECK(scene_cpu_owner_text(&a.s, w - 1, h - 1, band, thread, sizeof band) && strstr(band, "band 2 of 2") &&
+                  strcmp(thread, "run by thread 1; this run used 1 thread") == 0,
+              "two bands on one thread: '%s' '%s'", band, thread);
+        l->band_thread[1] = 1;
+        a.s.cpu[SCENE_CPU_PAR].timing.threads = 2;
+        CHECK(scene_cpu_owner_text(&a.s, w - 1, h - 1, band, thread, sizeof band) &&
+                  strcmp(thread, "run by thread 2; this run used 2 threads") == 0 &&
+                  scene_cpu_owner_text(&a.s, 0, 0, band, thread, sizeof band) &&
+                  strstr(band, "band 1 of 2: outputs 0") &&
+                  strcmp(thread, "run by thread 1; this run used 2 threads") == 0,
+              "two bands on two threads: '%s' '%s'", band, thread);
+        a.s.cpu[SCENE_CPU_PAR].measured = false;
+        CHECK(!scene_cpu_owner_text(&a.s, 0, 0, band, thread, sizeof band), "not measured: no owner said");
+        a.s.cpu[SCENE_CPU_PAR] = keep;
+    }
     /* the second-core check ran with cpu-par's measurement, and fills its two */
     CHECK(a.s.measure.cores_check.threads == eng_par_threads() && a.s.measure.cores_check.worth > 0,
           "the second-core check ran with cpu-par: %d threads, %.2f cores' worth", a.s.measure.cores_check.threads,
@@ -1231,7 +1267,8 @@ static void test_hardware_and_compare(void)
         v = eng_verdict_of(once_c, once_a);
         CHECK(v.kind == ENG_UNSURE, "1.5x from one run each is too close to tell (%d)", (int)v.kind);
         fmt_verdict(FMT_SENTENCE, "cpu-par", "cpu-simd", &v, buf, sizeof buf);
-        CHECK(!strcmp(buf, "cpu-par and cpu-simd were too close to tell which was faster (from a single run)"), "%s", buf);
+        CHECK(!strcmp(buf, "cpu-par and cpu-simd were too close to tell which was faster (from a single run)"), "%s",
+              buf);
         v = eng_verdict_of(wide, narrow);
         CHECK(v.kind == ENG_SLOWER, "1.3x, every run apart, is a verdict though one side spread 41%% (%d)",
               (int)v.kind);

@@ -59,6 +59,31 @@ if timeout 300 "$convis" bench --json --sizes 16 --engines cpu-seq,cpu-par --bud
 else
   bad "bench --json: $(head -c 300 "$tmp/json") $(cat "$tmp/err")"
 fi
+# the threads each cpu-par row really used, counted by the run, not its
+# pool's size: a 16x16 image is one band, run on one of the pool's two
+# threads; 512x512 has two bands, run on one or both (a thread the system
+# schedules late runs none), never more
+if CONVIS_CPU_THREADS=2 timeout 120 "$convis" bench --sizes 16,512 --engines cpu-seq,cpu-par --budget-ms 10 \
+  >"$tmp/threads" 2>"$tmp/err" &&
+  CONVIS_CPU_THREADS=2 timeout 120 "$convis" bench --json --sizes 16,512 --engines cpu-par --budget-ms 10 \
+    >"$tmp/threads.json" 2>>"$tmp/err" &&
+  CONVIS_CPU_THREADS=2 timeout 120 "$convis" bench --csv --sizes 16 --engines cpu-par --budget-ms 10 \
+    >"$tmp/threads.csv" 2>>"$tmp/err" &&
+  awk '$1 == "engine" && / reps +threads / { head = 1 }
+    $1 == "cpu-par" && $2 == "16x16" && $6 == 1 { small = 1 }
+    $1 == "cpu-par" && $2 == "512x512" && ($6 == 1 || $6 == 2) { big = 1 }
+    $1 == "cpu-seq" && $6 == 1 { seq++ }
+    $1 == "copy" && $6 == "-" { copy++ }
+    END { exit !(head && small && big && seq == 2 && copy == 2) }' "$tmp/threads" &&
+  grep -q '"engine": "cpu-par", "size": 16, .*"reps": [0-9]*, "threads": 1, "phases"' "$tmp/threads.json" &&
+  grep -Eq '"engine": "cpu-par", "size": 512, .*"threads": [12], "phases"' "$tmp/threads.json" &&
+  ! grep -q '"engine": "copy".*"threads"' "$tmp/threads.json" &&
+  head -1 "$tmp/threads.csv" | grep -q '^engine,kernel,size,median_ms,min_ms,max_ms,reps,threads,' &&
+  grep -q '^cpu-par,,16,[^,]*,[^,]*,[^,]*,[0-9]*,1,' "$tmp/threads.csv" && grep -q '^copy,,16,[^,]*,[^,]*,[^,]*,[0-9]*,,' "$tmp/threads.csv"; then
+  ok "bench: each cpu-par row says the threads its run used (1 at 16x16 of a pool of 2), in the table, JSON and CSV"
+else
+  bad "bench: the threads a row used: $(grep -E '^ *(engine|cpu-par|cpu-seq|copy) ' "$tmp/threads") $(grep '"threads"' "$tmp/threads.json") $(head -3 "$tmp/threads.csv") $(cat "$tmp/err")"
+fi
 # the second-core check: one line in the table (the measured figure and what
 # it means), its figures in the JSON; none when no CPU engine runs
 if timeout 120 "$convis" bench --sizes 16 --engines cpu-seq,cpu-par --budget-ms 5 >"$tmp/cores" 2>"$tmp/err" &&

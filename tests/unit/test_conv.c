@@ -367,7 +367,7 @@ static void test_kernel_indexing(void)
             }
 }
 
-/* A run reports the threads it really used, and says so: cpu-par with two
+/* A run reports the threads it really used, and which ran each band, and says so: cpu-par with two
  * threads runs an image of one band (up to eng_par_band_outputs outputs) on
  * one thread, and its description of that run says one; a larger image
  * runs on two bands, and a run whose second band went to the pool's thread
@@ -389,7 +389,7 @@ static void test_threads_used(void)
         img_plane_alloc(&out, in.w, in.h);
         CHECK(small_side * small_side <= one_band, "%ld outputs fit one band of %ld", small_side * small_side,
               one_band);
-        CHECK(eng_measure(par, &job, 3, &t) && t.threads == 1 && t.launch.bands == 1,
+        CHECK(eng_measure(par, &job, 3, &t) && t.threads == 1 && t.launch.bands == 1 && t.launch.band_thread[0] == 0,
               "a %ldx%ld image on cpu-par: one thread used (%d), one band (%d)", small_side, small_side, t.threads,
               t.launch.bands);
         CHECK(strstr(eng_run_description(par, &t), "1 of its 2 threads") != NULL,
@@ -406,12 +406,16 @@ static void test_threads_used(void)
         img_plane_alloc(&out, in.w, in.h);
         job = (eng_job){&in, &out, conv_params_make(filt_preset(1), CONV_BORDER_CLAMP, false)};
         for (int r = 0; r < 200; ++r) {
-            if (!eng_run(par, &job, &t) || t.launch.bands != 2 || t.threads < 1 || t.threads > 2)
-                ++wrong;
+            if (!eng_run(par, &job, &t) || t.launch.bands != 2 || t.threads < 1 || t.threads > 2 ||
+                t.launch.band_thread[0] != 0 || t.launch.band_thread[1] != t.threads - 1)
+                ++wrong; /* band 1 on thread 1 when both threads ran, else on thread 0 with band 0 */
             else if (t.threads == 2 && !two++)
                 snprintf(two_text, sizeof two_text, "%s", eng_run_description(par, &t));
         }
-        CHECK(wrong == 0, "1024x512 on cpu-par: two bands, one or two threads used, in every run (%d wrong)", wrong);
+        CHECK(wrong == 0,
+              "1024x512 on cpu-par: two bands, one or two threads used, each band's thread said, in every run (%d "
+              "wrong)",
+              wrong);
         CHECK(two > 0 && strstr(two_text, "2 threads") && !strstr(two_text, "of its"),
               "some runs used both threads (%d of 200), said as '%s'", two, two_text);
         img_plane_free(&in);

@@ -161,7 +161,7 @@ static void draw_window(view *v, const scene *s, int ox, int oy, int taps_done, 
 }
 
 /* Thread view: which worker computes output (x, y). In the CPU phase, the
- * cpu-par thread whose band of outputs (in raster order) holds it; in the
+ * cpu-par band of outputs (in raster order) that holds it; in the
  * GPU phase, the block of GPU threads. Returns its colour. */
 rnd_color vw_owner_color(const scene *s, int x, int y, int bx, int by)
 {

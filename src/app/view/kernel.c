@@ -88,28 +88,23 @@ static float draw_gpu_thread(view *v, const scene *s, int fx, int fy, float y)
     return y + vw_lh(v->small);
 }
 
-/* Thread view: who computes output (fx, fy), the cpu-par thread whose band
- * holds it or the GPU's block and thread. Returns the y under it. */
+/* Thread view: who computes output (fx, fy): cpu-par's band that holds it
+ * and the thread that ran that band, or the GPU's block and thread.
+ * Returns the y under it. */
 static float draw_owner(view *v, const scene *s, int fx, int fy, float y)
 {
     const layout *L = &v->L;
     rnd_font *f = v->small;
-    char line[256];
+    char band[256], thread[256];
     if (s->phase == SCENE_PHASE_GPU)
         return draw_gpu_thread(v, s, fx, fy, y);
-    if (s->measure.bands < 1) {
-        vw_text_fit(v, f, _("cpu-par's threads: measuring\xE2\x80\xA6"), L->arith.x, y, L->arith.w, DIM);
+    if (!scene_cpu_owner_text(s, fx, fy, band, thread, sizeof band)) {
+        vw_text_fit(v, f, _("cpu-par's bands: measuring\xE2\x80\xA6"), L->arith.x, y, L->arith.w, DIM);
         return y + 2 * vw_lh(f);
     }
-    {
-        long total = (long)s->img.luma.w * s->img.luma.h, idx = (long)fy * s->img.luma.w + fx;
-        int n = s->measure.bands, band = eng_band_of(total, n, idx);
-        snprintf(line, sizeof line, _("CPU thread %d of %d: outputs %ld\xE2\x80\xA6%ld"), band + 1, n,
-                 eng_band_first(total, n, band), eng_band_first(total, n, band + 1) - 1);
-    }
-    vw_text_fit(v, f, line, L->arith.x, y, L->arith.w, TEXT);
+    vw_text_fit(v, f, band, L->arith.x, y, L->arith.w, TEXT);
     y += vw_lh(f);
-    vw_text_fit(v, f, _("one band of rows each, in raster order"), L->arith.x, y, L->arith.w, DIM);
+    vw_text_fit(v, f, thread, L->arith.x, y, L->arith.w, TEXT);
     return y + vw_lh(f);
 }
 

@@ -106,7 +106,7 @@ rect vw_thumb_fit(const scene *s, rect box)
     return r;
 }
 
-/* Thread view over the whole output: the CPU threads' bands, or the GPU's
+/* Thread view over the whole output: cpu-par's bands, or the GPU's
  * blocks, as translucent colours over the thumbnail rectangle r. */
 static void draw_owners(const scene *s, rect r)
 {
