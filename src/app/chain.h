@@ -32,12 +32,12 @@ typedef struct chain_state {
     img_plane result[SCENE_CHAIN_ENGINES];      /* the chain's last output, 4x4 (kept until X runs again) */
     img_plane independent[SCENE_CHAIN_ENGINES]; /* the independent passes' outputs, one 4x4 under another */
     /* the chain under way */
-    int engine;                     /* 0: cpu-seq, 1: the GPU */
-    int rep;                        /* its timed runs done */
-    int pass;                       /* passes done in this run (-1: the warm-up next) */
-    double engine_ms;               /* this run's time so far */
+    int engine;                      /* 0: cpu-seq, 1: the GPU */
+    int rep;                         /* its timed runs done */
+    int pass;                        /* passes done in this run (-1: the warm-up next) */
+    double engine_ms;                /* this run's time so far */
     double rep_ms[SCENE_CHAIN_REPS]; /* the runs' times */
-    img_plane start, a, b;          /* the image, 4x4, and the two planes the passes go between */
+    img_plane start, a, b;           /* the image, 4x4, and the two planes the passes go between */
 } chain_state;
 
 void scene_chain(scene *s); /* starts the chain; again: hides its panel */

@@ -46,7 +46,7 @@ static float chain_panel(view *v, const scene *s, float x, float top, float w, b
 {
     const layout *L = &v->L;
     const char *label[SCENE_CHAIN_ENGINES] = {"cpu-seq", scene_engine_label(&s->gpu.eng)},
-                                      *kind[2] = {_("chained"), _("independent")};
+               *kind[2] = {_("chained"), _("independent")};
     float y = top, lh = vw_lh(v->small), bar_h = lh * 0.95f, left = x + 0.5f * L->pad,
           label_w = fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, label[1])) + L->pad,
           kind_w = fmaxf(vw_text_w(v->small, kind[0]), vw_text_w(v->small, kind[1])) + L->pad;
@@ -57,7 +57,10 @@ static float chain_panel(view *v, const scene *s, float x, float top, float w, b
     for (int i = 0; i < SCENE_CHAIN_ENGINES; ++i) /* one scale: the slowest run of all */
         hi = fmax(hi, fmax(s->chain.chained_runs[i].hi, s->chain.independent_runs[i].hi));
     fmt_count(s->chain.length, n, sizeof n);
-    snprintf(buf, sizeof buf, _("Chain (X hides it): %s passes on a 4\xC3\x97" "4 image, two ways"), n);
+    snprintf(buf, sizeof buf,
+             _("Chain (X hides it): %s passes on a 4\xC3\x97"
+               "4 image, two ways"),
+             n);
     if (draw)
         vw_text_fit(v, v->small, buf, left, y + 0.3f * L->pad, w - L->pad, TEXT);
     y += lh + 0.5f * L->pad;
@@ -66,7 +69,7 @@ static float chain_panel(view *v, const scene *s, float x, float top, float w, b
             rnd_text(v->small, label[i], left, y, TEXT);
         for (int k = 0; k < 2 && draw; ++k) {
             const eng_spread *r = k ? &s->chain.independent_runs[i] : &s->chain.chained_runs[i];
-            float yk = y + (float)k * bar_h * 1.2f;
+            float yk = y + (float)k * bar_h * 1.15f;
             rnd_text(v->small, kind[k], left + label_w, yk, DIM);
             if (!r->runs) {
                 rnd_text(v->small, scene_busy(s) ? _("measuring\xE2\x80\xA6") : _("did not run"), x0, yk, FAINT);
@@ -81,7 +84,7 @@ static float chain_panel(view *v, const scene *s, float x, float top, float w, b
                 rnd_text(v->small, t, x0 + end + 0.4f * L->pad, yk, TEXT);
             }
         }
-        y += 2 * bar_h * 1.2f;
+        y += 2 * bar_h * 1.15f;
         if (s->chain.chained_runs[i].runs && s->chain.independent_runs[i].runs) {
             scene_chain_wait_text(s, i, FMT_SHORT, t, sizeof t);
             y += rnd_text_wrapped(v->small, t, left + label_w, y, x + w - left - label_w - 0.5f * L->pad, DIM, draw);
@@ -92,8 +95,7 @@ static float chain_panel(view *v, const scene *s, float x, float top, float w, b
     }
     snprintf(buf, sizeof buf,
              _("chained: each pass reads the one before, started and waited for by the host. independent: the same "
-               "passes, each from the image, stacked into one image, all in one run. A bar: the median of %d runs, "
-               "its line from the fastest to the slowest."),
+               "passes from the image, stacked, in one run. Bar: median of %d runs; line: fastest to slowest."),
              SCENE_CHAIN_REPS);
     y += rnd_text_wrapped(v->small, buf, left, y, w - L->pad, FAINT, draw);
     return y - top + 0.5f * L->pad;
