@@ -39,7 +39,7 @@ static const app_action actions[] = {
     {ACT_SWEEP, "sweep", "W", N_("size sweep: every engine, 4×4 to 4096×4096 (again: hide it)"), 0, 0,
      {{'w', 0}}, 0, 3},
     {ACT_APPLY_AGAIN, "apply-again", "A", N_("apply the filter again to the output"), 0, 0, {{'a', 0}}, 0, 100},
-    {ACT_CHAIN, "chain", "X", N_("time 1000 dependent passes on a 4×4 image (again: hide it)"), 0, 0,
+    {ACT_CHAIN, "chain", "X", N_("time 1000 passes on a 4×4 image, chained and independent (again: hide it)"), 0, 0,
      {{'x', 0}}, 0, 3},
     {ACT_TOO_BIG, "too-big", "Y", N_("open an image too big for the GPU"), 0, 0, {{'y', 0}}, 0, 3},
     {ACT_BUDGET, "memory-budget", "P", N_("pretend the GPU has less memory: off, 1, 4, 16, 64, 256 MiB (tiles)"), 0, 0,

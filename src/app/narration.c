@@ -9,6 +9,7 @@
 
 #include "action_table.h"
 #include "bound.h"
+#include "chain_text.h"
 #include "format.h"
 #include "i18n.h"
 
@@ -301,30 +302,6 @@ static void v_passes(const app *a, char *buf, size_t size)
     snprintf(buf, size, "%d", a->s.passes);
 }
 
-static void v_chain_length(const app *a, char *buf, size_t size)
-{
-    (void)a;
-    fmt_count(SCENE_CHAIN_LENGTH, buf, size);
-}
-
-static void chain_ms(const app *a, int which, char *buf, size_t size)
-{
-    double ms = a->s.chain.ms[which];
-    if (ms < 0)
-        snprintf(buf, size, "%s", words(a, "(press X to measure first)"));
-    else
-        fmt_ms(ms, buf, size);
-}
-
-static void v_chain_cpu_ms(const app *a, char *buf, size_t size)
-{
-    chain_ms(a, 0, buf, size);
-}
-static void v_chain_gpu_ms(const app *a, char *buf, size_t size)
-{
-    chain_ms(a, 1, buf, size);
-}
-
 static void v_crossover(const app *a, char *buf, size_t size)
 {
     const scene *s = &a->s;
@@ -368,9 +345,9 @@ static const struct {
     {"gpu_copy_ms", v_gpu_copy_ms},
     {"crossover", v_crossover},
     {"passes", v_passes},
-    {"chain_cpu_ms", v_chain_cpu_ms},
-    {"chain_gpu_ms", v_chain_gpu_ms},
-    {"chain_length", v_chain_length},
+    {"chain_cpu_ms", app_chain_cpu_ms},
+    {"chain_gpu_ms", app_chain_gpu_ms},
+    {"chain_length", app_chain_length},
     {"image_bytes", v_image_bytes},
     {"device_memory", v_device_memory},
     {"largest_image", v_largest_image},
@@ -388,6 +365,10 @@ static const struct {
     {"par_band_outputs", v_par_band_outputs},
     {"tiles_vs_whole", v_tiles_vs_whole},
     {"race_wrong", v_race_wrong},
+    {"chain_cpu_independent_ms", app_chain_cpu_independent_ms},
+    {"chain_gpu_independent_ms", app_chain_gpu_independent_ms},
+    {"chain_cpu_wait_ratio", app_chain_cpu_wait_ratio},
+    {"chain_gpu_wait_ratio", app_chain_gpu_wait_ratio},
     {"gpu_bound", v_gpu_bound},
     {"sweep_bound", v_sweep_bound},
 };

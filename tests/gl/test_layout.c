@@ -75,6 +75,7 @@ static const shot shots[] = {
     {"GPU phase", "gpu", NULL},
     {"thread view", "zoom-out,gpu,threads", NULL},
     {"size sweep", "sweep", NULL},
+    {"chain", "chain", NULL},
     {"large picture", "large-view", NULL},
     {"inside the GPU", "block-life", NULL},
     {"no barrier, 24x24", "block-life*4,block-shape*4", NULL},
@@ -197,6 +198,54 @@ static int dump(app_window *win, const char *dir, const char *lang, const char *
     return made == (int)(sizeof screens / sizeof screens[0]) ? 0 : 1;
 }
 
+/* The chain's panel says what each bar is: per engine a "chained" and an
+ * "independent" bar, and under them the one rule's verdict of the two for
+ * each engine that measured both, in either language. */
+static void check_chain_labels(app_window *win, const char *lang)
+{
+    const rnd_text_box *b;
+    int dropped, n, chained = 0, independent = 0, verdicts = 0, want_verdicts = 0;
+    if (!lc_app_start(win, lang, NULL, NULL) || !app_run_script(&win->app, "chain")) {
+        printf("not ok - the chain's labels %s: %s\n", lang, err_msg());
+        ++failed;
+        return;
+    }
+    scene_settle(&win->app.s);
+    rnd_text_record(true);
+    view_draw(win->view, &win->app, 1024, 768);
+    rnd_text_record(false);
+    rnd_finish();
+    n = rnd_text_boxes(&b, &dropped);
+    for (int i = 0; i < n; ++i) {
+        chained += strcmp(b[i].text, _("chained")) == 0;
+        independent += strcmp(b[i].text, _("independent")) == 0;
+    }
+    for (int e = 0; e < SCENE_CHAIN_ENGINES; ++e) {
+        char v[256];
+        if (!win->app.s.chain.chained_runs[e].runs || !win->app.s.chain.independent_runs[e].runs)
+            continue;
+        ++want_verdicts;
+        scene_chain_wait_text(&win->app.s, e, FMT_SHORT, v, sizeof v);
+        for (int i = 0; i < n; ++i)
+            if (b[i].text[0] && strncmp(v, b[i].text, strlen(b[i].text)) == 0) { /* its first line */
+                ++verdicts;
+                break;
+            }
+    }
+    if (chained == SCENE_CHAIN_ENGINES && independent == SCENE_CHAIN_ENGINES && want_verdicts >= 1 &&
+        verdicts == want_verdicts) {
+        printf("ok - the chain's panel %s: a chained and an independent bar for each engine, %d verdicts\n", lang,
+               verdicts);
+        ++passed;
+    } else {
+        printf("not ok - the chain's panel %s: %d chained and %d independent labels, %d of %d verdicts\n", lang,
+               chained, independent, verdicts, want_verdicts);
+        ++failed;
+    }
+    app_free(&win->app);
+    win->app_ready = false;
+}
+
 /* The grids' frames go round the cells that hold the image: a 16x16 image
  * zoomed out leaves part of the grids' places empty, the frames not round
  * it. */
@@ -316,9 +365,11 @@ int main(int argc, char **argv)
     check_long_values(&win);
     check_bar_in_whisker();
     check_small_image_frames(&win);
+    check_chain_labels(&win, "en");
+    check_chain_labels(&win, "zh");
     view_destroy(win.view);
     rnd_shutdown();
     plat_close(win.win);
     printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 && passed == 127 ? 0 : 1;
+    return failed == 0 && passed == 141 ? 0 : 1;
 }

@@ -593,6 +593,103 @@ static void test_long_work(void)
     app_free(&a);
 }
 
+/* ---- the chain: chained against independent ------------------------------------ */
+
+/* The stack of copies the independent passes run on gives each copy, under
+ * every border rule, exactly one pass over the image: its border rows read
+ * what the rule reads outside the image. */
+static void test_chain_stack(void)
+{
+    img_plane in = {0}, one = {0}, stack = {0}, out = {0}, copies = {0};
+    int bad = 0;
+    CHECK(img_plane_alloc(&in, 4, 4) && img_plane_alloc(&one, 4, 4), "planes");
+    for (int i = 0; i < 16; ++i)
+        in.px[i] = (float)(i * i % 11) - 3.0f; /* no two rows alike, nor their mirrors */
+    for (int border = 0; border < CONV_BORDER_COUNT; ++border)
+        for (size_t preset = 0; preset < filt_preset_count(); ++preset) {
+            conv_params p = conv_params_make(filt_preset(preset), (conv_border)border, false);
+            conv_reference(&in, &p, &one);
+            CHECK(scene_chain_stack(&in, 7, border, &stack) && stack.w == 4 && stack.h == 7 * 6, "a stack of 7: %dx%d",
+                  stack.w, stack.h);
+            CHECK(img_plane_alloc(&out, stack.w, stack.h), "plane");
+            conv_reference(&stack, &p, &out);
+            CHECK(scene_chain_unstack(&out, 7, 4, &copies) && copies.w == 4 && copies.h == 7 * 4, "7 copies: %dx%d",
+                  copies.w, copies.h);
+            for (int k = 0; k < 7; ++k)
+                bad += conv_count_different(copies.px + k * 16, one.px, 16) != 0;
+            img_plane_free(&stack);
+            img_plane_free(&out);
+            img_plane_free(&copies);
+        }
+    CHECK(bad == 0, "%d copies of the stack differ from one pass over the image", bad);
+    img_plane_free(&in);
+    img_plane_free(&one);
+}
+
+/* The chain measures both ways on each engine, the same passes: chained,
+ * its result is the filter applied SCENE_CHAIN_LENGTH times; independent,
+ * every pass's output is one pass over the image. Its placeholders say its
+ * figures, the verdicts by the one rule. */
+static void test_chain(void)
+{
+    app a;
+    img_plane in = {0}, x = {0}, y = {0};
+    conv_params p;
+    char buf[512], want[512];
+    fresh(&a);
+    run_name(&a, "filter-3");
+    app_placeholder(&a, "chain_gpu_wait_ratio", buf, sizeof buf);
+    CHECK(strcmp(buf, _("(press X to measure first)")) == 0, "{chain_gpu_wait_ratio} before X: '%s'", buf);
+    app_do(&a, app_act_id(ACT_CHAIN));
+    scene_settle(&a.s);
+    p = conv_params_make(&a.s.opt.kernel, a.s.opt.border, a.s.opt.flip);
+    CHECK(img_plane_scaled(&a.s.img.luma, 4, 4, &in) && img_plane_alloc(&x, 4, 4) && img_plane_alloc(&y, 4, 4),
+          "planes");
+    memcpy(x.px, in.px, sizeof(float) * 16);
+    for (int i = 0; i < SCENE_CHAIN_LENGTH; ++i) { /* chained: each pass from the one before */
+        conv_reference(&x, &p, &y);
+        memcpy(x.px, y.px, sizeof(float) * 16);
+    }
+    conv_reference(&in, &p, &y); /* independent: one pass */
+    CHECK(a.s.chain.length == SCENE_CHAIN_LENGTH, "the chain's length %d", a.s.chain.length);
+    for (int e = 0; e < SCENE_CHAIN_ENGINES; ++e) {
+        const bool runs = e == 0 || a.s.gpu.eng.engine;
+        const img_plane *r = &a.s.chain.result[e], *ind = &a.s.chain.independent[e];
+        int wrong = 0;
+        CHECK(runs ? a.s.chain.ms[e] > 0 && a.s.chain.independent_ms[e] > 0
+                   : a.s.chain.ms[e] < 0 && a.s.chain.independent_ms[e] < 0,
+              "engine %d: chained %g ms, independent %g ms", e, a.s.chain.ms[e], a.s.chain.independent_ms[e]);
+        if (!runs)
+            continue;
+        CHECK(r->px && r->w == 4 && r->h == 4 && conv_count_different(r->px, x.px, 16) == 0,
+              "engine %d: the chain's result is the filter applied %d times", e, SCENE_CHAIN_LENGTH);
+        CHECK(ind->px && ind->w == 4 && ind->h == 4 * SCENE_CHAIN_LENGTH,
+              "engine %d: %d independent passes, as many as chained", e, ind->h / 4);
+        for (int k = 0; ind->px && k < SCENE_CHAIN_LENGTH; ++k)
+            wrong += conv_count_different(ind->px + k * 16, y.px, 16) != 0;
+        CHECK(wrong == 0, "engine %d: %d of the independent passes are not one pass over the image", e, wrong);
+        {
+            const eng_spread c = a.s.chain.chained_runs[e], i = a.s.chain.independent_runs[e];
+            eng_verdict v = eng_verdict_of(c, i);
+            CHECK(c.runs == SCENE_CHAIN_REPS && i.runs == SCENE_CHAIN_REPS && c.ms == a.s.chain.ms[e] &&
+                      i.ms == a.s.chain.independent_ms[e] && c.lo <= c.ms && c.ms <= c.hi && i.lo <= i.ms &&
+                      i.ms <= i.hi,
+                  "engine %d: %d chained runs (%g ms, %g to %g), %d independent (%g ms, %g to %g)", e, c.runs, c.ms,
+                  c.lo, c.hi, i.runs, i.ms, i.lo, i.hi);
+            fmt_verdict(FMT_SENTENCE, _("the chain"), _("the independent passes"), &v, want, sizeof want);
+            app_placeholder(&a, e ? "chain_gpu_wait_ratio" : "chain_cpu_wait_ratio", buf, sizeof buf);
+            CHECK(strcmp(buf, want) == 0, "{chain_%s_wait_ratio}: '%s', not '%s'", e ? "gpu" : "cpu", buf, want);
+            fmt_ms(i.ms, want, sizeof want);
+            app_placeholder(&a, e ? "chain_gpu_independent_ms" : "chain_cpu_independent_ms", buf, sizeof buf);
+            CHECK(strcmp(buf, want) == 0, "{chain_%s_independent_ms}: '%s', not '%s'", e ? "gpu" : "cpu", buf, want);
+        }
+    }
+    img_plane_free(&in);
+    img_plane_free(&x);
+    img_plane_free(&y);
+    app_free(&a);
+}
+
 /* ---- the large view ---------------------------------------------------------------------- */
 
 /* I shows the whole input and output large; it and the sweep take the same
@@ -1788,6 +1885,8 @@ int main(void)
     test_scripts();
     test_states();
     test_long_work();
+    test_chain_stack();
+    test_chain();
     test_budget_tiles();
     test_too_big_aspect();
     test_tiles_and_other_work();

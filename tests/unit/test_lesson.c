@@ -188,9 +188,14 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[33], "cpu_cores_note") && lsn_placeholders[34] &&
                   !strcmp(lsn_placeholders[34], "par_band_outputs") && lsn_placeholders[35] &&
                   !strcmp(lsn_placeholders[35], "tiles_vs_whole") && lsn_placeholders[36] &&
-                  !strcmp(lsn_placeholders[36], "race_wrong") && lsn_placeholders[38] &&
-                  !strcmp(lsn_placeholders[38], "sweep_bound") && !lsn_placeholders[39],
-              "39 placeholders");
+                  !strcmp(lsn_placeholders[36], "race_wrong") && lsn_placeholders[37] &&
+                  !strcmp(lsn_placeholders[37], "chain_cpu_independent_ms") && lsn_placeholders[38] &&
+                  !strcmp(lsn_placeholders[38], "chain_gpu_independent_ms") && lsn_placeholders[39] &&
+                  !strcmp(lsn_placeholders[39], "chain_cpu_wait_ratio") && lsn_placeholders[40] &&
+                  !strcmp(lsn_placeholders[40], "chain_gpu_wait_ratio") && lsn_placeholders[41] &&
+                  !strcmp(lsn_placeholders[41], "gpu_bound") && lsn_placeholders[42] &&
+                  !strcmp(lsn_placeholders[42], "sweep_bound") && !lsn_placeholders[43],
+              "43 placeholders");
     }
 }
 

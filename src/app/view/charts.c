@@ -38,48 +38,68 @@ static void short_compare(const char *a_name, const eng_timing *a, const char *b
     fmt_verdict(FMT_SHORT, a_name, b_name, &v, buf, size);
 }
 
-/* The chain: the same passes one after another on a 4x4 image, each waiting
- * for the one before, on cpu-seq and on the GPU; a bar each, and the ratio
- * when both ran. */
-static void draw_chain(view *v, const scene *s)
+/* The chain's panel, at (x, top) and w wide; returns its height, and draws
+ * it when `draw` (else only measures, for the layout). Per engine (cpu-seq,
+ * the GPU) the passes chained, each waiting for the one before, and the
+ * same passes independent, one bar each on one scale, and under them what
+ * the one rule says of the two; a last line says what each bar is. */
+static float chain_panel(view *v, const scene *s, float x, float top, float w, bool draw)
 {
     const layout *L = &v->L;
-    const char *label[2] = {"cpu-seq", scene_engine_label(&s->gpu.eng)};
-    float y = L->chart.y, bar_h = vw_lh(v->small) * 0.95f,
-          label_w = fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, label[1])) + L->pad;
-    float x0 = L->chart.x + 0.5f * L->pad + label_w,
-          width = L->chart.w - label_w - vw_text_w(v->small, " 999.99 ms ") - L->pad;
-    double hi = fmax(s->chain.ms[0], s->chain.ms[1]);
-    char buf[256], t[192], n[32];
+    const char *label[SCENE_CHAIN_ENGINES] = {"cpu-seq", scene_engine_label(&s->gpu.eng)},
+               *kind[2] = {_("chained"), _("independent")};
+    float y = top, lh = vw_lh(v->small), bar_h = lh * 0.95f, left = x + 0.5f * L->pad,
+          label_w = fmaxf(vw_text_w(v->small, "cpu-seq "), vw_text_w(v->small, label[1])) + L->pad,
+          kind_w = fmaxf(vw_text_w(v->small, kind[0]), vw_text_w(v->small, kind[1])) + L->pad;
+    float x0 = left + label_w + kind_w, width = fmaxf(x + w - x0 - vw_text_w(v->small, " 999.99 ms "), 1.0f);
+    double hi = 0;
+    char buf[512], t[256], n[32];
 
-    rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
+    for (int i = 0; i < SCENE_CHAIN_ENGINES; ++i) /* one scale: the slowest run of all */
+        hi = fmax(hi, fmax(s->chain.chained_runs[i].hi, s->chain.independent_runs[i].hi));
     fmt_count(s->chain.length, n, sizeof n);
     snprintf(buf, sizeof buf,
-             _("Chain (X hides it): %s dependent passes on a 4\xC3\x97"
-               "4 image, each started by the host"),
+             _("Chain (X hides it): %s passes on a 4\xC3\x97"
+               "4 image, two ways"),
              n);
-    vw_text_fit(v, v->small, buf, L->chart.x + 0.5f * L->pad, y + 0.3f * L->pad, L->chart.w - L->pad, TEXT);
-    y += vw_lh(v->small) + 0.5f * L->pad;
-    for (int i = 0; i < 2; ++i) {
-        rnd_text(v->small, label[i], L->chart.x + 0.5f * L->pad, y, TEXT);
-        if (s->chain.ms[i] < 0) {
-            rnd_text(v->small, scene_busy(s) ? _("measuring\xE2\x80\xA6") : _("did not run"), x0, y, FAINT);
-        } else {
-            float w = hi > 0 ? (float)(s->chain.ms[i] / hi) * width : 0;
-            rnd_rect(x0, y, w, bar_h, PHASE_COLOR[i == 0 ? ENG_COMPUTE : ENG_OVERHEAD]);
-            fmt_ms(s->chain.ms[i], t, sizeof t);
-            rnd_text(v->small, t, x0 + w + 0.4f * L->pad, y, TEXT);
+    if (draw)
+        vw_text_fit(v, v->small, buf, left, y + 0.3f * L->pad, w - L->pad, TEXT);
+    y += lh + 0.5f * L->pad;
+    for (int i = 0; i < SCENE_CHAIN_ENGINES; ++i) {
+        if (draw)
+            rnd_text(v->small, label[i], left, y, TEXT);
+        for (int k = 0; k < 2 && draw; ++k) {
+            const eng_spread *r = k ? &s->chain.independent_runs[i] : &s->chain.chained_runs[i];
+            float yk = y + (float)k * bar_h * 1.15f;
+            rnd_text(v->small, kind[k], left + label_w, yk, DIM);
+            if (!r->runs) {
+                rnd_text(v->small, scene_busy(s) ? _("measuring\xE2\x80\xA6") : _("did not run"), x0, yk, FAINT);
+            } else {
+                float bw = hi > 0 ? fmaxf((float)(r->ms / hi) * width, 2.0f) : 0,
+                      end = hi > 0 ? fmaxf(bw, (float)(r->hi / hi) * width) : bw;
+                rnd_rect(x0, yk, bw, bar_h, PHASE_COLOR[k == 0 ? ENG_OVERHEAD : ENG_COMPUTE]);
+                if (r->hi > r->lo) /* the whisker: the fastest run to the slowest */
+                    rnd_rect(x0 + (float)(r->lo / hi) * width, yk + 0.45f * bar_h,
+                             (float)((r->hi - r->lo) / hi) * width, 0.1f * bar_h + 1.0f, TEXT);
+                fmt_ms(r->ms, t, sizeof t);
+                rnd_text(v->small, t, x0 + end + 0.4f * L->pad, yk, TEXT);
+            }
         }
-        y += bar_h * 1.25f;
+        y += 2 * bar_h * 1.15f;
+        if (s->chain.chained_runs[i].runs && s->chain.independent_runs[i].runs) {
+            scene_chain_wait_text(s, i, FMT_SHORT, t, sizeof t);
+            y += rnd_text_wrapped(v->small, t, left + label_w, y, x + w - left - label_w - 0.5f * L->pad, DIM, draw);
+        } else {
+            y += lh;
+        }
+        y += 0.15f * lh;
     }
-    if (s->chain.ms[0] > 0 && s->chain.ms[1] > 0) { /* one run each, by the one rule */
-        eng_spread gpu = {s->chain.ms[1], s->chain.ms[1], s->chain.ms[1], 1},
-                   seq = {s->chain.ms[0], s->chain.ms[0], s->chain.ms[0], 1};
-        eng_verdict verdict = eng_verdict_of(gpu, seq);
-        fmt_verdict(FMT_SHORT, scene_engine_label(&s->gpu.eng), "cpu-seq", &verdict, t, sizeof t);
-        snprintf(buf, sizeof buf, _("%s, the passes only"), t);
-        vw_text_fit(v, v->small, buf, L->chart.x + 0.5f * L->pad, y, L->chart.w - L->pad, DIM);
-    }
+    snprintf(buf, sizeof buf,
+             _("chained: each pass reads the one before, started and waited for by the host. independent: the same "
+               "passes from the image, stacked, in one run. Bar: median of %d runs; line: fastest to slowest."),
+             SCENE_CHAIN_REPS);
+    y += rnd_text_wrapped(v->small, buf, left, y, w - L->pad, FAINT, draw);
+    return y - top + 0.5f * L->pad;
 }
 
 /* The memory row's words; *cap, *used: the track's capacity and what others
@@ -394,7 +414,8 @@ void vw_draw_chart(view *v, const app *a)
     int role = rnd_text_role(VIEW_TEXT_CHART);
 
     if (s->chart == SCENE_CHART_CHAIN) {
-        draw_chain(v, s);
+        rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
+        chain_panel(v, s, L->chart.x, L->chart.y, L->chart.w, true);
         rnd_text_role(role);
         return;
     }
@@ -433,7 +454,7 @@ float vw_chart_height(view *v, const app *a, float w)
     float ls = vw_lh(v->small), bar_h = ls * 0.9f, h, label_w;
     char buf[640];
     if (s->chart == SCENE_CHART_CHAIN)
-        return 0; /* the chain's panel fits the least the layout gives */
+        return chain_panel(v, s, 0, 0, w, false);
     h = ls + 0.5f * L->pad + CHART_ENGINES * bar_h * 1.15f;
     label_w = fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, scene_engine_label(&s->gpu.eng))) + L->pad;
     /* room kept for what measuring adds (the verdicts' lines, the noisy
