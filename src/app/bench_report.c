@@ -2,12 +2,14 @@
  * cells (bench.c says how they are measured): Mpixel/s, GB/s, the share of
  * the copy and the ratio to cpu-seq, printed as a table, as CSV or as JSON. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench_internal.h"
+#include "bound.h"
 #include "cli.h"
 #include "compute/engine.h"
 #include "format.h"
@@ -60,6 +62,41 @@ static void print_cores(const bench *b)
     scene_cores_text(&b->cores, text, sizeof text);
     scene_cores_note(&b->cores, note, sizeof note);
     printf(_("  cores: %s, a few ms of arithmetic on every thread at once; %s\n"), text, note);
+}
+
+/* GPU g's bound at size i, as bench's GPU engines run it: the image in and
+ * the result back. */
+static bound_time bench_bound(const bench *b, int g, int i)
+{
+    bound_work w = bound_conv_work((long long)b->sizes[i] * b->sizes[i], BOUND_TAPS_3X3, true);
+    return bound_time_of(bound_gpu_at(g), &w);
+}
+
+/* Under the table: the bounds of each size on the datasheets' GPUs, never
+ * mixed with the measured rows. */
+static void print_bounds(const bench *b)
+{
+    printf(_("\nBounds, from the datasheets, not measured: the least time each GPU could take, its memory and arithmetic "
+             "at\ntheir peak and the image in and the result back over its host link, with no launch (README: "
+             "Bounds).\n"));
+    app_put_column(stdout, _("size"), 10, false);
+    for (int g = 0; g < bound_gpu_count(); ++g)
+        app_put_column(stdout, bound_gpu_at(g)->short_name, 30, true);
+    putchar('\n');
+    for (int i = 0; i < b->size_count; ++i) {
+        char size[32];
+        snprintf(size, sizeof size, "%dx%d", b->sizes[i], b->sizes[i]);
+        app_put_column(stdout, size, 10, false);
+        for (int g = 0; g < bound_gpu_count(); ++g) {
+            bound_time t = bench_bound(b, g, i);
+            char all[32], kernel[32], cell[96];
+            bound_time_text(t.ms, all, sizeof all);
+            bound_time_text(fmax(t.memory_ms, t.arith_ms), kernel, sizeof kernel);
+            snprintf(cell, sizeof cell, _("%s (kernel %s)"), all, kernel);
+            app_put_column(stdout, cell, 30, true);
+        }
+        putchar('\n');
+    }
 }
 
 void bench_print_text(const bench *b)
@@ -131,6 +168,7 @@ void bench_print_text(const bench *b)
             putchar('\n');
         }
     }
+    print_bounds(b);
 }
 
 /* Why the cell of engine row k at size i has no figures: its engine did
@@ -263,6 +301,15 @@ void bench_print_json(const bench *b)
             if (d.vs_seq > 0 && k >= 0)
                 printf(", \"vs_cpu_seq\": %.6g", d.vs_seq);
             printf("}");
+        }
+    printf("\n  ],\n  \"bounds\": [");
+    for (int i = 0; i < b->size_count; ++i)
+        for (int g = 0; g < bound_gpu_count(); ++g) { /* not measured: README, Bounds */
+            bound_time t = bench_bound(b, g, i);
+            printf("%s\n    {\"gpu\": ", i || g ? "," : "");
+            rec_json_string(stdout, bound_gpu_at(g)->name);
+            printf(", \"size\": %d, \"ms\": %.6g, \"memory_ms\": %.6g, \"arithmetic_ms\": %.6g, \"link_ms\": %.6g}",
+                   b->sizes[i], t.ms, t.memory_ms, t.arith_ms, t.link_ms);
         }
     printf("\n  ]\n}\n");
 }

@@ -8,6 +8,7 @@
 # Usage: test_bench.sh CONVIS
 set -u
 convis=$1
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
@@ -93,6 +94,19 @@ if timeout 120 "$convis" bench --sizes 16 --engines cpu-seq,cpu-par --budget-ms 
   ok "bench: the second-core check, $(grep '^  cores: ' "$tmp/cores" | cut -c10-80)..."
 else
   bad "bench: the second-core check: $(head -6 "$tmp/cores") $(grep cores_check "$tmp/json") $(cat "$tmp/err")"
+fi
+# the bounds under the table and in the JSON: labelled not measured, one a
+# GPU and size, the link's and the kernel's parts adding up to no more
+n_gpus=$(grep -c '"short":' "$here/../../records/datasheets.json")
+if grep -q '^Bounds, from the datasheets, not measured' "$tmp/cores" &&
+  [ "$(grep -c '"gpu": ' "$tmp/json")" -eq "$n_gpus" ] &&
+  grep -Eq '"gpu": "NVIDIA H200 SXM", "size": 16, "ms": [0-9.e+-]+, "memory_ms": [0-9.e+-]+, "arithmetic_ms": [0-9.e+-]+, "link_ms": [0-9.e+-]+\}' "$tmp/json" &&
+  awk -F'[:,}]' '/"gpu": / { ms = $6; mem = $8; ar = $10; link = $12
+      if (ms <= 0 || ms * (1 + 1e-5) < link + (mem > ar ? mem : ar) || ms > (link + mem + ar) * (1 + 1e-5)) bad = 1 }
+    END { exit bad }' "$tmp/json"; then
+  ok "bench: the bounds of $n_gpus GPUs, labelled not measured, their parts adding up"
+else
+  bad "bench: the bounds: $(grep -A3 '^Bounds' "$tmp/cores") $(grep '"gpu": ' "$tmp/json" | head -3)"
 fi
 if timeout 120 "$convis" bench --sizes 16 --engines gl --budget-ms 5 2>/dev/null | grep -q '^  cores: '; then
   bad "bench without a CPU engine: the second-core check was made"
