@@ -113,6 +113,15 @@ static void test_scene_words(void)
     const bound_gpu *who;
     CHECK(bound_stands_in(&s), "no GPU engine: bounds stand in");
     CHECK(bound_least(&s, &who) == 0 && !who, "no image, no bound");
+    s.gpu.eng.engine = (eng_engine *)&s; /* an engine, never called here */
+    s.gpu.eng.hardware = ENG_HW_SOFTWARE;
+    CHECK(bound_stands_in(&s), "a software GPU: bounds stand in");
+    s.gpu.eng.hardware = ENG_HW_VIRTUAL;
+    CHECK(bound_stands_in(&s), "a virtual GPU: bounds stand in");
+    s.gpu.eng.hardware = ENG_HW_GPU;
+    s.img.luma.w = s.img.luma.h = 16;
+    CHECK(!bound_stands_in(&s) && bound_least(&s, &who) == 0 && !who, "a real GPU: measured, no bound stands in");
+    s.gpu.eng.engine = NULL;
     s.img.luma.w = 512, s.img.luma.h = 384;
     s.gpu.result = ENG_RESULT_INTEROP;
     CHECK(bound_scene_work(&s).link_bytes == 4.0 * 512 * 384 && bound_scene_work(&s).copies == 1,
