@@ -395,8 +395,12 @@ static float draw_bound_row(view *v, const bars *b, const bound_gpu *who, double
     bound_row_text(who, ms, buf, sizeof buf);
     vw_text_fit(v, v->small, buf, b->x0 + len + 0.4f * L->pad, y, L->chart.x + L->chart.w - b->x0 - len - L->pad,
                 DIM);
-    return y + b->h * 1.15f;
+    return y + vw_lh(v->small); /* one line of text: the room a verdict's line kept may hold it */
 }
+
+/* The chart's height: with room kept for verdicts to come (`keep`), or as
+ * tall as what it says now. */
+static float chart_height(view *v, const app *a, float w, bool keep);
 
 void vw_draw_chart(view *v, const app *a)
 {
@@ -422,10 +426,11 @@ void vw_draw_chart(view *v, const app *a)
     b.h = vw_lh(v->small) * 0.9f;
     label_w = fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, label[3])) + L->pad;
     rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
-    /* the bound's row where the chart has room for it: it never makes the
-     * chart taller (the lessons say the bounds in words too) */
+    /* the bound's row where the chart has room for it, the verdicts' room
+     * kept for more of them included: it never makes the chart taller (the
+     * lessons say the bounds in words too) */
     bound = bound_least(s, &who);
-    if (who && vw_chart_height(v, a, L->chart.w) + b.h * 1.15f > L->chart.h)
+    if (who && chart_height(v, a, L->chart.w, false) + vw_lh(v->small) > L->chart.h + 0.5f)
         who = NULL, bound = 0;
     b.log_scale = chart_scale(e, bound, &b.lo, &b.hi);
     legend_on_top = chart_title(v, s, b.log_scale, b.h);
@@ -449,6 +454,11 @@ void vw_draw_chart(view *v, const app *a)
 
 float vw_chart_height(view *v, const app *a, float w)
 {
+    return chart_height(v, a, w, true);
+}
+
+static float chart_height(view *v, const app *a, float w, bool keep)
+{
     const scene *s = &a->s;
     const layout *L = &v->L;
     float ls = vw_lh(v->small), bar_h = ls * 0.9f, h, label_w;
@@ -466,8 +476,10 @@ float vw_chart_height(view *v, const app *a, float w)
         memory_text(s, buf + 320, 320, &cap, &used);
         h += fmaxf(ls, rnd_text_wrapped(v->small, buf + 320, 0, 0, w - label_w - L->pad, DIM, false)) + 12;
     }
-    h += legend_below(v, 0, 0, w, bar_h, false);
+    title_text(v, s, true, buf, sizeof buf);
+    if (keep || !legend_on_title_row(v, s, buf, bar_h, w)) /* kept: noisy runs send it down */
+        h += legend_below(v, 0, 0, w, bar_h, false);
     verdicts(s, buf, sizeof buf);
-    h += fmaxf(3 * ls, rnd_text_wrapped(v->small, buf, 0, 0, w - L->pad, TEXT, false));
+    h += fmaxf(keep ? 3 * ls : ls, rnd_text_wrapped(v->small, buf, 0, 0, w - L->pad, TEXT, false));
     return h + 0.8f * L->pad;
 }
