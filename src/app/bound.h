@@ -70,8 +70,8 @@ bound_work bound_scene_work(const scene *s);
  * whose it is (*who); 0 and NULL where no bound stands in. */
 double bound_least(const scene *s, const bound_gpu **who);
 
-/* The chart's row for it: "≥ 24.9 µs on the H200: bound, from the
- * datasheet, not measured". */
+/* The chart's row for it, beside the word "bound": "≥ 24.9 µs on the H200
+ * (datasheet, not measured)". */
 void bound_row_text(const bound_gpu *g, double ms, char *buf, size_t size);
 
 /* The bounds of `w` on each GPU in a sentence for a lesson ({gpu_bound}): "at least 0.087 ms on an
