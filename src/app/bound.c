@@ -76,6 +76,8 @@ double bound_least(const scene *s, const bound_gpu **who)
     bound_work w = bound_scene_work(s);
     double least = 0;
     *who = NULL;
+    if (s->gpu.result == ENG_RESULT_PER_PIXEL) /* bytes alone would hide each call's own cost */
+        return 0;
     for (int g = 0; bound_stands_in(s) && w.outputs > 0 && g < bound_gpu_count(); ++g) {
         double ms = bound_time_of(bound_gpu_at(g), &w).ms;
         if (!*who || ms < least)
@@ -102,7 +104,10 @@ static void bound_reason(const bound_work *w, char *buf, size_t size)
         lo = fmin(lo, share), hi = fmax(hi, share);
         arith += t.kernel_limit == BOUND_BY_ARITHMETIC;
     }
-    if (lo >= 0.5)
+    if (lo >= 0.5 && w->copies == 1) /* the no-copy path: the image goes in, nothing comes back */
+        snprintf(buf, size, _("the image's upload across the host link is %.0f%% to %.0f%% of each"), 100 * lo,
+                 100 * hi);
+    else if (lo >= 0.5)
         snprintf(buf, size, _("the copies across the host link are %.0f%% to %.0f%% of each"), 100 * lo, 100 * hi);
     else if (arith)
         snprintf(buf, size, "%s", _("the arithmetic sets the kernel's part"));
@@ -135,8 +140,8 @@ void bound_sentence(const bound_work *work, char *buf, size_t size)
         snprintf(reason + r, sizeof reason - r, _(", and %s copies back, each with a cost of its own"), c);
     }
     snprintf(buf, size,
-             _("at least %s (bounds, from the datasheets, not measured: %s; a launch and the wait for it, which no "
-               "datasheet gives, come on top)"),
+             _("at least %s (bounds, from the datasheets, not measured: %s, copies and kernel one after the other as "
+               "convis runs them; a launch and the wait for it, which no datasheet gives, come on top)"),
              list, reason);
 }
 

@@ -67,7 +67,9 @@ bool bound_stands_in(const scene *s);
 bound_work bound_scene_work(const scene *s);
 
 /* The least of the bounds of the scene's image on its result path, and
- * whose it is (*who); 0 and NULL where no bound stands in. */
+ * whose it is (*who); 0 and NULL where no bound stands in, and on the path
+ * of one copy per pixel, where a bound of bytes would hide what each call
+ * costs. */
 double bound_least(const scene *s, const bound_gpu **who);
 
 /* The chart's row for it, beside the word "bound": "≥ 24.9 µs on the H200

@@ -100,7 +100,7 @@ void fmt_verdict(fmt_style style, const char *a_name, const char *b_name, const 
         if (v->kind == ENG_SAME)
             snprintf(buf, size, "%s", _("about the same"));
         else if (v->kind == ENG_UNSURE)
-            snprintf(buf, size, "%s", _("too close to tell"));
+            snprintf(buf, size, "%s", _("too few runs"));
         else
             snprintf(buf, size, v->kind == ENG_FASTER ? _("%.1fx faster") : _("%.1fx slower"), v->ratio);
         return;
@@ -119,9 +119,9 @@ void fmt_verdict(fmt_style style, const char *a_name, const char *b_name, const 
         break;
     case ENG_UNSURE:
         snprintf(said, sizeof said,
-                 style == FMT_SENTENCE ? _("%s and %s were too close to tell which was faster")
-                                       : _("%s vs %s: too close to tell"),
-                 a_name, b_name);
+                 style == FMT_SENTENCE ? _("%s and %s were %s apart, too few runs to tell which was faster")
+                                       : _("%s vs %s: %s apart, too few runs to tell"),
+                 a_name, b_name, r);
         break;
     default:
         if (style == FMT_SENTENCE)

@@ -177,7 +177,9 @@ void scene_tiles_vs_whole(const scene *s, char *buf, size_t size)
     case ENG_FASTER: snprintf(buf, size, _("in tiles it was %s faster than in one piece (%s)"), r, whole); break;
     case ENG_SLOWER: snprintf(buf, size, _("in tiles it was %s slower than in one piece (%s)"), r, whole); break;
     case ENG_SAME: snprintf(buf, size, _("in tiles it took about as long as in one piece (%s)"), whole); break;
-    default: snprintf(buf, size, _("in tiles and in one piece (%s) it was too close to tell which was faster"), whole);
+    default:
+        snprintf(buf, size, _("in tiles and in one piece (%s) it was %s apart, too few runs to tell which was faster"),
+                 whole, r);
     }
     n = strlen(buf);
     snprintf(buf + n, size - n, "%s", fmt_runs_note(&v));

@@ -75,6 +75,20 @@ void scene_cores_note(const eng_cores *c, char *buf, size_t size)
                  c->threads - 1, pct);
 }
 
+void scene_cpu_threads_why(const scene *s, char *buf, size_t size)
+{
+    const eng_timing *t = &s->cpu[SCENE_CPU_PAR].timing;
+    if (!s->cpu[SCENE_CPU_PAR].measured || t->threads < 1)
+        snprintf(buf, size, "%s", _("(not measured yet)"));
+    else if (t->launch.bands <= 1)
+        snprintf(buf, size, "%s", _("the image is one band, so one thread ran it"));
+    else if (t->threads < t->launch.bands && t->threads < eng_par_threads())
+        snprintf(buf, size, _("the first thread had taken every one of the %d bands before another woke"),
+                 t->launch.bands);
+    else
+        snprintf(buf, size, _("each thread took bands as it came free, %d bands in all"), t->launch.bands);
+}
+
 bool scene_noisy(const scene *s)
 {
     const scene_engine *e[SCENE_CPU_COUNT + 1] = {&s->cpu[0], &s->cpu[1], &s->cpu[2], &s->gpu.eng};

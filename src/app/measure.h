@@ -47,6 +47,11 @@ void scene_cores_text(const eng_cores *c, char *buf, size_t size);
 #define SCENE_CORES_FREE 0.75
 void scene_cores_note(const eng_cores *c, char *buf, size_t size);
 
+/* Why cpu-par's last run used the threads it did ({cpu_threads_why}): the
+ * image was one band; the first thread had taken every band before another
+ * woke; or each thread took bands as it came free. */
+void scene_cpu_threads_why(const scene *s, char *buf, size_t size);
+
 /* Whether the figures are noisy: an engine's runs spread over half their
  * median (other work on the machine, convis's own drawing included, slows
  * some runs). The load average is said beside it; it counts convis's own

@@ -221,6 +221,8 @@ static void v_tiles(const app *a, char *buf, size_t size)
 FROM_SCENE(tiles_vs_whole, scene_tiles_vs_whole)
 FROM_SCENE(gpu_bound, bound_scene_sentence)
 FROM_SCENE(sweep_bound, bound_sweep_sentence)
+FROM_SCENE(cpu_threads_why, scene_cpu_threads_why)
+FROM_SCENE(sweep_gpu_vs_seq, scene_sweep_gpu_vs_seq)
 
 static void v_tile_ms(const app *a, char *buf, size_t size)
 {
@@ -371,6 +373,8 @@ static const struct {
     {"chain_gpu_wait_ratio", app_chain_gpu_wait_ratio},
     {"gpu_bound", v_gpu_bound},
     {"sweep_bound", v_sweep_bound},
+    {"cpu_threads_why", v_cpu_threads_why},
+    {"sweep_gpu_vs_seq", v_sweep_gpu_vs_seq},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

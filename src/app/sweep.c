@@ -3,6 +3,8 @@
  * (their figure comes back through `took`), the GPU here. */
 #include "scene_feature.h"
 
+#include "i18n.h"
+
 #include <stdio.h>
 
 #define SWEEP_BUDGET_MS 60.0 /* time spent measuring one engine at one size */
@@ -150,3 +152,40 @@ const scene_feature scene_sweep_feature = {
     .cancel = cancel,
     .state = state,
 };
+
+bool scene_sweep_gpu_ever_ahead(const scene *s)
+{
+    for (int i = 0; i < s->sweep.count; ++i)
+        if (s->sweep.ms[SWEEP_GPU][i] > 0 && s->sweep.ms[SWEEP_PAR][i] > 0 &&
+            s->sweep.ms[SWEEP_GPU][i] < s->sweep.ms[SWEEP_PAR][i])
+            return true;
+    return false;
+}
+
+void scene_sweep_gpu_vs_seq(const scene *s, char *buf, size_t size)
+{
+    double lo = 1e300, hi = 0;
+    char a[32], b[32];
+    for (int i = 0; i < s->sweep.count; ++i)
+        if (s->sweep.size[i] >= 64 && s->sweep.ms[SWEEP_GPU][i] > 0 && s->sweep.ms[SWEEP_SEQ][i] > 0) {
+            double r = s->sweep.ms[SWEEP_GPU][i] / s->sweep.ms[SWEEP_SEQ][i];
+            lo = r < lo ? r : lo, hi = r > hi ? r : hi;
+        }
+    if (hi <= 0) {
+        snprintf(buf, size, "%s", _("(no sweep of the GPU from 64\xC3\x97" "64 up yet: press W)"));
+        return;
+    }
+    if (lo >= 1) { /* slower at every size */
+        snprintf(a, sizeof a, "%.1f\xC3\x97", lo), snprintf(b, sizeof b, "%.1f\xC3\x97", hi);
+        snprintf(buf, size, _("from 64\xC3\x97" "64 up it took %s to %s one plain core's time"), a, b);
+    } else if (hi <= 1) { /* faster at every size */
+        snprintf(a, sizeof a, "%.1f\xC3\x97", 1 / hi), snprintf(b, sizeof b, "%.1f\xC3\x97", 1 / lo);
+        snprintf(buf, size, _("from 64\xC3\x97" "64 up it was %s to %s faster than one plain core"), a, b);
+    } else {
+        snprintf(a, sizeof a, "%.1f\xC3\x97", hi), snprintf(b, sizeof b, "%.1f\xC3\x97", 1 / lo);
+        snprintf(buf, size,
+                 _("from 64\xC3\x97" "64 up it was at most %s slower and at most %s faster than one plain core, "
+                   "depending on the size"),
+                 a, b);
+    }
+}

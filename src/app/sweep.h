@@ -29,4 +29,12 @@ void scene_sweep(scene *s); /* starts the sweep; again: hides its chart */
  * larger size too, or 0 when it did not. */
 int scene_sweep_crossover(const scene *s);
 
+/* The GPU's time against one plain core's (cpu-seq) from 64x64 up, where a
+ * launch no longer hides the work ({sweep_gpu_vs_seq}): "from 64×64 up it
+ * took 1.1× to 3.4× one plain core's time", or faster, or both. */
+void scene_sweep_gpu_vs_seq(const scene *s, char *buf, size_t size);
+
+/* Whether the GPU beat cpu-par at any swept size. */
+bool scene_sweep_gpu_ever_ahead(const scene *s);
+
 #endif

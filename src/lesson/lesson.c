@@ -30,7 +30,8 @@ const char *const lsn_placeholders[] = {
     "image_size", "outputs", "threads", "blocks", "block_size", "cpu_threads", "gpu_result", "gpu_copy_ms", "crossover", "passes", "chain_cpu_ms", "chain_gpu_ms", "chain_length", "image_bytes", "device_memory", "largest_image", "cpu_simd_ms", "ratio_simd_seq", "ratio_par_simd",
     "memory_budget", "tiles", "tile_ms", "warp_size", "record", "gpu_label", "cpu_cores", "cpu_cores_note",
     "par_band_outputs", "tiles_vs_whole", "race_wrong", "chain_cpu_independent_ms", "chain_gpu_independent_ms",
-    "chain_cpu_wait_ratio", "chain_gpu_wait_ratio", "gpu_bound", "sweep_bound", NULL,
+    "chain_cpu_wait_ratio", "chain_gpu_wait_ratio", "gpu_bound", "sweep_bound",
+    "cpu_threads_why", "sweep_gpu_vs_seq", NULL,
 };
 /* clang-format on */
 

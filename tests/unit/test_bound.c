@@ -126,9 +126,12 @@ static void test_scene_words(void)
     s.gpu.result = ENG_RESULT_INTEROP;
     CHECK(bound_scene_work(&s).link_bytes == 4.0 * 512 * 384 && bound_scene_work(&s).copies == 1,
           "no copy back: the image goes in, nothing comes back");
+    bound_scene_sentence(&s, buf, sizeof buf);
+    CHECK(strstr(buf, "the image's upload across the host link is ") != NULL, "no copy back: the upload: %s", buf);
     CHECK(bound_least(&s, &who) > 0 && who && strcmp(who->short_name, "H200") == 0,
           "the least bound is the fastest GPU's: %s", who ? who->short_name : "none");
     s.gpu.result = ENG_RESULT_PER_PIXEL;
+    CHECK(bound_least(&s, &who) == 0 && !who, "one copy per pixel: no bound of bytes beside it");
     CHECK(bound_scene_work(&s).link_bytes == 8.0 * 512 * 384 && bound_scene_work(&s).copies == 1 + 512 * 384,
           "one copy per pixel: the bulk copy's bytes in %lld copies", bound_scene_work(&s).copies);
     bound_scene_sentence(&s, buf, sizeof buf);

@@ -194,8 +194,10 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[39], "chain_cpu_wait_ratio") && lsn_placeholders[40] &&
                   !strcmp(lsn_placeholders[40], "chain_gpu_wait_ratio") && lsn_placeholders[41] &&
                   !strcmp(lsn_placeholders[41], "gpu_bound") && lsn_placeholders[42] &&
-                  !strcmp(lsn_placeholders[42], "sweep_bound") && !lsn_placeholders[43],
-              "43 placeholders");
+                  !strcmp(lsn_placeholders[42], "sweep_bound") && lsn_placeholders[43] &&
+                  !strcmp(lsn_placeholders[43], "cpu_threads_why") && lsn_placeholders[44] &&
+                  !strcmp(lsn_placeholders[44], "sweep_gpu_vs_seq") && !lsn_placeholders[45],
+              "45 placeholders");
     }
 }
 

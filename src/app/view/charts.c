@@ -426,11 +426,11 @@ void vw_draw_chart(view *v, const app *a)
     b.h = vw_lh(v->small) * 0.9f;
     label_w = fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, label[3])) + L->pad;
     rnd_rect(L->chart.x, L->chart.y, L->chart.w, L->chart.h, PANEL);
-    /* the bound's row where the chart has room for it, the verdicts' room
-     * kept for more of them included: it never makes the chart taller (the
-     * lessons say the bounds in words too) */
+    /* the bound's row: kept in the chart's height, but in presenter mode
+     * only where the chart has room for it (the lessons say the bounds in
+     * words too) */
     bound = bound_least(s, &who);
-    if (who && chart_height(v, a, L->chart.w, false) + vw_lh(v->small) > L->chart.h + 0.5f)
+    if (who && L->presenter && chart_height(v, a, L->chart.w, false) + vw_lh(v->small) > L->chart.h + 0.5f)
         who = NULL, bound = 0;
     b.log_scale = chart_scale(e, bound, &b.lo, &b.hi);
     legend_on_top = chart_title(v, s, b.log_scale, b.h);
@@ -459,6 +459,7 @@ float vw_chart_height(view *v, const app *a, float w)
 
 static float chart_height(view *v, const app *a, float w, bool keep)
 {
+    const bound_gpu *who;
     const scene *s = &a->s;
     const layout *L = &v->L;
     float ls = vw_lh(v->small), bar_h = ls * 0.9f, h, label_w;
@@ -466,6 +467,8 @@ static float chart_height(view *v, const app *a, float w, bool keep)
     if (s->chart == SCENE_CHART_CHAIN)
         return chain_panel(v, s, 0, 0, w, false);
     h = ls + 0.5f * L->pad + CHART_ENGINES * bar_h * 1.15f;
+    if (!L->presenter && bound_least(s, &who) > 0) /* the bound's row */
+        h += ls;
     label_w = fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, scene_engine_label(&s->gpu.eng))) + L->pad;
     /* room kept for what measuring adds (the verdicts' lines, the noisy
      * warning that sends the legend under them), so that the grids keep

@@ -82,6 +82,10 @@ static float sweep_title(view *v, const app *a, rect box, int cross)
     if (cross)
         snprintf(buf, sizeof buf, _("Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up"),
                  scene_engine_label(&s->gpu.eng), cross, cross);
+    else if (!scene_sweep_gpu_ever_ahead(s))
+        snprintf(buf, sizeof buf, _("Size sweep (W hides it): %s is never ahead of cpu-par up to %d\xC3\x97%d"),
+                 scene_engine_label(&s->gpu.eng), s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
+                 s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0);
     else
         snprintf(buf, sizeof buf, _("Size sweep (W hides it): %s does not stay ahead of cpu-par up to %d\xC3\x97%d"),
                  scene_engine_label(&s->gpu.eng), s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
