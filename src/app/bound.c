@@ -90,7 +90,7 @@ void bound_row_text(const bound_gpu *g, double ms, char *buf, size_t size)
 {
     char t[32];
     bound_time_text(ms, t, sizeof t);
-    snprintf(buf, size, _("\xE2\x89\xA5 %s on the %s (datasheet, not measured)"), t, g->short_name);
+    snprintf(buf, size, _("\xE2\x89\xA5 %s, %s datasheet, not measured"), t, g->short_name);
 }
 
 /* What sets the bounds, for the sentence. */

@@ -72,8 +72,8 @@ bound_work bound_scene_work(const scene *s);
  * costs. */
 double bound_least(const scene *s, const bound_gpu **who);
 
-/* The chart's row for it, beside the word "bound": "≥ 24.9 µs on the H200
- * (datasheet, not measured)". */
+/* The chart's row for it, beside the word "bound": "≥ 24.9 µs, H200
+ * datasheet, not measured". */
 void bound_row_text(const bound_gpu *g, double ms, char *buf, size_t size);
 
 /* The bounds of `w` on each GPU in a sentence for a lesson ({gpu_bound}): "at least 0.087 ms on an
