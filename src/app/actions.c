@@ -2,6 +2,7 @@
  * what a key means now, scripts, and lessons (start, pages, end).
  * Contents: the kernel editor · app_do · keys · scripts · lessons. */
 #include "actions.h"
+#include "narration.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -225,8 +226,14 @@ static void run(app *a, app_act act)
 
 void app_do(app *a, app_act act)
 {
+    const lsn_step *st = lsn_player_current(&a->player);
     if (!act.action)
         return;
+    if (st && a->player.waiting && st->wait && strcmp(st->wait, act.action->name) == 0) {
+        app_narration(a, a->said, sizeof a->said); /* the words that asked for it, kept */
+        a->said_step = a->player.step;
+        snprintf(a->said_lang, sizeof a->said_lang, "%s", a->lang);
+    }
     run(a, act);
     lsn_player_saw(&a->player, act.action->name); /* a wait ends however the learner did it */
 }
@@ -435,6 +442,7 @@ static void enter_step(app *a)
     const lsn_step *st = lsn_player_current(&a->player);
     char msg[600];
     a->rest.due = false;
+    a->said_step = -1;
     if (!st)
         return;
     if (st->image)

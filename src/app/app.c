@@ -10,6 +10,7 @@
 void app_init(app *a, const scene_host *host, const app_options *opt, const char *lang)
 {
     memset(a, 0, sizeof *a);
+    a->said_step = -1;
     a->defaults = *opt;
     a->text_scale = 100;
     a->edit_tap = -1;

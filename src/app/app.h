@@ -37,6 +37,12 @@ typedef struct app {
 
     /* the lesson that plays, if any */
     lsn_player player;
+    /* the step's words as they read when the learner did what it waited
+     * for: kept while the step stays, so its figures do not change under
+     * the sentence that asked for the action (narration.c) */
+    char said[4096];
+    int said_step; /* the step they are of; -1: none */
+    char said_lang[8];
     char lesson_path[4096];
     app_step_rest rest; /* the step's actions left (actions.c) */
     bool step_slices;   /* the window's: a step's actions after long work or work on the whole

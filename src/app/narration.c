@@ -432,6 +432,11 @@ void app_narration(const app *a, char *buf, size_t size)
     /* A virtual GPU gets a real GPU's texts, said to be about a GPU whose
      * hardware is hidden: its figures are this machine's alone. */
     size_t n = 0;
+    if (a->player.active && !a->player.waiting && a->said_step == a->player.step &&
+        strcmp(a->said_lang, a->lang) == 0 && size > 0) { /* the words that asked for what was done */
+        snprintf(buf, size, "%s", a->said);
+        return;
+    }
     if (on_virtual_gpu(a) && size > 0 && a->player.active)
         n = (size_t)snprintf(buf, size, "%s",
                              _("(A virtual GPU: the hardware behind it is hidden, so its figures are this "

@@ -356,6 +356,38 @@ static void test_lesson_keys(void)
     app_free(&a);
 }
 
+/* The step's words stay as they read when the learner did what it waited
+ * for: a figure it names does not change under the sentence that asked for
+ * the action (lesson 4 read "… one bulk copy back … Press C to bring the
+ * result back in one bulk copy instead"); the next step reads it anew. */
+static void test_lesson_words_kept(void)
+{
+    app a;
+    char path[512], before[1024], after[1024];
+    fresh(&a);
+    write_lesson("kept.yaml",
+                 "title: Kept\nsteps:\n  - say: Now pass {passes}. Press A.\n    wait: apply-again\n  - say: Then "
+                 "pass {passes}.\n",
+                 path, sizeof path);
+    CHECK(app_lesson_start(&a, path), "start: %s", err_msg());
+    app_narration(&a, before, sizeof before);
+    run_name(&a, "apply-again");
+    app_narration(&a, after, sizeof after);
+    CHECK(!a.player.waiting && strcmp(before, after) == 0 && strstr(before, "pass 0."),
+          "the words kept after A: '%s', then '%s'", before, after);
+    app_do(&a, app_act_for_key(&a, PLAT_KEY_PAGE_DOWN, 0));
+    app_narration(&a, after, sizeof after);
+    {
+        char now[256];
+        CHECK(app_placeholder(&a, "passes", now, sizeof now) && !strcmp(now, "1") && strstr(after, "pass 1."),
+              "the next step reads the figure as it is now ('%s'): '%s' after '%s'", now, after, before);
+    }
+    app_do(&a, app_act_for_key(&a, PLAT_KEY_PAGE_UP, 0));
+    app_narration(&a, after, sizeof after);
+    CHECK(a.player.step == 0 && strstr(after, "Now ") != NULL, "back: the step's words made afresh: '%s'", after);
+    app_free(&a);
+}
+
 /* A lesson started from inside another still gives free play back. */
 static void test_lesson_in_lesson(void)
 {
@@ -1881,6 +1913,7 @@ int main(void)
     test_escape_and_start_state();
     test_steps_do_not_steer();
     test_lesson_keys();
+    test_lesson_words_kept();
     test_lesson_in_lesson();
     test_flipped_edit();
     test_scripts();
