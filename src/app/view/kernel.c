@@ -155,7 +155,7 @@ static float draw_products(view *v, const float weight[9], const float value[9],
     return y;
 }
 
-void vw_draw_arithmetic(view *v, const scene *s)
+float vw_draw_arithmetic(view *v, const scene *s)
 {
     const layout *L = &v->L;
     int fx, fy, taps = 9;
@@ -165,7 +165,7 @@ void vw_draw_arithmetic(view *v, const scene *s)
     char line[256], a[32], b[32], c[32];
 
     if (!s->img.luma.px)
-        return;
+        return y;
     scene_focus(s, &fx, &fy, &from_stepper);
     for (int t = 0; t < 9; ++t) {
         value[t] = conv_fetch(s->img.luma.px, s->img.luma.w, s->img.luma.h, fx, fy, t, s->opt.border);
@@ -199,4 +199,5 @@ void vw_draw_arithmetic(view *v, const scene *s)
         snprintf(line, sizeof line, "= %s", a);
     }
     rnd_text(v->font, line, L->arith.x, y + 0.2f * L->pad, taps < 9 ? DIM : GREEN);
+    return y + 0.2f * L->pad + vw_lh(v->font);
 }

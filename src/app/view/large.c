@@ -73,7 +73,7 @@ void vw_draw_large(view *v, const app *a)
         float hint_h = rnd_text_wrapped(v->small, hint, 0, 0, w, DIM, false);
         float bottom = L->sweep.y + L->sweep.h - hint_h;
         L->arith = (rect){panel_x, top, w, fminf(L->sweep.h * 0.6f, bottom - L->pad - top)};
-        vw_draw_arithmetic(v, s);
-        rnd_text_wrapped(v->small, hint, panel_x, fmaxf(L->arith.y + L->arith.h + L->pad, top), w, DIM, true);
+        float under = fmaxf(L->arith.y + L->arith.h, vw_draw_arithmetic(v, s)); /* the sum's line may run past */
+        rnd_text_wrapped(v->small, hint, panel_x, fmaxf(under + L->pad, top), w, DIM, true);
     }
 }

@@ -210,7 +210,7 @@ void vw_draw_grids(view *v, const scene *s, double now_ms);
 
 /* kernel.c */
 void vw_draw_kernel(view *v, const app *a);
-void vw_draw_arithmetic(view *v, const scene *s);
+float vw_draw_arithmetic(view *v, const scene *s); /* returns the y under it */
 
 /* thumbs.c */
 rect vw_thumb_fit(const scene *s, rect box);
