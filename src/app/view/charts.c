@@ -188,7 +188,7 @@ static bool chart_scale(const scene_engine *const e[CHART_ENGINES], double bound
             *lo = fmin(*lo, fmin(total, eng_total_min(&e[i]->timing)));
             *hi = fmax(*hi, fmax(total, eng_total_max(&e[i]->timing)));
         }
-    if (bound > 0) /* the bound's row, down to a thousandth of the fastest run: below, it is a stub */
+    if (bound > 0) /* the bound's row, down to a thousandth of the fastest run; below, its bar is at its least */
         *lo = fmin(*lo, *hi > 0 ? fmax(bound, *lo / 1000) : bound), *hi = fmax(*hi, bound);
     *lo = fmax(*lo, 1e-6); /* a time too short for the clock reads 0 */
     log_scale = *hi > 0 && *hi / *lo > 30;
