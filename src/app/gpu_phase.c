@@ -193,7 +193,9 @@ static bool measure_gpu(scene *s)
     bool ok;
 
     if (!s->gpu.eng.engine) {
-        scene_notice(s, s->gpu.eng.why);
+        char why[sizeof s->gpu.eng.why + 64];
+        snprintf(why, sizeof why, _("no GPU engine here: %s"), s->gpu.eng.why);
+        scene_notice(s, why);
         return false;
     }
     if (scene_needs_tiles(s))
@@ -255,6 +257,10 @@ void scene_next_gpu_result(scene *s)
     eng_result r = s->gpu.result;
     bool options = s->gpu.eng.engine && eng_has_options(eng_class_of(s->gpu.eng.engine));
     bool present = s->gpu.eng.engine && eng_can_present(s->gpu.eng.engine) && s->host.buffer_ensure;
+    if (!s->gpu.eng.engine) {
+        scene_notice(s, _("the result's three paths (C) are a GPU engine's, and this machine has no GPU engine"));
+        return;
+    }
     /* interop -> one bulk copy -> one copy per pixel -> interop, skipping
      * what this engine cannot do */
     for (int i = 0; i < ENG_RESULT_COUNT; ++i) {
@@ -340,7 +346,8 @@ static void init(scene *s)
         return;
     }
     snprintf(gl_why, sizeof gl_why, "%s", g->why);
-    snprintf(g->why, sizeof g->why, "no GPU engine: CUDA: %s; OpenGL: %s", cuda_why, gl_why);
+    /* the reasons alone: whoever shows them says that there is no GPU engine */
+    snprintf(g->why, sizeof g->why, _("CUDA: %s; OpenGL: %s"), cuda_why, gl_why);
 }
 
 static void free_gpu(scene *s)

@@ -1434,6 +1434,31 @@ static void test_hardware_and_compare(void)
     }
 }
 
+/* C without a GPU engine says so; it never speaks of "this GPU engine". */
+static void test_result_paths_without_gpu(void)
+{
+    app a;
+    fresh(&a);
+    if (!a.s.gpu.eng.engine) {
+        for (int i = 0; i < 3; ++i) {
+            a.s.notice[0] = '\0';
+            run_name(&a, "gpu-result");
+            CHECK(strstr(a.s.notice, "no GPU engine") && !strstr(a.s.notice, "this GPU engine"),
+                  "C %d without a GPU engine: '%s'", i + 1, a.s.notice);
+        }
+        run_name(&a, "gpu");
+        CHECK(strstr(a.s.notice, "no GPU engine here: ") && !strstr(a.s.notice, "no GPU engine: "),
+              "G without a GPU engine says so once: '%s'", a.s.notice);
+        {
+            char value[600];
+            CHECK(app_placeholder(&a, "gpu_engine", value, sizeof value) && strstr(value, "no GPU engine here: ") &&
+                      !strstr(value, "no GPU engine: "),
+                  "{gpu_engine} says there is none once: '%s'", value);
+        }
+    }
+    app_free(&a);
+}
+
 /* The texts a step has for other machines reach the narration. */
 static void test_machine_texts(void)
 {
@@ -1772,6 +1797,16 @@ static void test_lesson_numbers(const char *lang, const char *machine)
             snprintf(where, sizeof where, "%s step %d (%s)", list[i].path, a.player.step + 1,
                      machine ? machine : "this machine");
             CHECK(!strchr(text, '{') && !strchr(text, '}'), "%s: a placeholder is left: %s", where, text);
+            if (!machine && !a.s.gpu.eng.engine) {
+                /* no GPU engine here: no text waits on a GPU run that cannot happen */
+                static const char *const gpu_only[] = {"{gpu_ms}",       "{gpu_device}",   "{ratio_gpu_par}",
+                                                       "{gpu_result}",   "{gpu_copy_ms}",  "{crossover}",
+                                                       "{chain_gpu_ms}", "{chain_gpu_independent_ms}",
+                                                       "{chain_gpu_wait_ratio}"};
+                for (size_t g = 0; g < sizeof gpu_only / sizeof gpu_only[0]; ++g)
+                    CHECK(!strstr(say, gpu_only[g]), "%s: %s without a GPU engine (a say-no-gpu is missing): %s",
+                          where, gpu_only[g], text);
+            }
             /* each placeholder's value, as it is now, is in the text */
             for (const char *p = strchr(say, '{'); p; p = strchr(p + 1, '{')) {
                 char name[64];
@@ -1932,6 +1967,7 @@ int main(void)
     test_placeholders();
     test_cores_note();
     test_hardware_and_compare();
+    test_result_paths_without_gpu();
     test_machine_texts();
     test_records();
     test_record_strict();

@@ -30,13 +30,21 @@ static const char *const legends[SCENE_BLOCK_STAGES] = {
     N_("the whole image: amber where an output came out wrong, brighter in more of the runs"),
 };
 
+/* What the picture's colours mean; no picture when nothing ran. */
+static const char *legend_text(const scene *s)
+{
+    if (s->inside.stage == SCENE_BLOCK_NO_BARRIER_GPU && s->inside.gpu_runs == 0)
+        return N_("no picture: nothing ran without the barrier");
+    return legends[s->inside.stage];
+}
+
 /* The left part of the grids' place, for the tile, below its caption and
  * above its legend. */
 static rect left_box(const view *v, const scene *s)
 {
     const layout *L = &v->L;
     float cap = L->line + vw_lh(v->small) + 0.4f * L->pad, w = L->sweep.w * 0.42f;
-    float legend = rnd_text_wrapped(v->small, _(legends[s->inside.stage]), 0, 0, w, DIM, false) + 0.3f * L->pad;
+    float legend = rnd_text_wrapped(v->small, _(legend_text(s)), 0, 0, w, DIM, false) + 0.3f * L->pad;
     return (rect){L->sweep.x, L->sweep.y + cap, w, L->sweep.h - cap - legend};
 }
 
@@ -46,8 +54,16 @@ static void cell_rect(rect tile, float cell, int col, int row, rnd_color c)
     rnd_rect(tile.x + (float)col * cell, tile.y + (float)row * cell, cell - g, cell - g, c);
 }
 
-static const char *stage_text(int stage)
+/* The stage's heading; the last one when nothing ran says so (there is no
+ * picture under it then, and nothing measured). */
+static const char *stage_text(const scene *s)
 {
+    int stage = s->inside.stage;
+    if (stage == SCENE_BLOCK_NO_BARRIER_GPU && s->inside.gpu_runs == 0)
+        return s->gpu.eng.engine
+                   ? N_("without the barrier, on the GPU engine: not run (the reason is beside), so nothing is measured")
+                   : N_("without the barrier, on the GPU engine: this machine has none, so nothing ran or was measured");
+
     static const char *const text[SCENE_BLOCK_STAGES] = {
         N_("1. load: each warp copies its share of the tile, with its one-pixel halo, from global memory into "
            "shared memory"),
@@ -119,7 +135,7 @@ static void draw_tile(const scene *s, rect tile, float cell)
 /* What the tile's colours mean in this stage, under it. */
 static void draw_legend(view *v, const scene *s, rect tile)
 {
-    rnd_text_wrapped(v->small, _(legends[s->inside.stage]), tile.x, tile.y + tile.h + 0.3f * v->L.pad,
+    rnd_text_wrapped(v->small, _(legend_text(s)), tile.x, tile.y + tile.h + 0.3f * v->L.pad,
                      v->L.sweep.w * 0.42f, DIM, true);
 }
 
@@ -415,7 +431,7 @@ void vw_draw_inside(view *v, const app *a)
     snprintf(line, sizeof line, _("Inside the GPU: block (%d, %d) of %d×%d, %d×%d threads (J: another shape)"),
              s->inside.bx, s->inside.by, gx, gy, bdx, bdy);
     vw_text_fit(v, v->font, line, L->sweep.x, L->sweep.y, L->sweep.w, TEXT);
-    vw_text_fit(v, v->small, _(stage_text(s->inside.stage)), L->sweep.x, L->sweep.y + L->line, L->sweep.w, WINDOW);
+    vw_text_fit(v, v->small, _(stage_text(s)), L->sweep.x, L->sweep.y + L->line, L->sweep.w, WINDOW);
     tile_box(s, box, &tile, &cell);
     if (s->inside.stage == SCENE_BLOCK_NO_BARRIER_GPU) {
         draw_heat(v, s, box);

@@ -79,7 +79,11 @@ static float sweep_title(view *v, const app *a, rect box, int cross)
     const layout *L = &v->L;
     float ls = vw_lh(v->small), y0;
     char buf[600];
-    if (cross)
+    if (!s->gpu.eng.engine)
+        snprintf(buf, sizeof buf, _("Size sweep (W hides it): the CPU engines up to %d\xC3\x97%d; no GPU engine here"),
+                 s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0,
+                 s->sweep.count ? s->sweep.size[s->sweep.count - 1] : 0);
+    else if (cross)
         snprintf(buf, sizeof buf, _("Size sweep (W hides it): %s beats cpu-par from %d\xC3\x97%d up"),
                  scene_engine_label(&s->gpu.eng), cross, cross);
     else if (!scene_sweep_gpu_ever_ahead(s))
