@@ -229,11 +229,8 @@ void app_do(app *a, app_act act)
     const lsn_step *st = lsn_player_current(&a->player);
     if (!act.action)
         return;
-    if (st && a->player.waiting && st->wait && strcmp(st->wait, act.action->name) == 0) {
-        app_narration(a, a->said, sizeof a->said); /* the words that asked for it, kept */
-        a->said_step = a->player.step;
-        snprintf(a->said_lang, sizeof a->said_lang, "%s", a->lang);
-    }
+    if (st && a->player.waiting && st->wait && strcmp(st->wait, act.action->name) == 0)
+        app_narration_keep(a); /* the words that asked for it, kept */
     run(a, act);
     lsn_player_saw(&a->player, act.action->name); /* a wait ends however the learner did it */
 }

@@ -446,6 +446,16 @@ void app_narration(const app *a, char *buf, size_t size)
     lsn_player_narration(&a->player, app_machine(a), lookup, a, buf + n, size - n);
 }
 
+void app_narration_keep(app *a)
+{
+    char now[sizeof a->said];
+    a->said_step = -1; /* the words as made now, not as kept before */
+    app_narration(a, now, sizeof now);
+    memcpy(a->said, now, sizeof now);
+    a->said_step = a->player.step;
+    snprintf(a->said_lang, sizeof a->said_lang, "%s", a->lang);
+}
+
 void app_hint(const app *a, char *buf, size_t size)
 {
     const lsn_step *st = lsn_player_current(&a->player);

@@ -26,6 +26,10 @@ lsn_variant app_machine(const app *a);
  * on a virtual GPU, opened by a sentence saying its hardware is hidden. */
 void app_narration(const app *a, char *buf, size_t size);
 
+/* Keeps the step's words as they read now (the learner just did what it
+ * waited for): app_narration says them while the step stays. */
+void app_narration_keep(app *a);
+
 /* "Your turn: press G to go on", or "" when the step does not wait. */
 void app_hint(const app *a, char *buf, size_t size);
 
