@@ -189,7 +189,7 @@ static bool measure_gpu(scene *s)
 {
     eng_job job = {&s->img.luma, &s->gpu_out, scene_params(s)};
     size_t bytes = (size_t)s->img.luma.w * (size_t)s->img.luma.h * sizeof(float);
-    char banner[sizeof s->banner];
+    char banner[sizeof s->banner], why[sizeof s->gpu.eng.why];
     bool ok;
 
     if (!s->gpu.eng.engine) {
@@ -199,6 +199,13 @@ static bool measure_gpu(scene *s)
     if (scene_needs_tiles(s))
         return scene_tiles_start(s); /* tile by tile, in slices */
     scene_tiles_end(s);
+    s->gpu.unfit_w = s->gpu.unfit_h = 0;
+    if (!scene_gpu_fits(s, why, sizeof why)) { /* refused before it runs: the sizes, not the driver's error */
+        snprintf(banner, sizeof banner, _("the GPU phase did not run: %s"), why);
+        scene_gpu_failed(s, why, banner);
+        s->gpu.unfit_w = s->img.luma.w, s->gpu.unfit_h = s->img.luma.h;
+        return false;
+    }
     s->gpu.presented = false;
     if (s->gpu.result == ENG_RESULT_INTEROP && eng_can_present(s->gpu.eng.engine) && s->host.buffer_ensure) {
         ok = run_interop(s, job, bytes);
@@ -329,7 +336,7 @@ void scene_next_block_shape(scene *s)
 static void init(scene *s)
 {
     scene_engine *g = &s->gpu.eng;
-    char cuda_why[256], gl_why[256];
+    char cuda_why[sizeof g->why], gl_why[sizeof g->why];
     scene_open_engine(s, g, "cuda");
     if (g->engine)
         return;
@@ -340,7 +347,7 @@ static void init(scene *s)
         return;
     }
     snprintf(gl_why, sizeof gl_why, "%s", g->why);
-    snprintf(g->why, sizeof g->why, "no GPU engine: CUDA: %s; OpenGL: %s", cuda_why, gl_why);
+    snprintf(g->why, sizeof g->why, _("no GPU engine: CUDA: %s; OpenGL: %s"), cuda_why, gl_why);
 }
 
 static void free_gpu(scene *s)

@@ -4,7 +4,8 @@
  * each state (the first screen, the GPU phase, the sweep, the inside view,
  * a lesson's step...) is made once in each language and its measurements
  * settled once, then drawn at 1280x720 and 1920x1080 at normal and 200%
- * text (the first screen at 1024x768 too, the GPU phase at 3840x2160) and
+ * text (the first screen and those with a notice at 1024x768 too, the GPU
+ * phase at 3840x2160) and
  * in presenter mode at 1024x768 and 1920x1080; and
  * every place to click the frame lists, hit at its middle, gives its own
  * action.
@@ -68,40 +69,46 @@ typedef struct shot {
     const char *name;
     const char *script; /* --do's words ("" none) */
     const char *lesson; /* a lesson of the language's folder, or NULL */
+    bool no_gpu;        /* on a machine without a GPU engine (lc_app_start_no_gpu) */
+    bool notices;       /* its notice kept while it is drawn (the window's clock stopped), and drawn at 1024x768 too */
 } shot;
 
 static const shot shots[] = {
-    {"first screen", "", NULL},
-    {"GPU phase", "gpu", NULL},
-    {"thread view", "zoom-out,gpu,threads", NULL},
-    {"size sweep", "sweep", NULL},
-    {"chain", "chain", NULL},
-    {"large picture", "large-view", NULL},
-    {"inside the GPU", "block-life", NULL},
-    {"no barrier, 24x24", "block-life*4,block-shape*4", NULL},
-    {"help", "help", NULL},
-    {"lesson menu", "lessons", NULL},
-    {"a lesson's step", "gpu,lesson-next", "02-all-at-once.yaml"},
+    {"first screen", "", NULL, false, false},
+    {"GPU phase", "gpu", NULL, false, false},
+    {"thread view", "zoom-out,gpu,threads", NULL, false, false},
+    {"size sweep", "sweep", NULL, false, false},
+    {"chain", "chain", NULL, false, false},
+    {"large picture", "large-view", NULL, false, false},
+    {"inside the GPU", "block-life", NULL, false, false},
+    {"no barrier, 24x24", "block-life*4,block-shape*4", NULL, false, false},
+    {"help", "help", NULL, false, false},
+    {"lesson menu", "lessons", NULL, false, false},
+    {"a lesson's step", "gpu,lesson-next", "02-all-at-once.yaml", false, false},
+    /* the banner and a notice together, each whole, neither over the chips */
+    {"too big for the GPU, G", "gpu,too-big,memory-budget-off,gpu", NULL, false, true},
+    /* no GPU engine: G's notice says why in two lines, the step's chip under it */
+    {"no GPU engine, a lesson's step", "lesson-next*3", "08-your-own-image.yaml", true, true},
 };
 
 /* Every kind of screen, for the pseudo-language (its lesson given apart). */
 static const shot screens[] = {
-    {"first screen", "", NULL},
-    {"the CPU walk partway", "step*45,tap*4", NULL},
-    {"GPU phase", "gpu", NULL},
-    {"thread view", "zoom-out,gpu,threads", NULL},
-    {"GPU in tiles", "memory-budget,gpu", NULL},
-    {"size sweep", "sweep", NULL},
-    {"dependent passes", "chain", NULL},
-    {"a second pass", "gpu,apply-again", NULL},
-    {"too big for the GPU", "too-big", NULL},
-    {"large picture", "large-view", NULL},
-    {"inside the GPU, load", "block-life", NULL},
-    {"inside the GPU, compute", "block-life*3,block-warp", NULL},
-    {"inside the GPU, no barrier", "block-life*4,block-shape*4", NULL},
-    {"help", "help", NULL},
-    {"lesson menu", "lessons", NULL},
-    {"a lesson's step", "gpu,lesson-next", ""},
+    {"first screen", "", NULL, false, false},
+    {"the CPU walk partway", "step*45,tap*4", NULL, false, false},
+    {"GPU phase", "gpu", NULL, false, false},
+    {"thread view", "zoom-out,gpu,threads", NULL, false, false},
+    {"GPU in tiles", "memory-budget,gpu", NULL, false, false},
+    {"size sweep", "sweep", NULL, false, false},
+    {"dependent passes", "chain", NULL, false, false},
+    {"a second pass", "gpu,apply-again", NULL, false, false},
+    {"too big for the GPU", "too-big", NULL, false, false},
+    {"large picture", "large-view", NULL, false, false},
+    {"inside the GPU, load", "block-life", NULL, false, false},
+    {"inside the GPU, compute", "block-life*3,block-warp", NULL, false, false},
+    {"inside the GPU, no barrier", "block-life*4,block-shape*4", NULL, false, false},
+    {"help", "help", NULL, false, false},
+    {"lesson menu", "lessons", NULL, false, false},
+    {"a lesson's step", "gpu,lesson-next", "", false, false},
 };
 
 /* The app of one state in one language, its work settled and its
@@ -114,8 +121,11 @@ static bool make_state(app_window *win, const shot *sh, const char *lang, const 
         snprintf(path, sizeof path, "%s/%s/%s", lessons, lang, sh->lesson);
     else
         snprintf(path, sizeof path, "%s", lessons);
-    if (!lc_app_start(win, lang, sh->lesson ? path : NULL, NULL))
+    if (!(sh->no_gpu ? lc_app_start_no_gpu(win, lang, sh->lesson ? path : NULL)
+                     : lc_app_start(win, lang, sh->lesson ? path : NULL, NULL)))
         return false;
+    win->clock_virtual = sh->notices; /* the clock stands still: a notice stays */
+    win->clock_ms = 0;
     if (sh->script[0] && !app_run_script(&win->app, sh->script))
         return false;
     scene_settle(&win->app.s);
@@ -347,7 +357,7 @@ int main(int argc, char **argv)
                     text_scale(&win.app, scale ? 200 : 100);
                     for (size_t k = 0; k < 2; ++k)
                         draw_and_check(&win, shots[i].name, sizes[k][0], sizes[k][1]);
-                    if (i == 0 && scale == 0)
+                    if ((i == 0 || shots[i].notices) && scale == 0)
                         draw_and_check(&win, shots[i].name, 1024, 768);
                     if (i == 1 && scale == 1)
                         draw_and_check(&win, shots[i].name, 3840, 2160);
@@ -361,6 +371,7 @@ int main(int argc, char **argv)
             }
             app_free(&win.app);
             win.app_ready = false;
+            win.clock_virtual = false;
         }
     check_long_values(&win);
     check_bar_in_whisker();
@@ -371,5 +382,5 @@ int main(int argc, char **argv)
     rnd_shutdown();
     plat_close(win.win);
     printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 && passed == 141 ? 0 : 1;
+    return failed == 0 && passed == 169 ? 0 : 1;
 }
