@@ -300,6 +300,7 @@ void scene_next_gpu_engine(scene *s)
         eng_close(s->gpu.eng.engine);
     }
     s->gpu.eng = next;
+    s->gpu.unfit_w = s->gpu.unfit_h = 0; /* refused by the other engine */
     s->gpu.device_known = false;
     s->gpu.presented = false;
     clamp_result(s);
@@ -363,6 +364,7 @@ static void reset(scene *s)
     s->gpu.result = s->gpu.eng.engine && eng_can_present(s->gpu.eng.engine) ? ENG_RESULT_INTEROP : ENG_RESULT_BULK;
     s->gpu.block_shape = 0;
     s->gpu.budget = 0;
+    s->gpu.unfit_w = s->gpu.unfit_h = 0;
 }
 
 static void keep(const scene *s, scene_stash *st)

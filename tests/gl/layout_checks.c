@@ -22,8 +22,9 @@ static eng_engine *open_no_gpu(void *user, const char *name, char *why, size_t s
         return NULL;
     }
     if (strcmp(name, "gl") == 0) {
-        snprintf(why, size, "the compute shaders need OpenGL 4.3; this context is OpenGL 3.3 (Core Profile) Mesa "
-                            "22.3.6, on llvmpipe (LLVM 15.0.6, 256 bits)");
+        snprintf(why, size,
+                 "the compute shaders need OpenGL 4.3; this context is OpenGL 3.3 (Core Profile) Mesa "
+                 "22.3.6, on llvmpipe (LLVM 15.0.6, 256 bits)");
         return NULL;
     }
     return app_host_open_engine(user, name, why, size);

@@ -24,6 +24,7 @@
 #include "app.h"
 #include "core/err.h"
 #include "data.h"
+#include "format.h"
 #include "frame.h"
 #include "i18n.h"
 #include "platform/platform.h"
@@ -256,6 +257,80 @@ static void check_chain_labels(app_window *win, const char *lang)
     win->app_ready = false;
 }
 
+/* An image too large for the GPU in one piece, G with no budget: refused
+ * before it runs, the banner giving the device's limit in full with
+ * thousands separators, the chart's GPU row saying it did not fit; and in
+ * presenter mode at 1024x768, where the banner and the notice are cut to a
+ * line each, their whole text under the pointer. Where every image convis
+ * opens fits this GPU (too-big says so), there is nothing to refuse. */
+static void check_unfit(app_window *win, const char *lang)
+{
+    const rnd_text_box *b;
+    view_cut cut[64];
+    eng_device_info d;
+    char limit[32];
+    int dropped, n, said = 0, ncut, untipped = 0, banner_tip = 0;
+    const scene *s = &win->app.s;
+    win->clock_virtual = true, win->clock_ms = 0;
+    if (!lc_app_start(win, lang, NULL, NULL) || !app_run_script(&win->app, "gpu,too-big,memory-budget-off,gpu")) {
+        printf("not ok - the image too large for the GPU %s: %s\n", lang, err_msg());
+        ++failed;
+        goto done;
+    }
+    scene_settle(&win->app.s);
+    if (!s->gpu.eng.engine || !eng_device(s->gpu.eng.engine, &d) ||
+        s->img.luma.w * (long long)s->img.luma.h <= 512 * 384) {
+        printf("ok - the image too large for the GPU %s: every image convis opens fits this one\n", lang);
+        ++passed;
+        goto done;
+    }
+    fmt_count(d.max_buffer > 0 && 4LL * s->img.luma.w * s->img.luma.h > d.max_buffer ? d.max_buffer
+                                                                                     : d.memory_free + d.memory_engine,
+              limit, sizeof limit);
+    rnd_text_record(true);
+    view_draw(win->view, &win->app, 1280, 720);
+    rnd_text_record(false);
+    rnd_finish();
+    n = rnd_text_boxes(&b, &dropped);
+    for (int i = 0; i < n; ++i)
+        said += strcmp(b[i].text, _("did not fit in one piece")) == 0;
+    app_do(&win->app, app_act_id(ACT_PRESENTER));
+    rnd_text_record(true);
+    view_draw(win->view, &win->app, 1024, 768);
+    rnd_text_record(false);
+    rnd_finish();
+    ncut = view_cut_texts(win->view, cut, 64);
+    n = rnd_text_boxes(&b, &dropped);
+    for (int i = 0; i < n; ++i) { /* a run cut with an ellipsis has its whole text under the pointer */
+        size_t len = strlen(b[i].text);
+        bool tip = false;
+        if (len < 3 || strcmp(b[i].text + len - 3, "\xE2\x80\xA6") != 0 ||
+            strcmp(b[i].text, _("measuring\xE2\x80\xA6")) == 0)
+            continue;
+        for (int k = 0; k < ncut && !tip; ++k)
+            tip = b[i].x >= (float)cut[k].x - 2 && b[i].y >= (float)cut[k].y - 2 &&
+                  b[i].x < (float)(cut[k].x + cut[k].w) && b[i].y < (float)(cut[k].y + cut[k].h);
+        untipped += !tip;
+    }
+    for (int k = 0; k < ncut; ++k)
+        banner_tip += strstr(cut[k].text, s->banner) != NULL;
+    if (scene_gpu_unfit(s) && strstr(s->banner, limit) && strchr(limit, ',') && said == 1 && untipped == 0) {
+        printf("ok - the image too large for the GPU %s: refused, the banner says %s, the row it did not fit; "
+               "in presenter mode at 1024x768 %s\n",
+               lang, limit, banner_tip ? "the banner cut, its whole text under the pointer" : "the banner whole");
+        ++passed;
+    } else {
+        printf("not ok - the image too large for the GPU %s: refused %d, banner \"%s\" (the limit %s), the row "
+               "%d, %d runs cut with no tooltip\n",
+               lang, scene_gpu_unfit(s), s->banner, limit, said, untipped);
+        ++failed;
+    }
+done:
+    app_free(&win->app);
+    win->app_ready = false;
+    win->clock_virtual = false;
+}
+
 /* The grids' frames go round the cells that hold the image: a 16x16 image
  * zoomed out leaves part of the grids' places empty, the frames not round
  * it. */
@@ -378,9 +453,11 @@ int main(int argc, char **argv)
     check_small_image_frames(&win);
     check_chain_labels(&win, "en");
     check_chain_labels(&win, "zh");
+    check_unfit(&win, "en");
+    check_unfit(&win, "zh");
     view_destroy(win.view);
     rnd_shutdown();
     plat_close(win.win);
     printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 && passed == 169 ? 0 : 1;
+    return failed == 0 && passed == 171 ? 0 : 1;
 }

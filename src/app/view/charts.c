@@ -290,7 +290,7 @@ static float draw_bar(view *v, const bars *b, const scene_engine *e, int i, cons
                  !e->engine           ? _("unavailable here")
                  : i == 3 && b->unfit ? _("did not fit in one piece")
                  : i == 3             ? _("press G to launch")
-                            : _("measuring\xE2\x80\xA6"),
+                                      : _("measuring\xE2\x80\xA6"),
                  b->x0, y, FAINT);
         return y + b->h * 1.15f;
     }

@@ -198,8 +198,9 @@ static float place_top(view *v, const scene *s)
     if (s->banner[0]) {
         char text[640];
         vw_banner_text(s, text, sizeof text);
-        L->banner.h = (L->top_cut ? vw_lh(v->font) : rnd_text_wrapped(v->font, text, 0, 0, L->W - 2 * L->pad, TEXT, false)) +
-                      R.banner_pad * L->pad;
+        L->banner.h =
+            (L->top_cut ? vw_lh(v->font) : rnd_text_wrapped(v->font, text, 0, 0, L->W - 2 * L->pad, TEXT, false)) +
+            R.banner_pad * L->pad;
     }
     /* a notice, while it shows, has its own place under the banner and
      * pushes the chips down: it covers neither the banner nor a control */

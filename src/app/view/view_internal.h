@@ -84,8 +84,8 @@ typedef struct layout {
     float W, H;      /* the window's size */
     float u;         /* its height over the height the layout's rules are made at */
     float pad, line; /* the padding, and a line of the normal font */
-    rect title, banner, notice, chips, input, input_cells, output, middle, sweep, kernel, arith, thumb_in, thumb_out, status,
-        chart;
+    rect title, banner, notice, chips, input, input_cells, output, middle, sweep, kernel, arith, thumb_in, thumb_out,
+        status, chart;
     rect preset[9], border, flip, display, gpu_button, play_button, large_button;
     float cell;        /* grid cell size in pixels */
     int vx, vy, vn;    /* the cells the grids show: vn x vn outputs from (vx, vy), of the scene's region */
