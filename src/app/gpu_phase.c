@@ -193,7 +193,8 @@ static bool measure_gpu(scene *s)
     bool ok;
 
     if (!s->gpu.eng.engine) {
-        scene_notice(s, s->gpu.eng.why);
+        snprintf(banner, sizeof banner, _("no GPU engine: %s"), s->gpu.eng.why);
+        scene_notice(s, banner);
         return false;
     }
     if (scene_needs_tiles(s))
@@ -348,7 +349,8 @@ static void init(scene *s)
         return;
     }
     snprintf(gl_why, sizeof gl_why, "%s", g->why);
-    snprintf(g->why, sizeof g->why, _("no GPU engine: CUDA: %s; OpenGL: %s"), cuda_why, gl_why);
+    /* the why of each; where it is shown, its place says there is no GPU engine */
+    snprintf(g->why, sizeof g->why, _("CUDA: %s; OpenGL: %s"), cuda_why, gl_why);
 }
 
 static void free_gpu(scene *s)

@@ -54,7 +54,7 @@ static void run_gpu_race(scene *s)
     s->inside.gpu_runs = 0;
     s->inside.gpu_why[0] = '\0';
     if (!s->gpu.eng.engine) {
-        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, "%s", s->gpu.eng.why);
+        snprintf(s->inside.gpu_why, sizeof s->inside.gpu_why, _("no GPU engine: %s"), s->gpu.eng.why);
         return;
     }
     if (!eng_class_of(s->gpu.eng.engine)->race_demo) {
