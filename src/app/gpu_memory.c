@@ -59,6 +59,42 @@ bool scene_gpu_largest_text(const scene *s, char *buf, size_t size)
     return true;
 }
 
+bool scene_gpu_fits(const scene *s, char *why, size_t size)
+{
+    eng_device_info d;
+    long long one = scene_image_bytes(s) / 2, most;
+    char need[32], need_b[32], has[32], has_b[32];
+    if (!s->gpu.eng.engine || !s->img.luma.px || !eng_device(s->gpu.eng.engine, &d))
+        return true;
+    fmt_count(one, need, sizeof need);
+    fmt_bytes(one, need_b, sizeof need_b);
+    if (d.max_buffer > 0 && one > d.max_buffer) {
+        fmt_count(d.max_buffer, has, sizeof has);
+        fmt_bytes(d.max_buffer, has_b, sizeof has_b);
+        snprintf(why, size, _("a %d×%d image needs %s bytes (%s) in one buffer; %s allows %s bytes (%s)"),
+                 s->img.luma.w, s->img.luma.h, need, need_b, d.name, has, has_b);
+        return false;
+    }
+    most = d.memory_free > 0 ? d.memory_free + d.memory_engine : -1; /* what convis holds is free again */
+    if (most > 0 && 2 * one > most) {
+        fmt_count(2 * one, need, sizeof need);
+        fmt_bytes(2 * one, need_b, sizeof need_b);
+        fmt_count(most, has, sizeof has);
+        fmt_bytes(most, has_b, sizeof has_b);
+        snprintf(why, size,
+                 _("a %d×%d image needs %s bytes (%s) for its input and output; %s has %s bytes (%s) free for them"),
+                 s->img.luma.w, s->img.luma.h, need, need_b, d.name, has, has_b);
+        return false;
+    }
+    return true;
+}
+
+bool scene_gpu_unfit(const scene *s)
+{
+    return s->gpu.unfit_w > 0 && s->gpu.unfit_w == s->img.luma.w && s->gpu.unfit_h == s->img.luma.h &&
+           !s->gpu.eng.measured;
+}
+
 long long scene_tile_budget(const scene *s)
 {
     long long most = scene_gpu_max_pixels(s), b = s->gpu.budget;

@@ -189,18 +189,24 @@ static bool measure_gpu(scene *s)
 {
     eng_job job = {&s->img.luma, &s->gpu_out, scene_params(s)};
     size_t bytes = (size_t)s->img.luma.w * (size_t)s->img.luma.h * sizeof(float);
-    char banner[sizeof s->banner];
+    char banner[sizeof s->banner], why[sizeof s->gpu.eng.why];
     bool ok;
 
     if (!s->gpu.eng.engine) {
-        char why[sizeof s->gpu.eng.why + 64];
-        snprintf(why, sizeof why, _("no GPU engine here: %s"), s->gpu.eng.why);
-        scene_notice(s, why);
+        snprintf(banner, sizeof banner, _("no GPU engine here: %s"), s->gpu.eng.why);
+        scene_notice(s, banner);
         return false;
     }
     if (scene_needs_tiles(s))
         return scene_tiles_start(s); /* tile by tile, in slices */
     scene_tiles_end(s);
+    s->gpu.unfit_w = s->gpu.unfit_h = 0;
+    if (!scene_gpu_fits(s, why, sizeof why)) { /* refused before it runs: the sizes, not the driver's error */
+        snprintf(banner, sizeof banner, _("the GPU phase did not run: %s"), why);
+        scene_gpu_failed(s, why, banner);
+        s->gpu.unfit_w = s->img.luma.w, s->gpu.unfit_h = s->img.luma.h;
+        return false;
+    }
     s->gpu.presented = false;
     if (s->gpu.result == ENG_RESULT_INTEROP && eng_can_present(s->gpu.eng.engine) && s->host.buffer_ensure) {
         ok = run_interop(s, job, bytes);
@@ -299,6 +305,7 @@ void scene_next_gpu_engine(scene *s)
         eng_close(s->gpu.eng.engine);
     }
     s->gpu.eng = next;
+    s->gpu.unfit_w = s->gpu.unfit_h = 0; /* refused by the other engine */
     s->gpu.device_known = false;
     s->gpu.presented = false;
     clamp_result(s);
@@ -335,7 +342,7 @@ void scene_next_block_shape(scene *s)
 static void init(scene *s)
 {
     scene_engine *g = &s->gpu.eng;
-    char cuda_why[256], gl_why[256];
+    char cuda_why[sizeof g->why], gl_why[sizeof g->why];
     scene_open_engine(s, g, "cuda");
     if (g->engine)
         return;
@@ -346,7 +353,7 @@ static void init(scene *s)
         return;
     }
     snprintf(gl_why, sizeof gl_why, "%s", g->why);
-    /* the reasons alone: whoever shows them says that there is no GPU engine */
+    /* the why of each; where it is shown, its place says there is no GPU engine */
     snprintf(g->why, sizeof g->why, _("CUDA: %s; OpenGL: %s"), cuda_why, gl_why);
 }
 
@@ -363,6 +370,7 @@ static void reset(scene *s)
     s->gpu.result = s->gpu.eng.engine && eng_can_present(s->gpu.eng.engine) ? ENG_RESULT_INTEROP : ENG_RESULT_BULK;
     s->gpu.block_shape = 0;
     s->gpu.budget = 0;
+    s->gpu.unfit_w = s->gpu.unfit_h = 0;
 }
 
 static void keep(const scene *s, scene_stash *st)

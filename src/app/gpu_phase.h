@@ -35,6 +35,7 @@ typedef struct scene_gpu {
      * tiles run: what the tiles are compared with (lesson 6). */
     eng_timing whole;
     bool whole_known;
+    int unfit_w, unfit_h; /* the image size last refused as too large for the device (0: none) */
 } scene_gpu;
 
 void scene_launch_gpu(scene *s);       /* every output at once */
@@ -74,6 +75,16 @@ long long scene_gpu_max_pixels(const scene *s);
  * of the most whole 4x3 steps that fit as an example ("33,554,432 pixels
  * (for example a 4:3 photo of 6,688×5,016)"); false while it is not known. */
 bool scene_gpu_largest_text(const scene *s, char *buf, size_t size);
+/* Whether this image fits the GPU in one piece, as its device says now:
+ * its one buffer within the driver's limit, the input's and output's
+ * within the memory free; false with the sentence, its sizes in full
+ * ("a 6689×5017 image needs 134,234,852 bytes (128 MiB) in one buffer;
+ * llvmpipe allows 134,217,728 bytes (128 MiB)") in `why`. True where the
+ * device says neither. */
+bool scene_gpu_fits(const scene *s, char *why, size_t size);
+/* The GPU's run of this image was refused because it does not fit, and
+ * has not run since. */
+bool scene_gpu_unfit(const scene *s);
 /* The bytes tiles are planned for: the budget, or what the device can hold
  * when that is less; and whether the GPU phase runs in tiles. */
 long long scene_tile_budget(const scene *s);

@@ -39,7 +39,7 @@ typedef struct scene_inside {
     long long gpu_wrong[SCENE_RACE_RUNS]; /* outputs that differ, run by run */
     unsigned char *gpu_heat;              /* w*h: in how many runs each output was wrong */
     int heat_w, heat_h;
-    char gpu_why[256];            /* why it did not run */
+    char gpu_why[512];            /* why it did not run */
     char gpu_label[64];           /* what ran it: "gl (software)", "cuda" */
     unsigned long gpu_generation; /* counts the sets of runs (the view's picture of them) */
 } scene_inside;

@@ -53,7 +53,7 @@ typedef enum scene_chart {
 typedef struct scene_engine {
     eng_engine *engine;    /* NULL when unavailable */
     char name[16];         /* "cpu-seq" */
-    char why[256];         /* why unavailable, or why the last run failed */
+    char why[384];         /* why unavailable, or why the last run failed */
     char note[256];        /* for the GPU: why a better engine is not used */
     eng_hardware hardware; /* what it really computes on (a GPU engine on llvmpipe: software) */
     eng_timing timing;

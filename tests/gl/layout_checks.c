@@ -7,20 +7,52 @@
 
 #include "actions.h"
 #include "data.h"
+#include "engine_host.h"
 #include "render/text.h"
 #include "settings.h"
 
-bool lc_app_start(app_window *win, const char *lang, const char *lesson, const char *kernel)
+/* A machine without a GPU engine, as one whose OpenGL is too old for
+ * compute shaders (MESA_GL_VERSION_OVERRIDE=3.3) and which has no CUDA
+ * device: the GPU engines do not open, each saying why in as many words as
+ * such a machine's drivers do; the CPU engines open as on this one. */
+static eng_engine *open_no_gpu(void *user, const char *name, char *why, size_t size)
+{
+    if (strcmp(name, "cuda") == 0) {
+        snprintf(why, size, "no CUDA device: cudaGetDeviceCount says no CUDA-capable device is detected here");
+        return NULL;
+    }
+    if (strcmp(name, "gl") == 0) {
+        snprintf(why, size,
+                 "the compute shaders need OpenGL 4.3; this context is OpenGL 3.3 (Core Profile) Mesa "
+                 "22.3.6, on llvmpipe (LLVM 15.0.6, 256 bits)");
+        return NULL;
+    }
+    return app_host_open_engine(user, name, why, size);
+}
+
+static bool start(app_window *win, const char *lang, const char *lesson, const char *kernel, bool no_gpu)
 {
     app_options opt;
     scene_host host = app_window_host(win);
     char path[4096];
+    if (no_gpu)
+        host.open_engine = open_no_gpu;
     app_options_default(&opt, kernel ? kernel : APP_DEFAULT_KERNEL);
     opt.display = IMG_DISPLAY_ABS; /* as the window opens */
     app_init(&win->app, &host, &opt, lang);
     win->app_ready = true;
     snprintf(path, sizeof path, "%s/assets/sample.png", app_data_dir());
     return scene_open_image(&win->app.s, path) && (!lesson || app_lesson_start(&win->app, lesson));
+}
+
+bool lc_app_start(app_window *win, const char *lang, const char *lesson, const char *kernel)
+{
+    return start(win, lang, lesson, kernel, false);
+}
+
+bool lc_app_start_no_gpu(app_window *win, const char *lang, const char *lesson)
+{
+    return start(win, lang, lesson, NULL, true);
 }
 
 /* The problems of the frame's text boxes within a w x h window, printed
@@ -43,7 +75,8 @@ int check_boxes(const char *what, int w, int h, int *runs)
         }
         for (int j = i + 1; j < n; ++j) {
             float ox, oy;
-            if (b[i].layer != b[j].layer)
+            /* a notice lies over nothing, on any layer: not a control's words, not the banner's */
+            if (b[i].layer != b[j].layer && b[i].role != VIEW_TEXT_NOTICE && b[j].role != VIEW_TEXT_NOTICE)
                 continue;
             ox = (b[i].x + b[i].w < b[j].x + b[j].w ? b[i].x + b[i].w : b[j].x + b[j].w) -
                  (b[i].x > b[j].x ? b[i].x : b[j].x);

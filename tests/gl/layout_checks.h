@@ -12,10 +12,14 @@
  * err_msg() saying why, when it could not be made. */
 bool lc_app_start(app_window *win, const char *lang, const char *lesson, const char *kernel);
 
+/* The same on a machine without a GPU engine (neither CUDA nor OpenGL
+ * compute opens, each saying why), the default filter. */
+bool lc_app_start_no_gpu(app_window *win, const char *lang, const char *lesson);
+
 /* The problems of the frame's text boxes within a w x h window (two runs
- * of text overlapping on one layer, one outside the window, runs not
- * recorded), printed after `what` (at most five); returns how many;
- * *runs: the runs. */
+ * of text overlapping on one layer, a notice over any text on any layer,
+ * one outside the window, runs not recorded), printed after `what` (at
+ * most five); returns how many; *runs: the runs. */
 int check_boxes(const char *what, int w, int h, int *runs);
 
 /* The places to click the frame listed, each hit at its middle: the hit

@@ -4,7 +4,8 @@
  * each state (the first screen, the GPU phase, the sweep, the inside view,
  * a lesson's step...) is made once in each language and its measurements
  * settled once, then drawn at 1280x720 and 1920x1080 at normal and 200%
- * text (the first screen at 1024x768 too, the GPU phase at 3840x2160) and
+ * text (the first screen and those with a notice at 1024x768 too, the GPU
+ * phase at 3840x2160) and
  * in presenter mode at 1024x768 and 1920x1080; and
  * every place to click the frame lists, hit at its middle, gives its own
  * action.
@@ -23,6 +24,7 @@
 #include "app.h"
 #include "core/err.h"
 #include "data.h"
+#include "format.h"
 #include "frame.h"
 #include "i18n.h"
 #include "platform/platform.h"
@@ -68,40 +70,46 @@ typedef struct shot {
     const char *name;
     const char *script; /* --do's words ("" none) */
     const char *lesson; /* a lesson of the language's folder, or NULL */
+    bool no_gpu;        /* on a machine without a GPU engine (lc_app_start_no_gpu) */
+    bool notices;       /* its notice kept while it is drawn (the window's clock stopped), and drawn at 1024x768 too */
 } shot;
 
 static const shot shots[] = {
-    {"first screen", "", NULL},
-    {"GPU phase", "gpu", NULL},
-    {"thread view", "zoom-out,gpu,threads", NULL},
-    {"size sweep", "sweep", NULL},
-    {"chain", "chain", NULL},
-    {"large picture", "large-view", NULL},
-    {"inside the GPU", "block-life", NULL},
-    {"no barrier, 24x24", "block-life*4,block-shape*4", NULL},
-    {"help", "help", NULL},
-    {"lesson menu", "lessons", NULL},
-    {"a lesson's step", "gpu,lesson-next", "02-all-at-once.yaml"},
+    {"first screen", "", NULL, false, false},
+    {"GPU phase", "gpu", NULL, false, false},
+    {"thread view", "zoom-out,gpu,threads", NULL, false, false},
+    {"size sweep", "sweep", NULL, false, false},
+    {"chain", "chain", NULL, false, false},
+    {"large picture", "large-view", NULL, false, false},
+    {"inside the GPU", "block-life", NULL, false, false},
+    {"no barrier, 24x24", "block-life*4,block-shape*4", NULL, false, false},
+    {"help", "help", NULL, false, false},
+    {"lesson menu", "lessons", NULL, false, false},
+    {"a lesson's step", "gpu,lesson-next", "02-all-at-once.yaml", false, false},
+    /* the banner and a notice together, each whole, neither over the chips */
+    {"too big for the GPU, G", "gpu,too-big,memory-budget-off,gpu", NULL, false, true},
+    /* no GPU engine: G's notice says why in two lines, the step's chip under it */
+    {"no GPU engine, a lesson's step", "lesson-next*3", "08-your-own-image.yaml", true, true},
 };
 
 /* Every kind of screen, for the pseudo-language (its lesson given apart). */
 static const shot screens[] = {
-    {"first screen", "", NULL},
-    {"the CPU walk partway", "step*45,tap*4", NULL},
-    {"GPU phase", "gpu", NULL},
-    {"thread view", "zoom-out,gpu,threads", NULL},
-    {"GPU in tiles", "memory-budget,gpu", NULL},
-    {"size sweep", "sweep", NULL},
-    {"dependent passes", "chain", NULL},
-    {"a second pass", "gpu,apply-again", NULL},
-    {"too big for the GPU", "too-big", NULL},
-    {"large picture", "large-view", NULL},
-    {"inside the GPU, load", "block-life", NULL},
-    {"inside the GPU, compute", "block-life*3,block-warp", NULL},
-    {"inside the GPU, no barrier", "block-life*4,block-shape*4", NULL},
-    {"help", "help", NULL},
-    {"lesson menu", "lessons", NULL},
-    {"a lesson's step", "gpu,lesson-next", ""},
+    {"first screen", "", NULL, false, false},
+    {"the CPU walk partway", "step*45,tap*4", NULL, false, false},
+    {"GPU phase", "gpu", NULL, false, false},
+    {"thread view", "zoom-out,gpu,threads", NULL, false, false},
+    {"GPU in tiles", "memory-budget,gpu", NULL, false, false},
+    {"size sweep", "sweep", NULL, false, false},
+    {"dependent passes", "chain", NULL, false, false},
+    {"a second pass", "gpu,apply-again", NULL, false, false},
+    {"too big for the GPU", "too-big", NULL, false, false},
+    {"large picture", "large-view", NULL, false, false},
+    {"inside the GPU, load", "block-life", NULL, false, false},
+    {"inside the GPU, compute", "block-life*3,block-warp", NULL, false, false},
+    {"inside the GPU, no barrier", "block-life*4,block-shape*4", NULL, false, false},
+    {"help", "help", NULL, false, false},
+    {"lesson menu", "lessons", NULL, false, false},
+    {"a lesson's step", "gpu,lesson-next", "", false, false},
 };
 
 /* The app of one state in one language, its work settled and its
@@ -114,8 +122,11 @@ static bool make_state(app_window *win, const shot *sh, const char *lang, const 
         snprintf(path, sizeof path, "%s/%s/%s", lessons, lang, sh->lesson);
     else
         snprintf(path, sizeof path, "%s", lessons);
-    if (!lc_app_start(win, lang, sh->lesson ? path : NULL, NULL))
+    if (!(sh->no_gpu ? lc_app_start_no_gpu(win, lang, sh->lesson ? path : NULL)
+                     : lc_app_start(win, lang, sh->lesson ? path : NULL, NULL)))
         return false;
+    win->clock_virtual = sh->notices; /* the clock stands still: a notice stays */
+    win->clock_ms = 0;
     if (sh->script[0] && !app_run_script(&win->app, sh->script))
         return false;
     scene_settle(&win->app.s);
@@ -246,6 +257,80 @@ static void check_chain_labels(app_window *win, const char *lang)
     win->app_ready = false;
 }
 
+/* An image too large for the GPU in one piece, G with no budget: refused
+ * before it runs, the banner giving the device's limit in full with
+ * thousands separators, the chart's GPU row saying it did not fit; and in
+ * presenter mode at 1024x768, where the banner and the notice are cut to a
+ * line each, their whole text under the pointer. Where every image convis
+ * opens fits this GPU (too-big says so), there is nothing to refuse. */
+static void check_unfit(app_window *win, const char *lang)
+{
+    const rnd_text_box *b;
+    view_cut cut[64];
+    eng_device_info d;
+    char limit[32];
+    int dropped, n, said = 0, ncut, untipped = 0, banner_tip = 0;
+    const scene *s = &win->app.s;
+    win->clock_virtual = true, win->clock_ms = 0;
+    if (!lc_app_start(win, lang, NULL, NULL) || !app_run_script(&win->app, "gpu,too-big,memory-budget-off,gpu")) {
+        printf("not ok - the image too large for the GPU %s: %s\n", lang, err_msg());
+        ++failed;
+        goto done;
+    }
+    scene_settle(&win->app.s);
+    if (!s->gpu.eng.engine || !eng_device(s->gpu.eng.engine, &d) ||
+        s->img.luma.w * (long long)s->img.luma.h <= 512 * 384) {
+        printf("ok - the image too large for the GPU %s: every image convis opens fits this one\n", lang);
+        ++passed;
+        goto done;
+    }
+    fmt_count(d.max_buffer > 0 && 4LL * s->img.luma.w * s->img.luma.h > d.max_buffer ? d.max_buffer
+                                                                                     : d.memory_free + d.memory_engine,
+              limit, sizeof limit);
+    rnd_text_record(true);
+    view_draw(win->view, &win->app, 1280, 720);
+    rnd_text_record(false);
+    rnd_finish();
+    n = rnd_text_boxes(&b, &dropped);
+    for (int i = 0; i < n; ++i)
+        said += strcmp(b[i].text, _("did not fit in one piece")) == 0;
+    app_do(&win->app, app_act_id(ACT_PRESENTER));
+    rnd_text_record(true);
+    view_draw(win->view, &win->app, 1024, 768);
+    rnd_text_record(false);
+    rnd_finish();
+    ncut = view_cut_texts(win->view, cut, 64);
+    n = rnd_text_boxes(&b, &dropped);
+    for (int i = 0; i < n; ++i) { /* a run cut with an ellipsis has its whole text under the pointer */
+        size_t len = strlen(b[i].text);
+        bool tip = false;
+        if (len < 3 || strcmp(b[i].text + len - 3, "\xE2\x80\xA6") != 0 ||
+            strcmp(b[i].text, _("measuring\xE2\x80\xA6")) == 0)
+            continue;
+        for (int k = 0; k < ncut && !tip; ++k)
+            tip = b[i].x >= (float)cut[k].x - 2 && b[i].y >= (float)cut[k].y - 2 &&
+                  b[i].x < (float)(cut[k].x + cut[k].w) && b[i].y < (float)(cut[k].y + cut[k].h);
+        untipped += !tip;
+    }
+    for (int k = 0; k < ncut; ++k)
+        banner_tip += strstr(cut[k].text, s->banner) != NULL;
+    if (scene_gpu_unfit(s) && strstr(s->banner, limit) && strchr(limit, ',') && said == 1 && untipped == 0) {
+        printf("ok - the image too large for the GPU %s: refused, the banner says %s, the row it did not fit; "
+               "in presenter mode at 1024x768 %s\n",
+               lang, limit, banner_tip ? "the banner cut, its whole text under the pointer" : "the banner whole");
+        ++passed;
+    } else {
+        printf("not ok - the image too large for the GPU %s: refused %d, banner \"%s\" (the limit %s), the row "
+               "%d, %d runs cut with no tooltip\n",
+               lang, scene_gpu_unfit(s), s->banner, limit, said, untipped);
+        ++failed;
+    }
+done:
+    app_free(&win->app);
+    win->app_ready = false;
+    win->clock_virtual = false;
+}
+
 /* The grids' frames go round the cells that hold the image: a 16x16 image
  * zoomed out leaves part of the grids' places empty, the frames not round
  * it. */
@@ -347,7 +432,7 @@ int main(int argc, char **argv)
                     text_scale(&win.app, scale ? 200 : 100);
                     for (size_t k = 0; k < 2; ++k)
                         draw_and_check(&win, shots[i].name, sizes[k][0], sizes[k][1]);
-                    if (i == 0 && scale == 0)
+                    if ((i == 0 || shots[i].notices) && scale == 0)
                         draw_and_check(&win, shots[i].name, 1024, 768);
                     if (i == 1 && scale == 1)
                         draw_and_check(&win, shots[i].name, 3840, 2160);
@@ -361,15 +446,18 @@ int main(int argc, char **argv)
             }
             app_free(&win.app);
             win.app_ready = false;
+            win.clock_virtual = false;
         }
     check_long_values(&win);
     check_bar_in_whisker();
     check_small_image_frames(&win);
     check_chain_labels(&win, "en");
     check_chain_labels(&win, "zh");
+    check_unfit(&win, "en");
+    check_unfit(&win, "zh");
     view_destroy(win.view);
     rnd_shutdown();
     plat_close(win.win);
     printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 && passed == 141 ? 0 : 1;
+    return failed == 0 && passed == 171 ? 0 : 1;
 }

@@ -258,6 +258,7 @@ typedef struct bars {
     float x0, width, h;
     double lo, hi;
     bool log_scale;
+    bool unfit; /* the GPU's run was refused: the image does not fit it in one piece */
 } bars;
 
 void view_bar_geometry(const eng_timing *t, double lo, double hi, bool log_scale, float width,
@@ -286,9 +287,10 @@ static float draw_bar(view *v, const bars *b, const scene_engine *e, int i, cons
     rnd_text(v->small, label, L->chart.x + 0.5f * L->pad, y, e->engine ? TEXT : FAINT);
     if (!e->measured) {
         rnd_text(v->small,
-                 !e->engine ? _("unavailable here")
-                 : i == 3   ? _("press G to launch")
-                            : _("measuring\xE2\x80\xA6"),
+                 !e->engine           ? _("unavailable here")
+                 : i == 3 && b->unfit ? _("did not fit in one piece")
+                 : i == 3             ? _("press G to launch")
+                                      : _("measuring\xE2\x80\xA6"),
                  b->x0, y, FAINT);
         return y + b->h * 1.15f;
     }
@@ -435,6 +437,7 @@ void vw_draw_chart(view *v, const app *a)
     b.log_scale = chart_scale(e, bound, &b.lo, &b.hi);
     legend_on_top = chart_title(v, s, b.log_scale, b.h);
     y += vw_lh(v->small) + 0.5f * L->pad;
+    b.unfit = scene_gpu_unfit(s);
     b.x0 = L->chart.x + 0.5f * L->pad + label_w;
     b.width = L->chart.w - label_w - vw_text_w(v->small, " 999.99 ms ") - L->pad;
     for (int i = 0; i < CHART_ENGINES; ++i)

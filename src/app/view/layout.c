@@ -183,7 +183,7 @@ static float place_options(view *v, float x, float cy, float row, float ch, floa
     return cy;
 }
 
-/* The title, the banner (when there is one) and the chips; returns the
+/* The title, the banner and the notice (when there are), and the chips; returns the
  * grids' top, under their captions. */
 static float place_top(view *v, const scene *s)
 {
@@ -198,14 +198,19 @@ static float place_top(view *v, const scene *s)
     if (s->banner[0]) {
         char text[640];
         vw_banner_text(s, text, sizeof text);
-        L->banner.h = rnd_text_wrapped(v->font, text, 0, 0, L->W - 2 * L->pad, TEXT, false) + R.banner_pad * L->pad;
+        L->banner.h =
+            (L->top_cut ? vw_lh(v->font) : rnd_text_wrapped(v->font, text, 0, 0, L->W - 2 * L->pad, TEXT, false)) +
+            R.banner_pad * L->pad;
     }
-    L->chips = (rect){L->pad, L->banner.y + L->banner.h, L->W - 2 * L->pad, row};
+    /* a notice, while it shows, has its own place under the banner and
+     * pushes the chips down: it covers neither the banner nor a control */
+    L->notice = (rect){L->pad, L->banner.y + L->banner.h, L->W - 2 * L->pad, vw_notice_height(v, s)};
+    L->chips = (rect){L->pad, L->notice.y + L->notice.h, L->W - 2 * L->pad, row};
     if (L->presenter) { /* decoration gives way: the kernel's label names the filter */
         memset(L->preset, 0, sizeof L->preset);
         L->border = L->flip = L->display = (rect){0, 0, 0, 0};
-        L->chips.h = vw_notice_height(v, s); /* no chips for a notice to lie over: its own place */
-        return L->chips.y + L->chips.h + ls + R.caption_pad * L->pad + R.caption_px;
+        L->chips.h = 0;
+        return L->chips.y + ls + R.caption_pad * L->pad + R.caption_px;
     }
     /* the filters' chips flow left to right onto as many rows as they need */
     cy = L->chips.y;
@@ -261,13 +266,15 @@ static float bottom_height(view *v, const app *a)
 /* The grids' side and top, and the height under them, at the text size
  * asked for (Z) as far as the window has room for it: the grids keep at
  * least R.grid_share of the height and the middle column the room it needs,
- * else the text is made smaller by Z's own steps (never under 100%), so
- * nothing overlaps. */
+ * else the text is made smaller by Z's own steps (never under 100%), and
+ * at 100% the banner and the notice are cut to a line each, so nothing
+ * overlaps. */
 static float fit_text(view *v, const app *a, int W, int H, float *top, float *bottom_h)
 {
     const scene *s = &a->s;
     layout *L = &v->L;
     float u = (float)H / R.design_h, ts = a->presenter ? 1.0f : (float)a->text_scale / 100.0f, grid, ls, middle_need;
+    L->top_cut = false;
     for (;;) {
         set_text(v, a->presenter ? (int)(R.presenter_share * (float)H + 0.5f) : text_px(u, ts), W, H, u, a->presenter);
         *top = place_top(v, s);
@@ -279,9 +286,13 @@ static float fit_text(view *v, const app *a, int W, int H, float *top, float *bo
         middle_need = ls + R.kernel_label * L->pad + 3 * ls + R.kernel_below * L->pad +
                       (float)(s->thread_view ? R.arith_thread_lines : R.arith_lines) * ls + L->line +
                       R.middle_spare * L->pad;
-        if ((grid >= R.grid_share * L->H && grid >= middle_need) || ts <= 1.0f)
+        if ((grid >= R.grid_share * L->H && grid >= middle_need) ||
+            (ts <= 1.0f && (L->top_cut || L->banner.h + L->notice.h <= 0)))
             break;
-        ts = ts > 1.5f ? 1.5f : ts > 1.25f ? 1.25f : 1.0f; /* the next smaller of Z's sizes */
+        if (ts > 1.0f)
+            ts = ts > 1.5f ? 1.5f : ts > 1.25f ? 1.25f : 1.0f; /* the next smaller of Z's sizes */
+        else
+            L->top_cut = true; /* then the banner and the notice give a line each */
     }
     L->text_scale = ts;
     return grid;

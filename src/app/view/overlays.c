@@ -95,32 +95,36 @@ void vw_draw_help(view *v)
     rnd_text_wrapped(small, _(mouse), x, y, L->W - 4 * L->pad, DIM, true);
 }
 
-/* A notice, for a few seconds after what it answers: under the title, over
- * the chips (in presenter mode, where there are none, in a place the layout
- * makes for it, pushing the grids down meanwhile), the width of the window,
- * wrapped: never over the grids, the chart's legend or its ratio line, nor
- * the lesson's narration, which the step may be reading. A click goes
- * through it to the chip under it. */
+/* A notice, for a few seconds after what it answers: under the title and
+ * the banner, in a place the layout makes for it (L->notice), pushing the
+ * chips and the grids down meanwhile; the width of the window, wrapped,
+ * whole (cut to a line, its whole text under the pointer, where the window
+ * is too short: L->top_cut): never over the banner, a control, the grids,
+ * the chart, nor the lesson's narration, which the step may be reading. */
 float vw_notice_height(view *v, const scene *s)
 {
     const layout *L = &v->L;
     if (!s->notice[0] || scene_now(s) - s->notice_at >= SCENE_NOTICE_MS)
         return 0;
+    if (L->top_cut)
+        return vw_lh(v->small) + 0.6f * L->pad;
     return rnd_text_wrapped(v->small, s->notice, 0, 0, L->W - 4 * L->pad, TEXT, false) + 0.6f * L->pad;
 }
 
 void vw_draw_notice(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    float w = L->W - 2 * L->pad, th = vw_notice_height(v, s), y = L->title.y + L->title.h;
+    float w = L->notice.w, th = L->notice.h, y = L->notice.y;
     int role;
-    if (th <= 0)
+    if (th <= 0 || !s->notice[0])
         return;
-    rnd_text_layer(); /* over the chips */
-    rnd_rect(L->pad, y, w, th, (rnd_color){0.20f, 0.22f, 0.28f, 1});
-    rnd_frame(L->pad, y, w, th, 1, WINDOW);
+    rnd_rect(L->notice.x, y, w, th, (rnd_color){0.20f, 0.22f, 0.28f, 1});
+    rnd_frame(L->notice.x, y, w, th, 1, WINDOW);
     role = rnd_text_role(VIEW_TEXT_NOTICE);
-    rnd_text_wrapped(v->small, s->notice, 2 * L->pad, y + 0.3f * L->pad, w - 2 * L->pad, TEXT, true);
+    if (L->top_cut) /* the window too short for it whole: its whole text under the pointer */
+        vw_text_fit(v, v->small, s->notice, 2 * L->pad, y + 0.3f * L->pad, w - 2 * L->pad, TEXT);
+    else
+        rnd_text_wrapped(v->small, s->notice, 2 * L->pad, y + 0.3f * L->pad, w - 2 * L->pad, TEXT, true);
     rnd_text_role(role);
 }
 

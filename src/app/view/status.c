@@ -236,6 +236,9 @@ void vw_draw_top(view *v, const scene *s)
     if (s->banner[0]) {
         vw_banner_text(s, buf, sizeof buf);
         rnd_rect(L->banner.x, L->banner.y, L->banner.w, L->banner.h, BANNER_BG);
-        rnd_text_wrapped(v->font, buf, L->pad, L->banner.y + 0.3f * L->pad, L->W - 2 * L->pad, WHITE, true);
+        if (L->top_cut) /* the window too short for it whole: its whole text under the pointer */
+            vw_text_fit(v, v->font, buf, L->pad, L->banner.y + 0.3f * L->pad, L->W - 2 * L->pad, WHITE);
+        else
+            rnd_text_wrapped(v->font, buf, L->pad, L->banner.y + 0.3f * L->pad, L->W - 2 * L->pad, WHITE, true);
     }
 }

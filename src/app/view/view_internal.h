@@ -84,8 +84,8 @@ typedef struct layout {
     float W, H;      /* the window's size */
     float u;         /* its height over the height the layout's rules are made at */
     float pad, line; /* the padding, and a line of the normal font */
-    rect title, banner, chips, input, input_cells, output, middle, sweep, kernel, arith, thumb_in, thumb_out, status,
-        chart;
+    rect title, banner, notice, chips, input, input_cells, output, middle, sweep, kernel, arith, thumb_in, thumb_out,
+        status, chart;
     rect preset[9], border, flip, display, gpu_button, play_button, large_button;
     float cell;        /* grid cell size in pixels */
     int vx, vy, vn;    /* the cells the grids show: vn x vn outputs from (vx, vy), of the scene's region */
@@ -96,6 +96,8 @@ typedef struct layout {
     bool presenter;    /* presenter mode: text from the window's height, decoration gone */
     float status_rows; /* the status block's lines above the buttons, in small lines */
     float text_scale;  /* the text size in force: the one asked for, or less where the window is short */
+    bool top_cut;      /* the banner and the notice cut to a line each (their whole text under the
+                          pointer): at the least text size the window is still too short for them whole */
     bool sweep_shown;  /* the sweep was drawn in `sweep` (the live regions say so) */
     const char *gpu_label, *large_label; /* the buttons' words, as long as the row has room for */
     bool keys_hint;                      /* "F1 or ?  every key" fits after them */
