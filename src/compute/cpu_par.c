@@ -108,6 +108,30 @@ static void interior_row(const float *in, float *out, int w, int y, int x0, int 
     interior_run(r1 - w + x0, r1 + x0, r1 + w + x0, out + (long)y * w + x0, x1 - x0, p);
 }
 
+/* The same for a window of any size: n outputs of row y from column x0, in
+ * strips, each output's products added in tap order as conv_pixel adds
+ * them, a tap at a time over the strip (the loop the lanes share). */
+#define STRIP 256
+VECTOR_CLONES
+static void interior_run_any(const float *in, int w, int y, int x0, int n, float *restrict dst, const conv_params *p)
+{
+    int rx = p->kw / 2, ry = p->kh / 2, taps = p->kw * p->kh;
+    for (int s = 0; s < n; s += STRIP) {
+        int m = n - s < STRIP ? n - s : STRIP;
+        float acc[STRIP];
+        for (int i = 0; i < m; ++i)
+            acc[i] = 0.0f;
+        for (int t = 0; t < taps; ++t) {
+            const float *restrict src = in + (long)(y + t / p->kw - ry) * w + x0 + s + t % p->kw - rx;
+            float wt = p->weight[t];
+            for (int i = 0; i < m; ++i)
+                acc[i] += conv_product(src[i], wt);
+        }
+        for (int i = 0; i < m; ++i)
+            dst[s + i] = conv_finish(acc[i], p->divisor);
+    }
+}
+
 static void border_pixel(const eng_job *job, int x, int y)
 {
     const img_plane *in = job->in;
@@ -117,25 +141,29 @@ static void border_pixel(const eng_job *job, int x, int y)
 static void run_band(band *b)
 {
     const img_plane *in = b->job->in;
-    int w = in->w, h = in->h;
+    const conv_params *p = &b->job->params;
+    int w = in->w, h = in->h, rx = p->kw / 2, ry = p->kh / 2;
+    bool three = p->kw == 3 && p->kh == 3;
     double t0 = tim_now_ms();
 
     for (long row_start = b->i0 - b->i0 % w; row_start < b->i1; row_start += w) {
         int y = (int)(row_start / w);
         int x0 = row_start < b->i0 ? (int)(b->i0 - row_start) : 0;
         int x1 = row_start + w > b->i1 ? (int)(b->i1 - row_start) : w;
-        int ix0 = x0 > 1 ? x0 : 1, ix1 = x1 < w - 1 ? x1 : w - 1;
-        if (y == 0 || y == h - 1 || w < 3) { /* a border row: every pixel through the border rule */
+        int ix0 = x0 > rx ? x0 : rx, ix1 = x1 < w - rx ? x1 : w - rx;
+        if (y < ry || y >= h - ry || w < p->kw) { /* a border row: every pixel through the border rule */
             for (int x = x0; x < x1; ++x)
                 border_pixel(b->job, x, y);
             continue;
         }
-        if (x0 == 0)
-            border_pixel(b->job, 0, y);
-        if (ix0 < ix1)
-            interior_row(in->px, b->job->out->px, w, y, ix0, ix1, &b->job->params);
-        if (x1 == w)
-            border_pixel(b->job, w - 1, y);
+        for (int x = x0; x < x1 && x < ix0; ++x) /* the left edge */
+            border_pixel(b->job, x, y);
+        if (ix0 < ix1 && three)
+            interior_row(in->px, b->job->out->px, w, y, ix0, ix1, p);
+        else if (ix0 < ix1)
+            interior_run_any(in->px, w, y, ix0, ix1 - ix0, b->job->out->px + (long)y * w + ix0, p);
+        for (int x = ix1 > x0 ? ix1 : x0; x < x1; ++x) /* the right edge */
+            border_pixel(b->job, x, y);
     }
     b->ms = tim_now_ms() - t0;
 }
@@ -372,6 +400,7 @@ static void par_describe_run(void *state, const eng_timing *t, char *buf, size_t
 
 const eng_class eng_cpu_par_class = {
     .name = "cpu-par",
+    .any_size = true,
     .summary = N_("every CPU core, one band of rows each, vectorised"),
     .open = par_open,
     .close = par_close,
@@ -382,6 +411,7 @@ const eng_class eng_cpu_par_class = {
 
 const eng_class eng_cpu_simd_class = {
     .name = "cpu-simd",
+    .any_size = true,
     .summary = N_("one CPU core, the loop vectorised as cpu-par's: the vector lanes' gain alone"),
     .open = simd_open,
     .close = par_close,

@@ -145,6 +145,21 @@ const char *eng_description(eng_engine *e)
     return e->description;
 }
 
+bool eng_runs_size(const eng_class *cls, const conv_params *p)
+{
+    return cls->any_size || (p->kw == 3 && p->kh == 3);
+}
+
+/* eng_runs_size, or false with the sentence that says so. */
+static bool size_runs(const eng_engine *e, const conv_params *p)
+{
+    if (eng_runs_size(e->cls, p))
+        return true;
+    return err_set("the %s engine runs 3\xC3\x97" "3 filters; this one is %d\xC3\x97%d (cpu-seq, cpu-simd and cpu-par "
+                   "run filters of every size)",
+                   e->cls->name, p->kw, p->kh);
+}
+
 bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing)
 {
     memset(timing, 0, sizeof *timing);
@@ -153,6 +168,8 @@ bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing)
     if (job->in->w != job->out->w || job->in->h != job->out->h)
         return err_set("engine '%s': input %dx%d and output %dx%d differ in size", e->cls->name, job->in->w, job->in->h,
                        job->out->w, job->out->h);
+    if (!size_runs(e, &job->params))
+        return false;
     return e->cls->run(e->state, job, timing);
 }
 
@@ -166,6 +183,8 @@ bool eng_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, eng_timi
                        job->out->w, job->out->h);
     if (!e->cls->present)
         return err_set("engine '%s' cannot compute into a GL buffer", e->cls->name);
+    if (!size_runs(e, &job->params))
+        return false;
     return e->cls->present(e->state, job, gl_buffer, timing);
 }
 

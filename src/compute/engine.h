@@ -243,6 +243,9 @@ typedef struct eng_class {
     bool kernel_choice;
     /* It can run the tiled kernel without its barrier (eng_options.no_barrier). */
     bool race_demo;
+    /* It runs filters of every size (conv_params.kw, kh); else 3x3 ones
+     * only, and eng_run refuses the others in a sentence. */
+    bool any_size;
     /* Computes with the OpenGL context current on the calling thread, which
      * the app provides: the window's, or a hidden window's on the command
      * line. Such an engine's probe fails when no context is current. */
@@ -343,6 +346,9 @@ bool eng_cores_check(int threads, eng_cores *out);
 
 /* One run, timed. */
 bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing);
+
+/* Whether the engine class runs a filter of p's size (any_size, or 3x3). */
+bool eng_runs_size(const eng_class *cls, const conv_params *p);
 
 /* One run, timed, into the GL buffer object `gl_buffer` (at least w*h floats)
  * instead of job->out, for showing on screen: the present phase. The GL

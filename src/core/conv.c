@@ -34,7 +34,9 @@ conv_params conv_params_make(const filt_kernel *k, conv_border border, bool flip
 {
     conv_params p;
     filt_kernel applied = flip ? filt_flipped(k) : *k;
-    for (int t = 0; t < 9; ++t)
+    memset(&p, 0, sizeof p);
+    p.kw = applied.kw, p.kh = applied.kh;
+    for (int t = 0; t < p.kw * p.kh; ++t)
         p.weight[t] = applied.weight[t];
     p.divisor = applied.divisor;
     p.border = (int)border;

@@ -8,12 +8,14 @@
  *
  * Conventions
  * - Images are row-major float planes, w columns by h rows, index y*w + x.
- * - The 3x3 window's taps are numbered 0..8 in reading order: tap t looks at
- *   the input pixel (x + t%3 - 1, y + t/3 - 1) and multiplies it by weight[t].
+ * - A window of kw columns by kh rows (each odd, 1 to CONV_MAX_SIDE) has its
+ *   taps numbered 0..kw*kh-1 in reading order: tap t looks at the input pixel
+ *   (x + t%kw - kw/2, y + t/kw - kh/2) and multiplies it by weight[t]. The
+ *   window's filters are 3x3: taps 0..8 at (x + t%3 - 1, y + t/3 - 1).
  *   This is cross-correlation; true convolution is the same with the weights
  *   rotated by 180 degrees, done once when the parameters are made
  *   (conv_params_make), never per pixel.
- * - out = (p0 + p1 + ... + p8) / divisor, summed left to right from 0.0f.
+ * - out = (p0 + p1 + ... + p(n-1)) / divisor, summed in tap order from 0.0f.
  *
  * This header includes nothing of the project but convis_hd.h so that nvcc can
  * compile it into device code. */
@@ -31,15 +33,20 @@ typedef enum conv_border {
     CONV_BORDER_COUNT
 } conv_border;
 
+#define CONV_MAX_SIDE 31 /* a filter's widest and tallest */
+#define CONV_MAX_TAPS (CONV_MAX_SIDE * CONV_MAX_SIDE)
+
 /* The parameters of one convolution, as applied: weights already flipped
  * when true convolution was asked for. A plain struct, copyable to a device. */
 typedef struct conv_params {
-    float weight[9]; /* tap order, see above */
-    float divisor;   /* never 0 */
-    int border;      /* a conv_border */
+    float weight[CONV_MAX_TAPS]; /* tap order, see above; kw*kh of them */
+    float divisor;               /* never 0 */
+    int border;                  /* a conv_border */
+    int kw, kh;                  /* the window: odd, 1..CONV_MAX_SIDE */
 } conv_params;
 
-/* The offset of tap t (0..8) from the output pixel. */
+/* The offset of tap t (0..8) of a 3x3 window from the output pixel: the
+ * window's filters, and the 3x3 kernels' tiles. */
 CONVIS_HD static inline int conv_tap_dx(int t)
 {
     return t % 3 - 1;
@@ -82,7 +89,7 @@ CONVIS_HD static inline float conv_sample(const float *in, int w, int h, int x, 
     return in[(long)sy * w + sx];
 }
 
-/* The input value that tap t of output (x, y) reads. */
+/* The input value that tap t of a 3x3 window at output (x, y) reads. */
 CONVIS_HD static inline float conv_fetch(const float *in, int w, int h, int x, int y, int t, int border)
 {
     return conv_sample(in, w, h, x + conv_tap_dx(t), y + conv_tap_dy(t), border);
@@ -99,7 +106,7 @@ CONVIS_HD static inline float conv_finish(float sum, float divisor)
     return sum / divisor;
 }
 
-/* One output from the nine values under the window. */
+/* One output from the nine values under a 3x3 window. */
 CONVIS_HD static inline float conv_combine(const float value[9], const float weight[9], float divisor)
 {
     float sum = 0.0f;
@@ -108,13 +115,15 @@ CONVIS_HD static inline float conv_combine(const float value[9], const float wei
     return conv_finish(sum, divisor);
 }
 
-/* Output (x, y) of the convolution of the w x h plane `in`. */
+/* Output (x, y) of the convolution of the w x h plane `in`, any window:
+ * for a 3x3 one the same operations in the same order as conv_combine. */
 CONVIS_HD static inline float conv_pixel(const float *in, int w, int h, int x, int y, const conv_params *p)
 {
-    float value[9];
-    for (int t = 0; t < 9; ++t)
-        value[t] = conv_fetch(in, w, h, x, y, t, p->border);
-    return conv_combine(value, p->weight, p->divisor);
+    float sum = 0.0f;
+    int rx = p->kw / 2, ry = p->kh / 2;
+    for (int t = 0; t < p->kw * p->kh; ++t)
+        sum += conv_product(conv_sample(in, w, h, x + t % p->kw - rx, y + t / p->kw - ry, p->border), p->weight[t]);
+    return conv_finish(sum, p->divisor);
 }
 
 #endif

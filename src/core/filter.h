@@ -1,31 +1,44 @@
-/* filter.h - 3x3 filters: the presets and custom kernels written as text. */
+/* filter.h - filters of any odd size up to CONV_MAX_SIDE a side: the 3x3
+ * presets, the presets that take a size (box:5, gaussian:1.5, motion:9) and
+ * kernels written as text. */
 #ifndef CONVIS_FILTER_H
 #define CONVIS_FILTER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "conv_pixel.h"
+
 typedef struct filt_kernel {
-    char name[32];   /* preset name ("sobel-x") or "custom" */
-    char title[48];  /* for people ("Sobel X (vertical edges)") */
-    float weight[9]; /* row-major, top-left first, as written */
-    float divisor;   /* the weighted sum is divided by this; never 0 */
+    char name[32];               /* preset name ("sobel-x", "box:5") or "custom" */
+    char title[48];              /* for people ("Sobel X (vertical edges)") */
+    float weight[CONV_MAX_TAPS]; /* row-major, top-left first, as written: kw*kh of them */
+    float divisor;               /* the weighted sum is divided by this; never 0 */
+    int kw, kh;                  /* columns and rows: odd, 1..CONV_MAX_SIDE */
 } filt_kernel;
 
-/* The presets, in a fixed order. */
+/* The 3x3 presets, in a fixed order (the window's chips). */
 size_t filt_preset_count(void);
 const filt_kernel *filt_preset(size_t i);
 
-/* Reads a filter from text: a preset's name (case-insensitive), or a 3x3
- * matrix "a b c; d e f; g h i" with rows separated by ';', numbers by spaces
- * or commas, and an optional "/ divisor" at the end. On failure leaves a
- * sentence (err_msg) that shows the expected form. */
+/* Reads a filter from text: a 3x3 preset's name (case-insensitive); a
+ * preset that takes a size: box:K (K x K ones), gaussian:S (the normal
+ * density of standard deviation S, 0.2 to 5, on 2*ceil(3S)+1 a side, divided
+ * by its sum), motion:K (a row of K ones: a horizontal blur); or a matrix
+ * "a b c; d e f; g h i" of any odd number of rows and of columns up to
+ * CONV_MAX_SIDE, rows separated by ';', numbers by spaces or commas, every
+ * row as long, and an optional "/ divisor" at the end. On failure leaves a
+ * sentence (err_msg) that says what is wrong and shows the expected form. */
 bool filt_parse(const char *text, filt_kernel *out);
+
+/* Whether the filter is the 3x3 window the window's views draw. */
+bool filt_is_3x3(const filt_kernel *k);
 
 /* The kernel rotated by 180 degrees (what true convolution applies). */
 filt_kernel filt_flipped(const filt_kernel *k);
 
-/* Writes "a b c; d e f; g h i" (and " / d" when the divisor is not 1). */
+/* Writes its rows, "a b c; d e f; g h i" (and " / d" when the divisor is
+ * not 1): text filt_parse reads back as the same filter. */
 void filt_format(const filt_kernel *k, char *buf, size_t size);
 
 /* The form filt_parse accepts, for messages and --help. */

@@ -98,7 +98,9 @@ static void fuzz_kernels(int iterations)
         if (filt_parse(text, &k)) {
             ++ok;
             CHECK(k.divisor != 0.0f, "'%s' parsed with divisor 0", text);
-            for (int t = 0; t < 9; ++t)
+            CHECK(k.kw % 2 == 1 && k.kh % 2 == 1 && k.kw <= CONV_MAX_SIDE && k.kh <= CONV_MAX_SIDE, "'%s' is %dx%d",
+                  text, k.kw, k.kh);
+            for (int t = 0; t < k.kw * k.kh; ++t)
                 CHECK(k.weight[t] == k.weight[t] && k.weight[t] - k.weight[t] == 0.0f, "'%s' weight %d", text, t);
         } else {
             CHECK(strstr(err_msg(), "-1 0 1; -2 0 2; -1 0 1") != NULL, "'%s': %s", text, err_msg());

@@ -54,6 +54,53 @@ static inline void ind_convolve(const float *in, int w, int h, const float weigh
     free(pad);
 }
 
+/* Where a tap any distance outside an axis of n pixels reads, by the border
+ * rule walked a step at a time: -1 for zero. */
+static inline int ind_source_far(int i, int n, int border)
+{
+    if (border == 0)
+        return i >= 0 && i < n ? i : -1;
+    if (border == 1)
+        return i < 0 ? 0 : i >= n ? n - 1 : i;
+    if (border == 3) {
+        while (i < 0)
+            i += n;
+        while (i >= n)
+            i -= n;
+        return i;
+    }
+    if (n == 1)
+        return 0;
+    while (i < 0 || i >= n) /* mirror: reflect at the edges, the edge itself not repeated */
+        i = i < 0 ? -i : 2 * (n - 1) - i;
+    return i;
+}
+
+/* The same convolution for a window of kw x kh taps (odd each), on paper:
+ * a frame as wide as the window's reach filled by the border rule, then each
+ * window's weighted sum, row by row. */
+static inline void ind_convolve_any(const float *in, int w, int h, const float *weight, int kw, int kh, float divisor,
+                                    int border, int flip, float *out)
+{
+    int rx = kw / 2, ry = kh / 2, pw = w + 2 * rx, ph = h + 2 * ry, n = kw * kh;
+    float *pad = malloc(sizeof *pad * (size_t)pw * (size_t)ph);
+    for (int y = -ry; y < h + ry; ++y)
+        for (int x = -rx; x < w + rx; ++x) {
+            int sx = ind_source_far(x, w, border), sy = ind_source_far(y, h, border);
+            pad[(size_t)(y + ry) * pw + (x + rx)] = (sx < 0 || sy < 0) ? 0.0f : in[(size_t)sy * w + sx];
+        }
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            float sum = 0.0f;
+            for (int j = 0; j < kh; ++j)
+                for (int i = 0; i < kw; ++i)
+                    sum += (flip ? weight[n - 1 - (j * kw + i)] : weight[j * kw + i]) *
+                           pad[(size_t)(y + j) * pw + (x + i)];
+            out[(size_t)y * w + x] = sum / divisor;
+        }
+    free(pad);
+}
+
 /* Deterministic pseudo-random pixel values in 0..255 with fractions. */
 static inline void ind_fill(float *px, size_t n, unsigned seed)
 {

@@ -236,6 +236,52 @@ static void test_engines(void)
     eng_close(par);
 }
 
+/* Filters of every odd size, square and not: the reference equals the
+ * independent convolution, and cpu-seq, cpu-simd and cpu-par equal the
+ * reference bit for bit, on images smaller and larger than the window, for
+ * every border rule, flipped and not. */
+static void test_any_size(void)
+{
+    static const char *const filters[] = {"1 / 1",  "box:5", "motion:7", "1; 2; 3; 4; 5 / 15", "gaussian:1.2",
+                                          "box:31", "-1 0.5 2 0 1; 3 -2 0 1 1; 0 0 4 0 0 / 3"};
+    static const int dims[][2] = {{1, 1}, {3, 5}, {17, 33}, {40, 9}, {64, 48}};
+    eng_engine *e[3] = {eng_open(eng_find("cpu-seq")), eng_open(eng_find("cpu-simd")), eng_open(eng_find("cpu-par"))};
+    CHECK(e[0] && e[1] && e[2], "CPU engines open: %s", err_msg());
+    for (size_t f = 0; f < sizeof filters / sizeof filters[0] && e[0] && e[1] && e[2]; ++f) {
+        filt_kernel k;
+        CHECK(filt_parse(filters[f], &k), "'%s': %s", filters[f], err_msg());
+        for (size_t d = 0; d < sizeof dims / sizeof dims[0]; ++d) {
+            int w = dims[d][0], h = dims[d][1];
+            img_plane in = make_input(w, h, 40 + (unsigned)(f * 7 + d)), ref, out;
+            float *want = malloc(sizeof *want * (size_t)w * (size_t)h);
+            img_plane_alloc(&ref, w, h);
+            img_plane_alloc(&out, w, h);
+            for (int bd = 0; bd < CONV_BORDER_COUNT; ++bd)
+                for (int flip = 0; flip < 2; ++flip) {
+                    eng_job job = {&in, &out, conv_params_make(&k, (conv_border)bd, flip)};
+                    conv_reference(&in, &job.params, &ref);
+                    ind_convolve_any(in.px, w, h, k.weight, k.kw, k.kh, k.divisor, bd, flip, want);
+                    CHECK(conv_count_different(ref.px, want, (long)w * h) == 0,
+                          "reference == independent: %s (%dx%d) on %dx%d, border %d, flip %d", filters[f], k.kw, k.kh,
+                          w, h, bd, flip);
+                    for (int i = 0; i < 3; ++i) {
+                        eng_timing t;
+                        CHECK(eng_run(e[i], &job, &t), "%s runs %s", eng_class_of(e[i])->name, err_msg());
+                        CHECK(conv_count_different(ref.px, out.px, (long)w * h) == 0,
+                              "%s == reference: %s (%dx%d) on %dx%d, border %d, flip %d", eng_class_of(e[i])->name,
+                              filters[f], k.kw, k.kh, w, h, bd, flip);
+                    }
+                }
+            free(want);
+            img_plane_free(&in);
+            img_plane_free(&ref);
+            img_plane_free(&out);
+        }
+    }
+    for (int i = 0; i < 3; ++i)
+        eng_close(e[i]);
+}
+
 /* The threads of this process, from /proc (0 where it cannot be read). */
 static int thread_count(void)
 {
@@ -449,6 +495,7 @@ int main(void)
     test_stepper();
     test_stepper_state();
     test_engines();
+    test_any_size();
     test_pool();
     test_threads_used();
     test_cores_check();

@@ -89,7 +89,6 @@ static void test_parse(void)
 
     const char *bad[] = {"",
                          "blur",
-                         "1 2 3",
                          "1 2; 3 4; 5 6",
                          "1 2 3; 4 5 6",
                          "1 2 3; 4 5 6; 7 8 9; 1 2 3",
@@ -109,6 +108,64 @@ static void test_parse(void)
     filt_kernel f = filt_flipped(filt_preset(7)); /* emboss */
     for (int t = 0; t < 9; ++t)
         CHECK(f.weight[t] == filt_preset(7)->weight[8 - t], "flip tap %d", t);
+    CHECK(filt_is_3x3(filt_preset(0)) && filt_is_3x3(&f), "the presets are 3x3");
+}
+
+/* Filters of any odd size: matrices square and not, the presets that take a
+ * size, their text read back, flipped, and what is refused says why. */
+static void test_parse_sizes(void)
+{
+    filt_kernel k, back;
+    char text[4096];
+    CHECK(filt_parse("1 2 3", &k) && k.kw == 3 && k.kh == 1 && !filt_is_3x3(&k), "a row: %dx%d", k.kw, k.kh);
+    CHECK(filt_parse("1; 2; 3; 4; 5 / 15", &k) && k.kw == 1 && k.kh == 5 && k.weight[4] == 5 && k.divisor == 15,
+          "a column: %dx%d", k.kw, k.kh);
+    CHECK(filt_parse("7", &k) && k.kw == 1 && k.kh == 1 && k.weight[0] == 7, "one number is a 1x1 filter");
+    CHECK(filt_parse("box:5", &k) && k.kw == 5 && k.kh == 5 && k.divisor == 25 && k.weight[24] == 1 &&
+              strcmp(k.name, "box:5") == 0,
+          "box:5 (%s)", err_msg());
+    CHECK(filt_parse("Motion:9", &k) && k.kw == 9 && k.kh == 1 && k.divisor == 9, "motion:9, any case");
+    CHECK(filt_parse("gaussian:1.5", &k) && k.kw == 11 && k.kh == 11 && k.weight[60] == 1.0f &&
+              k.weight[0] < k.weight[1] && k.weight[0] == k.weight[120] && k.divisor > 1,
+          "gaussian:1.5 is 11x11 (2 ceil(4.5) + 1), peaked at its centre, symmetric: %dx%d", k.kw, k.kh);
+    CHECK(filt_parse("gaussian:5", &k) && k.kw == 31, "gaussian:5 is the largest: 31x31");
+    CHECK(filt_parse("box:31", &k) && k.kw == 31, "box:31");
+    filt_format(&k, text, sizeof text);
+    CHECK(filt_parse(text, &back) && back.kw == 31 && back.kh == 31 && back.divisor == 961 &&
+              memcmp(back.weight, k.weight, sizeof k.weight) == 0,
+          "a 31x31 filter's text reads back (%zu characters)", strlen(text));
+    CHECK(filt_parse("1 2 3; 4 5 6; 7 8 9; 1 2 3; 4 5 6", &k) && k.kw == 3 && k.kh == 5, "3x5");
+    back = filt_flipped(&k);
+    CHECK(back.weight[0] == 6 && back.weight[14] == 1 && back.kw == 3 && back.kh == 5, "3x5 flipped: %g %g",
+          (double)back.weight[0], (double)back.weight[14]);
+    filt_format(&k, text, sizeof text);
+    CHECK(strcmp(text, "1 2 3; 4 5 6; 7 8 9; 1 2 3; 4 5 6") == 0, "3x5 formatted by rows: %s", text);
+    static const struct {
+        const char *text, *why;
+    } bad[] = {
+        {"1 2", "is 2\xC3\x97" "1"},
+        {"1 2 3; 4 5", "row 2 has 2 numbers"},
+        {"box:4", "odd size from 1 to 31"},
+        {"box:33", "odd size from 1 to 31"},
+        {"motion:2.5", "odd size"},
+        {"gaussian:0.1", "from 0.2 to 5"},
+        {"gaussian:6", "from 0.2 to 5"},
+        {"1 2 3 / 0", "other than 0"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        CHECK(!filt_parse(bad[i].text, &k) && strstr(err_msg(), bad[i].why), "'%s': %s", bad[i].text, err_msg());
+    {
+        char big[8192];
+        size_t n = 0;
+        for (int r = 0; r < 33 && n < sizeof big - 8; ++r)
+            n += (size_t)snprintf(big + n, sizeof big - n, "%s1", r ? "; " : "");
+        CHECK(!filt_parse(big, &k) && strstr(err_msg(), "at most 31 rows"), "33 rows: %s", err_msg());
+        n = 0;
+        for (int c = 0; c < 33 && n < sizeof big - 8; ++c)
+            n += (size_t)snprintf(big + n, sizeof big - n, "%s1", c ? " " : "");
+        CHECK(!filt_parse(big, &k) && strstr(err_msg(), "at most 31 rows of 31 numbers"), "33 columns: %s",
+              err_msg());
+    }
 }
 
 static void test_display(void)
@@ -148,6 +205,7 @@ int main(void)
     test_hand_values();
     test_worked_examples();
     test_parse();
+    test_parse_sizes();
     test_display();
     test_timing();
     return CHECK_SUMMARY();
