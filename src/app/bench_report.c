@@ -68,7 +68,7 @@ static void print_cores(const bench *b)
  * the result back. */
 static bound_time bench_bound(const bench *b, int g, int i)
 {
-    bound_work w = bound_conv_work((long long)b->sizes[i] * b->sizes[i], BOUND_TAPS_3X3, true);
+    bound_work w = bound_conv_work((long long)b->sizes[i] * b->sizes[i], b->opt.kernel.kw * b->opt.kernel.kh, true);
     return bound_time_of(bound_gpu_at(g), &w);
 }
 
