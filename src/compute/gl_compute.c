@@ -414,7 +414,7 @@ static bool warm_up(gl_state *s)
 {
     float in_px = 0.0f, out_px = 0.0f;
     img_plane in = {1, 1, &in_px}, out = {1, 1, &out_px};
-    eng_job job = {&in, &out, {{0, 0, 0, 0, 1, 0, 0, 0, 0}, 1.0f, CONV_BORDER_ZERO, 3, 3}};
+    eng_job job = {&in, &out, {1.0f, CONV_BORDER_ZERO, 3, 3, {0, 0, 0, 0, 1, 0, 0, 0, 0}}};
     eng_timing timing;
     memset(&timing, 0, sizeof timing);
     return gl_run(s, &job, &timing);

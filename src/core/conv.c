@@ -45,9 +45,15 @@ conv_params conv_params_make(const filt_kernel *k, conv_border border, bool flip
 
 void conv_reference(const img_plane *in, const conv_params *p, img_plane *out)
 {
+    if (p->kw == 3 && p->kh == 3) { /* the window's filters: the loop the teaching baseline times */
+        for (int y = 0; y < in->h; ++y)
+            for (int x = 0; x < in->w; ++x)
+                out->px[(long)y * in->w + x] = conv_pixel_3x3(in->px, in->w, in->h, x, y, p);
+        return;
+    }
     for (int y = 0; y < in->h; ++y)
         for (int x = 0; x < in->w; ++x)
-            out->px[(long)y * in->w + x] = conv_pixel(in->px, in->w, in->h, x, y, p);
+            out->px[(long)y * in->w + x] = conv_pixel_any(in->px, in->w, in->h, x, y, p);
 }
 
 long conv_count_different(const float *a, const float *b, long n)

@@ -39,10 +39,11 @@ typedef enum conv_border {
 /* The parameters of one convolution, as applied: weights already flipped
  * when true convolution was asked for. A plain struct, copyable to a device. */
 typedef struct conv_params {
-    float weight[CONV_MAX_TAPS]; /* tap order, see above; kw*kh of them */
     float divisor;               /* never 0 */
     int border;                  /* a conv_border */
     int kw, kh;                  /* the window: odd, 1..CONV_MAX_SIDE */
+    float weight[CONV_MAX_TAPS]; /* tap order, see above; kw*kh of them (the small fields first: one
+                                    cache line holds them and a 3x3 window's weights) */
 } conv_params;
 
 /* The offset of tap t (0..8) of a 3x3 window from the output pixel: the
@@ -115,15 +116,31 @@ CONVIS_HD static inline float conv_combine(const float value[9], const float wei
     return conv_finish(sum, divisor);
 }
 
-/* Output (x, y) of the convolution of the w x h plane `in`, any window:
- * for a 3x3 one the same operations in the same order as conv_combine. */
-CONVIS_HD static inline float conv_pixel(const float *in, int w, int h, int x, int y, const conv_params *p)
+/* Output (x, y) of the convolution of the w x h plane `in`, any window,
+ * its products added in tap order: a 3x3 one through conv_combine, whose
+ * fixed count the compiler unrolls, the others row by row, the same
+ * operations in the same order. */
+CONVIS_HD static inline float conv_pixel_3x3(const float *in, int w, int h, int x, int y, const conv_params *p)
+{
+    float value[9];
+    for (int t = 0; t < 9; ++t)
+        value[t] = conv_fetch(in, w, h, x, y, t, p->border);
+    return conv_combine(value, p->weight, p->divisor);
+}
+
+CONVIS_HD static inline float conv_pixel_any(const float *in, int w, int h, int x, int y, const conv_params *p)
 {
     float sum = 0.0f;
-    int rx = p->kw / 2, ry = p->kh / 2;
-    for (int t = 0; t < p->kw * p->kh; ++t)
-        sum += conv_product(conv_sample(in, w, h, x + t % p->kw - rx, y + t / p->kw - ry, p->border), p->weight[t]);
+    int rx = p->kw / 2, ry = p->kh / 2, t = 0;
+    for (int j = -ry; j <= ry; ++j)
+        for (int i = -rx; i <= rx; ++i, ++t)
+            sum += conv_product(conv_sample(in, w, h, x + i, y + j, p->border), p->weight[t]);
     return conv_finish(sum, p->divisor);
+}
+
+CONVIS_HD static inline float conv_pixel(const float *in, int w, int h, int x, int y, const conv_params *p)
+{
+    return p->kw == 3 && p->kh == 3 ? conv_pixel_3x3(in, w, h, x, y, p) : conv_pixel_any(in, w, h, x, y, p);
 }
 
 #endif
