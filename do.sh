@@ -17,6 +17,10 @@
 #                           and run each for SECONDS (default 60) from a seed
 #                           corpus; CONVIS_FUZZ_RUNS=N runs N inputs each with a
 #                           fixed seed instead (what .ci/run does: repeatable)
+#   ./do.sh compare [SIZE] [K,K,...]
+#                           outside the tests: convis's CPU engines against
+#                           OpenCV's filter2D (python3-opencv) on filters of K x K,
+#                           in one run, as a table for the README's Performance
 # Packages come from apt-get (through sudo when not root). The build goes to
 # ./build, or to $CONVIS_BUILD_DIR. CONVIS_WERROR=ON makes warnings errors.
 set -euo pipefail
@@ -34,6 +38,7 @@ run_packages=(fonts-dejavu-core fonts-noto-cjk)
 test_packages=(xvfb xauth xdotool time valgrind python3 chromium
   desktop-file-utils appstream dpkg-dev file groff-base) # test_install: the installed files and the .deb
 check_packages=(clang libclang-rt-14-dev)
+compare_packages=(python3-opencv python3-numpy) # ./do.sh compare only: never the build's or the tests'
 
 install_missing() {
   local missing=() p
@@ -124,6 +129,11 @@ case "$command" in
       grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "build-fuzz/$name.log"
     done
     ;;
+  compare)
+    install_missing "${build_packages[@]}" "${compare_packages[@]}"
+    build
+    /usr/bin/python3 tools/compare_opencv.py "$build_dir/convis" "$@"
+    ;;
   format)
     install_missing clang-format
     git ls-files -z '*.c' '*.h' '*.cu' | xargs -0 clang-format -i
@@ -134,11 +144,12 @@ case "$command" in
       run) printf '%s\n' "${run_packages[@]}" ;;
       test) printf '%s\n' "${test_packages[@]}" ;;
       check) printf '%s\n' "${check_packages[@]}" ;;
-      *) echo "usage: ./do.sh packages [build|run|test|check]" >&2; exit 1 ;;
+      compare) printf '%s\n' "${compare_packages[@]}" ;;
+      *) echo "usage: ./do.sh packages [build|run|test|check|compare]" >&2; exit 1 ;;
     esac
     ;;
   *)
-    echo "usage: ./do.sh run [convis arguments] | test | build | packages [KIND] | sanitize | fuzz [SECONDS] | format" >&2
+    echo "usage: ./do.sh run [convis arguments] | test | build | packages [KIND] | sanitize | fuzz [SECONDS] | compare [SIZE] [K,...] | format" >&2
     exit 1
     ;;
 esac

@@ -30,6 +30,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -108,27 +109,45 @@ static void interior_row(const float *in, float *out, int w, int y, int x0, int 
     interior_run(r1 - w + x0, r1 + x0, r1 + w + x0, out + (long)y * w + x0, x1 - x0, p);
 }
 
-/* The same for a window of any size: n outputs of row y from column x0, in
- * strips, each output's products added in tap order as conv_pixel adds
- * them, a tap at a time over the strip (the loop the lanes share). */
-#define STRIP 256
+/* Eight floats in one vector register (GCC's and clang's vector types: AVX2
+ * in the avx2 clone, two SSE registers in the default one), loaded from
+ * anywhere by a copy (never passed or returned: no ABI of its own). */
+typedef float v8f __attribute__((vector_size(32)));
+
+/* The same for a window of any size: n outputs of row y from column x0,
+ * LANES * VECS at a time in vector registers (enough of them that each add need
+ * not wait for the one before), each lane's products added in tap order
+ * from 0 as conv_pixel adds them; the last few one by one, in the same
+ * order. */
+#define LANES 8
+#define VECS 4
 VECTOR_CLONES
 static void interior_run_any(const float *in, int w, int y, int x0, int n, float *restrict dst, const conv_params *p)
 {
-    int rx = p->kw / 2, ry = p->kh / 2, taps = p->kw * p->kh;
-    for (int s = 0; s < n; s += STRIP) {
-        int m = n - s < STRIP ? n - s : STRIP;
-        float acc[STRIP];
-        for (int i = 0; i < m; ++i)
-            acc[i] = 0.0f;
-        for (int t = 0; t < taps; ++t) {
-            const float *restrict src = in + (long)(y + t / p->kw - ry) * w + x0 + s + t % p->kw - rx;
-            float wt = p->weight[t];
-            for (int i = 0; i < m; ++i)
-                acc[i] += conv_product(src[i], wt);
+    int rx = p->kw / 2, ry = p->kh / 2, i = 0;
+    const float *top = in + (long)(y - ry) * w + x0 - rx; /* the window's top-left tap of the first output */
+    for (; i + LANES * VECS <= n; i += LANES * VECS) {
+        v8f acc[VECS] = {{0}};
+        for (int j = 0, t = 0; j < p->kh; ++j) {
+            const float *row = top + (long)j * w + i;
+            for (int c = 0; c < p->kw; ++c, ++t)
+                for (int v = 0; v < VECS; ++v) {
+                    v8f x;
+                    memcpy(&x, row + c + v * LANES, sizeof x);
+                    acc[v] += x * p->weight[t];
+                }
         }
-        for (int i = 0; i < m; ++i)
-            dst[s + i] = conv_finish(acc[i], p->divisor);
+        for (int v = 0; v < VECS; ++v) {
+            acc[v] /= p->divisor;
+            memcpy(dst + i + v * LANES, &acc[v], sizeof acc[v]);
+        }
+    }
+    for (; i < n; ++i) {
+        float sum = 0.0f;
+        for (int j = 0, t = 0; j < p->kh; ++j)
+            for (int c = 0; c < p->kw; ++c, ++t)
+                sum += conv_product(top[(long)j * w + i + c], p->weight[t]);
+        dst[i] = conv_finish(sum, p->divisor);
     }
 }
 
