@@ -76,6 +76,45 @@ static bool parse_engines(const char *text, bench *b)
     return b->engine_count > 0 || (app_error("bench: --engines is empty"), false);
 }
 
+/* --ksize: odd sizes from 1 to CONV_MAX_SIDE parted by commas. */
+static bool parse_ksizes(const char *text, bench *b)
+{
+    const char *p = text;
+    b->ksize_count = 0;
+    while (*p) {
+        char *end;
+        long n = strtol(p, &end, 10);
+        if (end == p || n < 1 || n > CONV_MAX_SIDE || n % 2 == 0 || (*end && (*end != ',' || !end[1])) ||
+            b->ksize_count == BENCH_MAX_KSIZES) {
+            app_error("bench: --ksize takes up to %d odd filter sizes from 1 to %d parted by commas, such as 3,5,7,9, "
+                      "not '%s'",
+                      BENCH_MAX_KSIZES, CONV_MAX_SIDE, text);
+            return false;
+        }
+        b->ksizes[b->ksize_count++] = (int)n;
+        p = *end ? end + 1 : end;
+    }
+    return b->ksize_count > 0 || (app_error("bench: --ksize is empty"), false);
+}
+
+/* The -k filter's kind at size k: box:K, motion:K, or the gaussian whose
+ * side is K (its standard deviation (K - 1) / 6); false with a message for
+ * a filter without a size, or a gaussian of side 1. */
+static bool filter_of_size(const filt_kernel *kind, int k, filt_kernel *out)
+{
+    char text[48];
+    if (strncmp(kind->name, "box", 3) == 0 || strncmp(kind->name, "motion", 6) == 0)
+        snprintf(text, sizeof text, "%s:%d", kind->name[0] == 'b' ? "box" : "motion", k);
+    else if (strncmp(kind->name, "gaussian", 8) == 0 && k >= 3)
+        snprintf(text, sizeof text, "gaussian:%.17g", (k - 1) / 6.0);
+    else
+        return app_error("bench: --ksize measures a filter of each size: -k box, gaussian (3 and up) or motion, not "
+                         "'%s' at %d",
+                         kind->name, k),
+               false;
+    return filt_parse(text, out) || (app_error("bench: %s", err_msg()), false);
+}
+
 /* Applies one option of the table (bench's own, or one every command
  * takes); false after a message for a bad value. */
 static bool take_option(const app_option *o, const char *v, bench *b)
@@ -85,6 +124,7 @@ static bool take_option(const app_option *o, const char *v, bench *b)
     case OPT_CSV:
     case OPT_JSON: b->format = o->id == OPT_CSV ? BENCH_CSV : BENCH_JSON; return true;
     case OPT_SIZES: return parse_sizes(v, b);
+    case OPT_KSIZE: return parse_ksizes(v, b);
     case OPT_ENGINES: return parse_engines(v, b);
     case OPT_BUDGET_MS:
         if (!app_parse_count(o->name, v, 60000, &n))
@@ -262,8 +302,9 @@ static bool measure_all(bench *b, const img_plane *source)
 
 int app_bench_main(int argc, char **argv)
 {
-    bench *b = malloc(sizeof *b);
+    bench *b = malloc(sizeof *b), *runs;
     img_image img;
+    int count;
     char sample[4096];
     int rc;
     if (!b) {
@@ -279,16 +320,30 @@ int app_bench_main(int argc, char **argv)
         rc = app_exit_of_error(APP_EXIT_INPUT);
         goto done;
     }
-    if (!measure_all(b, &img.luma)) {
-        app_error("%s", err_msg());
-        rc = APP_EXIT_ENV; /* no memory for a size's squares */
-    } else if (b->format == BENCH_CSV) {
-        bench_print_csv(b);
-    } else if (b->format == BENCH_JSON) {
-        bench_print_json(b);
-    } else {
-        bench_print_text(b);
+    count = b->ksize_count ? b->ksize_count : 1;
+    runs = calloc((size_t)count, sizeof *runs);
+    if (!runs) {
+        app_error("out of memory");
+        rc = APP_EXIT_ENV;
+        goto free_image;
     }
+    for (int r = 0; r < count && rc == APP_EXIT_OK; ++r) {
+        runs[r] = *b;
+        if (b->ksize_count && !filter_of_size(&b->opt.kernel, b->ksizes[r], &runs[r].opt.kernel))
+            rc = APP_EXIT_USAGE;
+        else if (!measure_all(&runs[r], &img.luma)) {
+            app_error("%s", err_msg());
+            rc = APP_EXIT_ENV; /* no memory for a size's squares */
+        }
+    }
+    if (rc == APP_EXIT_OK && b->format == BENCH_CSV)
+        bench_print_csv(runs, count);
+    else if (rc == APP_EXIT_OK && b->format == BENCH_JSON)
+        bench_print_json(runs, count);
+    else if (rc == APP_EXIT_OK)
+        bench_print_text(runs, count);
+    free(runs);
+free_image:
     img_free(&img);
 done:
     free(b);

@@ -12,6 +12,7 @@
 #include "settings.h"
 
 #define BENCH_MAX_SIZES 16
+#define BENCH_MAX_KSIZES 16
 #define BENCH_MAX_ENGINES 12 /* rows: an engine, or an engine's kernel */
 #define BENCH_MAX_REPS 25
 #define BENCH_STEADY 0.03
@@ -40,6 +41,7 @@ typedef struct bench {
     char unavailable[BENCH_MAX_ENGINES][256]; /* "" when it runs here */
     int engine_count;
     double budget_ms;
+    int ksizes[BENCH_MAX_KSIZES], ksize_count; /* --ksize: one bench a size; 0: the -k filter alone */
     bench_format format;
     app_options opt;
     const char *image;
@@ -50,10 +52,11 @@ typedef struct bench {
     eng_cores cores;
 } bench;
 
-/* The figures of a measured bench on standard output: a table for people,
- * CSV (a row for each engine and size) or one JSON object. */
-void bench_print_text(const bench *b);
-void bench_print_csv(const bench *b);
-void bench_print_json(const bench *b);
+/* The figures of `count` measured benches (one a filter size, --ksize) on
+ * standard output: a table each for people, CSV (a row for each filter,
+ * engine and size) or one JSON object. */
+void bench_print_text(const bench *b, int count);
+void bench_print_csv(const bench *b, int count);
+void bench_print_json(const bench *b, int count);
 
 #endif

@@ -99,8 +99,13 @@ static void print_bounds(const bench *b)
     }
 }
 
-void bench_print_text(const bench *b)
+/* One filter's table: its headings, a row for each engine and size, and
+ * the bounds under them. */
+static void print_table(const bench *b);
+
+void bench_print_text(const bench *runs, int count)
 {
+    const bench *b = &runs[0];
     char cpu[128];
     rec_cpu_model(cpu, sizeof cpu);
     printf(_("convis bench: %s, border %s%s; %s, %ld cores\n"), b->opt.kernel.name,
@@ -113,6 +118,16 @@ void bench_print_text(const bench *b)
              "GB/s counts 8 bytes a pixel (4 read, 4 written); \"of copy\" is a memcpy of the same bytes in this run\n"
              "divided by the engine's time (1.00: as fast as moving the bytes); \"threads\" counts the CPU threads\n"
              "that ran a band in the last run at that size (a small image runs on fewer than the engine has).\n\n"));
+    for (int r = 0; r < count; ++r) {
+        if (count > 1) /* --ksize: a table a filter size */
+            printf(_("%sfilter %s, %d\xC3\x97%d:\n"), r ? "\n" : "", runs[r].opt.kernel.name, runs[r].opt.kernel.kw,
+                   runs[r].opt.kernel.kh);
+        print_table(&runs[r]);
+    }
+}
+
+static void print_table(const bench *b)
+{
     {
         /* the headings, in the columns of the figures below them */
         static const char *const heading[] = {N_("engine"),   N_("size"),      N_("median ms"), N_("spread (ms)"),
@@ -194,19 +209,27 @@ static void csv_field(const char *text)
     putchar('"');
 }
 
-void bench_print_csv(const bench *b)
+/* A name in a CSV field: as it is, or quoted where it holds a comma, a
+ * quote or a line's end. */
+static void csv_name(const char *text)
 {
-    printf("engine,kernel,size,median_ms,min_ms,max_ms,reps,threads");
-    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
-        printf(",%s_ms", phase_key(p));
-    printf(",mpx_s,gb_s,copy_share,vs_cpu_seq,error\n");
+    if (strpbrk(text, ",\"\r\n"))
+        csv_field(text);
+    else
+        fputs(text, stdout);
+}
+
+/* The CSV's rows of one filter's bench. */
+static void csv_rows(const bench *b)
+{
     for (int i = 0; i < b->size_count; ++i)
         for (int k = -1; k < b->engine_count; ++k) {
             const bench_cell *c = k < 0 ? &b->copy[i] : &b->cell[k][i];
             const char *kernel = k >= 0 && b->kernel[k] >= 0 ? eng_kernel_name((eng_kernel)b->kernel[k]) : "";
             derived d;
+            csv_name(b->opt.kernel.name);
             if (!c->ran) { /* a failed cell: no figures, its reason */
-                printf("%s,%s,%d,,,,,", k < 0 ? "copy" : b->cls[k]->name, kernel, b->sizes[i]);
+                printf(",%s,%s,%d,,,,,", k < 0 ? "copy" : b->cls[k]->name, kernel, b->sizes[i]);
                 for (int p = 0; p < ENG_PHASE_COUNT; ++p)
                     printf(",");
                 printf(",,,,,");
@@ -215,7 +238,7 @@ void bench_print_csv(const bench *b)
                 continue;
             }
             d = derive(b, i, c);
-            printf("%s,%s,%d,%.6g,%.6g,%.6g,%d", k < 0 ? "copy" : b->cls[k]->name, kernel, b->sizes[i], c->median,
+            printf(",%s,%s,%d,%.6g,%.6g,%.6g,%d", k < 0 ? "copy" : b->cls[k]->name, kernel, b->sizes[i], c->median,
                    c->lo, c->hi, c->reps);
             if (c->threads > 0)
                 printf(",%d", c->threads);
@@ -234,8 +257,77 @@ void bench_print_csv(const bench *b)
         }
 }
 
-void bench_print_json(const bench *b)
+void bench_print_csv(const bench *runs, int count)
 {
+    printf("filter,engine,kernel,size,median_ms,min_ms,max_ms,reps,threads");
+    for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+        printf(",%s_ms", phase_key(p));
+    printf(",mpx_s,gb_s,copy_share,vs_cpu_seq,error\n");
+    for (int r = 0; r < count; ++r)
+        csv_rows(&runs[r]);
+}
+
+/* The JSON's runs of one filter's bench, each named with its filter. */
+static void json_runs(const bench *b, bool *first_run)
+{
+    bool first = *first_run;
+    for (int i = 0; i < b->size_count; ++i)
+        for (int k = -1; k < b->engine_count; ++k) {
+            const bench_cell *c = k < 0 ? &b->copy[i] : &b->cell[k][i];
+            derived d;
+            bool any = false;
+            if (k >= 0 && b->unavailable[k][0])
+                continue; /* the engines' list says why it did not run */
+            printf("%s\n    {\"filter\": ", first ? "" : ",");
+            rec_json_string(stdout, b->opt.kernel.name);
+            printf(", \"engine\": \"%s\", ", k < 0 ? "copy" : b->cls[k]->name);
+            if (k >= 0 && b->kernel[k] >= 0)
+                printf("\"kernel\": \"%s\", ", eng_kernel_name((eng_kernel)b->kernel[k]));
+            first = false;
+            if (!c->ran) { /* a failed cell: its reason, no figures */
+                printf("\"size\": %d, \"error\": ", b->sizes[i]);
+                rec_json_string(stdout, cell_failure(b, k, i));
+                printf("}");
+                continue;
+            }
+            d = derive(b, i, c);
+            printf("\"size\": %d, \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, \"reps\": %d, ", b->sizes[i],
+                   c->median, c->lo, c->hi, c->reps);
+            if (c->threads > 0) /* counted: the threads that ran this size's bands */
+                printf("\"threads\": %d, ", c->threads);
+            printf("\"phases\": {");
+            for (int p = 0; p < ENG_PHASE_COUNT; ++p)
+                if (c->phase[p] >= 0) {
+                    printf("%s\"%s\": %.6g", any ? ", " : "", phase_key(p), c->phase[p]);
+                    any = true;
+                }
+            printf("}, \"mpx_s\": %.6g, \"gb_s\": %.6g, \"copy_share\": %.6g", d.mpx_s, d.gb_s, d.copy_share);
+            if (d.vs_seq > 0 && k >= 0)
+                printf(", \"vs_cpu_seq\": %.6g", d.vs_seq);
+            printf("}");
+        }
+    *first_run = first;
+}
+
+/* The JSON's bounds of one filter's bench (not measured: README, Bounds). */
+static void json_bounds(const bench *b, bool *first_bound)
+{
+    for (int i = 0; i < b->size_count; ++i)
+        for (int g = 0; g < bound_gpu_count(); ++g) {
+            bound_time t = bench_bound(b, g, i);
+            printf("%s\n    {\"filter\": ", *first_bound ? "" : ",");
+            *first_bound = false;
+            rec_json_string(stdout, b->opt.kernel.name);
+            printf(", \"gpu\": ");
+            rec_json_string(stdout, bound_gpu_at(g)->name);
+            printf(", \"size\": %d, \"ms\": %.6g, \"memory_ms\": %.6g, \"arithmetic_ms\": %.6g, \"link_ms\": %.6g}",
+                   b->sizes[i], t.ms, t.memory_ms, t.arith_ms, t.link_ms);
+        }
+}
+
+void bench_print_json(const bench *runs, int count)
+{
+    const bench *b = &runs[0];
     char cpu[128], date[32];
     time_t now = time(NULL);
     struct tm tm;
@@ -269,47 +361,11 @@ void bench_print_json(const bench *b)
         printf("}");
     }
     printf("\n  ],\n  \"runs\": [");
-    for (int i = 0; i < b->size_count; ++i)
-        for (int k = -1; k < b->engine_count; ++k) {
-            const bench_cell *c = k < 0 ? &b->copy[i] : &b->cell[k][i];
-            derived d;
-            bool any = false;
-            if (k >= 0 && b->unavailable[k][0])
-                continue; /* the engines' list says why it did not run */
-            printf("%s\n    {\"engine\": \"%s\", ", first ? "" : ",", k < 0 ? "copy" : b->cls[k]->name);
-            if (k >= 0 && b->kernel[k] >= 0)
-                printf("\"kernel\": \"%s\", ", eng_kernel_name((eng_kernel)b->kernel[k]));
-            first = false;
-            if (!c->ran) { /* a failed cell: its reason, no figures */
-                printf("\"size\": %d, \"error\": ", b->sizes[i]);
-                rec_json_string(stdout, cell_failure(b, k, i));
-                printf("}");
-                continue;
-            }
-            d = derive(b, i, c);
-            printf("\"size\": %d, \"median_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, \"reps\": %d, ", b->sizes[i],
-                   c->median, c->lo, c->hi, c->reps);
-            if (c->threads > 0) /* counted: the threads that ran this size's bands */
-                printf("\"threads\": %d, ", c->threads);
-            printf("\"phases\": {");
-            for (int p = 0; p < ENG_PHASE_COUNT; ++p)
-                if (c->phase[p] >= 0) {
-                    printf("%s\"%s\": %.6g", any ? ", " : "", phase_key(p), c->phase[p]);
-                    any = true;
-                }
-            printf("}, \"mpx_s\": %.6g, \"gb_s\": %.6g, \"copy_share\": %.6g", d.mpx_s, d.gb_s, d.copy_share);
-            if (d.vs_seq > 0 && k >= 0)
-                printf(", \"vs_cpu_seq\": %.6g", d.vs_seq);
-            printf("}");
-        }
+    for (int r = 0; r < count; ++r)
+        json_runs(&runs[r], &first);
     printf("\n  ],\n  \"bounds\": [");
-    for (int i = 0; i < b->size_count; ++i)
-        for (int g = 0; g < bound_gpu_count(); ++g) { /* not measured: README, Bounds */
-            bound_time t = bench_bound(b, g, i);
-            printf("%s\n    {\"gpu\": ", i || g ? "," : "");
-            rec_json_string(stdout, bound_gpu_at(g)->name);
-            printf(", \"size\": %d, \"ms\": %.6g, \"memory_ms\": %.6g, \"arithmetic_ms\": %.6g, \"link_ms\": %.6g}",
-                   b->sizes[i], t.ms, t.memory_ms, t.arith_ms, t.link_ms);
-        }
+    first = true;
+    for (int r = 0; r < count; ++r)
+        json_bounds(&runs[r], &first);
     printf("\n  ]\n}\n");
 }

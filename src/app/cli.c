@@ -120,6 +120,9 @@ static const app_option options[] = {
      N_("the engines measured, parted by commas (default: all of them)")},
     {OPT_BUDGET_MS, "--budget-ms", NULL, "N", APP_FOR_BENCH,
      N_("the time for each engine at each size, in ms, from 1 to 60000\n(default 400)")},
+    {OPT_KSIZE, "--ksize", NULL, "K,K,...", APP_FOR_BENCH,
+     N_("filter sizes measured one after another, odd, 1 to 31: the -k\n"
+        "filter's kind (box, gaussian or motion) at each size, such as 3,5,7,9")},
     {OPT_CSV, "--csv", NULL, NULL, APP_FOR_BENCH,
      N_("the figures as CSV, a row for each engine and size (a run that\n"
         "failed: no figures, its reason in the last column)")},

@@ -58,6 +58,7 @@ typedef enum app_option_id {
     OPT_SIZES,
     OPT_ENGINES,
     OPT_BUDGET_MS,
+    OPT_KSIZE,
     OPT_CSV,
     OPT_JSON,    /* bench */
     OPT_HANDOUT, /* the window: what `convis handout` passes on */

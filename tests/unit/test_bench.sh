@@ -23,12 +23,12 @@ fi
 # the shape: a header, then rows of as many fields, numbers where numbers go;
 # a row that did not run (an engine unavailable here) has no figures and its
 # reason, quoted, in the last field
-if awk -F, 'NR == 1 { n = NF; if ($1 != "engine" || $3 != "size" || $4 != "median_ms" || $NF != "error") bad = 1; next }
-  /"$/ { if ($4 != "" || $7 != "" || $3 !~ /^[0-9]+$/) bad = 1; next }
-  NF != n || $NF != "" { bad = 1 }
-  { for (i = 3; i <= 7; i++) if ($i !~ /^[0-9.e+-]+$/) bad = 1
-    if ($4 <= 0 || $5 > $4 + 1e-9 || $6 < $4 - 1e-9) bad = 1            # min <= median <= max
-    px = $3 * $3; mpx = $(NF - 4); if (mpx <= 0 || (px / $4 / 1e3) / mpx > 1.001 || (px / $4 / 1e3) / mpx < 0.999) bad = 1 }
+if awk -F, 'NR == 1 { n = NF; if ($1 != "filter" || $2 != "engine" || $4 != "size" || $5 != "median_ms" || $NF != "error") bad = 1; next }
+  /"$/ { if ($5 != "" || $8 != "" || $4 !~ /^[0-9]+$/) bad = 1; next }
+  NF != n || $NF != "" || $1 != "gaussian" { bad = 1 }
+  { for (i = 4; i <= 8; i++) if ($i !~ /^[0-9.e+-]+$/) bad = 1
+    if ($5 <= 0 || $6 > $5 + 1e-9 || $7 < $5 - 1e-9) bad = 1            # min <= median <= max
+    px = $4 * $4; mpx = $(NF - 4); if (mpx <= 0 || (px / $5 / 1e3) / mpx > 1.001 || (px / $5 / 1e3) / mpx < 0.999) bad = 1 }
   END { exit bad || NR < 2 }' "$tmp/csv"; then
   ok "the CSV parses: fields, numbers, min <= median <= max, Mpixel/s = pixels / median, no error where it ran"
 else
@@ -40,15 +40,15 @@ missing=
 while read -r name status _; do
   [ "$status" = available ] || continue
   for size in 16 70; do
-    grep -q "^$name,[a-z]*,$size," "$tmp/csv" || missing="$missing $name@$size"
+    grep -q "^gaussian,$name,[a-z]*,$size," "$tmp/csv" || missing="$missing $name@$size"
   done
 done <"$tmp/engines"
-for size in 16 70; do grep -q "^copy,,$size," "$tmp/csv" || missing="$missing copy@$size"; done
-if grep -q "^gl," "$tmp/csv" && ! { grep -q "^gl,tiled," "$tmp/csv" && grep -q "^gl,naive," "$tmp/csv"; }; then
+for size in 16 70; do grep -q "^gaussian,copy,,$size," "$tmp/csv" || missing="$missing copy@$size"; done
+if grep -q "^gaussian,gl," "$tmp/csv" && ! { grep -q "^gaussian,gl,tiled," "$tmp/csv" && grep -q "^gaussian,gl,naive," "$tmp/csv"; }; then
   missing="$missing gl-tiled-and-naive"
 fi
 if [ -z "$missing" ] && grep -q available "$tmp/engines"; then
-  ok "every engine that runs here is in it, at every size: $(awk -F, 'NR > 1 { print $1 ($2 ? "/" $2 : "") }' "$tmp/csv" | sort -u | tr '\n' ' ')"
+  ok "every engine that runs here is in it, at every size: $(awk -F, 'NR > 1 { print $2 ($3 ? "/" $3 : "") }' "$tmp/csv" | sort -u | tr '\n' ' ')"
 else
   bad "missing from the CSV:$missing"
 fi
@@ -79,8 +79,8 @@ if CONVIS_CPU_THREADS=2 timeout 120 "$convis" bench --sizes 16,512 --engines cpu
   grep -q '"engine": "cpu-par", "size": 16, .*"reps": [0-9]*, "threads": 1, "phases"' "$tmp/threads.json" &&
   grep -Eq '"engine": "cpu-par", "size": 512, .*"threads": [12], "phases"' "$tmp/threads.json" &&
   ! grep -q '"engine": "copy".*"threads"' "$tmp/threads.json" &&
-  head -1 "$tmp/threads.csv" | grep -q '^engine,kernel,size,median_ms,min_ms,max_ms,reps,threads,' &&
-  grep -q '^cpu-par,,16,[^,]*,[^,]*,[^,]*,[0-9]*,1,' "$tmp/threads.csv" && grep -q '^copy,,16,[^,]*,[^,]*,[^,]*,[0-9]*,,' "$tmp/threads.csv"; then
+  head -1 "$tmp/threads.csv" | grep -q '^filter,engine,kernel,size,median_ms,min_ms,max_ms,reps,threads,' &&
+  grep -q '^gaussian,cpu-par,,16,[^,]*,[^,]*,[^,]*,[0-9]*,1,' "$tmp/threads.csv" && grep -q '^gaussian,copy,,16,[^,]*,[^,]*,[^,]*,[0-9]*,,' "$tmp/threads.csv"; then
   ok "bench: each cpu-par row says the threads its run used (1 at 16x16 of a pool of 2), in the table, JSON and CSV"
 else
   bad "bench: the threads a row used: $(grep -E '^ *(engine|cpu-par|cpu-seq|copy) ' "$tmp/threads") $(grep '"threads"' "$tmp/threads.json") $(head -3 "$tmp/threads.csv") $(cat "$tmp/err")"
@@ -101,7 +101,7 @@ n_gpus=$(grep -c '"short":' "$here/../../records/datasheets.json")
 if grep -q '^Bounds, from the datasheets, not measured' "$tmp/cores" &&
   [ "$(grep -c '"gpu": ' "$tmp/json")" -eq "$n_gpus" ] &&
   grep -Eq '"gpu": "NVIDIA H200 SXM", "size": 16, "ms": [0-9.e+-]+, "memory_ms": [0-9.e+-]+, "arithmetic_ms": [0-9.e+-]+, "link_ms": [0-9.e+-]+\}' "$tmp/json" &&
-  awk -F'[:,}]' '/"gpu": / { ms = $6; mem = $8; ar = $10; link = $12
+  awk -F'[:,}]' '/"gpu": / { ms = $8; mem = $10; ar = $12; link = $14
       if (ms <= 0 || ms * (1 + 1e-5) < link + (mem > ar ? mem : ar) || ms > (link + mem + ar) * (1 + 1e-5)) bad = 1 }
     END { exit bad }' "$tmp/json"; then
   ok "bench: the bounds of $n_gpus GPUs, labelled not measured, their parts adding up"
@@ -125,13 +125,13 @@ if grep -q "^gl .*available.*llvmpipe" "$tmp/engines"; then
       fail_rc=$?
   done
   if [ $fail_rc -eq 0 ] &&
-    grep -q '^gl,tiled,8192,,,,,.*,"a 8192x8192 image needs .* shader storage buffer.*"$' "$tmp/fail.csv" &&
-    grep -q '^gl,naive,8192,,,,' "$tmp/fail.csv"; then
-    ok "bench --csv: a failed cell has no figures and its reason ($(grep -c '^gl,' "$tmp/fail.csv") rows)"
+    grep -q '^gaussian,gl,tiled,8192,,,,,.*,"a 8192x8192 image needs .* shader storage buffer.*"$' "$tmp/fail.csv" &&
+    grep -q '^gaussian,gl,naive,8192,,,,' "$tmp/fail.csv"; then
+    ok "bench --csv: a failed cell has no figures and its reason ($(grep -c '^gaussian,gl,' "$tmp/fail.csv") rows)"
   else
     bad "bench --csv: the failed cells (exit $fail_rc): $(cat "$tmp/fail.csv")"
   fi
-  if grep -q '{"engine": "gl", "kernel": "tiled", "size": 8192, "error": "a 8192x8192 image needs' "$tmp/fail.json" &&
+  if grep -q '"engine": "gl", "kernel": "tiled", "size": 8192, "error": "a 8192x8192 image needs' "$tmp/fail.json" &&
     { ! command -v python3 >/dev/null || python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/fail.json"; }; then
     ok "bench --json: a failed cell has its \"error\""
   else
@@ -162,6 +162,23 @@ if ! "$convis" bench --sizes 0 >/dev/null 2>"$tmp/err" && grep -q "sizes" "$tmp/
   ok "wrong sizes or engines: usage errors ($(cat "$tmp/err"))"
 else
   bad "a wrong --sizes or --engines was taken"
+fi
+# --ksize: the -k filter's kind at each size, a table each, every row named
+# with its filter; a filter without a size, or an even size, is refused
+if timeout 120 "$convis" bench --ksize 3,5,9 -k box --sizes 32 --engines cpu-seq,cpu-par --budget-ms 5 --csv \
+  >"$tmp/k.csv" 2>"$tmp/err" &&
+  timeout 120 "$convis" bench --ksize 1,7 -k motion:3 --sizes 32 --engines cpu-seq --budget-ms 5 --json >"$tmp/k.json" \
+    2>>"$tmp/err" &&
+  timeout 120 "$convis" bench --ksize 3,5 --sizes 32 --engines cpu-seq --budget-ms 5 >"$tmp/k.text" 2>>"$tmp/err" &&
+  [ "$(grep -c '^box:[359],cpu-par,,32,' "$tmp/k.csv")" -eq 3 ] && [ "$(grep -c '^box:[359],copy,,32,' "$tmp/k.csv")" -eq 3 ] &&
+  grep -q '"filter": "motion:1", "engine": "cpu-seq", ' "$tmp/k.json" &&
+  grep -q '"filter": "motion:7", "gpu": ' "$tmp/k.json" &&
+  grep -q '^filter gaussian:0.333333, 3×3:$' "$tmp/k.text" && grep -q '^filter gaussian:0.666667, 5×5:$' "$tmp/k.text" &&
+  ! "$convis" bench --ksize 4 --sizes 32 >/dev/null 2>&1 &&
+  ! "$convis" bench --ksize 3 -k sobel-x --sizes 32 >/dev/null 2>"$tmp/kerr" && grep -q "box, gaussian" "$tmp/kerr"; then
+  ok "bench --ksize: a table a filter size, each row named with its filter; sizes and filters without one refused"
+else
+  bad "bench --ksize: $(head -5 "$tmp/k.csv") $(grep -c filter "$tmp/k.json") $(grep '^filter' "$tmp/k.text") $(cat "$tmp/err" "$tmp/kerr" 2>/dev/null)"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
