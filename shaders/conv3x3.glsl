@@ -31,6 +31,17 @@ uniform float u_weight[9];  // weight[t] for tap t, already flipped for true con
 uniform float u_divisor;    // never 0
 uniform int u_border;       // a conv_border
 
+// Windows of any odd size (convk_naive.comp, convk_tiled.comp): kw x kh taps,
+// weight[t] of tap t in reading order (conv_pixel.h). The array is as long
+// as the largest window, CONV_MAX_TAPS: gl_compute.c checks the length the
+// linked program reports against the C constant. Unused by the 3x3 shaders
+// (an unused uniform takes no space).
+const int CONV_MAX_SIDE = 31;
+const int CONV_MAX_TAPS = CONV_MAX_SIDE * CONV_MAX_SIDE;
+uniform int u_kw;                          // columns of the window: odd, 1..CONV_MAX_SIDE
+uniform int u_kh;                          // rows
+uniform float u_weights[CONV_MAX_TAPS];    // the first u_kw * u_kh used
+
 // conv_border, in the order of conv_pixel.h
 const int CONV_BORDER_ZERO = 0;
 const int CONV_BORDER_CLAMP = 1;
@@ -136,3 +147,4 @@ float conv_read(int sx, int sy)
     float v = in_px[max(sy, 0) * u_w + max(sx, 0)];
     return (sx < 0 || sy < 0) ? 0.0 : v;
 }
+

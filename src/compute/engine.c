@@ -150,14 +150,20 @@ bool eng_runs_size(const eng_class *cls, const conv_params *p)
     return cls->any_size || (p->kw == 3 && p->kh == 3);
 }
 
-/* eng_runs_size, or false with the sentence that says so. */
+/* eng_runs_size, or false with the sentence that says so, naming the
+ * engines that run every size. */
 static bool size_runs(const eng_engine *e, const conv_params *p)
 {
+    char names[256] = "";
+    size_t n = 0;
     if (eng_runs_size(e->cls, p))
         return true;
-    return err_set("the %s engine runs 3\xC3\x97" "3 filters; this one is %d\xC3\x97%d (cpu-seq, cpu-simd and cpu-par "
-                   "run filters of every size)",
-                   e->cls->name, p->kw, p->kh);
+    for (size_t i = 0; i < eng_count(); ++i)
+        if (eng_class_at(i)->any_size && n < sizeof names)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", eng_class_at(i)->name);
+    return err_set("the %s engine runs 3\xC3\x97" "3 filters; this one is %d\xC3\x97%d (these run filters of every size: "
+                   "%s)",
+                   e->cls->name, p->kw, p->kh, names);
 }
 
 bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing)

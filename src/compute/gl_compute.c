@@ -2,6 +2,13 @@
  * compute shader (shaders/conv3x3_tiled.comp or conv3x3_naive.comp, after
  * shaders/conv3x3.glsl), one invocation per output, on any
  * GPU with OpenGL 4.3: Intel, AMD, NVIDIA, or Mesa's llvmpipe on the CPU.
+ * A window of another size (kw x kh, odd, up to CONV_MAX_SIDE) runs
+ * convk_tiled.comp or convk_naive.comp instead: the weights in a uniform
+ * array of CONV_MAX_TAPS floats (its length read back from the linked
+ * program and checked), the tile's halo kw/2 columns and kh/2 rows, the tile
+ * declared for the widest window GL_MAX_COMPUTE_SHARED_MEMORY_SIZE allows
+ * (tile_side; a wider one on the tiled kernel is refused in a sentence).
+ * The race shown (no barrier) is 3x3 only, and says so of other sizes.
  *
  * It computes with the OpenGL context current on the calling thread and makes
  * none itself (contexts belong to the platform layer): the window's, or on
@@ -55,6 +62,8 @@
 #define SHADER_COMMON "conv3x3.glsl" /* what both shaders share, compiled before either */
 /* the shaders' own parts, by eng_kernel */
 static const char *const shader_file[ENG_KERNEL_COUNT] = {"conv3x3_tiled.comp", "conv3x3_naive.comp"};
+/* the same for windows of any other size (kw x kh) */
+static const char *const shader_any_file[ENG_KERNEL_COUNT] = {"convk_tiled.comp", "convk_naive.comp"};
 #define SHADER_POISON "conv3x3_poison.comp" /* NaN into shared memory, before the tiled shader without barrier */
 #define MAX_SHADER_BYTES (1 << 20)
 #define NEED_MAJOR 4
@@ -67,18 +76,23 @@ enum { Q_UPLOAD, Q_COMPUTE, Q_DOWNLOAD, Q_COUNT };
 typedef struct gl_program {
     GLuint program;
     GLint loc_w, loc_h, loc_weight, loc_divisor, loc_border;
+    GLint loc_kw, loc_kh; /* the window's size (the shaders of any size only) */
     GLuint bind_in, bind_out; /* binding points of the two storage blocks */
     GLint local[3];           /* work-group size, from the program */
 } gl_program;
 
 #define PROG_NO_BARRIER ENG_KERNEL_COUNT /* the tiled shader without its barrier (the race, shown) */
+#define PROG_ANY (PROG_NO_BARRIER + 1)    /* then the tiled and the naive shader of any window size */
+#define PROG_COUNT (PROG_ANY + ENG_KERNEL_COUNT)
 
 typedef struct gl_state {
-    gl_program prog[ENG_KERNEL_COUNT + 1]; /* the tiled and the naive shader, and the tiled without barrier */
+    gl_program prog[PROG_COUNT]; /* 3x3: tiled, naive, tiled without barrier; any size: tiled, naive */
     GLuint poison;                         /* SHADER_POISON's program */
     GLint poison_w;                        /* its u_w */
     GLint max_groups[2];                   /* GL_MAX_COMPUTE_WORK_GROUP_COUNT x, y */
     GLint64 max_block_bytes;               /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
+    GLint max_shared;                      /* GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, bytes */
+    int tile_side;                         /* the widest window the tile of any size holds (CONV_TILE_SIDE) */
     GLint subgroup;                        /* GL_SUBGROUP_SIZE_KHR where the driver reports it; else 0 */
     GLuint buf[BUF_COUNT];
     size_t capacity; /* bytes each buffer holds */
@@ -291,19 +305,30 @@ static bool block_binding(const gl_state *s, const gl_program *p, const char *na
 
 /* The uniform locations, storage bindings and work-group size of the linked
  * program: what the C side needs to know of the shader, read from it. */
-static bool inspect_program(gl_state *s, gl_program *p, const char *path)
+static bool inspect_program(gl_state *s, gl_program *p, bool any, const char *path)
 {
     struct {
         const char *name;
         GLint *loc;
     } uniforms[] = {
-        {"u_w", &p->loc_w},           {"u_h", &p->loc_h}, {"u_weight", &p->loc_weight}, {"u_divisor", &p->loc_divisor},
-        {"u_border", &p->loc_border},
+        {"u_w", &p->loc_w},           {"u_h", &p->loc_h},   {any ? "u_weights" : "u_weight", &p->loc_weight},
+        {"u_divisor", &p->loc_divisor}, {"u_border", &p->loc_border}, {"u_kw", &p->loc_kw},
+        {"u_kh", &p->loc_kh},
     };
-    for (size_t i = 0; i < sizeof uniforms / sizeof uniforms[0]; ++i) {
+    for (size_t i = 0; i < (any ? 7u : 5u); ++i) {
         *uniforms[i].loc = glGetUniformLocation(p->program, uniforms[i].name);
         if (*uniforms[i].loc < 0)
             return err_set("the compute shader '%s' has no uniform '%s' in use", path, uniforms[i].name);
+    }
+    if (any) { /* the weights' array as long as the largest window */
+        const GLenum prop = GL_ARRAY_SIZE;
+        GLint taps = 0;
+        GLuint index = glGetProgramResourceIndex(p->program, GL_UNIFORM, "u_weights");
+        if (index != GL_INVALID_INDEX)
+            glGetProgramResourceiv(p->program, GL_UNIFORM, index, 1, &prop, 1, NULL, &taps);
+        if (taps != CONV_MAX_TAPS)
+            return err_set("the compute shader '%s' holds %d weights; a %dx%d window needs %d", path, (int)taps,
+                           CONV_MAX_SIDE, CONV_MAX_SIDE, CONV_MAX_TAPS);
     }
     if (!block_binding(s, p, "conv_input", &p->bind_in, path) ||
         !block_binding(s, p, "conv_output", &p->bind_out, path))
@@ -344,6 +369,36 @@ static gl_program *current(const gl_state *s)
     if (s->opt.no_barrier && s->opt.kernel == ENG_KERNEL_TILED)
         return (gl_program *)&s->prog[PROG_NO_BARRIER];
     return (gl_program *)&s->prog[(unsigned)s->opt.kernel < ENG_KERNEL_COUNT ? s->opt.kernel : 0];
+}
+
+/* The shader that runs a job's window with the kernel chosen: the 3x3 ones
+ * for a 3x3 window, else those of any size; false with a sentence where
+ * none can (the race shown is 3x3 only; a tile too large for the shared
+ * memory). */
+static const gl_program *program_for(const gl_state *s, const conv_params *p)
+{
+    int side = p->kw > p->kh ? p->kw : p->kh;
+    if (p->kw == 3 && p->kh == 3)
+        return current(s);
+    if (p->kw < 1 || p->kh < 1 || p->kw > CONV_MAX_SIDE || p->kh > CONV_MAX_SIDE || !(p->kw & p->kh & 1)) {
+        err_set("a %dx%d window is not one the compute shaders run (odd sides of 1 to %d)", p->kw, p->kh,
+                CONV_MAX_SIDE);
+        return NULL;
+    }
+    if (s->opt.kernel != ENG_KERNEL_TILED)
+        return &s->prog[PROG_ANY + ENG_KERNEL_NAIVE];
+    if (s->opt.no_barrier) {
+        err_set("the tiled kernel without its barrier (the race shown) runs 3x3 windows only, not %dx%d", p->kw,
+                p->kh);
+        return NULL;
+    }
+    if (side > s->tile_side) {
+        err_set("the tile of a %dx%d window does not fit the %d bytes of shared memory OpenGL on %s allows a work "
+                "group (windows up to %d a side do); the naive kernel can run it",
+                p->kw, p->kh, (int)s->max_shared, s->renderer, s->tile_side);
+        return NULL;
+    }
+    return &s->prog[PROG_ANY + ENG_KERNEL_TILED];
 }
 
 /* ---- timing -------------------------------------------------------------- */
@@ -415,9 +470,18 @@ static bool warm_up(gl_state *s)
     float in_px = 0.0f, out_px = 0.0f;
     img_plane in = {1, 1, &in_px}, out = {1, 1, &out_px};
     eng_job job = {&in, &out, {1.0f, CONV_BORDER_ZERO, 3, 3, {0, 0, 0, 0, 1, 0, 0, 0, 0}}};
+    eng_job any = {&in, &out, {1.0f, CONV_BORDER_ZERO, 1, 1, {1}}}; /* the shaders of any size, both kernels */
+    eng_options kept = s->opt;
     eng_timing timing;
+    bool ok;
     memset(&timing, 0, sizeof timing);
-    return gl_run(s, &job, &timing);
+    ok = gl_run(s, &job, &timing);
+    for (int k = 0; k < ENG_KERNEL_COUNT && ok; ++k) {
+        s->opt.kernel = (eng_kernel)k;
+        ok = gl_run(s, &any, &timing);
+    }
+    s->opt = kept;
+    return ok;
 }
 
 static void gl_close(void *state)
@@ -427,13 +491,51 @@ static void gl_close(void *state)
         return;
     glDeleteQueries(Q_COUNT, s->query);
     glDeleteBuffers(BUF_COUNT, s->buf);
-    for (int k = 0; k <= PROG_NO_BARRIER; ++k)
+    for (int k = 0; k < PROG_COUNT; ++k)
         if (s->prog[k].program)
             glDeleteProgram(s->prog[k].program);
     if (s->poison)
         glDeleteProgram(s->poison);
     take_errors();
     free(s);
+}
+
+/* The widest odd window, up to CONV_MAX_SIDE, whose tile of
+ * (local x + side - 1) x (local y + side - 1) floats fits `max_shared` bytes
+ * (at least 1: a tile without a halo is the work group's own size). */
+static int tile_side(const GLint local[3], GLint max_shared)
+{
+    int side = CONV_MAX_SIDE;
+    while (side > 1 && (long)(local[0] + side - 1) * (local[1] + side - 1) * (long)sizeof(float) > (long)max_shared)
+        side -= 2;
+    return side;
+}
+
+/* The shaders of any window size, after the 3x3 ones (whose work group
+ * sizes the tile): the tile declared for the widest window that fits the
+ * driver's shared memory. */
+static bool build_any_size(gl_state *s, const char *common)
+{
+    char path[4200], defines[64];
+    const char *parts[3] = {common, defines, NULL};
+    glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &s->max_shared);
+    s->tile_side = tile_side(s->prog[0].local, s->max_shared);
+    snprintf(defines, sizeof defines, "#define CONV_TILE_SIDE %d\n", s->tile_side);
+    for (int k = 0; k < ENG_KERNEL_COUNT; ++k) {
+        char *source;
+        bool ok;
+        snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), shader_any_file[k]);
+        source = read_text(path);
+        if (!source)
+            return false;
+        parts[2] = source;
+        ok = build_program(s, &s->prog[PROG_ANY + k], parts, path) &&
+             inspect_program(s, &s->prog[PROG_ANY + k], true, path);
+        free(source);
+        if (!ok)
+            return false;
+    }
+    return true;
 }
 
 static void *gl_open(void)
@@ -469,11 +571,13 @@ static void *gl_open(void)
         parts[0] = common;
         parts[1] = k == PROG_NO_BARRIER ? "#define CONVIS_NO_BARRIER 1\n" : "";
         parts[2] = source;
-        if (!build_program(s, &s->prog[k], parts, path) || !inspect_program(s, &s->prog[k], path))
+        if (!build_program(s, &s->prog[k], parts, path) || !inspect_program(s, &s->prog[k], false, path))
             goto free_source;
         free(source);
         source = NULL;
     }
+    if (!build_any_size(s, common))
+        goto free_source;
     snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), SHADER_POISON);
     source = read_text(path);
     if (!source || !build_poison(s, common, source, path))
@@ -611,7 +715,8 @@ static void restore_bindings(const gl_state *s, const gl_saved *g)
 
 /* Uploads the input (timed as upload), then dispatches the shader into
  * `out_buffer` (timed as compute). */
-static void upload_and_dispatch(gl_state *s, const eng_job *job, GLuint out_buffer, eng_launch *launch)
+static void upload_and_dispatch(gl_state *s, const gl_program *p, const eng_job *job, GLuint out_buffer,
+                                eng_launch *launch)
 {
     int w = job->in->w, h = job->in->h;
     size_t bytes = (size_t)w * (size_t)h * sizeof(float);
@@ -621,7 +726,6 @@ static void upload_and_dispatch(gl_state *s, const eng_job *job, GLuint out_buff
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, job->in->px);
     phase_end(s, Q_UPLOAD);
 
-    const gl_program *p = current(s);
     launch->grid_x = groups(w, p->local[0]);
     launch->grid_y = groups(h, p->local[1]);
     launch->block_x = p->local[0];
@@ -629,7 +733,13 @@ static void upload_and_dispatch(gl_state *s, const eng_job *job, GLuint out_buff
     glUseProgram(p->program);
     glUniform1i(p->loc_w, w);
     glUniform1i(p->loc_h, h);
-    glUniform1fv(p->loc_weight, 9, job->params.weight);
+    if (p >= &s->prog[PROG_ANY]) {
+        glUniform1i(p->loc_kw, job->params.kw);
+        glUniform1i(p->loc_kh, job->params.kh);
+        glUniform1fv(p->loc_weight, job->params.kw * job->params.kh, job->params.weight);
+    } else {
+        glUniform1fv(p->loc_weight, 9, job->params.weight);
+    }
     glUniform1f(p->loc_divisor, job->params.divisor);
     glUniform1i(p->loc_border, job->params.border);
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, p->bind_in, s->buf[BUF_IN], 0, (GLsizeiptr)bytes);
@@ -698,7 +808,9 @@ static bool gl_run(void *state, const eng_job *job, eng_timing *timing)
     double t0, wall;
     bool ok = false;
 
-    if (!fits(s, w, h))
+    const gl_program *p = program_for(s, &job->params);
+
+    if (!p || !fits(s, w, h))
         return false;
     take_errors(); /* not ours: whatever the context's other users left */
     save_bindings(s, &saved);
@@ -706,7 +818,7 @@ static bool gl_run(void *state, const eng_job *job, eng_timing *timing)
         goto restore;
     glFinish();
     t0 = tim_now_ms();
-    upload_and_dispatch(s, job, s->buf[BUF_OUT], &launch);
+    upload_and_dispatch(s, p, job, s->buf[BUF_OUT], &launch);
     if (s->opt.result == ENG_RESULT_PER_PIXEL) {
         long long n = (long long)w * h, done;
         double rest_ms, per_pixel_ms = read_per_pixel(s, job->out->px, n, &done, &rest_ms);
@@ -756,7 +868,9 @@ static bool gl_present(void *state, const eng_job *job, unsigned gl_buffer, eng_
     double t0, wall;
     bool ok = false;
 
-    if (!fits(s, w, h))
+    const gl_program *p = program_for(s, &job->params);
+
+    if (!p || !fits(s, w, h))
         return false;
     take_errors();
     save_bindings(s, &saved);
@@ -771,7 +885,7 @@ static bool gl_present(void *state, const eng_job *job, unsigned gl_buffer, eng_
         goto restore;
     glFinish();
     t0 = tim_now_ms();
-    upload_and_dispatch(s, job, gl_buffer, &launch);
+    upload_and_dispatch(s, p, job, gl_buffer, &launch);
     glFinish();
     wall = tim_now_ms() - t0;
     if (!gl_check(s, N_("computing the convolution into a GL buffer")))
@@ -831,6 +945,7 @@ const eng_class eng_gl_class = {
     .needs_gl_context = true,
     .kernel_choice = true,
     .race_demo = true,
+    .any_size = true,
     .probe = gl_probe,
     .open = gl_open,
     .close = gl_close,

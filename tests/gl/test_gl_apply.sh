@@ -2,7 +2,8 @@
 # The gl engine from the command line. On the display (run this under
 # with_display.sh): `convis engines` lists it available, and
 # `convis apply --engine gl` writes the PFM that `--engine cpu-seq` writes
-# (byte-equal, or within 1e-5 relative). Without a display, the same in an
+# (byte-equal, or within 1e-5 relative; windows of other sizes such as
+# box:5, gaussian:1.5, motion:9 and a 3x5 matrix bit-equal, both kernels). Without a display, the same in an
 # offscreen context (EGL), and `engines` says so. Where no context can be
 # made at all: `engines` says gl is unavailable and why, `apply --engine gl`
 # exits 3 with one sentence, and the CPU engines work as before. And
@@ -25,13 +26,13 @@ else
 fi
 [ ! -s "$tmp/err" ] && ok "engines: nothing on stderr" || bad "engines stderr: $(cat "$tmp/err")"
 
-compare() { # NAME INPUT ARGS...: gl against cpu-seq
+compare() { # NAME INPUT ARGS...: gl against cpu-seq (within $TOL relative, 1e-5 unless set)
   local name=$1 in=$2 verdict
   shift 2
   if timeout 60 "$convis" apply "$in" "$@" --engine gl --reps 1 -o "$tmp/$name-gl.pfm" >"$tmp/out" 2>"$tmp/err" &&
     grep -q 'engine: gl (OpenGL compute on' "$tmp/out" &&
     timeout 60 "$convis" apply "$in" "$@" --engine cpu-seq --reps 1 -o "$tmp/$name-seq.pfm" >/dev/null 2>>"$tmp/err"; then
-    if verdict=$("$pfm_equal" "$tmp/$name-gl.pfm" "$tmp/$name-seq.pfm" 1e-5); then
+    if verdict=$("$pfm_equal" "$tmp/$name-gl.pfm" "$tmp/$name-seq.pfm" "${TOL:-1e-5}"); then
       ok "$name: gl equals cpu-seq: $verdict"
     else
       bad "$name: gl differs from cpu-seq: $verdict"
@@ -46,6 +47,13 @@ for b in zero clamp mirror wrap; do
   compare "tiny-emboss-$b-flip" "$src/tests/data/tiny.png" -k emboss --border "$b" --flip
 done
 compare sample-box-mirror "$src/assets/sample.png" -k box --border mirror
+# windows of other sizes (shaders/convk_*.comp): bit-equal, both kernels
+for b in zero clamp mirror wrap; do
+  TOL=0 compare "sample-box5-$b" "$src/assets/sample.png" -k box:5 --border "$b"
+  TOL=0 compare "tiny-motion9-$b-naive" "$src/tests/data/tiny.png" -k motion:9 --border "$b" --flip --gpu-kernel naive
+done
+TOL=0 compare sample-gaussian1.5-naive "$src/assets/sample.png" -k gaussian:1.5 --border mirror --gpu-kernel naive
+TOL=0 compare ramp-3x5-tiled "$src/tests/data/ramp.pgm" -k "1 2 1; 0 1 0; -1 3 2; 4 0 1; 1 1 1 / 7" --border wrap --flip
 
 # ---- without a display: offscreen through EGL --------------------------------------
 no_display "$convis" engines >"$tmp/out" 2>"$tmp/err"

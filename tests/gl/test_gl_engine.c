@@ -1,7 +1,9 @@
 /* The gl engine (shaders/conv3x3.glsl with conv3x3_tiled.comp or
  * conv3x3_naive.comp) against the reference, in a hidden window's OpenGL
  * context: both kernels, every preset x border mode x flip on odd sizes
- * (none a multiple of the work group), equal bit for bit; its phases, clock
+ * (none a multiple of the work group), equal bit for bit; windows of other
+ * sizes (1x1 to 31x31, 1x7, 7x1, 3x5, 5x3, on images smaller than the window
+ * too) through shaders/convk_*.comp, both kernels, bit for bit; its phases, clock
  * and launch geometry; eng_measure;
  * computing into a GL buffer (present); the caller's GL bindings kept; and
  * the sentences it gives without a context, without its shader and with a
@@ -20,6 +22,7 @@
 #include "compute/engine.h"
 #include "core/conv.h"
 #include "core/err.h"
+#include "core/filter.h"
 #include "platform/platform.h"
 
 #define TOL 1e-5f
@@ -119,6 +122,74 @@ static void check_all(eng_engine *e, totals *tot)
         img_plane_free(&ref);
         img_plane_free(&out);
     }
+}
+
+/* Windows of other sizes (shaders/convk_*.comp) with the kernel the engine
+ * has, every border and flip, on odd sizes, some smaller than the window:
+ * equal to the reference bit for bit. */
+static void check_any_size(eng_engine *e, totals *tot)
+{
+    static const char *const filters[] = {"1 / 1", "1 2 3 4 5 6 7 / 28", "1; 2; 3; 4; 5; 6; 7 / 28", "box:5",
+                                          "1 2 1; 0 1 0; -1 3 2; 4 0 1; 1 1 1 / 7", "1 0 2 0 1; 3 1 1 1 -2; 2 2 0 1 1",
+                                          "gaussian:1.5", "box:31"};
+    static const int dims[][2] = {{1, 1}, {2, 3}, {5, 4}, {17, 33}, {33, 17}, {47, 21}};
+    for (size_t f = 0; f < sizeof filters / sizeof filters[0]; ++f) {
+        filt_kernel k;
+        CHECK(filt_parse(filters[f], &k), "'%s': %s", filters[f], err_msg());
+        for (size_t d = 0; d < sizeof dims / sizeof dims[0]; ++d) {
+            int w = dims[d][0], h = dims[d][1];
+            img_plane in, ref, out;
+            img_plane_alloc(&in, w, h);
+            img_plane_alloc(&ref, w, h);
+            img_plane_alloc(&out, w, h);
+            ind_fill(in.px, (size_t)w * h, 90 + (unsigned)(f * 7 + d));
+            for (int b = 0; b < CONV_BORDER_COUNT; ++b)
+                for (int flip = 0; flip < 2; ++flip) {
+                    eng_job job = {&in, &out, conv_params_make(&k, (conv_border)b, flip)};
+                    eng_timing t;
+                    char what[128];
+                    snprintf(what, sizeof what, "%s (%dx%d) on %dx%d, border %s%s", filters[f], k.kw, k.kh, w, h,
+                             conv_border_name((conv_border)b), flip ? " flipped" : "");
+                    conv_reference(&in, &job.params, &ref);
+                    for (long i = 0; i < (long)w * h; ++i)
+                        out.px[i] = -12345.0f;
+                    if (!eng_run(e, &job, &t)) {
+                        CHECK(false, "%s: run: %s", what, err_msg());
+                        continue;
+                    }
+                    CHECK(conv_count_different(out.px, ref.px, (long)w * h) == 0,
+                          "%s: not equal to the reference bit for bit", what);
+                    check_timing(&t, w, h, true, what);
+                    tot->runs++;
+                    tot->exact += conv_count_different(out.px, ref.px, (long)w * h) == 0;
+                }
+            img_plane_free(&in);
+            img_plane_free(&ref);
+            img_plane_free(&out);
+        }
+    }
+}
+
+/* The race shown (the tiled kernel without its barrier) is 3x3 only: a
+ * larger window is refused in a sentence, and runs again with the barrier. */
+static void check_any_size_no_barrier(eng_engine *e)
+{
+    float px[25] = {0}, res[25];
+    img_plane in = {5, 5, px}, out = {5, 5, res};
+    filt_kernel k;
+    eng_options o;
+    eng_timing t;
+    eng_job job;
+    filt_parse("box:5", &k);
+    job = (eng_job){&in, &out, conv_params_make(&k, CONV_BORDER_CLAMP, false)};
+    memset(&o, 0, sizeof o);
+    o.no_barrier = true;
+    eng_set_options(e, &o);
+    CHECK(!eng_run(e, &job, &t) && strstr(err_msg(), "3x3 windows only"), "a 5x5 window without the barrier: '%s'",
+          err_msg());
+    memset(&o, 0, sizeof o);
+    eng_set_options(e, &o);
+    CHECK(eng_run(e, &job, &t), "a 5x5 window with the barrier again: %s", err_msg());
 }
 
 /* eng_measure: a warm-up and the median of 5. */
@@ -323,12 +394,15 @@ int main(void)
         eng_set_options(e, &o);
     }
     check_all(e, &tot); /* tiled, the default */
+    check_any_size(e, &tot);
+    check_any_size_no_barrier(e);
     {
         eng_options o;
         memset(&o, 0, sizeof o);
         o.kernel = ENG_KERNEL_NAIVE;
         CHECK(eng_set_options(e, &o), "the naive kernel: %s", err_msg());
         check_all(e, &tot);
+        check_any_size(e, &tot);
         memset(&o, 0, sizeof o);
         eng_set_options(e, &o);
     }
