@@ -155,8 +155,8 @@ static bool size_runs(const eng_engine *e, const conv_params *p)
 {
     if (eng_runs_size(e->cls, p))
         return true;
-    return err_set("the %s engine runs 3\xC3\x97" "3 filters; this one is %d\xC3\x97%d (cpu-seq, cpu-simd and cpu-par "
-                   "run filters of every size)",
+    return err_set("the %s engine runs 3\xC3\x97" "3 filters; this one is %d\xC3\x97%d (cpu-seq, cpu-simd, "
+                   "cpu-par and cuda run filters of every size)",
                    e->cls->name, p->kw, p->kh);
 }
 
