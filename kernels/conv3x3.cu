@@ -29,6 +29,20 @@ __global__ void conv3x3_tiled(const float *__restrict__ in, float *__restrict__ 
                               c_params.weight, c_params.divisor);
 }
 
+// The tiled kernel for the windows other than 3x3: a halo of kw/2 columns
+// and kh/2 rows, the products added in tap order (conv3x3_body.h). The
+// window comes as arguments, the weights from __constant__ memory (961
+// floats at most: 3.8 KB of the 64 KB).
+__global__ void conv_tiled_any(const float *__restrict__ in, float *__restrict__ out, int w, int h, int kw, int kh)
+{
+    extern __shared__ float tile[]; // convk_tile_words(blockDim.x, blockDim.y, kw, kh), see the launcher
+    convk_tile_load_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y, kw, kh, in, w, h,
+                         c_params.border, tile);
+    __syncthreads(); // every slot loaded before any thread reads its neighbours'
+    convk_tile_compute_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y, kw, kh, tile, out,
+                            w, h, c_params.weight, c_params.divisor);
+}
+
 // The tiled kernel without its barrier: only to show what the barrier
 // prevents (a warp may read a tile cell before the warp that loads it has);
 // never for a result anyone uses.
@@ -89,6 +103,18 @@ extern "C" size_t conv3x3_tiled_shared_bytes(int block_x, int block_y)
     return sizeof(float) * (size_t)conv3x3_tile_words(block_x, block_y);
 }
 
+static bool window_ok(int kw, int kh)
+{
+    return kw >= 1 && kh >= 1 && kw <= CONV_MAX_SIDE && kh <= CONV_MAX_SIDE && kw % 2 == 1 && kh % 2 == 1;
+}
+
+extern "C" size_t conv3x3_tiled_shared_bytes_k(int block_x, int block_y, int kw, int kh)
+{
+    if (block_x < 1 || block_y < 1 || !window_ok(kw, kh))
+        return 0;
+    return sizeof(float) * (size_t)convk_tile_words(block_x, block_y, kw, kh);
+}
+
 extern "C" int conv3x3_set_filter(const conv_params *p, void *stream)
 {
     return (int)cudaMemcpyToSymbolAsync(c_params, p, sizeof *p, 0, cudaMemcpyHostToDevice, (cudaStream_t)stream);
@@ -103,6 +129,22 @@ extern "C" int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int 
     dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
     conv3x3_tiled<<<grid, block, conv3x3_tiled_shared_bytes(block_x, block_y), (cudaStream_t)stream>>>(d_in, d_out, w,
                                                                                                        h);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int conv3x3_launch_tiled_k(const float *d_in, float *d_out, int w, int h, int kw, int kh, int block_x,
+                                      int block_y, void *stream)
+{
+    if (kw == 3 && kh == 3)
+        return conv3x3_launch_tiled(d_in, d_out, w, h, block_x, block_y, stream);
+    if (!shape_ok(w, h, block_x, block_y))
+        return (int)cudaErrorInvalidConfiguration;
+    if (!window_ok(kw, kh))
+        return (int)cudaErrorInvalidValue;
+    dim3 block(block_x, block_y);
+    dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
+    conv_tiled_any<<<grid, block, conv3x3_tiled_shared_bytes_k(block_x, block_y, kw, kh), (cudaStream_t)stream>>>(
+        d_in, d_out, w, h, kw, kh);
     return (int)cudaGetLastError();
 }
 
@@ -130,7 +172,9 @@ extern "C" int conv3x3_launch_poison_shared(int block_x, int block_y, int blocks
 extern "C" int conv3x3_max_block_threads(int tiled, int *threads)
 {
     cudaFuncAttributes a;
-    cudaError_t e = tiled ? cudaFuncGetAttributes(&a, conv3x3_tiled) : cudaFuncGetAttributes(&a, conv3x3_naive);
+    cudaError_t e = tiled == 2 ? cudaFuncGetAttributes(&a, conv_tiled_any)
+                    : tiled    ? cudaFuncGetAttributes(&a, conv3x3_tiled)
+                               : cudaFuncGetAttributes(&a, conv3x3_naive);
     *threads = e == cudaSuccess ? a.maxThreadsPerBlock : 0;
     return (int)e;
 }

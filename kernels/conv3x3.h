@@ -20,8 +20,9 @@
 extern "C" {
 #endif
 
-/* The naive kernel: one thread per output, nine reads from global memory,
- * the parameters passed by value. Blocks of block_x x block_y threads. */
+/* The naive kernel: one thread per output, kw*kh reads from global memory
+ * (nine for 3x3), the parameters passed by value: any window. Blocks of
+ * block_x x block_y threads. */
 int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const conv_params *p, int block_x, int block_y,
                          void *stream);
 
@@ -30,6 +31,18 @@ int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const co
  * computes from it, with the filter (weights, divisor, border) that
  * conv3x3_set_filter last put in __constant__ memory on the same stream. */
 int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int block_x, int block_y, void *stream);
+
+/* The tiled kernel for a window of kw x kh taps (each odd, 1 to
+ * CONV_MAX_SIDE; else cudaErrorInvalidValue before anything is launched),
+ * with a tile of (block_x + kw - 1) x (block_y + kh - 1) cells,
+ * conv3x3_tiled_shared_bytes_k bytes of dynamic shared memory. kw and kh
+ * must be the window of the filter conv3x3_set_filter last put in
+ * __constant__ memory. A 3x3 window launches conv3x3_launch_tiled's kernel;
+ * the others one that adds the kw*kh products in tap order. A tile larger
+ * than the shared memory the device gives a block fails at its launch: the
+ * engine checks first (src/compute/cuda.c). */
+int conv3x3_launch_tiled_k(const float *d_in, float *d_out, int w, int h, int kw, int kh, int block_x, int block_y,
+                           void *stream);
 
 /* The tiled kernel without its __syncthreads(): a race, launched only to
  * show what the barrier prevents (its result is compared, never used). */
@@ -54,12 +67,15 @@ int conv3x3_launch_poison_shared(int block_x, int block_y, int blocks, void *str
 int conv3x3_set_filter(const conv_params *p, void *stream);
 
 /* Shared memory one block of the tiled kernel uses, in bytes (0 for a block
- * with no threads). */
+ * with no threads): for a 3x3 window, and for kw x kh (0 for a window that
+ * is not odd and 1..CONV_MAX_SIDE on each side). */
 size_t conv3x3_tiled_shared_bytes(int block_x, int block_y);
+size_t conv3x3_tiled_shared_bytes_k(int block_x, int block_y, int kw, int kh);
 
-/* The most threads a block of the tiled (tiled != 0) or naive kernel can
- * have on the current device, as its registers allow
- * (cudaFuncGetAttributes); may be less than the device's own limit. */
+/* The most threads a block of the tiled (tiled == 1: the 3x3 one; 2: the
+ * one of the other windows) or naive (0) kernel can have on the current
+ * device, as its registers allow (cudaFuncGetAttributes); may be less than
+ * the device's own limit. */
 int conv3x3_max_block_threads(int tiled, int *threads);
 
 /* How many blocks of block_x x block_y threads of the tiled (tiled != 0)

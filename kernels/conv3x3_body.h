@@ -32,7 +32,8 @@ CONVIS_HD static inline int conv3x3_output_of(int bx, int by, int tx, int ty, in
 }
 
 /* ---- the naive kernel ------------------------------------------------------
- * One thread per output, nine reads from global memory (conv_pixel). */
+ * One thread per output, kw*kh reads from global memory (conv_pixel: nine
+ * for 3x3, any window alike). */
 CONVIS_HD static inline void conv3x3_naive_body(int bx, int by, int tx, int ty, int bdx, int bdy, const float *in,
                                                 float *out, int w, int h, const conv_params *p)
 {
@@ -76,58 +77,131 @@ CONVIS_HD static inline void conv3x3_naive_body(int bx, int by, int tx, int ty, 
  * every read and every load of the default blocks takes one pass
  * (tests/unit/test_kernel_index.c counts them). Other widths keep bdx + 2. */
 
+/* ---- the tiled kernel, any window -------------------------------------------
+ * The same two steps for a window of kw x kh taps (each odd, 1 to
+ * CONV_MAX_SIDE): the tile is (bdx + kw - 1) x (bdy + kh - 1) cells, the
+ * outputs' inputs and a halo of kw/2 columns and kh/2 rows around them, and
+ * cell (col, row) holds the input at (bx*bdx + col - kw/2, by*bdy + row - kh/2)
+ * through the border rule. Step 2 adds the kw*kh products in tap order from
+ * 0.0f and divides: conv_pixel_any's operations in its order, so the result
+ * is the reference's bit for bit. Rows are laid out as for 3x3: an odd
+ * multiple of bdx apart when bdx is a power of two below 32 (the smallest
+ * that holds a row), so every read of a warp still takes one pass, whatever
+ * the tap; other widths keep bdx + kw - 1. The 3x3 functions below are these
+ * with kw = kh = 3 (their compute step keeps conv_combine's fixed count). */
+
 /* Columns and rows of the tile that hold inputs. */
-CONVIS_HD static inline int conv3x3_tile_w(int bdx)
+CONVIS_HD static inline int convk_tile_w(int bdx, int kw)
 {
-    return bdx + 2;
+    return bdx + kw - 1;
 }
 
-CONVIS_HD static inline int conv3x3_tile_h(int bdy)
+CONVIS_HD static inline int convk_tile_h(int bdy, int kh)
 {
-    return bdy + 2;
+    return bdy + kh - 1;
 }
 
 /* Words from one row of the tile to the next in shared memory. */
-CONVIS_HD static inline int conv3x3_tile_stride(int bdx)
+CONVIS_HD static inline int convk_tile_stride(int bdx, int kw)
 {
-    return bdx >= 1 && bdx < 32 && (bdx & (bdx - 1)) == 0 ? 3 * bdx : bdx + 2;
+    int need = convk_tile_w(bdx, kw), m;
+    if (bdx < 1 || bdx >= 32 || (bdx & (bdx - 1)) != 0)
+        return need;
+    m = (need + bdx - 1) / bdx;
+    return (m % 2 ? m : m + 1) * bdx;
 }
 
 /* Words of shared memory the tile takes. */
-CONVIS_HD static inline int conv3x3_tile_words(int bdx, int bdy)
+CONVIS_HD static inline int convk_tile_words(int bdx, int bdy, int kw, int kh)
 {
-    return conv3x3_tile_stride(bdx) * conv3x3_tile_h(bdy);
+    return convk_tile_stride(bdx, kw) * convk_tile_h(bdy, kh);
 }
 
 /* The word that holds cell (col, row). */
-CONVIS_HD static inline int conv3x3_tile_index(int col, int row, int bdx)
+CONVIS_HD static inline int convk_tile_index(int col, int row, int bdx, int kw)
 {
-    return row * conv3x3_tile_stride(bdx) + col;
+    return row * convk_tile_stride(bdx, kw) + col;
 }
 
 /* The input element that cell (col, row) of block (bx, by)'s tile holds: its
  * index in the w x h image, or -1 where the border rule reads zero. */
-CONVIS_HD static inline long conv3x3_tile_source(int bx, int by, int col, int row, int bdx, int bdy, int w, int h,
-                                                 int border)
+CONVIS_HD static inline long convk_tile_source(int bx, int by, int col, int row, int bdx, int bdy, int kw, int kh,
+                                               int w, int h, int border)
 {
-    int sx = conv_border_index(bx * bdx + col - 1, w, border);
-    int sy = conv_border_index(by * bdy + row - 1, h, border);
+    int sx = conv_border_index(bx * bdx + col - kw / 2, w, border);
+    int sy = conv_border_index(by * bdy + row - kh / 2, h, border);
     return sx < 0 || sy < 0 ? -1 : (long)sy * w + sx;
 }
 
-/* Step 1: thread (tx, ty) of block (bx, by) loads its share of the tile. */
-CONVIS_HD static inline void conv3x3_tile_load_body(int bx, int by, int tx, int ty, int bdx, int bdy, const float *in,
-                                                    int w, int h, int border, float *tile)
+/* Step 1: thread (tx, ty) of block (bx, by) loads its share of the tile:
+ * cells col = tx, tx + bdx, ... and row = ty, ty + bdy, ..., row by row. */
+CONVIS_HD static inline void convk_tile_load_body(int bx, int by, int tx, int ty, int bdx, int bdy, int kw, int kh,
+                                                  const float *in, int w, int h, int border, float *tile)
 {
-    for (int row = ty; row < conv3x3_tile_h(bdy); row += bdy)
-        for (int col = tx; col < conv3x3_tile_w(bdx); col += bdx) {
-            long src = conv3x3_tile_source(bx, by, col, row, bdx, bdy, w, h, border);
-            tile[conv3x3_tile_index(col, row, bdx)] = src < 0 ? 0.0f : in[src];
+    for (int row = ty; row < convk_tile_h(bdy, kh); row += bdy)
+        for (int col = tx; col < convk_tile_w(bdx, kw); col += bdx) {
+            long src = convk_tile_source(bx, by, col, row, bdx, bdy, kw, kh, w, h, border);
+            tile[convk_tile_index(col, row, bdx, kw)] = src < 0 ? 0.0f : in[src];
         }
 }
 
-/* Step 2, once the whole tile is loaded: thread (tx, ty) of block (bx, by)
- * computes its output from the tile. */
+/* Step 2, once the whole tile is loaded: tap (i, j) of thread (tx, ty) is
+ * cell (tx + i, ty + j); weight holds kw*kh taps. */
+CONVIS_HD static inline void convk_tile_compute_body(int bx, int by, int tx, int ty, int bdx, int bdy, int kw, int kh,
+                                                     const float *tile, float *out, int w, int h, const float *weight,
+                                                     float divisor)
+{
+    int x, y, t = 0;
+    float sum = 0.0f;
+    if (!conv3x3_output_of(bx, by, tx, ty, bdx, bdy, w, h, &x, &y))
+        return;
+    for (int j = 0; j < kh; ++j)
+        for (int i = 0; i < kw; ++i, ++t)
+            sum += conv_product(tile[convk_tile_index(tx + i, ty + j, bdx, kw)], weight[t]);
+    out[(long)y * w + x] = conv_finish(sum, divisor);
+}
+
+/* ---- the tiled kernel, 3x3 ------------------------------------------------- */
+
+CONVIS_HD static inline int conv3x3_tile_w(int bdx)
+{
+    return convk_tile_w(bdx, 3);
+}
+
+CONVIS_HD static inline int conv3x3_tile_h(int bdy)
+{
+    return convk_tile_h(bdy, 3);
+}
+
+CONVIS_HD static inline int conv3x3_tile_stride(int bdx)
+{
+    return convk_tile_stride(bdx, 3);
+}
+
+CONVIS_HD static inline int conv3x3_tile_words(int bdx, int bdy)
+{
+    return convk_tile_words(bdx, bdy, 3, 3);
+}
+
+CONVIS_HD static inline int conv3x3_tile_index(int col, int row, int bdx)
+{
+    return convk_tile_index(col, row, bdx, 3);
+}
+
+CONVIS_HD static inline long conv3x3_tile_source(int bx, int by, int col, int row, int bdx, int bdy, int w, int h,
+                                                 int border)
+{
+    return convk_tile_source(bx, by, col, row, bdx, bdy, 3, 3, w, h, border);
+}
+
+CONVIS_HD static inline void conv3x3_tile_load_body(int bx, int by, int tx, int ty, int bdx, int bdy, const float *in,
+                                                    int w, int h, int border, float *tile)
+{
+    convk_tile_load_body(bx, by, tx, ty, bdx, bdy, 3, 3, in, w, h, border, tile);
+}
+
+/* Step 2 of the 3x3 tile: the nine cells around (tx + 1, ty + 1), through
+ * conv_combine. */
 CONVIS_HD static inline void conv3x3_tile_compute_body(int bx, int by, int tx, int ty, int bdx, int bdy,
                                                        const float *tile, float *out, int w, int h,
                                                        const float weight[9], float divisor)

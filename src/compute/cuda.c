@@ -42,6 +42,13 @@
  * The tiled kernel's filter goes to __constant__ memory in the upload
  * phase, and only when it differs from the one already there.
  *
+ * Filters of every size run (eng_class.any_size): the naive kernel through
+ * conv_pixel; the tiled kernel with a halo of kw/2 columns and kh/2 rows,
+ * its tile in dynamic shared memory. A window whose tile does not fit the
+ * shared memory of a block is refused in a sentence before anything is
+ * uploaded (fits_filter), as is the tiled kernel without its barrier for
+ * any window but 3x3.
+ *
  * Every CUDA runtime call goes through CUDA_CHECK, every launch is followed
  * by cudaGetLastError (in the launchers), except in clean-up, where a failure
  * has nobody to tell and must not replace the reason being returned. Device
@@ -531,10 +538,10 @@ static void mend_if_broken(cuda_state *s)
 /* Whether `kernel` can run blocks of `threads` threads on this device: its
  * own limit (cudaFuncGetAttributes), which its registers may set below the
  * device's. */
-static bool kernel_takes(cuda_state *s, eng_kernel kernel, int threads)
+static bool kernel_takes(cuda_state *s, eng_kernel kernel, bool any_window, int threads)
 {
     int most = 0;
-    if (!cuda_check((cudaError_t)conv3x3_max_block_threads(kernel == ENG_KERNEL_TILED, &most),
+    if (!cuda_check((cudaError_t)conv3x3_max_block_threads(kernel == ENG_KERNEL_TILED ? 1 + any_window : 0, &most),
                     "conv3x3_max_block_threads", __FILE__, __LINE__))
         return false;
     if (threads > most)
@@ -558,7 +565,7 @@ static bool cuda_configure(void *state, const eng_options *o)
         return err_set("a block of %dx%d threads does not fit %s: at most %d threads a block, %dx%d on a side",
                        o->block_x, o->block_y, s->prop.name, s->prop.maxThreadsPerBlock, s->prop.maxThreadsDim[0],
                        s->prop.maxThreadsDim[1]);
-    if (!kernel_takes(s, o->kernel, threads))
+    if (!kernel_takes(s, o->kernel, false, threads))
         return false;
     if (o->kernel == ENG_KERNEL_TILED && conv3x3_tiled_shared_bytes(o->block_x, o->block_y) > s->prop.sharedMemPerBlock)
         return err_set("the tiled kernel's tile for %dx%d blocks needs %zu bytes of shared memory; %s gives a block "
@@ -741,11 +748,11 @@ static bool launch(cuda_state *s, const eng_job *job, float *d_dst, eng_launch *
         return false;
     e = naive      ? conv3x3_launch_naive(s->d_in, d_dst, w, h, &job->params, bx, by, s->stream)
         : unsynced ? conv3x3_launch_tiled_unsynced(s->d_in, d_dst, w, h, bx, by, s->stream)
-                   : conv3x3_launch_tiled(s->d_in, d_dst, w, h, bx, by, s->stream);
+                   : conv3x3_launch_tiled_k(s->d_in, d_dst, w, h, job->params.kw, job->params.kh, bx, by, s->stream);
     if (!cuda_check((cudaError_t)e,
                     naive      ? "conv3x3_launch_naive"
                     : unsynced ? "conv3x3_launch_tiled_unsynced"
-                               : "conv3x3_launch_tiled",
+                               : "conv3x3_launch_tiled_k",
                     __FILE__, __LINE__))
         return false;
     *l = (eng_launch){.grid_x = conv3x3_blocks(w, bx), .grid_y = conv3x3_blocks(h, by), .block_x = bx, .block_y = by};
@@ -902,9 +909,33 @@ static bool measure_kernel(cuda_state *s, const eng_job *job, double phase_ms, e
     return true;
 }
 
+/* Whether the kernel the options name runs this filter's window with the
+ * current blocks. The naive kernel runs every window. The tiled kernel of a
+ * window other than 3x3 is another kernel, with its own limit of threads,
+ * and its tile (its halo kw/2 and kh/2 wide) must fit the shared memory of a
+ * block; the tiled kernel without its barrier is 3x3 only. */
+static bool fits_filter(cuda_state *s, const conv_params *p)
+{
+    size_t bytes;
+    if (s->opt.kernel != ENG_KERNEL_TILED || (p->kw == 3 && p->kh == 3))
+        return true;
+    if (s->opt.no_barrier)
+        return err_set("the tiled kernel without its barrier runs 3\xC3\x97"
+                       "3 filters only; this one is %d\xC3\x97%d (with the barrier, or the naive kernel, it runs)",
+                       p->kw, p->kh);
+    bytes = conv3x3_tiled_shared_bytes_k(s->opt.block_x, s->opt.block_y, p->kw, p->kh);
+    if (bytes > s->prop.sharedMemPerBlock)
+        return err_set("the tiled kernel's tile of a %d\xC3\x97%d filter for %dx%d blocks needs %zu bytes of shared "
+                       "memory; %s gives a block %zu (smaller blocks, or the naive kernel, run it)",
+                       p->kw, p->kh, s->opt.block_x, s->opt.block_y, bytes, s->prop.name,
+                       (size_t)s->prop.sharedMemPerBlock);
+    return kernel_takes(s, ENG_KERNEL_TILED, true, s->opt.block_x * s->opt.block_y);
+}
+
 static bool prepare(cuda_state *s, const eng_job *job)
 {
-    return fits_grid(s, job->in->w, job->in->h) && ensure_capacity(s, job->in->w, job->in->h);
+    return fits_grid(s, job->in->w, job->in->h) && fits_filter(s, &job->params) &&
+           ensure_capacity(s, job->in->w, job->in->h);
 }
 
 static bool run_once(cuda_state *s, const eng_job *job, eng_timing *timing)
@@ -1153,7 +1184,8 @@ const eng_class eng_cuda_class = {
     .run = cuda_run,
     .describe = cuda_describe,
     .kernel_choice = true,
-    .race_demo = true,
+    .race_demo = true, /* 3x3 filters only (fits_filter) */
+    .any_size = true,
     .present = cuda_present,
     .configure = cuda_configure,
     .device = cuda_device,

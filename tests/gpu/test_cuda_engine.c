@@ -3,6 +3,9 @@
  *     preset x border mode x flip on odd sizes: every run equal to the
  *     reference bit for bit (the README's claim; within 1e-5 is counted
  *     apart, so a miss says how far); phases, clock, launch geometry;
+ *   - filters of every size, 1x1 to 31x31, both kernels, every border and
+ *     flip, images smaller than the window among them: bit for bit; what
+ *     the tiled kernel refuses of them, in a sentence (any_size_check.h);
  *   - block shapes 1x1, 3x1, 7x5, 8x32, 32x32, 1024x1, 1x1024, 64x16 for
  *     both kernels, bit for bit;
  *   - filter changes between tiled runs (A, B, A, A, B), each exact; with
@@ -40,6 +43,7 @@
 
 #include "../unit/check.h"
 #include "../unit/independent.h"
+#include "any_size_check.h"
 #include "../unit/race_check.h"
 #include "../unit/tiles_check.h"
 #include "compute/engine.h"
@@ -865,6 +869,7 @@ int main(void)
         return CHECK_SUMMARY();
     printf("running on %s\n", eng_description(e));
     check_kernels(e);
+    check_any_size(e);
     check_block_shapes(e);
     check_filter_changes(e);
     check_per_pixel(e);

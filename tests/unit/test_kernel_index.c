@@ -439,10 +439,174 @@ static void test_banks(void)
     printf("7x5 blocks (width not a power of two): %d passes a read, %d a store\n", reads, stores);
 }
 
+/* ---- the tiled kernel, any window ------------------------------------------ */
+
+/* Walks the tiled kernel of a kw x kh window (convk_*) over a w x h image:
+ * per block, every cell loaded by exactly one thread, the padding by none,
+ * each cell the input the independent rule puts kw/2, kh/2 before the
+ * block's corner (any distance out), no load outside the image; then every
+ * output written once, equal bit for bit to conv_reference and to the
+ * independent convolution. Returns the passes of its worst warp's reads
+ * (any tap) and stores in *reads, *stores. */
+static void walk_tiled_any(const float *in, const float *ref, const float *indep, int w, int h, int bdx, int bdy,
+                           const conv_params *p, const char *what, int *reads, int *stores)
+{
+    int kw = p->kw, kh = p->kh, gx = conv3x3_blocks(w, bdx), gy = conv3x3_blocks(h, bdy);
+    int stride = convk_tile_stride(bdx, kw), words = convk_tile_words(bdx, bdy, kw, kh), threads = bdx * bdy;
+    long n = (long)w * h, once = 0, not_once = 0, wrong = 0, outside = 0;
+    unsigned char *count = calloc((size_t)n, 1);
+    float *out = malloc(sizeof *out * (size_t)n), *tile = malloc(sizeof *tile * (size_t)words);
+    float *scratch = malloc(sizeof *scratch * (size_t)words);
+    int *loads = malloc(sizeof *loads * (size_t)words);
+
+    fill_sentinel(out, (size_t)n);
+    for (int by = 0; by < gy; ++by)
+        for (int bx = 0; bx < gx; ++bx) {
+            memset(loads, 0, sizeof *loads * (size_t)words);
+            fill_sentinel(tile, (size_t)words);
+            for (int l = 0; l < threads; ++l) {
+                fill_sentinel(scratch, (size_t)words);
+                convk_tile_load_body(bx, by, l % bdx, l / bdx, bdx, bdy, kw, kh, in, w, h, p->border, scratch);
+                for (int k = 0; k < words; ++k)
+                    if (!is_sentinel(scratch[k]))
+                        ++loads[k], tile[k] = scratch[k];
+            }
+            for (int k = 0; k < words; ++k) {
+                int col = k % stride, row = k / stride, ex, ey;
+                long src;
+                float want;
+                if (col >= convk_tile_w(bdx, kw)) { /* padding */
+                    not_once += loads[k] != 0;
+                    continue;
+                }
+                not_once += loads[k] != 1;
+                src = convk_tile_source(bx, by, col, row, bdx, bdy, kw, kh, w, h, p->border);
+                outside += src >= n || (src < 0 && p->border != CONV_BORDER_ZERO);
+                ex = ind_source_far(bx * bdx + col - kw / 2, w, p->border);
+                ey = ind_source_far(by * bdy + row - kh / 2, h, p->border);
+                want = ex < 0 || ey < 0 ? 0.0f : in[(long)ey * w + ex];
+                wrong += memcmp(&tile[k], &want, sizeof want) != 0;
+            }
+            /* __syncthreads() */
+            for (int l = 0; l < threads; ++l) {
+                int x, y;
+                if (conv3x3_output_of(bx, by, l % bdx, l / bdx, bdx, bdy, w, h, &x, &y))
+                    ++count[(long)y * w + x];
+                convk_tile_compute_body(bx, by, l % bdx, l / bdx, bdx, bdy, kw, kh, tile, out, w, h, p->weight,
+                                        p->divisor);
+            }
+        }
+    for (long i = 0; i < n; ++i)
+        once += count[i] == 1;
+    CHECK(not_once == 0, "%s: %ld tile words not loaded as they should (cells once, padding never)", what, not_once);
+    CHECK(wrong == 0, "%s: %ld tile cells hold another value than the independent border rule's", what, wrong);
+    CHECK(outside == 0, "%s: %ld tile loads outside the image", what, outside);
+    CHECK(once == n, "%s: %ld of %ld outputs written exactly once", what, once, n);
+    CHECK(conv_count_different(out, ref, n) == 0, "%s: tiled body differs from conv_reference", what);
+    CHECK(conv_count_different(out, indep, n) == 0, "%s: tiled body differs from the independent convolution", what);
+    /* the passes a warp takes: each tap's read, each step of the load loop */
+    *reads = *stores = 0;
+    for (int k = 0; k * WARP < threads; ++k) {
+        int word[WARP], pass;
+        bool active[WARP];
+        for (int t = 0; t < kw * kh; ++t) {
+            for (int i = 0; i < WARP; ++i) {
+                int l = k * WARP + i;
+                active[i] = l < threads;
+                word[i] = convk_tile_index(l % bdx + t % kw, l / bdx + t / kw, bdx, kw);
+            }
+            pass = wavefronts(word, active);
+            *reads = pass > *reads ? pass : *reads;
+        }
+        for (int ri = 0; ri * bdy < convk_tile_h(bdy, kh); ++ri)
+            for (int ci = 0; ci * bdx < convk_tile_w(bdx, kw); ++ci) {
+                for (int i = 0; i < WARP; ++i) {
+                    int l = k * WARP + i, col = l % bdx + ci * bdx, row = l / bdx + ri * bdy;
+                    active[i] = l < threads && col < convk_tile_w(bdx, kw) && row < convk_tile_h(bdy, kh);
+                    word[i] = convk_tile_index(col, row, bdx, kw);
+                }
+                pass = wavefronts(word, active);
+                *stores = pass > *stores ? pass : *stores;
+            }
+    }
+    free(count);
+    free(out);
+    free(tile);
+    free(scratch);
+    free(loads);
+}
+
+static void test_any_window(void)
+{
+    static const int windows[][2] = {{1, 1}, {1, 7}, {7, 1}, {3, 5}, {5, 3}, {5, 5}, {9, 3}, {31, 31}};
+    static const int dims[][2] = {{1, 1}, {2, 9}, {17, 33}, {33, 17}, {40, 9}, {64, 48}};
+    static const int shapes[][2] = {{16, 16}, {32, 8}, {8, 32}, {7, 5}, {3, 1}, {1, 1}};
+    long walks = 0;
+
+    /* the geometry: a halo of kw/2 and kh/2, rows at least a tile wide, the
+     * last cell inside the words the launcher sizes; 3x3 as before */
+    for (size_t f = 0; f < sizeof windows / sizeof windows[0]; ++f)
+        for (size_t b = 0; b < sizeof shapes / sizeof shapes[0]; ++b) {
+            int kw = windows[f][0], kh = windows[f][1], bdx = shapes[b][0], bdy = shapes[b][1];
+            int stride = convk_tile_stride(bdx, kw), pow2 = bdx < 32 && (bdx & (bdx - 1)) == 0;
+            CHECK(convk_tile_w(bdx, kw) == bdx + 2 * (kw / 2) && convk_tile_h(bdy, kh) == bdy + 2 * (kh / 2) &&
+                      stride >= convk_tile_w(bdx, kw) &&
+                      (pow2 ? stride % bdx == 0 && stride / bdx % 2 == 1 && stride - 2 * bdx < convk_tile_w(bdx, kw)
+                            : stride == convk_tile_w(bdx, kw)) &&
+                      convk_tile_words(bdx, bdy, kw, kh) == stride * convk_tile_h(bdy, kh) &&
+                      convk_tile_index(convk_tile_w(bdx, kw) - 1, convk_tile_h(bdy, kh) - 1, bdx, kw) <
+                          convk_tile_words(bdx, bdy, kw, kh),
+                  "%dx%d window, %dx%d blocks: stride %d, %d words", kw, kh, bdx, bdy, stride,
+                  convk_tile_words(bdx, bdy, kw, kh));
+            CHECK(convk_tile_words(bdx, bdy, 3, 3) == conv3x3_tile_words(bdx, bdy) &&
+                      convk_tile_stride(bdx, 3) == conv3x3_tile_stride(bdx),
+                  "%dx%d blocks: the 3x3 tile as it was", bdx, bdy);
+        }
+    for (size_t d = 0; d < sizeof dims / sizeof dims[0]; ++d) {
+        int w = dims[d][0], h = dims[d][1];
+        img_plane in, ref;
+        float *indep = malloc(sizeof *indep * (size_t)w * (size_t)h);
+        img_plane_alloc(&in, w, h);
+        img_plane_alloc(&ref, w, h);
+        ind_fill(in.px, (size_t)w * h, 700 + (unsigned)d);
+        for (size_t f = 0; f < sizeof windows / sizeof windows[0]; ++f) {
+            filt_kernel k;
+            memset(&k, 0, sizeof k);
+            k.kw = windows[f][0], k.kh = windows[f][1], k.divisor = 3.0f;
+            ind_fill(k.weight, (size_t)k.kw * k.kh, 11 + (unsigned)f);
+            for (int t = 0; t < k.kw * k.kh; ++t)
+                k.weight[t] = k.weight[t] / 64.0f - 2.0f; /* no two alike: a flip shows */
+            for (int b = 0; b < CONV_BORDER_COUNT; ++b)
+                for (int flip = 0; flip < 2; ++flip) {
+                    conv_params p = conv_params_make(&k, (conv_border)b, flip);
+                    conv_reference(&in, &p, &ref);
+                    ind_convolve_any(in.px, w, h, k.weight, k.kw, k.kh, k.divisor, b, flip, indep);
+                    for (size_t bi = 0; bi < sizeof shapes / sizeof shapes[0]; ++bi) {
+                        int bdx = shapes[bi][0], bdy = shapes[bi][1], reads, stores;
+                        char what[128];
+                        snprintf(what, sizeof what, "%dx%d window on %dx%d, blocks %dx%d, border %s%s", k.kw, k.kh, w,
+                                 h, bdx, bdy, conv_border_name((conv_border)b), flip ? " flipped" : "");
+                        walk_naive(in.px, ref.px, w, h, bdx, bdy, &p, what);
+                        walk_tiled_any(in.px, ref.px, indep, w, h, bdx, bdy, &p, what, &reads, &stores);
+                        if (bdx == 16 || bdx == 32 || bdx == 8)
+                            CHECK(reads == 1 && stores == 1, "%s: %d passes a shared read, %d a store (1 each wanted)",
+                                  what, reads, stores);
+                        ++walks;
+                    }
+                }
+        }
+        img_plane_free(&in);
+        img_plane_free(&ref);
+        free(indep);
+    }
+    printf("%ld grid walks of the naive and tiled kernels on windows 1x1 to 31x31\n", walks);
+}
+
 int main(void)
 {
     test_tile_geometry();
     test_banks();
+    test_any_window();
     test_small_grids();
     test_coverage_4097();
     test_copy();
