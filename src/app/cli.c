@@ -63,7 +63,7 @@ static const app_option options[] = {
      N_("a preset, a preset of a size (box:5, gaussian:1.5, motion:9) or rows of\n"
      "numbers, e.g. sobel-x or \"-1 0 1; -2 0 2; -1 0 1\": any odd number of rows and\n"
      "columns up to 31 (a divisor may follow: \"1 2 1; 2 4 2; 1 2 1 / 16\"); the\n"
-     "window shows 3x3 filters, apply and bench every size")},
+     "window walks every size on the CPU, apply and bench run every size")},
     {OPT_BORDER, "--border", NULL, "MODE", APP_FOR_ALL, N_("zero, clamp (default), mirror or wrap: what taps outside read")},
     {OPT_FLIP, "--flip", NULL, NULL, APP_FOR_ALL,
      N_("true convolution (kernel rotated 180 degrees) instead of\ncross-correlation")},
@@ -459,7 +459,7 @@ int app_kernels_main(void)
     printf(_("\nAny matrix works too: -k \"%s\" (a divisor may follow: / 16), of any odd number of rows\n"
              "and columns up to 31, and these take a size: box:K (K x K ones), gaussian:S (the normal density\n"
              "of standard deviation S from 0.2 to 5, 2*ceil(3S)+1 a side), motion:K (a row of K ones). The\n"
-             "window shows 3x3 filters; apply and bench run every size on cpu-seq, cpu-simd and cpu-par.\n"),
+             "window walks every size on the CPU; apply and bench run every size on cpu-seq, cpu-simd and cpu-par.\n"),
            "-1 0 1; -2 0 2; -1 0 1");
     return APP_EXIT_OK;
 }
