@@ -29,7 +29,7 @@ app_act app_act_id(app_action_id id)
 
 static void begin_edit(app *a, int tap)
 {
-    a->edit_tap = tap >= 0 && tap < 9 ? tap : 0;
+    a->edit_tap = tap >= 0 && tap < a->s.opt.kernel.kw * a->s.opt.kernel.kh ? tap : 0;
     a->edit_text[0] = '\0';
 }
 
@@ -53,9 +53,9 @@ static void edit_key(app *a, int key)
     } else if (key == '\r' || key == '\t') {
         char *end;
         float v = strtof(a->edit_text, &end);
-        int shown = a->edit_tap, next = key == '\t' ? (shown + 1) % 9 : -1;
+        int taps = a->s.opt.kernel.kw * a->s.opt.kernel.kh, shown = a->edit_tap, next = key == '\t' ? (shown + 1) % taps : -1;
         if (n && !*end && isfinite(v))
-            scene_set_weight(&a->s, a->s.opt.flip ? 8 - shown : shown, v);
+            scene_set_weight(&a->s, a->s.opt.flip ? taps - 1 - shown : shown, v);
         else if (n)
             scene_notice(&a->s, _("a kernel value must be a number such as -2, 0.5 or 4"));
         a->edit_tap = -1;

@@ -63,7 +63,7 @@ static const app_option options[] = {
      N_("a preset, a preset of a size (box:5, gaussian:1.5, motion:9) or rows of\n"
      "numbers, e.g. sobel-x or \"-1 0 1; -2 0 2; -1 0 1\": any odd number of rows and\n"
      "columns up to 31 (a divisor may follow: \"1 2 1; 2 4 2; 1 2 1 / 16\"); the\n"
-     "window shows 3x3 filters, apply and bench every size")},
+     "window walks every size on the CPU, apply and bench run every size")},
     {OPT_BORDER, "--border", NULL, "MODE", APP_FOR_ALL, N_("zero, clamp (default), mirror or wrap: what taps outside read")},
     {OPT_FLIP, "--flip", NULL, NULL, APP_FOR_ALL,
      N_("true convolution (kernel rotated 180 degrees) instead of\ncross-correlation")},

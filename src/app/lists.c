@@ -31,7 +31,7 @@ int app_kernels_main(void)
     printf(_("\nAny matrix works too: -k \"%s\" (a divisor may follow: / 16), of any odd number of rows\n"
              "and columns up to 31, and these take a size: box:K (K x K ones), gaussian:S (the normal density\n"
              "of standard deviation S from 0.2 to 5, 2*ceil(3S)+1 a side), motion:K (a row of K ones). The\n"
-             "window shows 3x3 filters; apply and bench run every size, on the engines that run them.\n"),
+             "window walks every size on the CPU; apply and bench run every size on every engine.\n"),
            "-1 0 1; -2 0 2; -1 0 1");
     return APP_EXIT_OK;
 }

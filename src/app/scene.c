@@ -320,7 +320,7 @@ void scene_next_filter(scene *s, int step)
 
 void scene_set_weight(scene *s, int tap, float value)
 {
-    if (tap < 0 || tap > 8 || !isfinite(value))
+    if (tap < 0 || tap >= s->opt.kernel.kw * s->opt.kernel.kh || !isfinite(value))
         return;
     s->opt.kernel.weight[tap] = value;
     snprintf(s->opt.kernel.name, sizeof s->opt.kernel.name, "custom");

@@ -22,9 +22,9 @@ static void print_core(const scene *s, FILE *f)
     fprintf(f, "image=%s\nwidth=%d\nheight=%d\n", title, s->img.luma.w, s->img.luma.h);
     fprintf(f, "filter=%s\nborder=%s\nflip=%d\ndisplay=%s\n", s->opt.kernel.name, conv_border_name(s->opt.border),
             s->opt.flip, img_display_name(s->opt.display));
-    fprintf(f, "weights=");
-    for (int t = 0; t < 9; ++t)
-        fprintf(f, "%g%s", (double)s->opt.kernel.weight[t], t < 8 ? "," : "\n");
+    fprintf(f, "filter_size=%dx%d\nweights=", s->opt.kernel.kw, s->opt.kernel.kh);
+    for (int t = 0, n = s->opt.kernel.kw * s->opt.kernel.kh; t < n; ++t)
+        fprintf(f, "%g%s", (double)s->opt.kernel.weight[t], t < n - 1 ? "," : "\n");
     fprintf(f, "thread_view=%d\nview_x=%d\nview_y=%d\nview_cells=%d\n", s->thread_view, s->view_x, s->view_y,
             s->view_cells);
     fprintf(f, "focus_x=%d\nfocus_y=%d\nhovering=%d\npinned=%d\n", fx, fy, s->hovering, s->pinned);

@@ -149,7 +149,7 @@ static void advance(scene *s, double dt_ms)
         return;
     if (dt_ms > 250)
         dt_ms = 250; /* after a stall, do not jump ahead */
-    s->walk.owed_taps += s->walk.speed * 9.0 * dt_ms / 1000.0;
+    s->walk.owed_taps += s->walk.speed * s->walk.stepper.count * dt_ms / 1000.0;
     taps = (long)s->walk.owed_taps;
     s->walk.owed_taps -= (double)taps;
     while (taps-- > 0) {

@@ -440,12 +440,6 @@ int app_window_main(int argc, char **argv)
     rc = parse(argc, argv, &args, &opt);
     if (rc != APP_EXIT_OK)
         return rc;
-    if (!filt_is_3x3(&opt.kernel)) { /* its grids, walk and kernel panel draw a 3x3 window */
-        app_error("the window shows 3\xC3\x97" "3 filters; '-k %s' is %d\xC3\x97%d: run it with convis apply or convis "
-                  "bench",
-                  opt.kernel.name, opt.kernel.kw, opt.kernel.kh);
-        return APP_EXIT_USAGE;
-    }
     if (!args.display_given)
         opt.display = IMG_DISPLAY_ABS; /* edges are negative on one side */
     if (!open_window(&w, &args))

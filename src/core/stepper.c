@@ -11,8 +11,8 @@ static void enter_output(conv_stepper *s, long index)
     s->taps = 0;
     s->sum = 0.0f;
     memset(s->product, 0, sizeof s->product);
-    for (int t = 0; t < 9; ++t)
-        s->value[t] = conv_fetch(s->in->px, w, h, x, y, t, s->params.border);
+    for (int t = 0; t < s->count; ++t)
+        s->value[t] = conv_window_fetch(s->in->px, w, h, x, y, t, s->params.kw, s->params.kh, s->params.border);
 }
 
 void conv_stepper_init(conv_stepper *s, const img_plane *in, const conv_params *p, img_plane *out)
@@ -20,13 +20,14 @@ void conv_stepper_init(conv_stepper *s, const img_plane *in, const conv_params *
     s->in = in;
     s->out = out;
     s->params = *p;
+    s->count = p->kw * p->kh;
     s->total = (long)in->w * in->h;
     enter_output(s, 0);
 }
 
 long conv_stepper_done_count(const conv_stepper *s)
 {
-    return s->index + (s->taps == 9);
+    return s->index + (s->taps == s->count);
 }
 
 bool conv_stepper_done(const conv_stepper *s)
@@ -49,12 +50,12 @@ bool conv_stepper_tap(conv_stepper *s)
     int t;
     if (conv_stepper_done(s))
         return false;
-    if (s->taps == 9)
+    if (s->taps == s->count)
         enter_output(s, s->index + 1);
     t = s->taps++;
     s->product[t] = conv_product(s->value[t], s->params.weight[t]);
     s->sum += s->product[t];
-    if (s->taps == 9)
+    if (s->taps == s->count)
         s->out->px[s->index] = conv_finish(s->sum, s->params.divisor);
     return true;
 }
@@ -63,9 +64,9 @@ bool conv_stepper_output(conv_stepper *s)
 {
     if (conv_stepper_done(s))
         return false;
-    if (s->taps == 9)
+    if (s->taps == s->count)
         enter_output(s, s->index + 1);
-    while (s->taps < 9)
+    while (s->taps < s->count)
         conv_stepper_tap(s);
     return true;
 }

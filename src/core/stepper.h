@@ -1,8 +1,8 @@
 /* stepper.h - the sequential convolution, one tap at a time, for the eye.
  *
  * The stepper walks the outputs in raster order and, inside each output, the
- * nine taps in tap order (conv_pixel.h). At every moment it exposes the
- * current output, how many of its taps are done, the nine input values under
+ * window's kw*kh taps in tap order (conv_pixel.h). At every moment it exposes
+ * the current output, how many of its taps are done, the input values under
  * the window, the products so far and their running sum. It computes through
  * conv_product and conv_finish, so a full walk writes the reference result bit
  * for bit.
@@ -17,15 +17,23 @@
 
 typedef struct conv_stepper {
     const img_plane *in;
-    img_plane *out; /* each output is written when its 9th tap is done */
+    img_plane *out; /* each output is written when its last tap is done */
     conv_params params;
     long total;       /* outputs in the image: w * h */
     long index;       /* the current output, raster order (y*w + x) */
-    int taps;         /* taps of the current output done, 0..9 */
-    float value[9];   /* input values under the window */
-    float product[9]; /* products of the taps done (0 for the others) */
+    int count;                    /* taps of the window: params.kw * params.kh */
+    int taps;                     /* taps of the current output done, 0..count */
+    float value[CONV_MAX_TAPS];   /* input values under the window, tap order */
+    float product[CONV_MAX_TAPS]; /* products of the taps done (0 for the others) */
     float sum;        /* running sum of the products done */
 } conv_stepper;
+
+/* The input value that tap t of a kw x kh window at output (x, y) reads:
+ * the pixel (x + t%kw - kw/2, y + t/kw - kh/2) by the border rule. */
+static inline float conv_window_fetch(const float *in, int w, int h, int x, int y, int t, int kw, int kh, int border)
+{
+    return conv_sample(in, w, h, x + t % kw - kw / 2, y + t / kw - kh / 2, border);
+}
 
 /* Starts at output 0 with no tap done. `out` has the size of `in`. */
 void conv_stepper_init(conv_stepper *s, const img_plane *in, const conv_params *p, img_plane *out);

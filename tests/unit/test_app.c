@@ -51,13 +51,14 @@ static double clock_ms(void *user)
     return fake_now;
 }
 
-/* An app on the sample image, settings as the window's defaults. */
-static void fresh(app *a)
+/* An app on the sample image, settings as the window's defaults, filter
+ * `kernel` (as -k reads it). */
+static void fresh_on(app *a, const char *kernel)
 {
     scene_host host = {open_engine, NULL, NULL, clock_ms, NULL};
     app_options opt;
     char path[4096];
-    app_options_default(&opt, "sobel-x");
+    app_options_default(&opt, kernel);
     opt.display = IMG_DISPLAY_ABS;
     opt.limits.max_pixels = 1 << 20; /* keeps too-big and the soak small */
     app_init(a, &host, &opt, "en");
@@ -67,6 +68,11 @@ static void fresh(app *a)
         exit(1);
     }
     scene_settle(&a->s);
+}
+
+static void fresh(app *a)
+{
+    fresh_on(a, "sobel-x");
 }
 
 static void run_name(app *a, const char *name)
@@ -442,6 +448,120 @@ static void test_flipped_edit(void)
     app_do(&a, app_act_for_key(&a, PLAT_KEY_ESCAPE, 0));
     CHECK(a.edit_tap == -1 && !a.quit, "Esc ends editing only");
     app_free(&a);
+}
+
+/* ---- filters of other sizes: the walk, the state, editing ------------------------ */
+
+/* Whether the state lines of `a` hold `line` as one of them. */
+static bool state_has(const app *a, const char *line)
+{
+    char *text = NULL, *at;
+    size_t size = 0, n = strlen(line);
+    bool found = false;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return false;
+    app_print_state(a, f);
+    fclose(f);
+    for (at = text; (at = strstr(at, line)) != NULL; ++at)
+        if ((at == text || at[-1] == '\n') && (at[n] == '\n' || at[n] == '\0'))
+            found = true;
+    free(text);
+    return found;
+}
+
+/* The walk over a kw x kh filter goes tap by tap, kw*kh of them, each the
+ * product of the pixel under it (read here row by row around the output)
+ * and its weight, the running sum their sum; at the last tap the output is
+ * what conv_pixel gives, and the next tap begins the next output. The
+ * state prints every weight; editing reaches every cell, Tab wraps, and
+ * with the kernel flipped a cell lands on the opposite tap. */
+static void sized_walk(const char *filter, int kw, int kh)
+{
+    app a;
+    conv_params p;
+    const conv_stepper *st;
+    const img_plane *in;
+    int n = kw * kh, x, y, t = 0;
+    long index = 2L * 512 + 40; /* output (40, 2): the window reaches past the top for kh > 5 */
+    float sum = 0.0f;
+    char line[128];
+    fresh_on(&a, filter);
+    st = &a.s.walk.stepper;
+    in = &a.s.img.luma;
+    CHECK(a.s.opt.kernel.kw == kw && a.s.opt.kernel.kh == kh && st->count == n, "%s: %dx%d, %d taps an output",
+          filter, a.s.opt.kernel.kw, a.s.opt.kernel.kh, st->count);
+    p = conv_params_make(&a.s.opt.kernel, a.s.opt.border, a.s.opt.flip);
+    for (long i = 0; i < index; ++i)
+        run_name(&a, "step");
+    run_name(&a, "step");
+    CHECK(st->index == index && st->taps == n, "%s: step*%ld ends on output %ld with its %d taps (%ld, %d)", filter,
+          index + 1, index, n, st->index, st->taps);
+    run_name(&a, "tap");
+    CHECK(st->index == index + 1 && st->taps == 1, "%s: the tap after the last begins the next output", filter);
+    run_name(&a, "back");
+    x = conv_stepper_x(st);
+    y = conv_stepper_y(st);
+    for (int j = -(kh / 2); j <= kh / 2; ++j)
+        for (int i = -(kw / 2); i <= kw / 2; ++i, ++t) {
+            float v = conv_sample(in->px, in->w, in->h, x + i, y + j, a.s.opt.border);
+            run_name(&a, "tap");
+            sum += v * p.weight[t];
+            CHECK(st->taps == t + 1 && st->value[t] == v && st->product[t] == v * p.weight[t] && st->sum == sum,
+                  "%s: tap %d of %d reads %g (the walk: %g) and sums %g (the walk: %g)", filter, t + 1, n, (double)v,
+                  (double)st->value[t], (double)sum, (double)st->sum);
+        }
+    CHECK(a.s.cpu_out.px[st->index] == conv_pixel(in->px, in->w, in->h, x, y, &p) &&
+              sum / p.divisor == a.s.cpu_out.px[st->index],
+          "%s: output (%d, %d) is %g, conv_pixel %g", filter, x, y, (double)a.s.cpu_out.px[st->index],
+          (double)conv_pixel(in->px, in->w, in->h, x, y, &p));
+    snprintf(line, sizeof line, "taps=%d", n);
+    CHECK(state_has(&a, line), "%s: the state says %s", filter, line);
+    snprintf(line, sizeof line, "filter_size=%dx%d", kw, kh);
+    CHECK(state_has(&a, line), "%s: the state says %s", filter, line);
+    {
+        char weights[8192] = "weights=";
+        for (int k = 0; k < n; ++k)
+            snprintf(weights + strlen(weights), sizeof weights - strlen(weights), "%g%s",
+                     (double)a.s.opt.kernel.weight[k], k < n - 1 ? "," : "");
+        CHECK(state_has(&a, weights), "%s: the state prints its %d weights", filter, n);
+    }
+    /* playing: speed outputs a second, every tap of each */
+    run_name(&a, "restart");
+    run_name(&a, "play");
+    for (int k = 0; k < 4; ++k)
+        scene_update(&a.s, 250);
+    CHECK(conv_stepper_done_count(st) == (long)a.s.walk.speed, "%s: a second's play does %g outputs (%ld)", filter,
+          a.s.walk.speed, conv_stepper_done_count(st));
+    run_name(&a, "play");
+    /* editing: a click on the last cell, Tab wraps to the first */
+    {
+        app_act e = app_act_id(ACT_EDIT_KERNEL);
+        e.arg = n - 1;
+        app_do(&a, e);
+    }
+    CHECK(a.edit_tap == n - 1, "%s: a click edits the last cell (%d)", filter, a.edit_tap);
+    app_do(&a, app_act_for_key(&a, '5', 0));
+    app_do(&a, app_act_for_key(&a, '\t', 0));
+    CHECK(a.s.opt.kernel.weight[n - 1] == 5.0f && a.edit_tap == 0 && a.s.opt.kernel.kw == kw &&
+              a.s.opt.kernel.kh == kh && a.s.walk.stepper.count == n,
+          "%s: Tab applies 5 to the last tap, keeps the size and wraps to cell 0 (%d)", filter, a.edit_tap);
+    app_do(&a, app_act_for_key(&a, PLAT_KEY_ESCAPE, 0));
+    run_name(&a, "flip");
+    app_do(&a, app_act_for_key(&a, 'e', 0));
+    app_do(&a, app_act_for_key(&a, '7', 0));
+    app_do(&a, app_act_for_key(&a, '\r', 0));
+    CHECK(a.s.opt.kernel.weight[n - 1] == 7.0f, "%s: flipped, the first cell shown is the last tap (%g)", filter,
+          (double)a.s.opt.kernel.weight[n - 1]);
+    app_free(&a);
+}
+
+static void test_sized_filters(void)
+{
+    sized_walk("box:5", 5, 5);
+    sized_walk("1; 2; 3; 4; 5; 6; 7", 1, 7);
+    sized_walk("motion:9", 9, 1);
+    sized_walk("gaussian:1.5", 11, 11);
 }
 
 /* ---- scripts ---------------------------------------------------------------------- */
@@ -1951,6 +2071,7 @@ int main(void)
     test_lesson_words_kept();
     test_lesson_in_lesson();
     test_flipped_edit();
+    test_sized_filters();
     test_scripts();
     test_states();
     test_long_work();

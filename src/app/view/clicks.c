@@ -59,6 +59,13 @@ static bool map_point(const vw_click *c, float x, float y, view_hit *hit)
             return false;
         hit->act.arg = cy * c->cols + cx;
         return true;
+    case VW_MAP_TAP:
+        cx = (int)floorf((x - c->r.x) / c->cell);
+        cy = (int)floorf((y - c->r.y) / c->cell);
+        if (cx < 0 || cy < 0 || cx >= c->cols || cy >= c->rows)
+            return false;
+        hit->act.arg = cy * c->cols + cx;
+        return true;
     default: return false;
     }
     hit->act.x = hit->x = cx;

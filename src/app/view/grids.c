@@ -1,4 +1,4 @@
-/* grids.c - the input grid (blue) with the 3x3 window over it, the output
+/* grids.c - the input grid (blue) with the filter's window over it, the output
  * grid (green), and in thread view who computes each output. */
 #include "view_internal.h"
 
@@ -131,14 +131,17 @@ static bool outside_in_view(const layout *L, const scene *s)
     return L->vx == 0 || L->vy == 0 || L->vx + L->vn >= s->img.luma.w || L->vy + L->vn >= s->img.luma.h;
 }
 
-/* The shaded 3x3 window (or the hovered receptive field) over the input. */
+/* The shaded window, the filter's kw x kh cells around the output (or the
+ * hovered receptive field), over the input, clipped to the grid. */
 static void draw_window(view *v, const scene *s, int ox, int oy, int taps_done, rnd_color c, bool shade)
 {
     const layout *L = &v->L;
     float t = fmaxf(2.0f, L->cell * 0.08f);
+    int kw = s->opt.kernel.kw, kh = s->opt.kernel.kh;
     rect r;
-    vw_cell_rect(L, L->input_cells, s, ox - 1, oy - 1, &r);
-    r.w = r.h = 3 * L->cell;
+    vw_cell_rect(L, L->input_cells, s, ox - kw / 2, oy - kh / 2, &r);
+    r.w = (float)kw * L->cell;
+    r.h = (float)kh * L->cell;
     {
         /* clip to the grid: the window may hang over the image's edge */
         float x0 = fmaxf(r.x, L->input.x), y0 = fmaxf(r.y, L->input.y);
@@ -148,9 +151,9 @@ static void draw_window(view *v, const scene *s, int ox, int oy, int taps_done, 
         if (shade)
             rnd_rect(x0, y0, x1 - x0, y1 - y0, vw_alpha(c, 0.22f));
         /* the taps done so far, brighter */
-        for (int tap = 0; tap < taps_done && tap < 9; ++tap) {
+        for (int tap = 0; tap < taps_done && tap < kw * kh; ++tap) {
             rect tr;
-            vw_cell_rect(L, L->input_cells, s, ox + conv_tap_dx(tap), oy + conv_tap_dy(tap), &tr);
+            vw_cell_rect(L, L->input_cells, s, ox + tap % kw - kw / 2, oy + tap / kw - kh / 2, &tr);
             if (vw_inside(L->input, tr.x + 1, tr.y + 1))
                 rnd_frame(tr.x + 1, tr.y + 1, tr.w - 3, tr.h - 3, fmaxf(1.0f, t * 0.6f), vw_alpha(c, 0.8f));
         }

@@ -431,6 +431,14 @@ void vw_draw_inside(view *v, const app *a)
     snprintf(line, sizeof line, _("Inside the GPU: block (%d, %d) of %d×%d, %d×%d threads (J: another shape)"),
              s->inside.bx, s->inside.by, gx, gy, bdx, bdy);
     vw_text_fit(v, v->font, line, L->sweep.x, L->sweep.y, L->sweep.w, TEXT);
+    if (!filt_is_3x3(&s->opt.kernel)) { /* its tile, halo and counts are the 3x3 kernels' */
+        snprintf(line, sizeof line,
+                 _("Inside the GPU follows the 3×3 kernels, so it shows 3×3 filters; this filter is %d×%d. Choose a "
+                   "3×3 filter (keys 1 to 9) to look inside a block, or Esc to go back."),
+                 s->opt.kernel.kw, s->opt.kernel.kh);
+        rnd_text_wrapped(v->font, line, L->sweep.x, L->sweep.y + 2 * L->line, L->sweep.w, WINDOW, true);
+        return;
+    }
     vw_text_fit(v, v->small, _(stage_text(s)), L->sweep.x, L->sweep.y + L->line, L->sweep.w, WINDOW);
     tile_box(s, box, &tile, &cell);
     if (s->inside.stage == SCENE_BLOCK_NO_BARRIER_GPU) {

@@ -116,6 +116,7 @@ typedef enum vw_map {
     VW_MAP_CELL,   /* a cell of a grid: the image pixel (x, y) under the point */
     VW_MAP_PIXEL,  /* a picture of the whole image: the image pixel (x, y) under the point */
     VW_MAP_THREAD, /* a block's tile: the index (arg) of the thread under the point */
+    VW_MAP_TAP,    /* a kernel's cells, cols by rows: the index (arg) of the tap under the point */
 } vw_map;
 
 /* A place to click, as a panel drew it. */
@@ -125,8 +126,8 @@ typedef struct vw_click {
     int arg;                  /* VW_MAP_NONE: the index it gives (-1: the action's own) */
     vw_map map;
     int x0, y0;     /* VW_MAP_CELL: the image pixel of the cell at the corner */
-    int cols, rows; /* CELL, PIXEL: the image's size; THREAD: the block's threads */
-    float cell;     /* CELL, THREAD: a cell's side in window pixels */
+    int cols, rows; /* CELL, PIXEL: the image's size; THREAD: the block's threads; TAP: the kernel's */
+    float cell;     /* CELL, THREAD, TAP: a cell's side in window pixels */
     bool pans;      /* a drag here pans the grids */
     bool hovers;    /* the pointer here hovers the output under it */
 } vw_click;
