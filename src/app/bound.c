@@ -57,7 +57,7 @@ bool bound_stands_in(const scene *s)
 bound_work bound_scene_work(const scene *s)
 {
     long long n = (long long)s->img.luma.w * s->img.luma.h;
-    return bound_conv_work_copies(n, BOUND_TAPS_3X3,
+    return bound_conv_work_copies(n, s->opt.kernel.kw * s->opt.kernel.kh,
                                   s->gpu.result == ENG_RESULT_INTEROP    ? 0
                                   : s->gpu.result == ENG_RESULT_PER_PIXEL ? n
                                                                           : 1);
@@ -168,7 +168,7 @@ void bound_sweep_sentence(const scene *s, char *buf, size_t size)
         return;
     }
     fmt_ms(s->sweep.ms[SWEEP_PAR][i], par, sizeof par);
-    w = bound_conv_work((long long)s->sweep.size[i] * s->sweep.size[i], BOUND_TAPS_3X3, true);
+    w = bound_conv_work((long long)s->sweep.size[i] * s->sweep.size[i], s->opt.kernel.kw * s->opt.kernel.kh, true);
     gpu_list(&w, list, sizeof list);
     for (int g = 0; g < bound_gpu_count(); ++g)
         above += bound_time_of(bound_gpu_at(g), &w).ms > s->sweep.ms[SWEEP_PAR][i];

@@ -62,7 +62,7 @@ void bound_time_text(double ms, char *buf, size_t size);
  * virtual GPU or missing, so no GPU of this machine's was measured. */
 bool bound_stands_in(const scene *s);
 
-/* The work of the scene's image on its GPU result path: the image goes in
+/* The work of the scene's image and filter on its GPU result path: the image goes in
  * on every path, and comes back on all but the no-copy one. */
 bound_work bound_scene_work(const scene *s);
 

@@ -123,6 +123,9 @@ static void test_scene_words(void)
     CHECK(!bound_stands_in(&s) && bound_least(&s, &who) == 0 && !who, "a real GPU: measured, no bound stands in");
     s.gpu.eng.engine = NULL;
     s.img.luma.w = 512, s.img.luma.h = 384;
+    s.opt.kernel.kw = s.opt.kernel.kh = 5;
+    CHECK(bound_scene_work(&s).flops == 51.0 * 512 * 384, "the scene's filter counts: 25 multiply-adds and one");
+    s.opt.kernel.kw = s.opt.kernel.kh = 3;
     s.gpu.result = ENG_RESULT_INTEROP;
     CHECK(bound_scene_work(&s).link_bytes == 4.0 * 512 * 384 && bound_scene_work(&s).copies == 1,
           "no copy back: the image goes in, nothing comes back");

@@ -35,9 +35,9 @@ static bool sweep_bounds(const app *a)
 
 /* GPU g's bound for the sweep's size x size image: the sweep's GPU copies
  * the image in and the result back. */
-static double bound_at(int g, int size)
+static double bound_at(const scene *s, int g, int size)
 {
-    bound_work w = bound_conv_work((long long)size * size, BOUND_TAPS_3X3, true);
+    bound_work w = bound_conv_work((long long)size * size, s->opt.kernel.kw * s->opt.kernel.kh, true);
     return bound_time_of(bound_gpu_at(g), &w).ms;
 }
 
@@ -64,8 +64,8 @@ static void sweep_range(const app *a, double *lo, double *hi)
         double floor_ms = *lo / 3, least = *lo;
         for (int g = 0; g < bound_gpu_count(); ++g)
             for (int size = 4; size <= 4096; size *= 4) {
-                least = fmin(least, bound_at(g, size));
-                *hi = fmax(*hi, bound_at(g, size));
+                least = fmin(least, bound_at(&a->s, g, size));
+                *hi = fmax(*hi, bound_at(&a->s, g, size));
             }
         *lo = fmax(least, floor_ms);
     }
@@ -185,7 +185,7 @@ static void draw_bounds(view *v, const app *a, const plot *p, float label_x, flo
     for (int g = 0; g < count; ++g) {
         float px = 0, py = 0;
         for (int size = 4; size <= 4096; size *= 4) {
-            float x = plot_x(p, size), y = plot_y(p, bound_at(g, size)); /* below the chart when small */
+            float x = plot_x(p, size), y = plot_y(p, bound_at(&a->s, g, size)); /* below the chart when small */
             if (size > 4 && (y <= p->y1 || py <= p->y1)) { /* dots from the last point, cut at the bottom */
                 int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
                 for (int j = 0; j <= steps; j += 3) {
