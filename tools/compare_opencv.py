@@ -59,8 +59,8 @@ def main():
         verdict = ("%.2fx faster" % ratio) if ratio >= 1 else ("%.2fx slower" % (1 / ratio))
         print("| %d | %.3g ms | %.3g ms (%d calls) | %.3g ms (%d threads) | %.3g ms (%d calls) | %s |" %
               (k, c["cpu-simd"]["median_ms"], one, n1, par, threads, many, n2, verdict))
-    print("\nOpenCV %s, %d x %d float32, border replicate; convis %s on the same size; one run." %
-          (cv2.__version__, size, size, os.path.basename(convis)))
+    print("\nOpenCV %s's filter2D, %d x %d float32, border replicate; convis bench -k box:K (%s) on a square of "
+          "the same size; one run." % (cv2.__version__, size, size, os.path.basename(convis)))
 
 
 if __name__ == "__main__":
