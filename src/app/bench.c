@@ -35,21 +35,30 @@
 
 /* ---- the command line ------------------------------------------------------------ */
 
-static bool parse_sizes(const char *text, bench *b)
+/* Whole numbers from 1 to hi parted by commas, at most `most` of them (odd
+ * ones only when `odd`), into n[]; false when the text is not such a list. */
+static bool parse_list(const char *text, long hi, bool odd, int most, int *n, int *count)
 {
     const char *p = text;
-    b->size_count = 0;
+    *count = 0;
     while (*p) {
         char *end;
-        long n = strtol(p, &end, 10);
-        if (end == p || n < 1 || n > 16384 || (*end && (*end != ',' || !end[1])) || b->size_count == BENCH_MAX_SIZES) {
-            app_error("bench: --sizes takes up to %d sides from 1 to 16384 parted by commas, such as "
-                      "256,1024,4096, not '%s'",
-                      BENCH_MAX_SIZES, text);
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 1 || v > hi || (odd && v % 2 == 0) || (*end && (*end != ',' || !end[1])) || *count == most)
             return false;
-        }
-        b->sizes[b->size_count++] = (int)n;
+        n[(*count)++] = (int)v;
         p = *end ? end + 1 : end;
+    }
+    return true;
+}
+
+static bool parse_sizes(const char *text, bench *b)
+{
+    if (!parse_list(text, 16384, false, BENCH_MAX_SIZES, b->sizes, &b->size_count)) {
+        app_error("bench: --sizes takes up to %d sides from 1 to 16384 parted by commas, such as "
+                  "256,1024,4096, not '%s'",
+                  BENCH_MAX_SIZES, text);
+        return false;
     }
     return b->size_count > 0 || (app_error("bench: --sizes is empty"), false);
 }
@@ -79,20 +88,11 @@ static bool parse_engines(const char *text, bench *b)
 /* --ksize: odd sizes from 1 to CONV_MAX_SIDE parted by commas. */
 static bool parse_ksizes(const char *text, bench *b)
 {
-    const char *p = text;
-    b->ksize_count = 0;
-    while (*p) {
-        char *end;
-        long n = strtol(p, &end, 10);
-        if (end == p || n < 1 || n > CONV_MAX_SIDE || n % 2 == 0 || (*end && (*end != ',' || !end[1])) ||
-            b->ksize_count == BENCH_MAX_KSIZES) {
-            app_error("bench: --ksize takes up to %d odd filter sizes from 1 to %d parted by commas, such as 3,5,7,9, "
-                      "not '%s'",
-                      BENCH_MAX_KSIZES, CONV_MAX_SIDE, text);
-            return false;
-        }
-        b->ksizes[b->ksize_count++] = (int)n;
-        p = *end ? end + 1 : end;
+    if (!parse_list(text, CONV_MAX_SIDE, true, BENCH_MAX_KSIZES, b->ksizes, &b->ksize_count)) {
+        app_error("bench: --ksize takes up to %d odd filter sizes from 1 to %d parted by commas, such as 3,5,7,9, "
+                  "not '%s'",
+                  BENCH_MAX_KSIZES, CONV_MAX_SIDE, text);
+        return false;
     }
     return b->ksize_count > 0 || (app_error("bench: --ksize is empty"), false);
 }
