@@ -114,26 +114,29 @@ static void interior_row(const float *in, float *out, int w, int y, int x0, int 
  * anywhere by a copy (never passed or returned: no ABI of its own). */
 typedef float v8f __attribute__((vector_size(32)));
 
-/* The same for a window of any size: n outputs of row y from column x0,
- * LANES * VECS at a time in vector registers (enough of them that each add need
- * not wait for the one before), each lane's products added in tap order
- * from 0 as conv_pixel adds them; the last few one by one, in the same
- * order. */
+/* The same for a window of any size and geometry: n outputs of output row
+ * y from output column x0, whose windows lie wholly inside the image; at
+ * stride 1 LANES * VECS at a time in vector registers (enough of them that
+ * each add need not wait for the one before), each lane's products added in
+ * tap order from 0 as conv_pixel adds them; the last few, and every output
+ * at a larger stride (its inputs are not side by side), one by one in the
+ * same order. */
 #define LANES 8
 #define VECS 4
 VECTOR_CLONES
 static void interior_run_any(const float *in, int w, int y, int x0, int n, float *restrict dst, const conv_params *p)
 {
-    int rx = p->kw / 2, ry = p->kh / 2, i = 0;
-    const float *top = in + (long)(y - ry) * w + x0 - rx; /* the window's top-left tap of the first output */
-    for (; i + LANES * VECS <= n; i += LANES * VECS) {
+    int st = p->stride, d = p->dilation, i = 0;
+    /* the window's top-left tap of the first output */
+    const float *top = in + (long)(y * st - p->pad_y) * w + (long)x0 * st - p->pad_x;
+    for (; st == 1 && i + LANES * VECS <= n; i += LANES * VECS) {
         v8f acc[VECS] = {{0}};
         for (int j = 0, t = 0; j < p->kh; ++j) {
-            const float *row = top + (long)j * w + i;
+            const float *row = top + (long)j * d * w + i;
             for (int c = 0; c < p->kw; ++c, ++t)
                 for (int v = 0; v < VECS; ++v) {
                     v8f x;
-                    memcpy(&x, row + c + v * LANES, sizeof x);
+                    memcpy(&x, row + c * d + v * LANES, sizeof x);
                     acc[v] += x * p->weight[t];
                 }
         }
@@ -143,10 +146,11 @@ static void interior_run_any(const float *in, int w, int y, int x0, int n, float
         }
     }
     for (; i < n; ++i) {
+        const float *first = top + (long)i * st;
         float sum = 0.0f;
         for (int j = 0, t = 0; j < p->kh; ++j)
             for (int c = 0; c < p->kw; ++c, ++t)
-                sum += conv_product(top[(long)j * w + i + c], p->weight[t]);
+                sum += conv_product(first[(long)j * d * w + c * d], p->weight[t]);
         dst[i] = conv_finish(sum, p->divisor);
     }
 }
@@ -154,34 +158,45 @@ static void interior_run_any(const float *in, int w, int y, int x0, int n, float
 static void border_pixel(const eng_job *job, int x, int y)
 {
     const img_plane *in = job->in;
-    job->out->px[(long)y * in->w + x] = conv_pixel(in->px, in->w, in->h, x, y, &job->params);
+    job->out->px[(long)y * job->out->w + x] = conv_pixel(in->px, in->w, in->h, x, y, &job->params);
+}
+
+/* The outputs along an axis of n inputs (k taps, pad before) whose whole
+ * window is inside: [*lo, *hi). */
+static void interior_span(int n, int k, int pad, const conv_params *p, int *lo, int *hi)
+{
+    int extent = p->dilation * (k - 1) + 1, last = n - extent + pad; /* the last output's first tap */
+    *lo = (pad + p->stride - 1) / p->stride;
+    *hi = last < 0 ? 0 : last / p->stride + 1;
 }
 
 static void run_band(band *b)
 {
     const img_plane *in = b->job->in;
     const conv_params *p = &b->job->params;
-    int w = in->w, h = in->h, rx = p->kw / 2, ry = p->kh / 2;
-    bool three = p->kw == 3 && p->kh == 3;
+    int w = in->w, ow = b->job->out->w, ix0, ix1, iy0, iy1;
+    bool three = p->kw == 3 && p->kh == 3 && conv_plain(p);
     double t0 = tim_now_ms();
 
-    for (long row_start = b->i0 - b->i0 % w; row_start < b->i1; row_start += w) {
-        int y = (int)(row_start / w);
+    interior_span(w, p->kw, p->pad_x, p, &ix0, &ix1);
+    interior_span(in->h, p->kh, p->pad_y, p, &iy0, &iy1);
+    for (long row_start = b->i0 - b->i0 % ow; row_start < b->i1; row_start += ow) {
+        int y = (int)(row_start / ow);
         int x0 = row_start < b->i0 ? (int)(b->i0 - row_start) : 0;
-        int x1 = row_start + w > b->i1 ? (int)(b->i1 - row_start) : w;
-        int ix0 = x0 > rx ? x0 : rx, ix1 = x1 < w - rx ? x1 : w - rx;
-        if (y < ry || y >= h - ry || w < p->kw) { /* a border row: every pixel through the border rule */
+        int x1 = row_start + ow > b->i1 ? (int)(b->i1 - row_start) : ow;
+        int lo = x0 > ix0 ? x0 : ix0, hi = x1 < ix1 ? x1 : ix1;
+        if (y < iy0 || y >= iy1 || lo >= hi) { /* a border row: every pixel through the border rule */
             for (int x = x0; x < x1; ++x)
                 border_pixel(b->job, x, y);
             continue;
         }
-        for (int x = x0; x < x1 && x < ix0; ++x) /* the left edge */
+        for (int x = x0; x < lo; ++x) /* the left edge */
             border_pixel(b->job, x, y);
-        if (ix0 < ix1 && three)
-            interior_row(in->px, b->job->out->px, w, y, ix0, ix1, p);
-        else if (ix0 < ix1)
-            interior_run_any(in->px, w, y, ix0, ix1 - ix0, b->job->out->px + (long)y * w + ix0, p);
-        for (int x = ix1 > x0 ? ix1 : x0; x < x1; ++x) /* the right edge */
+        if (three)
+            interior_row(in->px, b->job->out->px, w, y, lo, hi, p);
+        else
+            interior_run_any(in->px, w, y, lo, hi - lo, b->job->out->px + (long)y * ow + lo, p);
+        for (int x = hi; x < x1; ++x) /* the right edge */
             border_pixel(b->job, x, y);
     }
     b->ms = tim_now_ms() - t0;
@@ -320,7 +335,7 @@ static void par_close(void *state)
 static bool par_run(void *state, const eng_job *job, eng_timing *timing)
 {
     par_state *s = state;
-    long total = (long)job->in->w * job->in->h;
+    long total = (long)job->out->w * job->out->h;
     long by_size = (total + MIN_BAND_OUTPUTS - 1) / MIN_BAND_OUTPUTS; /* bands worth a thread */
     int n = s->threads < by_size ? s->threads : (int)by_size;
     double t0 = tim_now_ms(), busy[MAX_THREADS] = {0}, busiest = 0.0, wall;
@@ -420,6 +435,7 @@ static void par_describe_run(void *state, const eng_timing *t, char *buf, size_t
 const eng_class eng_cpu_par_class = {
     .name = "cpu-par",
     .any_size = true,
+    .any_geometry = true,
     .summary = N_("every CPU core, one band of rows each, vectorised"),
     .open = par_open,
     .close = par_close,
@@ -431,6 +447,7 @@ const eng_class eng_cpu_par_class = {
 const eng_class eng_cpu_simd_class = {
     .name = "cpu-simd",
     .any_size = true,
+    .any_geometry = true,
     .summary = N_("one CPU core, the loop vectorised as cpu-par's: the vector lanes' gain alone"),
     .open = simd_open,
     .close = par_close,

@@ -33,6 +33,7 @@ static void seq_describe(void *state, char *buf, size_t size)
 const eng_class eng_cpu_seq_class = {
     .name = "cpu-seq",
     .any_size = true,
+    .any_geometry = true,
     .summary = N_("one scalar output after another on one CPU thread, every tap through the border rule (the "
                   "baseline: what a plain loop does)"),
     .run = seq_run,

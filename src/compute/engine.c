@@ -147,7 +147,7 @@ const char *eng_description(eng_engine *e)
 
 bool eng_runs_size(const eng_class *cls, const conv_params *p)
 {
-    return cls->any_size || (p->kw == 3 && p->kh == 3);
+    return (cls->any_size || (p->kw == 3 && p->kh == 3)) && (cls->any_geometry || conv_plain(p));
 }
 
 /* eng_runs_size, or false with the sentence that says so, naming the
@@ -158,6 +158,14 @@ static bool size_runs(const eng_engine *e, const conv_params *p)
     size_t n = 0;
     if (eng_runs_size(e->cls, p))
         return true;
+    if (!e->cls->any_geometry && !conv_plain(p)) {
+        for (size_t i = 0; i < eng_count(); ++i)
+            if (eng_class_at(i)->any_geometry && n < sizeof names)
+                n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", eng_class_at(i)->name);
+        return err_set("the %s engine runs stride 1, dilation 1 and 'same' padding only; this is stride %d, dilation "
+                       "%d, '%s' (these run every geometry: %s)",
+                       e->cls->name, p->stride, p->dilation, conv_padding_name((conv_padding)p->padding), names);
+    }
     for (size_t i = 0; i < eng_count(); ++i)
         if (eng_class_at(i)->any_size && n < sizeof names)
             n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", eng_class_at(i)->name);
@@ -166,15 +174,25 @@ static bool size_runs(const eng_engine *e, const conv_params *p)
                    e->cls->name, p->kw, p->kh, names);
 }
 
+/* The output has the size the geometry gives (when there is one to check),
+ * and there is an output at all. */
+static bool output_fits(const eng_engine *e, const eng_job *job, const img_plane *out)
+{
+    int ow, oh;
+    if (!conv_output_size(&job->params, job->in->w, job->in->h, &ow, &oh))
+        return false;
+    if (out && (out->w != ow || out->h != oh))
+        return err_set("engine '%s': a %dx%d input gives a %dx%d output here, not %dx%d", e->cls->name, job->in->w,
+                       job->in->h, ow, oh, out->w, out->h);
+    return true;
+}
+
 bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing)
 {
     memset(timing, 0, sizeof *timing);
     timing->reps = 1;
-    timing->total_px = (long long)job->in->w * job->in->h;
-    if (job->in->w != job->out->w || job->in->h != job->out->h)
-        return err_set("engine '%s': input %dx%d and output %dx%d differ in size", e->cls->name, job->in->w, job->in->h,
-                       job->out->w, job->out->h);
-    if (!size_runs(e, &job->params))
+    timing->total_px = (long long)job->out->w * job->out->h;
+    if (!size_runs(e, &job->params) || !output_fits(e, job, job->out))
         return false;
     return e->cls->run(e->state, job, timing);
 }
@@ -183,13 +201,10 @@ bool eng_present(eng_engine *e, const eng_job *job, unsigned gl_buffer, eng_timi
 {
     memset(timing, 0, sizeof *timing);
     timing->reps = 1;
-    timing->total_px = (long long)job->in->w * job->in->h;
-    if (job->out && (job->in->w != job->out->w || job->in->h != job->out->h))
-        return err_set("engine '%s': input %dx%d and output %dx%d differ in size", e->cls->name, job->in->w, job->in->h,
-                       job->out->w, job->out->h);
+    timing->total_px = (long long)conv_out_w(&job->params, job->in->w) * conv_out_h(&job->params, job->in->h);
     if (!e->cls->present)
         return err_set("engine '%s' cannot compute into a GL buffer", e->cls->name);
-    if (!size_runs(e, &job->params))
+    if (!size_runs(e, &job->params) || !output_fits(e, job, job->out))
         return false;
     return e->cls->present(e->state, job, gl_buffer, timing);
 }

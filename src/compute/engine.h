@@ -180,7 +180,9 @@ typedef struct eng_timing {
     double kernel_one_ms; /* one launch after idle */
 } eng_timing;
 
-/* One convolution: `in` to `out` (same size, not aliased) with `params`. */
+/* One convolution: `in` to `out` (not aliased) with `params`; `out` has the
+ * output's size, conv_out_w x conv_out_h (the input's on the plain
+ * geometry). */
 typedef struct eng_job {
     const img_plane *in;
     img_plane *out;
@@ -246,6 +248,10 @@ typedef struct eng_class {
     /* It runs filters of every size (conv_params.kw, kh); else 3x3 ones
      * only, and eng_run refuses the others in a sentence. */
     bool any_size;
+    /* It runs every geometry (conv_params: stride, dilation, padding), the
+     * output then of conv_out_w x conv_out_h; else the plain one only, and
+     * eng_run refuses the others in a sentence. */
+    bool any_geometry;
     /* Computes with the OpenGL context current on the calling thread, which
      * the app provides: the window's, or a hidden window's on the command
      * line. Such an engine's probe fails when no context is current. */
@@ -347,7 +353,8 @@ bool eng_cores_check(int threads, eng_cores *out);
 /* One run, timed. */
 bool eng_run(eng_engine *e, const eng_job *job, eng_timing *timing);
 
-/* Whether the engine class runs a filter of p's size (any_size, or 3x3). */
+/* Whether the engine class runs a filter of p's size (any_size, or 3x3)
+ * and p's geometry (any_geometry, or the plain one). */
 bool eng_runs_size(const eng_class *cls, const conv_params *p);
 
 /* One run, timed, into the GL buffer object `gl_buffer` (at least w*h floats)

@@ -469,8 +469,8 @@ static bool warm_up(gl_state *s)
 {
     float in_px = 0.0f, out_px = 0.0f;
     img_plane in = {1, 1, &in_px}, out = {1, 1, &out_px};
-    eng_job job = {&in, &out, {1.0f, CONV_BORDER_ZERO, 3, 3, {0, 0, 0, 0, 1, 0, 0, 0, 0}}};
-    eng_job any = {&in, &out, {1.0f, CONV_BORDER_ZERO, 1, 1, {1}}}; /* the shaders of any size, both kernels */
+    eng_job job = {&in, &out, {1.0f, CONV_BORDER_ZERO, 3, 3, 1, 1, CONV_PAD_SAME, 1, 1, {0, 0, 0, 0, 1, 0, 0, 0, 0}}};
+    eng_job any = {&in, &out, {1.0f, CONV_BORDER_ZERO, 1, 1, 1, 1, CONV_PAD_SAME, 0, 0, {1}}}; /* the shaders of any size, both kernels */
     eng_options kept = s->opt;
     eng_timing timing;
     bool ok;

@@ -19,8 +19,24 @@ conv_params conv_params_make(const filt_kernel *k, conv_border border, bool flip
 const char *conv_border_name(conv_border b);
 bool conv_border_parse(const char *text, conv_border *out);
 
+/* The geometry (conv_params): stride 1..CONV_MAX_STRIDE, dilation
+ * 1..CONV_MAX_DILATION, padding same, valid or full; pad_x, pad_y follow.
+ * conv_params_make gives the plain one (1, 1, same). Out-of-range values
+ * are clamped; conv_geometry_check says in a sentence why they are wrong. */
+void conv_params_set_geometry(conv_params *p, int stride, int dilation, conv_padding padding);
+bool conv_geometry_check(int stride, int dilation);
+
+/* "same", "valid", "full". */
+const char *conv_padding_name(conv_padding pad);
+bool conv_padding_parse(const char *text, conv_padding *out);
+
+/* The output's size for an input of in_w x in_h; false with a sentence when
+ * there is no output (a valid window wider or taller than the image). */
+bool conv_output_size(const conv_params *p, int in_w, int in_h, int *out_w, int *out_h);
+
 /* The reference: every output in raster order through conv_pixel, one after
- * another. `out` must have the size of `in` and must not alias it. */
+ * another. `out` must have the output's size (conv_out_w/h: the size of `in`
+ * on the plain geometry) and must not alias it. */
 void conv_reference(const img_plane *in, const conv_params *p, img_plane *out);
 
 /* Whether two outputs are the same result: the one rule every bit-for-bit

@@ -22,6 +22,8 @@
 #ifndef CONVIS_CONV_PIXEL_H
 #define CONVIS_CONV_PIXEL_H
 
+#include <stdbool.h>
+
 #include "convis_hd.h"
 
 /* How a tap that falls outside the image reads a value. */
@@ -36,18 +38,66 @@ typedef enum conv_border {
 #define CONV_MAX_SIDE 31 /* a filter's widest and tallest */
 #define CONV_MAX_TAPS (CONV_MAX_SIDE * CONV_MAX_SIDE)
 
+/* How far the window may hang over the image's edges, as conv_arithmetic
+ * draws it: `same` centres the window on every input pixel (the output is
+ * the input's size at stride 1; the taps past the edge read by the border
+ * rule), `valid` keeps the whole window inside (the output shrinks by the
+ * window's extent less one), `full` lets it overlap by one pixel at least
+ * (the output grows by as much; the taps past the edge read by the border
+ * rule, zero by default). */
+typedef enum conv_padding { CONV_PAD_SAME = 0, CONV_PAD_VALID, CONV_PAD_FULL, CONV_PAD_COUNT } conv_padding;
+
+#define CONV_MAX_STRIDE 8
+#define CONV_MAX_DILATION 8
+
 /* The parameters of one convolution, as applied: weights already flipped
- * when true convolution was asked for. A plain struct, copyable to a device. */
+ * when true convolution was asked for. A plain struct, copyable to a device.
+ *
+ * Geometry: output (ox, oy) lays its window's top-left tap on the input at
+ * (ox*stride - pad_x, oy*stride - pad_y), and tap (i, j) of it at that plus
+ * (i*dilation, j*dilation). The window's extent is dilation*(k-1)+1 a side;
+ * pad_x, pad_y follow from the padding (conv_params_set_geometry): half the
+ * extent for same, 0 for valid, the extent less one for full. Stride 1,
+ * dilation 1 and same are "plain": today's window, output the size of the
+ * input, tap t at (x + t%kw - kw/2, y + t/kw - kh/2). */
 typedef struct conv_params {
     float divisor;               /* never 0 */
     int border;                  /* a conv_border */
     int kw, kh;                  /* the window: odd, 1..CONV_MAX_SIDE */
+    int stride, dilation;        /* 1..CONV_MAX_STRIDE, 1..CONV_MAX_DILATION */
+    int padding;                 /* a conv_padding */
+    int pad_x, pad_y;            /* the window's overhang left and top (see above) */
     float weight[CONV_MAX_TAPS]; /* tap order, see above; kw*kh of them (the small fields first: one
                                     cache line holds them and a 3x3 window's weights) */
 } conv_params;
 
 /* The offset of tap t (0..8) of a 3x3 window from the output pixel: the
  * window's filters, and the 3x3 kernels' tiles. */
+/* Whether the geometry is the plain one (see conv_params). */
+CONVIS_HD static inline bool conv_plain(const conv_params *p)
+{
+    return p->stride == 1 && p->dilation == 1 && p->padding == CONV_PAD_SAME;
+}
+
+/* The outputs along an axis of n input pixels for a window of k taps: 0
+ * when a valid window does not fit. */
+CONVIS_HD static inline int conv_out_len(int n, int k, int stride, int dilation, int padding)
+{
+    int extent = dilation * (k - 1) + 1;
+    int span = padding == CONV_PAD_VALID ? n - extent : padding == CONV_PAD_FULL ? n + extent - 2 : n - 1;
+    return span < 0 ? 0 : span / stride + 1;
+}
+
+CONVIS_HD static inline int conv_out_w(const conv_params *p, int in_w)
+{
+    return conv_out_len(in_w, p->kw, p->stride, p->dilation, p->padding);
+}
+
+CONVIS_HD static inline int conv_out_h(const conv_params *p, int in_h)
+{
+    return conv_out_len(in_h, p->kh, p->stride, p->dilation, p->padding);
+}
+
 CONVIS_HD static inline int conv_tap_dx(int t)
 {
     return t % 3 - 1;
@@ -128,19 +178,23 @@ CONVIS_HD static inline float conv_pixel_3x3(const float *in, int w, int h, int 
     return conv_combine(value, p->weight, p->divisor);
 }
 
+/* Any window and any geometry: output (x, y) of an input of w x h (the
+ * output's own size is conv_out_w/h). On the plain geometry the taps are
+ * those of conv_pixel_3x3 for a 3x3 window, in the same order. */
 CONVIS_HD static inline float conv_pixel_any(const float *in, int w, int h, int x, int y, const conv_params *p)
 {
     float sum = 0.0f;
-    int rx = p->kw / 2, ry = p->kh / 2, t = 0;
-    for (int j = -ry; j <= ry; ++j)
-        for (int i = -rx; i <= rx; ++i, ++t)
-            sum += conv_product(conv_sample(in, w, h, x + i, y + j, p->border), p->weight[t]);
+    int x0 = x * p->stride - p->pad_x, y0 = y * p->stride - p->pad_y, d = p->dilation, t = 0;
+    for (int j = 0; j < p->kh; ++j)
+        for (int i = 0; i < p->kw; ++i, ++t)
+            sum += conv_product(conv_sample(in, w, h, x0 + i * d, y0 + j * d, p->border), p->weight[t]);
     return conv_finish(sum, p->divisor);
 }
 
 CONVIS_HD static inline float conv_pixel(const float *in, int w, int h, int x, int y, const conv_params *p)
 {
-    return p->kw == 3 && p->kh == 3 ? conv_pixel_3x3(in, w, h, x, y, p) : conv_pixel_any(in, w, h, x, y, p);
+    return p->kw == 3 && p->kh == 3 && conv_plain(p) ? conv_pixel_3x3(in, w, h, x, y, p)
+                                                       : conv_pixel_any(in, w, h, x, y, p);
 }
 
 #endif

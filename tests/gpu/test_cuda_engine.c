@@ -190,7 +190,7 @@ static void check_block_shapes(eng_engine *e)
         for (size_t f = 0; f < sizeof filters / sizeof filters[0]; ++f)
             for (int b = 0; b < CONV_BORDER_COUNT; ++b) {
                 filt_kernel k;
-                eng_job job = {&in, &out, {1.0f, 0, 3, 3, {0}}};
+                eng_job job = {&in, &out, {1.0f, 0, 3, 3, 1, 1, CONV_PAD_SAME, 1, 1, {0}}};
                 CHECK(filt_parse(filters[f], &k), "filter '%s'", filters[f]);
                 job.params = conv_params_make(&k, (conv_border)b, f == 1);
                 conv_reference(&in, &job.params, &ref);

@@ -101,6 +101,39 @@ static inline void ind_convolve_any(const float *in, int w, int h, const float *
     free(pad);
 }
 
+/* With stride, dilation and padding as conv_arithmetic writes them: the
+ * input padded by p = half the dilated extent (same), 0 (valid) or the
+ * extent less one (full) on every side, by the border rule; the output
+ * floor((n + 2p - extent) / stride) + 1 along each axis (written to *ow,
+ * *oh, 0 when none), output o reading padded pixel o*stride + tap*dilation.
+ * padding: 0 same, 1 valid, 2 full. */
+static inline void ind_convolve_geometry(const float *in, int w, int h, const float *weight, int kw, int kh,
+                                         float divisor, int border, int stride, int dilation, int padding, float *out,
+                                         int *ow, int *oh)
+{
+    int ex = dilation * (kw - 1) + 1, ey = dilation * (kh - 1) + 1;
+    int px = padding == 1 ? 0 : padding == 2 ? ex - 1 : (ex - 1) / 2;
+    int py = padding == 1 ? 0 : padding == 2 ? ey - 1 : (ey - 1) / 2;
+    int pw = w + 2 * px, ph = h + 2 * py;
+    float *pad = malloc(sizeof *pad * (size_t)pw * (size_t)ph);
+    *ow = pw >= ex ? (pw - ex) / stride + 1 : 0;
+    *oh = ph >= ey ? (ph - ey) / stride + 1 : 0;
+    for (int y = 0; y < ph; ++y)
+        for (int x = 0; x < pw; ++x) {
+            int sx = ind_source_far(x - px, w, border), sy = ind_source_far(y - py, h, border);
+            pad[(size_t)y * pw + x] = (sx < 0 || sy < 0) ? 0.0f : in[(size_t)sy * w + sx];
+        }
+    for (int y = 0; y < *oh; ++y)
+        for (int x = 0; x < *ow; ++x) {
+            float sum = 0.0f;
+            for (int j = 0; j < kh; ++j)
+                for (int i = 0; i < kw; ++i)
+                    sum += weight[j * kw + i] * pad[(size_t)(y * stride + j * dilation) * pw + x * stride + i * dilation];
+            out[(size_t)y * *ow + x] = sum / divisor;
+        }
+    free(pad);
+}
+
 /* Deterministic pseudo-random pixel values in 0..255 with fractions. */
 static inline void ind_fill(float *px, size_t n, unsigned seed)
 {

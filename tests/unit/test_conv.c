@@ -294,6 +294,103 @@ static void test_any_size(void)
     }
 }
 
+/* Stride, dilation and padding, conv_arithmetic's pictures by hand on a
+ * 5x5 image of 1..25 and a 3x3 box, then every CPU engine against the
+ * reference and the reference against the independent convolution over
+ * strides, dilations, paddings, borders and windows. */
+static void test_geometry(void)
+{
+    static const char *const filters[] = {"box", "box:5", "1 2 3; 4 5 6; 7 8 9; 1 0 1; 2 2 2 / 7", "motion:3", "1 / 1"};
+    static const int dims[][2] = {{1, 1}, {5, 5}, {6, 4}, {37, 29}, {70, 12}};
+    eng_engine *e[3] = {eng_open(eng_find("cpu-seq")), eng_open(eng_find("cpu-simd")), eng_open(eng_find("cpu-par"))};
+    float px[25], got[49];
+    img_plane in = {5, 5, px}, out = {0, 0, got};
+    filt_kernel box;
+    conv_params p;
+    int ow, oh;
+    for (int i = 0; i < 25; ++i)
+        px[i] = (float)(i + 1);
+    filt_parse("1 1 1; 1 1 1; 1 1 1", &box);
+    p = conv_params_make(&box, CONV_BORDER_ZERO, false);
+    conv_params_set_geometry(&p, 2, 1, CONV_PAD_SAME); /* 3x3 outputs, the first at input (0, 0) */
+    CHECK(conv_out_w(&p, 5) == 3 && conv_out_h(&p, 5) == 3, "stride 2, same: 3x3");
+    out.w = out.h = 3, conv_reference(&in, &p, &out);
+    CHECK(got[0] == 16 && got[1] == 2 + 3 + 4 + 7 + 8 + 9 && got[4] == 7 + 8 + 9 + 12 + 13 + 14 + 17 + 18 + 19, "stride 2: %g %g %g",
+          (double)got[0], (double)got[1], (double)got[4]);
+    conv_params_set_geometry(&p, 1, 1, CONV_PAD_VALID);
+    CHECK(conv_out_w(&p, 5) == 3, "valid: 3 a side");
+    out.w = out.h = 3, conv_reference(&in, &p, &out);
+    CHECK(got[0] == 63 && got[8] == 13 + 14 + 15 + 18 + 19 + 20 + 23 + 24 + 25, "valid: %g %g", (double)got[0],
+          (double)got[8]);
+    conv_params_set_geometry(&p, 1, 2, CONV_PAD_VALID); /* extent 5: one output, taps at 0, 2, 4 */
+    CHECK(conv_out_w(&p, 5) == 1 && conv_out_h(&p, 4) == 0, "dilation 2, valid: 1, and none from 4 rows");
+    out.w = out.h = 1, conv_reference(&in, &p, &out);
+    CHECK(got[0] == 1 + 3 + 5 + 11 + 13 + 15 + 21 + 23 + 25, "dilated: %g", (double)got[0]);
+    CHECK(!conv_output_size(&p, 5, 4, &ow, &oh) && strstr(err_msg(), "no output"), "no output: %s", err_msg());
+    conv_params_set_geometry(&p, 1, 1, CONV_PAD_FULL);
+    CHECK(conv_out_w(&p, 5) == 7 && p.pad_x == 2, "full: 7 a side");
+    out.w = out.h = 7, conv_reference(&in, &p, &out);
+    CHECK(got[0] == 1 && got[48] == 25 && got[8] == 1 + 2 + 6 + 7, "full: %g %g %g", (double)got[0], (double)got[48],
+          (double)got[8]);
+    CHECK(!conv_geometry_check(0, 1) && !conv_geometry_check(1, CONV_MAX_DILATION + 1) && conv_geometry_check(8, 8),
+          "geometry limits");
+
+    for (size_t f = 0; f < sizeof filters / sizeof filters[0] && e[0] && e[1] && e[2]; ++f) {
+        filt_kernel k;
+        CHECK(filt_parse(filters[f], &k), "'%s': %s", filters[f], err_msg());
+        for (size_t d = 0; d < sizeof dims / sizeof dims[0]; ++d) {
+            int w = dims[d][0], h = dims[d][1];
+            img_plane src = make_input(w, h, 90 + (unsigned)(f * 5 + d)), ref = {0}, res = {0};
+            for (int g = 0; g < 4 * 3 * 3; ++g) {
+                int stride = 1 + g % 4, dil = 1 + g / 4 % 3, pad = g / 12, bd = (g + (int)f) % CONV_BORDER_COUNT;
+                float *want = malloc(sizeof *want * (size_t)(w + 2 * 31 * 3) * (size_t)(h + 2 * 31 * 3));
+                eng_job job;
+                p = conv_params_make(&k, (conv_border)bd, false);
+                conv_params_set_geometry(&p, stride, dil, (conv_padding)pad);
+                ind_convolve_geometry(src.px, w, h, p.weight, k.kw, k.kh, k.divisor, bd, stride, dil, pad, want, &ow, &oh);
+                CHECK(conv_out_w(&p, w) == ow && conv_out_h(&p, h) == oh, "%s on %dx%d, s%d d%d %s: %dx%d, paper %dx%d",
+                      filters[f], w, h, stride, dil, conv_padding_name((conv_padding)pad), conv_out_w(&p, w),
+                      conv_out_h(&p, h), ow, oh);
+                if (ow > 0 && oh > 0) {
+                    img_plane_alloc(&ref, ow, oh), img_plane_alloc(&res, ow, oh);
+                    conv_reference(&src, &p, &ref);
+                    CHECK(conv_count_different(ref.px, want, (long)ow * oh) == 0, "reference == paper: %s %dx%d s%d d%d %s b%d",
+                          filters[f], w, h, stride, dil, conv_padding_name((conv_padding)pad), bd);
+                    job = (eng_job){&src, &res, p};
+                    for (int i = 0; i < 3; ++i) {
+                        eng_timing t;
+                        memset(res.px, 0xff, sizeof(float) * (size_t)ow * oh);
+                        CHECK(eng_run(e[i], &job, &t) && conv_count_different(ref.px, res.px, (long)ow * oh) == 0,
+                              "%s == reference: %s %dx%d s%d d%d %s b%d", eng_class_of(e[i])->name, filters[f], w, h,
+                              stride, dil, conv_padding_name((conv_padding)pad), bd);
+                    }
+                    img_plane_free(&ref), img_plane_free(&res);
+                } else {
+                    eng_timing t;
+                    job = (eng_job){&src, NULL, p};
+                    CHECK(!conv_output_size(&p, w, h, &ow, &oh), "no output, said");
+                    (void)t;
+                }
+                free(want);
+            }
+            img_plane_free(&src);
+        }
+    }
+    { /* an output of the wrong size is refused, in a sentence with the sizes */
+        img_plane src = make_input(8, 8, 3), small = {0};
+        eng_job job;
+        eng_timing t;
+        img_plane_alloc(&small, 8, 8);
+        p = conv_params_make(&box, CONV_BORDER_ZERO, false);
+        conv_params_set_geometry(&p, 2, 1, CONV_PAD_SAME);
+        job = (eng_job){&src, &small, p};
+        CHECK(!eng_run(e[0], &job, &t) && strstr(err_msg(), "4x4"), "wrong output size refused: %s", err_msg());
+        img_plane_free(&src), img_plane_free(&small);
+    }
+    for (int i = 0; i < 3; ++i)
+        eng_close(e[i]);
+}
+
 /* The threads of this process, from /proc (0 where it cannot be read). */
 static int thread_count(void)
 {
@@ -508,6 +605,7 @@ int main(void)
     test_stepper_state();
     test_engines();
     test_any_size();
+    test_geometry();
     test_pool();
     test_threads_used();
     test_cores_check();

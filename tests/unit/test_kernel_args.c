@@ -19,7 +19,7 @@ int main(void)
         {16, 0, 16, 16}, {-3, 5, 16, 16}, {16, 16, 2048, 1}, {16, 16, 1, 1025}, {1, 65536 * 2, 1, 1},
     };
     const int invalid = (int)cudaErrorInvalidConfiguration;
-    conv_params p = {1.0f, 0, 3, 3, {0, 0, 0, 0, 1, 0, 0, 0, 0}};
+    conv_params p = {1.0f, 0, 3, 3, 1, 1, CONV_PAD_SAME, 1, 1, {0, 0, 0, 0, 1, 0, 0, 0, 0}};
     float dummy[4];
 
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
