@@ -196,7 +196,7 @@ int app_apply_main(int argc, char **argv)
     }
     job.in = &img.luma;
     job.out = &out;
-    job.params = conv_params_make(&a.opt.kernel, a.opt.border, a.opt.flip);
+    job.params = app_options_params(&a.opt);
     if (!eng_measure(engine, &job, a.reps, &timing)) {
         app_error("engine '%s' failed on '%s': %s", a.engine, a.input, err_msg());
         rc = APP_EXIT_ENGINE;

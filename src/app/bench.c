@@ -281,7 +281,7 @@ static bool measure_all(bench *b, const img_plane *source)
             fprintf(stderr, _("convis: bench: %dx%d...\n"), n, n);
         measure_copy(&in, &out, b->budget_ms, &b->copy[i]);
         for (int k = 0; k < b->engine_count; ++k) {
-            eng_job job = {&in, &out, conv_params_make(&b->opt.kernel, b->opt.border, b->opt.flip)};
+            eng_job job = {&in, &out, app_options_params(&b->opt)};
             eng_timing t;
             if (!engine[k])
                 continue;

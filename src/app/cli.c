@@ -67,6 +67,10 @@ static const app_option options[] = {
     {OPT_BORDER, "--border", NULL, "MODE", APP_FOR_ALL, N_("zero, clamp (default), mirror or wrap: what taps outside read")},
     {OPT_FLIP, "--flip", NULL, NULL, APP_FOR_ALL,
      N_("true convolution (kernel rotated 180 degrees) instead of\ncross-correlation")},
+    {OPT_STRIDE, "--stride", NULL, "N", APP_FOR_ALL, N_("outputs every N pixels across and down (default 1): the output\nshrinks N times each way")},
+    {OPT_DILATION, "--dilation", NULL, "N", APP_FOR_ALL, N_("the taps N pixels apart (default 1): a 3×3 window spreads over\n2N+1 pixels a side")},
+    {OPT_PADDING, "--padding", NULL, "MODE", APP_FOR_ALL,
+     N_("same (default: an output for each input, taps past the edge by\n--border), valid (only whole windows: the output shrinks) or full\n(every overlap: it grows)")},
     {OPT_DISPLAY, "--display", NULL, "MODE", APP_FOR_ALL,
      N_("how results become grey levels: clamp, abs, signed\n(default: clamp for apply, abs in the window)")},
     {OPT_MAX_SIDE, "--max-side", NULL, "N", APP_FOR_ALL, N_("refuse images wider or taller than N pixels")},
@@ -172,6 +176,16 @@ int app_take_shared_option(const app_option *opt, const char *v, app_options *o)
         return 1;
     case OPT_BORDER:
         if (!conv_border_parse(v, &o->border))
+            break;
+        return 1;
+    case OPT_STRIDE:
+    case OPT_DILATION:
+        if (!app_parse_count(opt->name, v, opt->id == OPT_STRIDE ? CONV_MAX_STRIDE : CONV_MAX_DILATION, &n))
+            return -1;
+        *(opt->id == OPT_STRIDE ? &o->stride : &o->dilation) = (int)n;
+        return 1;
+    case OPT_PADDING:
+        if (!conv_padding_parse(v, &o->padding))
             break;
         return 1;
     case OPT_DISPLAY:

@@ -33,6 +33,9 @@ typedef enum app_option_id {
     OPT_KERNEL,
     OPT_BORDER,
     OPT_FLIP,
+    OPT_STRIDE,
+    OPT_DILATION,
+    OPT_PADDING,
     OPT_DISPLAY,
     OPT_MAX_SIDE,
     OPT_MAX_PIXELS, /* every command */

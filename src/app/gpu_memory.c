@@ -21,7 +21,11 @@ long long scene_budget_at(int i)
 
 long long scene_image_bytes(const scene *s)
 {
-    return s->img.luma.px ? tile_image_bytes(s->img.luma.w, s->img.luma.h) : 0;
+    conv_params p;
+    if (!s->img.luma.px)
+        return 0;
+    p = scene_params(s);
+    return tile_image_bytes(&p, s->img.luma.w, s->img.luma.h);
 }
 
 long long scene_gpu_max_pixels(const scene *s)

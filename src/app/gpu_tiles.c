@@ -50,7 +50,8 @@ bool scene_tiles_start(scene *s)
 {
     tile_plan plan;
     char banner[512];
-    if (!tile_plan_make(s->img.luma.w, s->img.luma.h, scene_tile_budget(s), &plan)) {
+    conv_params p = scene_params(s);
+    if (!tile_plan_make(s->img.luma.w, s->img.luma.h, &p, scene_tile_budget(s), &plan)) {
         scene_tiles_end(s); /* no plan: nothing of an older one stays */
         snprintf(banner, sizeof banner, _("the GPU phase cannot run in tiles: %s"), err_msg());
         scene_gpu_failed(s, err_msg(), banner);

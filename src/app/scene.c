@@ -88,7 +88,7 @@ void scene_free(scene *s)
 
 conv_params scene_params(const scene *s)
 {
-    return conv_params_make(&s->opt.kernel, s->opt.border, s->opt.flip);
+    return app_options_params(&s->opt);
 }
 
 void scene_changed(scene *s, scene_change what)
