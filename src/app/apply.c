@@ -165,7 +165,8 @@ int app_apply_main(int argc, char **argv)
     eng_engine *engine = NULL;
     eng_timing timing;
     eng_job job;
-    char kernel_text[160];
+    char kernel_text[160], geometry[96];
+    int ow, oh;
     int rc;
 
     rc = parse(argc, argv, &a);
@@ -176,7 +177,12 @@ int app_apply_main(int argc, char **argv)
         return app_exit_of_error(APP_EXIT_INPUT); /* no memory is the machine's */
     }
     rc = APP_EXIT_INPUT;
-    if (!img_plane_alloc(&out, img.luma.w, img.luma.h)) {
+    job.params = app_options_params(&a.opt);
+    if (!conv_output_size(&job.params, img.luma.w, img.luma.h, &ow, &oh)) {
+        app_error("%s", err_msg());
+        goto free_image;
+    }
+    if (!img_plane_alloc(&out, ow, oh)) {
         app_error("%s", err_msg());
         rc = APP_EXIT_ENV; /* no memory for the result */
         goto free_image;
@@ -196,7 +202,6 @@ int app_apply_main(int argc, char **argv)
     }
     job.in = &img.luma;
     job.out = &out;
-    job.params = app_options_params(&a.opt);
     if (!eng_measure(engine, &job, a.reps, &timing)) {
         app_error("engine '%s' failed on '%s': %s", a.engine, a.input, err_msg());
         rc = APP_EXIT_ENGINE;
@@ -211,6 +216,9 @@ int app_apply_main(int argc, char **argv)
     printf(_("wrote %s: %dx%d, kernel %s [%s]%s, border %s, display %s\n"), a.output, out.w, out.h, a.opt.kernel.name,
            kernel_text, a.opt.flip ? _(" flipped (true convolution)") : "",
            C_("border", conv_border_name(a.opt.border)), C_("display", img_display_name(a.opt.display)));
+    app_geometry_text(&a.opt, geometry, sizeof geometry);
+    if (*geometry)
+        printf(_("  geometry: %s, from a %dx%d input\n"), geometry, img.luma.w, img.luma.h);
     printf(_("  engine: %s (%s)\n"), a.engine, eng_run_description(engine, &timing)); /* the threads it used */
     if (a.have_eng && !eng_has_options(eng_class_of(engine)))
         printf(_("  note: engine '%s' has no GPU kernel variants or result paths; --gpu-kernel and --result "

@@ -270,7 +270,10 @@ static bool measure_all(bench *b, const img_plane *source)
     for (int i = 0; i < b->size_count; ++i) {
         int n = b->sizes[i];
         img_plane in, out;
-        if (!img_plane_scaled(source, n, n, &in) || !img_plane_alloc(&out, n, n)) {
+        conv_params geo = app_options_params(&b->opt);
+        int ow = conv_out_w(&geo, n), oh = conv_out_h(&geo, n); /* none: each engine's run says why */
+        /* room for the image's copy (measure_copy) and for the output, whichever is larger */
+        if (!img_plane_scaled(source, n, n, &in) || !img_plane_alloc(&out, ow > n ? ow : n, oh > n ? oh : n)) {
             img_plane_free(&in);
             for (int k = 0; k < b->engine_count; ++k)
                 eng_close(engine[k]);
@@ -280,6 +283,7 @@ static bool measure_all(bench *b, const img_plane *source)
         if (b->format == BENCH_TEXT)
             fprintf(stderr, _("convis: bench: %dx%d...\n"), n, n);
         measure_copy(&in, &out, b->budget_ms, &b->copy[i]);
+        out.w = ow > 0 ? ow : 1, out.h = oh > 0 ? oh : 1;
         for (int k = 0; k < b->engine_count; ++k) {
             eng_job job = {&in, &out, app_options_params(&b->opt)};
             eng_timing t;
