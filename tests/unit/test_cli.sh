@@ -448,6 +448,28 @@ apply "cpu-seq with --gpu-kernel and --result" "$R" "$R" -k box -o "$OUT/switche
 expect_success "cpu-seq --gpu-kernel naive --result per-pixel: exit 0"
 check "the note says both were ignored" has "$S/stdout" "--gpu-kernel and --result were ignored"
 
+# ---- stride, dilation and padding: the output's size follows -------------------------
+
+for spec in "4 3 --stride 2" "5 3 --padding valid" "3 1 --dilation 2 --padding valid" "9 7 --padding full" \
+    "4 3 --stride 3 --dilation 2 --padding full"; do
+    read -r w h geo <<<"$spec"
+    # shellcheck disable=SC2086
+    apply "ramp.pgm $geo" "$R" "$R" -k box $geo -o "$OUT/geo.pfm" --engine cpu-seq
+    expect_success "apply -k box $geo exits 0"
+    check "$geo: a 7x5 input gives a ${w}x${h} output" pfm_shape "$OUT/geo.pfm" "$w" "$h"
+    check "$geo: the geometry is said beside the output" has "$S/stdout" "geometry: stride"
+    # shellcheck disable=SC2086
+    apply "ramp.pgm $geo on cpu-par" "$R" "$R" -k box $geo -o "$OUT/geo-par.pfm" --engine cpu-par
+    check "$geo: cpu-par's output byte-equal to cpu-seq's" cmp -s "$OUT/geo.pfm" "$OUT/geo-par.pfm"
+done
+apply "a valid window larger than the image" "$R" "$R" -k box:7 --padding valid -o "$OUT/none.pfm"
+expect_error 2 "box:7, valid, on 7x5: exit 2, one line saying there is no output" "leaves no output"
+check "no output written when there is none" absent "$OUT/none.pfm"
+apply "--stride 0" "$R" "$R" -k box --stride 0 -o "$OUT/none.pfm"
+expect_error 1 "--stride 0: exit 1, one line with the range" "from 1 to 8"
+apply "--padding half" "$R" "$R" -k box --padding half -o "$OUT/none.pfm"
+expect_error 1 "--padding half: exit 1, one line naming the modes" "same, valid or full"
+
 # ---- successes ---------------------------------------------------------------------
 
 for spec in "ramp.pgm 7 5" "tiny.png 5 4"; do
