@@ -157,6 +157,29 @@ static void print_depth_note(const apply_args *a, const img_image *img)
                a->input, img->bits, out_bits);
 }
 
+/* What was written, with what, how: the lines after the output is saved. */
+static void print_result(const apply_args *a, const img_image *img, const img_plane *out, eng_engine *engine,
+                         const eng_timing *timing)
+{
+    char kernel_text[160], geometry[96];
+    filt_format(&a->opt.kernel, kernel_text, sizeof kernel_text);
+    printf(_("wrote %s: %dx%d, kernel %s [%s]%s, border %s, display %s\n"), a->output, out->w, out->h,
+           a->opt.kernel.name, kernel_text, a->opt.flip ? _(" flipped (true convolution)") : "",
+           C_("border", conv_border_name(a->opt.border)), C_("display", img_display_name(a->opt.display)));
+    app_geometry_text(&a->opt, geometry, sizeof geometry);
+    if (*geometry)
+        printf(_("  geometry: %s, from a %dx%d input\n"), geometry, img->luma.w, img->luma.h);
+    printf(_("  engine: %s (%s)\n"), a->engine, eng_run_description(engine, timing)); /* the threads it used */
+    if (a->have_eng && !eng_has_options(eng_class_of(engine)))
+        printf(_("  note: engine '%s' has no GPU kernel variants or result paths; --gpu-kernel and --result "
+                 "were ignored\n"),
+               a->engine);
+    else if (a->have_eng && a->eng.kernel != ENG_KERNEL_TILED && !eng_has_kernels(eng_class_of(engine)))
+        printf(_("  note: engine '%s' has one kernel; --gpu-kernel was ignored\n"), a->engine);
+    print_depth_note(a, img);
+    print_timing(timing);
+}
+
 int app_apply_main(int argc, char **argv)
 {
     apply_args a;
@@ -165,7 +188,6 @@ int app_apply_main(int argc, char **argv)
     eng_engine *engine = NULL;
     eng_timing timing;
     eng_job job;
-    char kernel_text[160], geometry[96];
     int ow, oh;
     int rc;
 
@@ -212,22 +234,7 @@ int app_apply_main(int argc, char **argv)
         rc = app_exit_of_error(APP_EXIT_INPUT); /* a full disk is the machine's, a bad path the user's */
         goto close_engine;
     }
-    filt_format(&a.opt.kernel, kernel_text, sizeof kernel_text);
-    printf(_("wrote %s: %dx%d, kernel %s [%s]%s, border %s, display %s\n"), a.output, out.w, out.h, a.opt.kernel.name,
-           kernel_text, a.opt.flip ? _(" flipped (true convolution)") : "",
-           C_("border", conv_border_name(a.opt.border)), C_("display", img_display_name(a.opt.display)));
-    app_geometry_text(&a.opt, geometry, sizeof geometry);
-    if (*geometry)
-        printf(_("  geometry: %s, from a %dx%d input\n"), geometry, img.luma.w, img.luma.h);
-    printf(_("  engine: %s (%s)\n"), a.engine, eng_run_description(engine, &timing)); /* the threads it used */
-    if (a.have_eng && !eng_has_options(eng_class_of(engine)))
-        printf(_("  note: engine '%s' has no GPU kernel variants or result paths; --gpu-kernel and --result "
-                 "were ignored\n"),
-               a.engine);
-    else if (a.have_eng && a.eng.kernel != ENG_KERNEL_TILED && !eng_has_kernels(eng_class_of(engine)))
-        printf(_("  note: engine '%s' has one kernel; --gpu-kernel was ignored\n"), a.engine);
-    print_depth_note(&a, &img);
-    print_timing(&timing);
+    print_result(&a, &img, &out, engine, &timing);
     rc = APP_EXIT_OK;
 close_engine:
     eng_close(engine);

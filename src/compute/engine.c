@@ -169,7 +169,8 @@ static bool size_runs(const eng_engine *e, const conv_params *p)
     for (size_t i = 0; i < eng_count(); ++i)
         if (eng_class_at(i)->any_size && n < sizeof names)
             n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", eng_class_at(i)->name);
-    return err_set("the %s engine runs 3\xC3\x97" "3 filters; this one is %d\xC3\x97%d (these run filters of every size: "
+    return err_set("the %s engine runs 3\xC3\x97"
+                   "3 filters; this one is %d\xC3\x97%d (these run filters of every size: "
                    "%s)",
                    e->cls->name, p->kw, p->kh, names);
 }

@@ -34,8 +34,8 @@ typedef struct tile_window {
 tile_window tile_window_of(const conv_params *p);
 
 typedef struct tile_plan {
-    int w, h;           /* the output (the image's size on the plain geometry) */
-    int in_w, in_h;     /* the image */
+    int w, h;       /* the output (the image's size on the plain geometry) */
+    int in_w, in_h; /* the image */
     tile_window window;
     int tile_w, tile_h; /* outputs a tile; the last column and row may be smaller */
     int cols, rows;

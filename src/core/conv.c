@@ -31,7 +31,7 @@ bool conv_border_parse(const char *text, conv_border *out)
 }
 
 static const char *const padding_names[CONV_PAD_COUNT] = {NC_("padding", "same"), NC_("padding", "valid"),
-                                                            NC_("padding", "full")};
+                                                          NC_("padding", "full")};
 
 const char *conv_padding_name(conv_padding pad)
 {

@@ -194,7 +194,7 @@ CONVIS_HD static inline float conv_pixel_any(const float *in, int w, int h, int 
 CONVIS_HD static inline float conv_pixel(const float *in, int w, int h, int x, int y, const conv_params *p)
 {
     return p->kw == 3 && p->kh == 3 && conv_plain(p) ? conv_pixel_3x3(in, w, h, x, y, p)
-                                                       : conv_pixel_any(in, w, h, x, y, p);
+                                                     : conv_pixel_any(in, w, h, x, y, p);
 }
 
 #endif

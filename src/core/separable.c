@@ -93,6 +93,10 @@ bool sep_factor(const conv_params *p, sep_factors *out)
 {
     memset(out, 0, sizeof *out);
     out->kw = p->kw, out->kh = p->kh;
+    if (!conv_plain(p))
+        return err_set("separable passes run stride 1, dilation 1 and 'same' padding only; this is stride %d, "
+                       "dilation %d, '%s'",
+                       p->stride, p->dilation, conv_padding_name((conv_padding)p->padding));
     if (all_integers(p->weight, p->kw * p->kh))
         return factor_exact(p, out);
     return factor_near(p, out);

@@ -128,7 +128,8 @@ static inline void ind_convolve_geometry(const float *in, int w, int h, const fl
             float sum = 0.0f;
             for (int j = 0; j < kh; ++j)
                 for (int i = 0; i < kw; ++i)
-                    sum += weight[j * kw + i] * pad[(size_t)(y * stride + j * dilation) * pw + x * stride + i * dilation];
+                    sum +=
+                        weight[j * kw + i] * pad[(size_t)(y * stride + j * dilation) * pw + x * stride + i * dilation];
             out[(size_t)y * *ow + x] = sum / divisor;
         }
     free(pad);

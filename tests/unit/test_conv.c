@@ -242,8 +242,13 @@ static void test_engines(void)
  * every border rule, flipped and not. */
 static void test_any_size(void)
 {
-    static const char *const filters[] = {"1 / 1",  "box:5", "motion:7", "1; 2; 3; 4; 5 / 15", "gaussian:1.2",
-                                          "box:31", "-1 0.5 2 0 1; 3 -2 0 1 1; 0 0 4 0 0 / 3"};
+    static const char *const filters[] = {"1 / 1",
+                                          "box:5",
+                                          "motion:7",
+                                          "1; 2; 3; 4; 5 / 15",
+                                          "gaussian:1.2",
+                                          "box:31",
+                                          "-1 0.5 2 0 1; 3 -2 0 1 1; 0 0 4 0 0 / 3"};
     static const int dims[][2] = {{1, 1}, {3, 5}, {17, 33}, {40, 9}, {64, 48}};
     eng_engine *e[3] = {eng_open(eng_find("cpu-seq")), eng_open(eng_find("cpu-simd")), eng_open(eng_find("cpu-par"))};
     CHECK(e[0] && e[1] && e[2], "CPU engines open: %s", err_msg());
@@ -315,8 +320,8 @@ static void test_geometry(void)
     conv_params_set_geometry(&p, 2, 1, CONV_PAD_SAME); /* 3x3 outputs, the first at input (0, 0) */
     CHECK(conv_out_w(&p, 5) == 3 && conv_out_h(&p, 5) == 3, "stride 2, same: 3x3");
     out.w = out.h = 3, conv_reference(&in, &p, &out);
-    CHECK(got[0] == 16 && got[1] == 2 + 3 + 4 + 7 + 8 + 9 && got[4] == 7 + 8 + 9 + 12 + 13 + 14 + 17 + 18 + 19, "stride 2: %g %g %g",
-          (double)got[0], (double)got[1], (double)got[4]);
+    CHECK(got[0] == 16 && got[1] == 2 + 3 + 4 + 7 + 8 + 9 && got[4] == 7 + 8 + 9 + 12 + 13 + 14 + 17 + 18 + 19,
+          "stride 2: %g %g %g", (double)got[0], (double)got[1], (double)got[4]);
     conv_params_set_geometry(&p, 1, 1, CONV_PAD_VALID);
     CHECK(conv_out_w(&p, 5) == 3, "valid: 3 a side");
     out.w = out.h = 3, conv_reference(&in, &p, &out);
@@ -347,15 +352,17 @@ static void test_geometry(void)
                 eng_job job;
                 p = conv_params_make(&k, (conv_border)bd, false);
                 conv_params_set_geometry(&p, stride, dil, (conv_padding)pad);
-                ind_convolve_geometry(src.px, w, h, p.weight, k.kw, k.kh, k.divisor, bd, stride, dil, pad, want, &ow, &oh);
+                ind_convolve_geometry(src.px, w, h, p.weight, k.kw, k.kh, k.divisor, bd, stride, dil, pad, want, &ow,
+                                      &oh);
                 CHECK(conv_out_w(&p, w) == ow && conv_out_h(&p, h) == oh, "%s on %dx%d, s%d d%d %s: %dx%d, paper %dx%d",
                       filters[f], w, h, stride, dil, conv_padding_name((conv_padding)pad), conv_out_w(&p, w),
                       conv_out_h(&p, h), ow, oh);
                 if (ow > 0 && oh > 0) {
                     img_plane_alloc(&ref, ow, oh), img_plane_alloc(&res, ow, oh);
                     conv_reference(&src, &p, &ref);
-                    CHECK(conv_count_different(ref.px, want, (long)ow * oh) == 0, "reference == paper: %s %dx%d s%d d%d %s b%d",
-                          filters[f], w, h, stride, dil, conv_padding_name((conv_padding)pad), bd);
+                    CHECK(conv_count_different(ref.px, want, (long)ow * oh) == 0,
+                          "reference == paper: %s %dx%d s%d d%d %s b%d", filters[f], w, h, stride, dil,
+                          conv_padding_name((conv_padding)pad), bd);
                     job = (eng_job){&src, &res, p};
                     for (int i = 0; i < 3; ++i) {
                         eng_timing t;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/err.h"
 #include "core/conv.h"
 #include "core/filter.h"
 #include "core/separable.h"
@@ -30,6 +31,8 @@ static void test_factor(void)
           "sobel-x: row 1 0 -1 (first nonzero positive), col -1 -2 -1");
     p = params_of("box:7", CONV_BORDER_ZERO);
     CHECK(sep_factor(&p, &f) && f.exact && f.kw == 7, "box:7 is rank 1");
+    conv_params_set_geometry(&p, 2, 1, CONV_PAD_SAME);
+    CHECK(!sep_factor(&p, &f) && strstr(err_msg(), "stride 2"), "another geometry refused: %s", err_msg());
     p = params_of("motion:9", CONV_BORDER_ZERO);
     CHECK(sep_factor(&p, &f) && f.exact && f.kh == 1, "motion:9 is rank 1");
     p = params_of("2 4; 3 6; 1 2", CONV_BORDER_ZERO);
