@@ -7,6 +7,7 @@
 #include "i18n.h"
 #include "compute/engine.h"
 #include "core/err.h"
+#include "apply_separable.h"
 #include "engine_host.h"
 
 #define DEFAULT_ENGINE "cpu-par"
@@ -19,6 +20,8 @@ typedef struct apply_args {
     int reps;
     eng_options eng; /* --gpu-kernel, --result */
     bool have_eng;   /* either was given */
+    bool separable;  /* --separable */
+    const char *diff_map;
 } apply_args;
 
 /* Applies one of apply's own options; false after a message for a bad
@@ -28,6 +31,8 @@ static bool take_option(const app_option *o, const char *v, apply_args *a)
     long long n;
     switch (o->id) {
     case OPT_OUTPUT: a->output = v; return true;
+    case OPT_SEPARABLE: a->separable = true; return true;
+    case OPT_DIFF_MAP: a->diff_map = v; return true;
     case OPT_ENGINE: a->engine = v; return true;
     case OPT_GPU_KERNEL:
         if (!eng_kernel_parse(v, &a->eng.kernel)) {
@@ -66,6 +71,10 @@ static int check_args(const apply_args *a)
         app_error("apply: no input image; usage: convis apply IN -k FILTER -o OUT.png|OUT.pfm");
         return APP_EXIT_USAGE;
     }
+    if (a->diff_map && !a->separable) {
+        app_error("apply: --diff-map maps the separable passes' differences; add --separable");
+        return APP_EXIT_USAGE;
+    }
     if (!a->have_kernel) {
         app_error("apply: no filter; add -k with %s", filt_expected_form());
         return APP_EXIT_USAGE;
@@ -96,6 +105,8 @@ static int parse(int argc, char **argv, apply_args *a)
     a->reps = DEFAULT_REPS;
     memset(&a->eng, 0, sizeof a->eng);
     a->have_eng = false;
+    a->separable = false;
+    a->diff_map = NULL;
 
     for (int i = 0; i < argc; ++i) {
         const char *arg = argv[i], *v;
@@ -235,6 +246,11 @@ int app_apply_main(int argc, char **argv)
         goto close_engine;
     }
     print_result(&a, &img, &out, engine, &timing);
+    if (a.separable && !app_apply_separable(&img.luma, &job.params, &out, a.diff_map, a.input)) {
+        app_error("%s", err_msg());
+        rc = app_exit_of_error(APP_EXIT_INPUT);
+        goto close_engine;
+    }
     rc = APP_EXIT_OK;
 close_engine:
     eng_close(engine);

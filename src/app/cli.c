@@ -78,6 +78,13 @@ static const app_option options[] = {
     {OPT_OUTPUT, "--output", "-o", "FILE", APP_FOR_APPLY, N_(".png (display, 8-bit grey) or .pfm (exact float values)")},
     {OPT_ENGINE, "--engine", NULL, "NAME", APP_FOR_APPLY, N_("the engine (default cpu-par): ")},
     {OPT_REPS, "--reps", NULL, "N", APP_FOR_APPLY, N_("time N runs after a warm-up and report the median (default 5)")},
+    {OPT_SEPARABLE, "--separable", NULL, NULL, APP_FOR_APPLY,
+     N_("a filter of rank 1 (box, gaussian, sobel, motion...) run again as a\n"
+     "row pass and a column pass on one CPU thread: its taps, its time and\n"
+     "how far its result is from the engine's, in ULPs (the output written\n"
+     "stays the engine's)")},
+    {OPT_DIFF_MAP, "--diff-map", NULL, "FILE", APP_FOR_APPLY,
+     N_("with --separable: each output's distance in ULPs, as FILE (.pfm\nkeeps them exactly)")},
     {OPT_GPU_KERNEL, "--gpu-kernel", NULL, "NAME", APP_FOR_APPLY,
      N_("cuda and gl: tiled (default; a shared-memory tile; in CUDA the\n"
      "filter in constant memory) or naive (nine reads from global memory\nper output)")},

@@ -42,6 +42,8 @@ typedef enum app_option_id {
     OPT_OUTPUT,
     OPT_ENGINE,
     OPT_REPS,
+    OPT_SEPARABLE,
+    OPT_DIFF_MAP,
     OPT_GPU_KERNEL,
     OPT_RESULT, /* apply */
     OPT_WINDOW,

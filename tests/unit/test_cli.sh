@@ -470,6 +470,20 @@ expect_error 1 "--stride 0: exit 1, one line with the range" "from 1 to 8"
 apply "--padding half" "$R" "$R" -k box --padding half -o "$OUT/none.pfm"
 expect_error 1 "--padding half: exit 1, one line naming the modes" "same, valid or full"
 
+# ---- --separable: the two passes beside the engine's result, never called equal unless they are
+
+apply "--separable box:5" "$R" "$R" -k box:5 --separable --diff-map "$OUT/ulps.pfm" -o "$OUT/sep.pfm"
+expect_success "apply -k box:5 --separable --diff-map exits 0"
+check "box:5: 10 taps against 25, exactly" has "$S/stdout" "10 taps an output against 25"
+check "box:5: the difference said, in outputs or bits" has_line "$S/stdout" "against the engine's result: (the same bits in all 35 outputs|[0-9,]+ of 35 outputs differ)"
+check "the ULP map has the output's size" pfm_shape "$OUT/ulps.pfm" 7 5
+apply "--separable sharpen" "$R" "$R" -k sharpen --separable -o "$OUT/sep.pfm"
+expect_success "apply -k sharpen --separable exits 0: the result is the engine's"
+check "sharpen: not run, its rank said" has "$S/stdout" "separable: not run: row 2 of the filter is not a multiple"
+apply "--diff-map alone" "$R" "$R" -k box --diff-map "$OUT/ulps2.pfm" -o "$OUT/sep.pfm"
+expect_error 1 "--diff-map without --separable: exit 1, one line" "--separable"
+check "--diff-map alone: no map written" absent "$OUT/ulps2.pfm"
+
 # ---- successes ---------------------------------------------------------------------
 
 for spec in "ramp.pgm 7 5" "tiny.png 5 4"; do
