@@ -432,6 +432,11 @@ static void par_describe_run(void *state, const eng_timing *t, char *buf, size_t
         snprintf(buf, size, ngettext("CPU, %d thread, %s", "CPU, %d threads, %s", (unsigned long)n), n, vector_isa());
 }
 
+static bool par_roofs(void *state, eng_roofs *out)
+{
+    return eng_cpu_roofs(((par_state *)state)->threads, true, out);
+}
+
 const eng_class eng_cpu_par_class = {
     .name = "cpu-par",
     .any_size = true,
@@ -442,6 +447,7 @@ const eng_class eng_cpu_par_class = {
     .run = par_run,
     .describe = par_describe,
     .describe_run = par_describe_run,
+    .roofs = par_roofs,
 };
 
 const eng_class eng_cpu_simd_class = {
@@ -453,4 +459,5 @@ const eng_class eng_cpu_simd_class = {
     .close = par_close,
     .run = par_run,
     .describe = par_describe,
+    .roofs = par_roofs,
 };

@@ -38,4 +38,5 @@ const eng_class eng_cpu_seq_class = {
                   "baseline: what a plain loop does)"),
     .run = seq_run,
     .describe = seq_describe,
+    .roofs = eng_cpu_roofs_scalar,
 };

@@ -1175,6 +1175,11 @@ static void cuda_trim(void *state)
     cudaGetLastError();
 }
 
+static bool cuda_roofs(void *state, eng_roofs *out) /* cuda_roofs.c */
+{
+    return ready(state) && eng_cuda_roofs(((cuda_state *)state)->stream, out);
+}
+
 const eng_class eng_cuda_class = {
     .name = "cuda",
     .summary = N_("a CUDA kernel (tiled or naive), one GPU thread per output"),
@@ -1191,4 +1196,5 @@ const eng_class eng_cuda_class = {
     .device = cuda_device,
     .forget_buffer = cuda_forget_buffer,
     .trim = cuda_trim,
+    .roofs = cuda_roofs,
 };

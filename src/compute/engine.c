@@ -320,6 +320,14 @@ bool eng_result_parse(const char *text, eng_result *r)
     return err_set("unknown result path '%s'; use bulk, per-pixel or interop", text);
 }
 
+bool eng_measure_roofs(eng_engine *e, eng_roofs *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!e->cls->roofs)
+        return err_set("engine '%s' has no roofs to measure", e->cls->name);
+    return e->cls->roofs(e->state, out);
+}
+
 bool eng_device(eng_engine *e, eng_device_info *info)
 {
     memset(info, 0, sizeof *info);

@@ -237,6 +237,8 @@ typedef struct eng_device_info {
     char present_why[256];    /* ... and why, as one sentence for the overlay */
 } eng_device_info;
 
+typedef struct eng_roofs eng_roofs; /* below */
+
 /* What an engine implements. Operations an engine does not have are NULL. */
 typedef struct eng_class {
     const char *name;    /* for the command line: "cpu-seq" */
@@ -283,9 +285,34 @@ typedef struct eng_class {
     void (*forget_buffer)(void *state, unsigned gl_buffer);
     /* Lets go of the image buffers on the device; NULL when it holds none. */
     void (*trim)(void *state);
+    /* Measures the roofs of a roofline on its device (eng_roofs); NULL: none. */
+    bool (*roofs)(void *state, eng_roofs *out);
 } eng_class;
 
 typedef struct eng_engine eng_engine;
+
+/* The two roofs of a roofline, measured on an engine's own device with its
+ * own clock (roofs_cpu.c, gl_roofs.c, cuda_roofs.c), the best of a few runs:
+ * - memory: a copy of a buffer larger than the caches (CPU: memcpy on the
+ *   engine's threads; gl: glCopyBufferSubData; cuda: cudaMemcpy device to
+ *   device), its bytes read plus written a second;
+ * - compute: a short kernel of the convolution's arithmetic, x = x * a + b
+ *   (a multiply, then an add, never fused) in enough independent chains to
+ *   fill the device (CPU: at the engine's vector width, on its threads),
+ *   two operations each. */
+struct eng_roofs {
+    double memory_gb_s;    /* 10^9 bytes a second */
+    double compute_gflops; /* 10^9 operations a second */
+    double copy_bytes;     /* the copy's buffer */
+    int threads, lanes;    /* CPU: threads and vector lanes the kernels ran on; 0 on a GPU */
+    const char *clock;     /* what timed them */
+    char how[200];         /* the method in a line ("memcpy of 64 MiB on 2 threads; 12 chains x 8 lanes") */
+};
+
+/* Measures the roofs on e's device (a GL engine needs its context current);
+ * false with a reason (err_msg) when the engine has none or it fails. Takes
+ * about a tenth of a second on a CPU. */
+bool eng_measure_roofs(eng_engine *e, eng_roofs *out);
 
 /* What the engine computes on (a CPU engine: ENG_HW_CPU). */
 eng_hardware eng_hardware_of(eng_engine *e);

@@ -11,4 +11,13 @@ extern const eng_class eng_cpu_simd_class; /* cpu_par.c, one thread */
 extern const eng_class eng_gl_class;       /* gl_compute.c */
 extern const eng_class eng_cuda_class;     /* cuda.c, or cuda_absent.c without CUDA */
 
+/* The roofs on the CPU (roofs_cpu.c): on `threads` threads, the compute
+ * kernel in vectors of 8 floats or scalar; the second for cpu-seq's class. */
+bool eng_cpu_roofs(int threads, bool vector, eng_roofs *out);
+bool eng_cpu_roofs_scalar(void *state, eng_roofs *out);
+/* The gl engine's (gl_roofs.c), with its context current, and the CUDA
+ * engine's (cuda_roofs.c) on the current device and `stream`. */
+bool eng_gl_roofs(void *state, eng_roofs *out);
+bool eng_cuda_roofs(void *stream, eng_roofs *out);
+
 #endif

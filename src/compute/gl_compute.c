@@ -955,4 +955,5 @@ const eng_class eng_gl_class = {
     .device = gl_device,
     .configure = gl_configure,
     .trim = gl_trim,
+    .roofs = eng_gl_roofs, /* gl_roofs.c */
 };
