@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bench_internal.h"
+#include "bench_roofline.h"
 #include "cli.h"
 #include "compute/engine.h"
 #include "core/err.h"
@@ -264,6 +265,7 @@ static bool measure_all(bench *b, const img_plane *source)
             }
         }
         snprintf(b->description[k], sizeof b->description[k], "%s", eng_description(engine[k]));
+        bench_measure_roofs(b, k, engine[k]);
         if (eng_hardware_of(engine[k]) == ENG_HW_CPU && b->cores.threads == 0)
             eng_cores_check(eng_par_threads(), &b->cores); /* whether cpu-par's threads have cores of their own */
     }

@@ -50,6 +50,10 @@ typedef struct bench {
     /* the second-core check, made before the sizes when a CPU engine runs
      * (threads 0: not made) */
     eng_cores cores;
+    /* each engine's roofs, measured on its device (bench_roofline.c) */
+    eng_roofs roofs[BENCH_MAX_ENGINES];
+    bool roofs_ok[BENCH_MAX_ENGINES];
+    char roofs_why[BENCH_MAX_ENGINES][256];
 } bench;
 
 /* The figures of `count` measured benches (one a filter size, --ksize) on

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bench_internal.h"
+#include "bench_roofline.h"
 #include "bound.h"
 #include "cli.h"
 #include "compute/engine.h"
@@ -184,6 +185,7 @@ static void print_table(const bench *b)
         }
     }
     print_bounds(b);
+    bench_print_roofline(b);
 }
 
 /* Why the cell of engine row k at size i has no figures: its engine did

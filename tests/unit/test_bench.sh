@@ -108,6 +108,16 @@ if grep -q '^Bounds, from the datasheets, not measured' "$tmp/cores" &&
 else
   bad "bench: the bounds: $(grep -A3 '^Bounds' "$tmp/cores") $(grep '"gpu": ' "$tmp/json" | head -3)"
 fi
+# the roofline under the bounds: measured roofs and each engine's point, the
+# counted intensity of the filter (gaussian 3x3: 19 operations, 2.38 a byte)
+if grep -q '^Roofline at 16x16, measured' "$tmp/cores" &&
+  grep -q '19 operations an output over the 8 bytes' "$tmp/cores" &&
+  grep -Eq '^cpu-seq +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]{2} +(memory|compute) +[0-9]+% +memcpy of 64 MiB on 1 thread' "$tmp/cores" &&
+  grep -Eq '^cpu-par +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]{2} +(memory|compute) +[0-9]+% +memcpy of 64 MiB on [0-9]+ threads?' "$tmp/cores"; then
+  ok "bench: the roofline, $(grep -A3 '^engine .*memory GB/s' "$tmp/cores" | sed -n 2p | cut -c1-70)..."
+else
+  bad "bench: the roofline: $(grep -A4 '^Roofline' "$tmp/cores")"
+fi
 if timeout 120 "$convis" bench --sizes 16 --engines gl --budget-ms 5 2>/dev/null | grep -q '^  cores: '; then
   bad "bench without a CPU engine: the second-core check was made"
 else

@@ -398,6 +398,26 @@ static void test_geometry(void)
         eng_close(e[i]);
 }
 
+/* Each CPU engine's roofs: measured, positive, on its own threads and
+ * lanes, the vector engines' compute roof above the scalar one's. */
+static void test_roofs(void)
+{
+    static const char *const names[] = {"cpu-seq", "cpu-simd", "cpu-par"};
+    eng_roofs r[3];
+    for (int i = 0; i < 3; ++i) {
+        eng_engine *e = eng_open(eng_find(names[i]));
+        CHECK(e && eng_measure_roofs(e, &r[i]), "%s: roofs measured: %s", names[i], err_msg());
+        CHECK(r[i].memory_gb_s > 0.05 && r[i].memory_gb_s < 10000 && r[i].compute_gflops > 0.01 &&
+                  r[i].compute_gflops < 100000 && r[i].clock && r[i].how[0],
+              "%s: %.2f GB/s, %.2f GFLOP/s (%s)", names[i], r[i].memory_gb_s, r[i].compute_gflops, r[i].how);
+        CHECK(r[i].threads == (i == 2 ? eng_par_threads() : 1) && r[i].lanes == (i == 0 ? 1 : 8),
+              "%s: %d threads, %d lanes", names[i], r[i].threads, r[i].lanes);
+        eng_close(e);
+    }
+    CHECK(r[1].compute_gflops > r[0].compute_gflops, "eight lanes out-compute one: %.2f > %.2f", r[1].compute_gflops,
+          r[0].compute_gflops);
+}
+
 /* The threads of this process, from /proc (0 where it cannot be read). */
 static int thread_count(void)
 {
@@ -613,6 +633,7 @@ int main(void)
     test_engines();
     test_any_size();
     test_geometry();
+    test_roofs();
     test_pool();
     test_threads_used();
     test_cores_check();
