@@ -156,8 +156,9 @@ static bool parse_sized(const char *text, filt_kernel *out, char *why, size_t wh
     out->divisor = 1.0f;
     if (strncasecmp(text, "box:", 4) == 0 || strncasecmp(text, "motion:", 7) == 0) {
         bool box = tolower((unsigned char)text[0]) == 'b';
-        int k = (int)v;
-        if (v != k || k < 1 || k > CONV_MAX_SIDE || k % 2 == 0) {
+        /* the range first: a size past int's range (box:23e33) or NaN has no int to cast to */
+        int k = v >= 1.0 && v <= CONV_MAX_SIDE ? (int)v : 0;
+        if (v != k || k % 2 == 0) {
             snprintf(why, why_size, _("%s takes an odd size from 1 to %d, as in %s:5"), box ? "box" : "motion",
                      CONV_MAX_SIDE, box ? "box" : "motion");
             return false;

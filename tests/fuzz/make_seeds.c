@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 {
     static const char *const filters[] = {
         "sobel-x", "gaussian", "1 2 1; 2 4 2; 1 2 1 / 16", "-1 0 1; -2 0 2; -1 0 1", "0.5 0 0; 0 0 0; 0 0 -0.5 / 0.25",
-        "emboss"};
+        "emboss", "box:5", "gaussian:1.5", "motion:9"};
     unsigned char rgb[8 * 8 * 3], grey[3 * 2] = {0, 64, 128, 192, 255, 7};
     char text[256];
     buf b;

@@ -148,6 +148,12 @@ static void test_parse_sizes(void)
         {"box:4", "odd size from 1 to 31"},
         {"box:33", "odd size from 1 to 31"},
         {"motion:2.5", "odd size"},
+        /* past int's range or not a number: refused before any cast (UBSan caught box:23e33) */
+        {"box:23e33", "odd size from 1 to 31"},
+        {"motion:-1e300", "odd size from 1 to 31"},
+        {"box:nan", "odd size from 1 to 31"},
+        {"box:-5", "odd size from 1 to 31"},
+        {"gaussian:nan", "from 0.2 to 5"},
         {"gaussian:0.1", "from 0.2 to 5"},
         {"gaussian:6", "from 0.2 to 5"},
         {"1 2 3 / 0", "other than 0"},
