@@ -41,6 +41,17 @@ const int CONV_MAX_TAPS = CONV_MAX_SIDE * CONV_MAX_SIDE;
 uniform int u_kw;                          // columns of the window: odd, 1..CONV_MAX_SIDE
 uniform int u_kh;                          // rows
 uniform float u_weights[CONV_MAX_TAPS];    // the first u_kw * u_kh used
+// Their geometry (conv_params in conv_pixel.h): output (x, y) lays its
+// window's top-left tap on the input at (x*u_stride - u_pad_x,
+// y*u_stride - u_pad_y), tap (i, j) at that plus (i, j) * u_dilation. The
+// output is u_out_w x u_out_h (the input's size on the plain geometry:
+// stride 1, dilation 1, pad kw/2 and kh/2).
+uniform int u_out_w;
+uniform int u_out_h;
+uniform int u_stride;     // 1..CONV_MAX_STRIDE
+uniform int u_dilation;   // 1..CONV_MAX_DILATION
+uniform int u_pad_x;      // the window's overhang left
+uniform int u_pad_y;      // and top
 
 // conv_border, in the order of conv_pixel.h
 const int CONV_BORDER_ZERO = 0;

@@ -2,13 +2,15 @@
  * compute shader (shaders/conv3x3_tiled.comp or conv3x3_naive.comp, after
  * shaders/conv3x3.glsl), one invocation per output, on any
  * GPU with OpenGL 4.3: Intel, AMD, NVIDIA, or Mesa's llvmpipe on the CPU.
- * A window of another size (kw x kh, odd, up to CONV_MAX_SIDE) runs
- * convk_tiled.comp or convk_naive.comp instead: the weights in a uniform
- * array of CONV_MAX_TAPS floats (its length read back from the linked
- * program and checked), the tile's halo kw/2 columns and kh/2 rows, the tile
- * declared for the widest window GL_MAX_COMPUTE_SHARED_MEMORY_SIZE allows
- * (tile_side; a wider one on the tiled kernel is refused in a sentence).
- * The race shown (no barrier) is 3x3 only, and says so of other sizes.
+ * A window of another size (kw x kh, odd, up to CONV_MAX_SIDE) or another
+ * geometry (stride, dilation, padding: the output then conv_out_w x
+ * conv_out_h, one invocation each) runs convk_tiled.comp or convk_naive.comp
+ * instead: the weights in a uniform array of CONV_MAX_TAPS floats (its
+ * length read back from the linked program and checked), the tile the span
+ * of the work group's windows, declared for the widest plain window
+ * GL_MAX_COMPUTE_SHARED_MEMORY_SIZE allows (tile_side, tile_words; a larger
+ * span on the tiled kernel is refused in a sentence). The race shown (no
+ * barrier) is 3x3 at stride 1 only, and says so of the others.
  *
  * It computes with the OpenGL context current on the calling thread and makes
  * none itself (contexts belong to the platform layer): the window's, or on
@@ -54,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/conv.h"
 #include "core/err.h"
 #include "core/tr.h"
 #include "core/timing.h"
@@ -77,22 +80,26 @@ typedef struct gl_program {
     GLuint program;
     GLint loc_w, loc_h, loc_weight, loc_divisor, loc_border;
     GLint loc_kw, loc_kh; /* the window's size (the shaders of any size only) */
+    GLint loc_out_w, loc_out_h, loc_stride, loc_dilation, loc_pad_x, loc_pad_y; /* and its geometry */
     GLuint bind_in, bind_out; /* binding points of the two storage blocks */
     GLint local[3];           /* work-group size, from the program */
 } gl_program;
 
 #define PROG_NO_BARRIER ENG_KERNEL_COUNT /* the tiled shader without its barrier (the race, shown) */
 #define PROG_ANY (PROG_NO_BARRIER + 1)    /* then the tiled and the naive shader of any window size */
-#define PROG_COUNT (PROG_ANY + ENG_KERNEL_COUNT)
+#define PROG_WIDE (PROG_ANY + ENG_KERNEL_COUNT) /* the tiled one again, its tile all the shared memory */
+#define PROG_COUNT (PROG_WIDE + 1)
 
 typedef struct gl_state {
-    gl_program prog[PROG_COUNT]; /* 3x3: tiled, naive, tiled without barrier; any size: tiled, naive */
+    gl_program prog[PROG_COUNT]; /* 3x3: tiled, naive, tiled without barrier; any size: tiled, naive, wide tile */
     GLuint poison;                         /* SHADER_POISON's program */
     GLint poison_w;                        /* its u_w */
     GLint max_groups[2];                   /* GL_MAX_COMPUTE_WORK_GROUP_COUNT x, y */
     GLint64 max_block_bytes;               /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
     GLint max_shared;                      /* GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, bytes */
-    int tile_side;                         /* the widest window the tile of any size holds (CONV_TILE_SIDE) */
+    int tile_side;                         /* the widest plain window the tile of any size holds */
+    long tile_words;                       /* the floats that tile is declared with (CONV_TILE_WORDS) */
+    long wide_words;                       /* and the wide tile (max_shared / 4) */
     GLint subgroup;                        /* GL_SUBGROUP_SIZE_KHR where the driver reports it; else 0 */
     GLuint buf[BUF_COUNT];
     size_t capacity; /* bytes each buffer holds */
@@ -313,9 +320,11 @@ static bool inspect_program(gl_state *s, gl_program *p, bool any, const char *pa
     } uniforms[] = {
         {"u_w", &p->loc_w},           {"u_h", &p->loc_h},   {any ? "u_weights" : "u_weight", &p->loc_weight},
         {"u_divisor", &p->loc_divisor}, {"u_border", &p->loc_border}, {"u_kw", &p->loc_kw},
-        {"u_kh", &p->loc_kh},
+        {"u_kh", &p->loc_kh},         {"u_out_w", &p->loc_out_w}, {"u_out_h", &p->loc_out_h},
+        {"u_stride", &p->loc_stride}, {"u_dilation", &p->loc_dilation}, {"u_pad_x", &p->loc_pad_x},
+        {"u_pad_y", &p->loc_pad_y},
     };
-    for (size_t i = 0; i < (any ? 7u : 5u); ++i) {
+    for (size_t i = 0; i < (any ? sizeof uniforms / sizeof uniforms[0] : 5u); ++i) {
         *uniforms[i].loc = glGetUniformLocation(p->program, uniforms[i].name);
         if (*uniforms[i].loc < 0)
             return err_set("the compute shader '%s' has no uniform '%s' in use", path, uniforms[i].name);
@@ -363,6 +372,16 @@ static bool build_poison(gl_state *s, const char *common, const char *source, co
     return gl_check(s, N_("reading the compute program"));
 }
 
+/* The floats of the tile a work group of local[0] x local[1] loads for
+ * p's window and geometry: the span its outputs' windows cover
+ * (convk_tiled.comp). */
+static long tile_words_for(const GLint local[3], const conv_params *p)
+{
+    long tw = (long)(local[0] - 1) * p->stride + (long)(p->kw - 1) * p->dilation + 1;
+    long th = (long)(local[1] - 1) * p->stride + (long)(p->kh - 1) * p->dilation + 1;
+    return tw * th;
+}
+
 /* The shader of the kernel chosen (tiled or naive). */
 static gl_program *current(const gl_state *s)
 {
@@ -372,13 +391,13 @@ static gl_program *current(const gl_state *s)
 }
 
 /* The shader that runs a job's window with the kernel chosen: the 3x3 ones
- * for a 3x3 window, else those of any size; false with a sentence where
- * none can (the race shown is 3x3 only; a tile too large for the shared
- * memory). */
+ * for a 3x3 window on the plain geometry, else those of any size and
+ * geometry; false with a sentence where none can (the race shown is 3x3
+ * only; a tile too large for the shared memory). */
 static const gl_program *program_for(const gl_state *s, const conv_params *p)
 {
-    int side = p->kw > p->kh ? p->kw : p->kh;
-    if (p->kw == 3 && p->kh == 3)
+    bool plain = conv_plain(p);
+    if (p->kw == 3 && p->kh == 3 && plain)
         return current(s);
     if (p->kw < 1 || p->kh < 1 || p->kw > CONV_MAX_SIDE || p->kh > CONV_MAX_SIDE || !(p->kw & p->kh & 1)) {
         err_set("a %dx%d window is not one the compute shaders run (odd sides of 1 to %d)", p->kw, p->kh,
@@ -388,17 +407,26 @@ static const gl_program *program_for(const gl_state *s, const conv_params *p)
     if (s->opt.kernel != ENG_KERNEL_TILED)
         return &s->prog[PROG_ANY + ENG_KERNEL_NAIVE];
     if (s->opt.no_barrier) {
-        err_set("the tiled kernel without its barrier (the race shown) runs 3x3 windows only, not %dx%d", p->kw,
-                p->kh);
+        err_set("the tiled kernel without its barrier (the race shown) runs 3x3 windows at stride 1 only, not %dx%d "
+                "at stride %d, dilation %d, '%s'",
+                p->kw, p->kh, p->stride, p->dilation, conv_padding_name((conv_padding)p->padding));
         return NULL;
     }
-    if (side > s->tile_side) {
-        err_set("the tile of a %dx%d window does not fit the %d bytes of shared memory OpenGL on %s allows a work "
-                "group (windows up to %d a side do); the naive kernel can run it",
-                p->kw, p->kh, (int)s->max_shared, s->renderer, s->tile_side);
+    if (tile_words_for(s->prog[0].local, p) > s->wide_words) {
+        if (plain)
+            err_set("the tile of a %dx%d window does not fit the %d bytes of shared memory OpenGL on %s allows a work "
+                    "group (windows up to %d a side do); the naive kernel can run it",
+                    p->kw, p->kh, (int)s->max_shared, s->renderer, s->tile_side);
+        else
+            err_set("the tile of a %dx%d window at stride %d and dilation %d spans %ld floats; the %d bytes of "
+                    "shared memory OpenGL on %s allows a work group hold %ld; the naive kernel can run it",
+                    p->kw, p->kh, p->stride, p->dilation, tile_words_for(s->prog[0].local, p), (int)s->max_shared,
+                    s->renderer, s->wide_words);
         return NULL;
     }
-    return &s->prog[PROG_ANY + ENG_KERNEL_TILED];
+    /* the tile declared for plain windows where it holds the span: a larger declaration
+     * leaves fewer work groups room on a multiprocessor */
+    return &s->prog[tile_words_for(s->prog[0].local, p) > s->tile_words ? PROG_WIDE : PROG_ANY + ENG_KERNEL_TILED];
 }
 
 /* ---- timing -------------------------------------------------------------- */
@@ -511,26 +539,33 @@ static int tile_side(const GLint local[3], GLint max_shared)
     return side;
 }
 
-/* The shaders of any window size, after the 3x3 ones (whose work group
- * sizes the tile): the tile declared for the widest window that fits the
- * driver's shared memory. */
+/* The shaders of any window size and geometry, after the 3x3 ones (whose
+ * work group sizes the tile): the tiled one with its tile declared for the
+ * widest plain window that fits the driver's shared memory, the naive one,
+ * and the tiled one again with all the shared memory for its tile (the
+ * spans of strides and dilations). */
 static bool build_any_size(gl_state *s, const char *common)
 {
     char path[4200], defines[64];
     const char *parts[3] = {common, defines, NULL};
     glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &s->max_shared);
     s->tile_side = tile_side(s->prog[0].local, s->max_shared);
-    snprintf(defines, sizeof defines, "#define CONV_TILE_SIDE %d\n", s->tile_side);
-    for (int k = 0; k < ENG_KERNEL_COUNT; ++k) {
+    s->tile_words = (long)(s->prog[0].local[0] + s->tile_side - 1) * (s->prog[0].local[1] + s->tile_side - 1);
+    s->wide_words = (long)s->max_shared / (long)sizeof(float);
+    if (s->wide_words < s->tile_words)
+        s->wide_words = s->tile_words;
+    for (int k = 0; k <= ENG_KERNEL_COUNT; ++k) {
+        int prog = k < ENG_KERNEL_COUNT ? PROG_ANY + k : PROG_WIDE;
         char *source;
         bool ok;
-        snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), shader_any_file[k]);
+        snprintf(defines, sizeof defines, "#define CONV_TILE_WORDS %ld\n",
+                 prog == PROG_WIDE ? s->wide_words : s->tile_words);
+        snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), shader_any_file[k % ENG_KERNEL_COUNT]);
         source = read_text(path);
         if (!source)
             return false;
         parts[2] = source;
-        ok = build_program(s, &s->prog[PROG_ANY + k], parts, path) &&
-             inspect_program(s, &s->prog[PROG_ANY + k], true, path);
+        ok = build_program(s, &s->prog[prog], parts, path) && inspect_program(s, &s->prog[prog], true, path);
         free(source);
         if (!ok)
             return false;
@@ -649,9 +684,8 @@ static int groups(int n, int local)
     return (int)(((long)n + local - 1) / local);
 }
 
-/* Whether a w x h image fits this driver's limits; the sentence says which
- * one it passes. */
-static bool fits(const gl_state *s, int w, int h)
+/* Whether a w x h plane fits one shader storage buffer of this driver. */
+static bool fits_buffer(const gl_state *s, int w, int h)
 {
     int64_t bytes = (int64_t)w * h * (int64_t)sizeof(float);
     if ((int64_t)w * h > INT_MAX)
@@ -661,11 +695,39 @@ static bool fits(const gl_state *s, int w, int h)
                        "%lld (%.2f MiB)",
                        w, h, (long long)bytes, (double)bytes / 1048576.0, s->renderer, (long long)s->max_block_bytes,
                        (double)s->max_block_bytes / 1048576.0);
-    if (groups(w, current(s)->local[0]) > s->max_groups[0] || groups(h, current(s)->local[1]) > s->max_groups[1])
-        return err_set("a %dx%d image needs %dx%d work groups; OpenGL on %s allows %dx%d", w, h,
-                       groups(w, current(s)->local[0]), groups(h, current(s)->local[1]), s->renderer, s->max_groups[0],
-                       s->max_groups[1]);
     return true;
+}
+
+/* Whether a job's input and output fit this driver's limits (one work item
+ * an output); the sentence says which one it passes. */
+static bool fits(const gl_state *s, const eng_job *job)
+{
+    int ow = conv_out_w(&job->params, job->in->w), oh = conv_out_h(&job->params, job->in->h);
+    if (!fits_buffer(s, job->in->w, job->in->h) || !fits_buffer(s, ow, oh))
+        return false;
+    if (groups(ow, current(s)->local[0]) > s->max_groups[0] || groups(oh, current(s)->local[1]) > s->max_groups[1])
+        return err_set("a %dx%d output needs %dx%d work groups; OpenGL on %s allows %dx%d", ow, oh,
+                       groups(ow, current(s)->local[0]), groups(oh, current(s)->local[1]), s->renderer,
+                       s->max_groups[0], s->max_groups[1]);
+    return true;
+}
+
+/* The bytes of a job's input and of its output, and the larger (each
+ * buffer's size). */
+static size_t in_bytes(const eng_job *job)
+{
+    return (size_t)job->in->w * (size_t)job->in->h * sizeof(float);
+}
+
+static size_t out_bytes(const eng_job *job)
+{
+    return (size_t)conv_out_w(&job->params, job->in->w) * (size_t)conv_out_h(&job->params, job->in->h) *
+           sizeof(float);
+}
+
+static size_t buffer_bytes(const eng_job *job)
+{
+    return in_bytes(job) > out_bytes(job) ? in_bytes(job) : out_bytes(job);
 }
 
 /* Gives both buffers new storage of `bytes` (0: lets go of it). */
@@ -718,32 +780,38 @@ static void restore_bindings(const gl_state *s, const gl_saved *g)
 static void upload_and_dispatch(gl_state *s, const gl_program *p, const eng_job *job, GLuint out_buffer,
                                 eng_launch *launch)
 {
-    int w = job->in->w, h = job->in->h;
-    size_t bytes = (size_t)w * (size_t)h * sizeof(float);
+    const conv_params *cp = &job->params;
+    int w = job->in->w, h = job->in->h, ow = conv_out_w(cp, w), oh = conv_out_h(cp, h);
 
     phase_begin(s, Q_UPLOAD);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, s->buf[BUF_IN]);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, job->in->px);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)in_bytes(job), job->in->px);
     phase_end(s, Q_UPLOAD);
 
-    launch->grid_x = groups(w, p->local[0]);
-    launch->grid_y = groups(h, p->local[1]);
+    launch->grid_x = groups(ow, p->local[0]);
+    launch->grid_y = groups(oh, p->local[1]);
     launch->block_x = p->local[0];
     launch->block_y = p->local[1];
     glUseProgram(p->program);
     glUniform1i(p->loc_w, w);
     glUniform1i(p->loc_h, h);
     if (p >= &s->prog[PROG_ANY]) {
-        glUniform1i(p->loc_kw, job->params.kw);
-        glUniform1i(p->loc_kh, job->params.kh);
-        glUniform1fv(p->loc_weight, job->params.kw * job->params.kh, job->params.weight);
+        glUniform1i(p->loc_kw, cp->kw);
+        glUniform1i(p->loc_kh, cp->kh);
+        glUniform1fv(p->loc_weight, cp->kw * cp->kh, cp->weight);
+        glUniform1i(p->loc_out_w, ow);
+        glUniform1i(p->loc_out_h, oh);
+        glUniform1i(p->loc_stride, cp->stride);
+        glUniform1i(p->loc_dilation, cp->dilation);
+        glUniform1i(p->loc_pad_x, cp->pad_x);
+        glUniform1i(p->loc_pad_y, cp->pad_y);
     } else {
-        glUniform1fv(p->loc_weight, 9, job->params.weight);
+        glUniform1fv(p->loc_weight, 9, cp->weight);
     }
-    glUniform1f(p->loc_divisor, job->params.divisor);
-    glUniform1i(p->loc_border, job->params.border);
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, p->bind_in, s->buf[BUF_IN], 0, (GLsizeiptr)bytes);
-    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, p->bind_out, out_buffer, 0, (GLsizeiptr)bytes);
+    glUniform1f(p->loc_divisor, cp->divisor);
+    glUniform1i(p->loc_border, cp->border);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, p->bind_in, s->buf[BUF_IN], 0, (GLsizeiptr)in_bytes(job));
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, p->bind_out, out_buffer, 0, (GLsizeiptr)out_bytes(job));
     if (p == &s->prog[PROG_NO_BARRIER]) { /* shared memory filled with NaN first, before the phase's clock */
         glUseProgram(s->poison);
         glUniform1i(s->poison_w, w);
@@ -801,8 +869,7 @@ static bool gl_configure(void *state, const eng_options *o)
 static bool gl_run(void *state, const eng_job *job, eng_timing *timing)
 {
     gl_state *s = state;
-    int w = job->in->w, h = job->in->h;
-    size_t bytes = (size_t)w * (size_t)h * sizeof(float);
+    size_t bytes = out_bytes(job);
     eng_launch launch;
     gl_saved saved;
     double t0, wall;
@@ -810,17 +877,17 @@ static bool gl_run(void *state, const eng_job *job, eng_timing *timing)
 
     const gl_program *p = program_for(s, &job->params);
 
-    if (!p || !fits(s, w, h))
+    if (!p || !fits(s, job))
         return false;
     take_errors(); /* not ours: whatever the context's other users left */
     save_bindings(s, &saved);
-    if (!ensure_capacity(s, bytes))
+    if (!ensure_capacity(s, buffer_bytes(job)))
         goto restore;
     glFinish();
     t0 = tim_now_ms();
     upload_and_dispatch(s, p, job, s->buf[BUF_OUT], &launch);
     if (s->opt.result == ENG_RESULT_PER_PIXEL) {
-        long long n = (long long)w * h, done;
+        long long n = (long long)(bytes / sizeof(float)), done;
         double rest_ms, per_pixel_ms = read_per_pixel(s, job->out->px, n, &done, &rest_ms);
         wall = tim_now_ms() - t0;
         if (!gl_check(s, N_("reading the result back one pixel at a time")))
@@ -853,15 +920,15 @@ restore:
     return ok;
 }
 
-/* Computes into the caller's GL buffer (w*h floats) instead of host memory:
+/* Computes into the caller's GL buffer (the output's floats) instead of host memory:
  * upload, compute (the dispatch, writing that buffer in place), overhead.
  * There is no present phase: the buffer written is the one drawn, so
  * nothing is copied to show it. */
 static bool gl_present(void *state, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
 {
     gl_state *s = state;
-    int w = job->in->w, h = job->in->h;
-    size_t bytes = (size_t)w * (size_t)h * sizeof(float);
+    int ow = conv_out_w(&job->params, job->in->w), oh = conv_out_h(&job->params, job->in->h);
+    size_t bytes = out_bytes(job);
     GLint64 size = 0;
     eng_launch launch;
     gl_saved saved;
@@ -870,18 +937,18 @@ static bool gl_present(void *state, const eng_job *job, unsigned gl_buffer, eng_
 
     const gl_program *p = program_for(s, &job->params);
 
-    if (!p || !fits(s, w, h))
+    if (!p || !fits(s, job))
         return false;
     take_errors();
     save_bindings(s, &saved);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, gl_buffer);
     glGetBufferParameteri64v(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_SIZE, &size);
     if (take_errors() != GL_NO_ERROR || size < (GLint64)bytes) {
-        err_set("GL buffer %u cannot take a %dx%d result: it holds %lld bytes, %zu are needed", gl_buffer, w, h,
+        err_set("GL buffer %u cannot take a %dx%d result: it holds %lld bytes, %zu are needed", gl_buffer, ow, oh,
                 (long long)size, bytes);
         goto restore;
     }
-    if (!ensure_capacity(s, bytes))
+    if (!ensure_capacity(s, buffer_bytes(job)))
         goto restore;
     glFinish();
     t0 = tim_now_ms();
@@ -946,6 +1013,7 @@ const eng_class eng_gl_class = {
     .kernel_choice = true,
     .race_demo = true,
     .any_size = true,
+    .any_geometry = true,
     .probe = gl_probe,
     .open = gl_open,
     .close = gl_close,

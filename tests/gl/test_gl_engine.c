@@ -3,7 +3,9 @@
  * context: both kernels, every preset x border mode x flip on odd sizes
  * (none a multiple of the work group), equal bit for bit; windows of other
  * sizes (1x1 to 31x31, 1x7, 7x1, 3x5, 5x3, on images smaller than the window
- * too) through shaders/convk_*.comp, both kernels, bit for bit; its phases, clock
+ * too) through shaders/convk_*.comp, both kernels, bit for bit; every
+ * geometry (stride, dilation, padding: geometry_check.h) the same, and a
+ * tile too large for the declared shared memory refused; its phases, clock
  * and launch geometry; eng_measure;
  * computing into a GL buffer (present); the caller's GL bindings kept; and
  * the sentences it gives without a context, without its shader and with a
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "../unit/check.h"
+#include "../unit/geometry_check.h"
 #include "../unit/independent.h"
 #include "../unit/race_check.h"
 #include "../unit/tiles_check.h"
@@ -185,11 +188,40 @@ static void check_any_size_no_barrier(eng_engine *e)
     memset(&o, 0, sizeof o);
     o.no_barrier = true;
     eng_set_options(e, &o);
-    CHECK(!eng_run(e, &job, &t) && strstr(err_msg(), "3x3 windows only"), "a 5x5 window without the barrier: '%s'",
+    CHECK(!eng_run(e, &job, &t) && strstr(err_msg(), "3x3 windows at stride 1 only"), "a 5x5 window without the barrier: '%s'",
           err_msg());
     memset(&o, 0, sizeof o);
     eng_set_options(e, &o);
     CHECK(eng_run(e, &job, &t), "a 5x5 window with the barrier again: %s", err_msg());
+}
+
+/* A window whose tile spans more than the shader declares (31x31 at
+ * dilation 8) is refused on the tiled kernel in a sentence that names the
+ * naive one, which runs it, equal to the reference. */
+static void check_geometry_too_wide(eng_engine *e)
+{
+    static float px[40 * 300], res[40 * 300], want[40 * 300];
+    img_plane in = {300, 40, px}, out = {0, 0, res}, ref = {0, 0, want};
+    filt_kernel k;
+    eng_options o;
+    eng_timing t;
+    eng_job job;
+    for (int i = 0; i < 300 * 40; ++i)
+        px[i] = (float)(i % 97);
+    filt_parse("box:31", &k);
+    job = (eng_job){&in, &out, conv_params_make(&k, CONV_BORDER_MIRROR, false)};
+    conv_params_set_geometry(&job.params, 2, 8, CONV_PAD_SAME);
+    out.w = ref.w = conv_out_w(&job.params, 300), out.h = ref.h = conv_out_h(&job.params, 40);
+    conv_reference(&in, &job.params, &ref);
+    CHECK(!eng_run(e, &job, &t) && strstr(err_msg(), "dilation 8") && strstr(err_msg(), "naive kernel can run it"),
+          "31x31 at dilation 8 on the tiled kernel: '%s'", err_msg());
+    memset(&o, 0, sizeof o);
+    o.kernel = ENG_KERNEL_NAIVE;
+    eng_set_options(e, &o);
+    CHECK(eng_run(e, &job, &t) && conv_count_different(res, want, (long)out.w * out.h) == 0,
+          "31x31 at dilation 8 on the naive kernel: %s", err_msg());
+    memset(&o, 0, sizeof o);
+    eng_set_options(e, &o);
 }
 
 /* eng_measure: a warm-up and the median of 5. */
@@ -396,6 +428,8 @@ int main(void)
     check_all(e, &tot); /* tiled, the default */
     check_any_size(e, &tot);
     check_any_size_no_barrier(e);
+    printf("%ld runs of other geometries equal to the reference\n", check_geometry_on(e));
+    check_geometry_too_wide(e);
     {
         eng_options o;
         memset(&o, 0, sizeof o);
