@@ -29,18 +29,21 @@ __global__ void conv3x3_tiled(const float *__restrict__ in, float *__restrict__ 
                               c_params.weight, c_params.divisor);
 }
 
-// The tiled kernel for the windows other than 3x3: a halo of kw/2 columns
-// and kh/2 rows, the products added in tap order (conv3x3_body.h). The
-// window comes as arguments, the weights from __constant__ memory (961
-// floats at most: 3.8 KB of the 64 KB).
-__global__ void conv_tiled_any(const float *__restrict__ in, float *__restrict__ out, int w, int h, int kw, int kh)
+// The tiled kernel for the windows other than 3x3 and the geometries other
+// than the plain one: the tile the span of the block's windows (a halo of
+// kw/2 columns and kh/2 rows on the plain geometry), the products added in
+// tap order (conv3x3_body.h). The window and its geometry come as
+// arguments, the ow x oh output's size too, the weights from __constant__
+// memory (961 floats at most: 3.8 KB of the 64 KB).
+__global__ void conv_tiled_any(const float *__restrict__ in, float *__restrict__ out, int w, int h, int ow, int oh,
+                               convk_geo g)
 {
-    extern __shared__ float tile[]; // convk_tile_words(blockDim.x, blockDim.y, kw, kh), see the launcher
-    convk_tile_load_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y, kw, kh, in, w, h,
+    extern __shared__ float tile[]; // convg_tile_words(blockDim.x, blockDim.y, &g), see the launcher
+    convg_tile_load_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y, &g, in, w, h,
                          c_params.border, tile);
     __syncthreads(); // every slot loaded before any thread reads its neighbours'
-    convk_tile_compute_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y, kw, kh, tile, out,
-                            w, h, c_params.weight, c_params.divisor);
+    convg_tile_compute_body(blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, blockDim.x, blockDim.y, &g, tile, out, ow,
+                            oh, c_params.weight, c_params.divisor);
 }
 
 // The tiled kernel without its barrier: only to show what the barrier
@@ -88,10 +91,11 @@ static bool shape_ok(int w, int h, int block_x, int block_y)
 extern "C" int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const conv_params *p, int block_x,
                                     int block_y, void *stream)
 {
-    if (!shape_ok(w, h, block_x, block_y))
+    int ow = conv_out_w(p, w), oh = conv_out_h(p, h);
+    if (!shape_ok(w, h, block_x, block_y) || !shape_ok(ow, oh, block_x, block_y))
         return (int)cudaErrorInvalidConfiguration;
     dim3 block(block_x, block_y);
-    dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
+    dim3 grid(conv3x3_blocks(ow, block_x), conv3x3_blocks(oh, block_y));
     conv3x3_naive<<<grid, block, 0, (cudaStream_t)stream>>>(d_in, d_out, w, h, *p);
     return (int)cudaGetLastError();
 }
@@ -103,16 +107,23 @@ extern "C" size_t conv3x3_tiled_shared_bytes(int block_x, int block_y)
     return sizeof(float) * (size_t)conv3x3_tile_words(block_x, block_y);
 }
 
-static bool window_ok(int kw, int kh)
+static size_t shared_bytes(int block_x, int block_y, const convk_geo *g)
 {
-    return kw >= 1 && kh >= 1 && kw <= CONV_MAX_SIDE && kh <= CONV_MAX_SIDE && kw % 2 == 1 && kh % 2 == 1;
+    if (block_x < 1 || block_y < 1 || block_x > 1024 || block_y > 1024 || !convk_geo_ok(g))
+        return 0;
+    return sizeof(float) * (size_t)convg_tile_words(block_x, block_y, g);
 }
 
 extern "C" size_t conv3x3_tiled_shared_bytes_k(int block_x, int block_y, int kw, int kh)
 {
-    if (block_x < 1 || block_y < 1 || !window_ok(kw, kh))
-        return 0;
-    return sizeof(float) * (size_t)convk_tile_words(block_x, block_y, kw, kh);
+    convk_geo g = convk_geo_plain(kw, kh);
+    return shared_bytes(block_x, block_y, &g);
+}
+
+extern "C" size_t conv_tiled_shared_bytes_geo(int block_x, int block_y, const conv_params *p)
+{
+    convk_geo g = convk_geo_of(p);
+    return shared_bytes(block_x, block_y, &g);
 }
 
 extern "C" int conv3x3_set_filter(const conv_params *p, void *stream)
@@ -132,20 +143,37 @@ extern "C" int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int 
     return (int)cudaGetLastError();
 }
 
+// conv_tiled_any over an ow x oh output with geometry g.
+static int launch_any(const float *d_in, float *d_out, int w, int h, int ow, int oh, const convk_geo *g, int block_x,
+                      int block_y, void *stream)
+{
+    if (!shape_ok(w, h, block_x, block_y) || !shape_ok(ow, oh, block_x, block_y))
+        return (int)cudaErrorInvalidConfiguration;
+    if (!convk_geo_ok(g))
+        return (int)cudaErrorInvalidValue;
+    dim3 block(block_x, block_y);
+    dim3 grid(conv3x3_blocks(ow, block_x), conv3x3_blocks(oh, block_y));
+    conv_tiled_any<<<grid, block, shared_bytes(block_x, block_y, g), (cudaStream_t)stream>>>(d_in, d_out, w, h, ow, oh,
+                                                                                          *g);
+    return (int)cudaGetLastError();
+}
+
 extern "C" int conv3x3_launch_tiled_k(const float *d_in, float *d_out, int w, int h, int kw, int kh, int block_x,
                                       int block_y, void *stream)
 {
+    convk_geo g = convk_geo_plain(kw, kh);
     if (kw == 3 && kh == 3)
         return conv3x3_launch_tiled(d_in, d_out, w, h, block_x, block_y, stream);
-    if (!shape_ok(w, h, block_x, block_y))
-        return (int)cudaErrorInvalidConfiguration;
-    if (!window_ok(kw, kh))
-        return (int)cudaErrorInvalidValue;
-    dim3 block(block_x, block_y);
-    dim3 grid(conv3x3_blocks(w, block_x), conv3x3_blocks(h, block_y));
-    conv_tiled_any<<<grid, block, conv3x3_tiled_shared_bytes_k(block_x, block_y, kw, kh), (cudaStream_t)stream>>>(
-        d_in, d_out, w, h, kw, kh);
-    return (int)cudaGetLastError();
+    return launch_any(d_in, d_out, w, h, w, h, &g, block_x, block_y, stream);
+}
+
+extern "C" int conv_launch_tiled_geo(const float *d_in, float *d_out, int w, int h, const conv_params *p, int block_x,
+                                     int block_y, void *stream)
+{
+    convk_geo g = convk_geo_of(p);
+    if (conv_plain(p))
+        return conv3x3_launch_tiled_k(d_in, d_out, w, h, p->kw, p->kh, block_x, block_y, stream);
+    return launch_any(d_in, d_out, w, h, conv_out_w(p, w), conv_out_h(p, h), &g, block_x, block_y, stream);
 }
 
 extern "C" int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x, int block_y,

@@ -44,6 +44,15 @@ int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int bloc
 int conv3x3_launch_tiled_k(const float *d_in, float *d_out, int w, int h, int kw, int kh, int block_x, int block_y,
                            void *stream);
 
+/* The tiled kernel for any window and any geometry (p's stride, dilation
+ * and padding; else cudaErrorInvalidValue), over the conv_out_w x
+ * conv_out_h output, its tile the span of a block's windows,
+ * conv_tiled_shared_bytes_geo bytes: conv3x3_launch_tiled_k's kernels on
+ * the plain geometry. p's weights must be those conv3x3_set_filter last put
+ * in __constant__ memory. */
+int conv_launch_tiled_geo(const float *d_in, float *d_out, int w, int h, const conv_params *p, int block_x, int block_y,
+                          void *stream);
+
 /* The tiled kernel without its __syncthreads(): a race, launched only to
  * show what the barrier prevents (its result is compared, never used). */
 int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x, int block_y,
@@ -71,6 +80,8 @@ int conv3x3_set_filter(const conv_params *p, void *stream);
  * is not odd and 1..CONV_MAX_SIDE on each side). */
 size_t conv3x3_tiled_shared_bytes(int block_x, int block_y);
 size_t conv3x3_tiled_shared_bytes_k(int block_x, int block_y, int kw, int kh);
+/* The same for p's window and geometry (0 for one the kernel does not take). */
+size_t conv_tiled_shared_bytes_geo(int block_x, int block_y, const conv_params *p);
 
 /* The most threads a block of the tiled (tiled == 1: the 3x3 one; 2: the
  * one of the other windows) or naive (0) kernel can have on the current

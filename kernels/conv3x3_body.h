@@ -32,14 +32,15 @@ CONVIS_HD static inline int conv3x3_output_of(int bx, int by, int tx, int ty, in
 }
 
 /* ---- the naive kernel ------------------------------------------------------
- * One thread per output, kw*kh reads from global memory (conv_pixel: nine
- * for 3x3, any window alike). */
+ * One thread per output of the conv_out_w x conv_out_h output (the input's
+ * size on the plain geometry), kw*kh reads from global memory (conv_pixel:
+ * nine for 3x3, any window and geometry alike). */
 CONVIS_HD static inline void conv3x3_naive_body(int bx, int by, int tx, int ty, int bdx, int bdy, const float *in,
                                                 float *out, int w, int h, const conv_params *p)
 {
-    int x, y;
-    if (conv3x3_output_of(bx, by, tx, ty, bdx, bdy, w, h, &x, &y))
-        out[(long)y * w + x] = conv_pixel(in, w, h, x, y, p);
+    int x, y, ow = conv_out_w(p, w);
+    if (conv3x3_output_of(bx, by, tx, ty, bdx, bdy, ow, conv_out_h(p, h), &x, &y))
+        out[(long)y * ow + x] = conv_pixel(in, w, h, x, y, p);
 }
 
 /* ---- the tiled kernel ------------------------------------------------------
@@ -90,75 +91,169 @@ CONVIS_HD static inline void conv3x3_naive_body(int bx, int by, int tx, int ty, 
  * the tap; other widths keep bdx + kw - 1. The 3x3 functions below are these
  * with kw = kh = 3 (their compute step keeps conv_combine's fixed count). */
 
-/* Columns and rows of the tile that hold inputs. */
-CONVIS_HD static inline int convk_tile_w(int bdx, int kw)
+/* ---- the tiled kernel, any window and any geometry --------------------------
+ * With a stride and a dilation (conv_params) the tile is the span the
+ * block's windows cover: (bdx - 1)*stride + (kw - 1)*dilation + 1 columns by
+ * (bdy - 1)*stride + (kh - 1)*dilation + 1 rows, cell (col, row) holding the
+ * input at (bx*bdx*stride - pad_x + col, by*bdy*stride - pad_y + row)
+ * through the border rule; tap (i, j) of thread (tx, ty) is the cell
+ * (tx*stride + i*dilation, ty*stride + j*dilation), which holds the input
+ * conv_pixel_any reads for that tap. On the plain geometry (stride 1,
+ * dilation 1, pad kw/2 and kh/2) these are the functions above, cell for
+ * cell: the convk_ ones below are these with that geometry. */
+typedef struct convk_geo {
+    int kw, kh, stride, dilation, pad_x, pad_y;
+} convk_geo;
+
+CONVIS_HD static inline convk_geo convk_geo_plain(int kw, int kh)
 {
-    return bdx + kw - 1;
+    convk_geo g;
+    g.kw = kw, g.kh = kh, g.stride = 1, g.dilation = 1, g.pad_x = kw / 2, g.pad_y = kh / 2;
+    return g;
 }
 
-CONVIS_HD static inline int convk_tile_h(int bdy, int kh)
+CONVIS_HD static inline convk_geo convk_geo_of(const conv_params *p)
 {
-    return bdy + kh - 1;
+    convk_geo g;
+    g.kw = p->kw, g.kh = p->kh, g.stride = p->stride, g.dilation = p->dilation, g.pad_x = p->pad_x, g.pad_y = p->pad_y;
+    return g;
+}
+
+/* Whether the tiled kernel takes geometry g: odd sides of 1 to
+ * CONV_MAX_SIDE, a stride and a dilation in their ranges, the overhang at
+ * most the window's extent less one (full padding's). */
+CONVIS_HD static inline bool convk_geo_ok(const convk_geo *g)
+{
+    return g->kw >= 1 && g->kh >= 1 && g->kw <= CONV_MAX_SIDE && g->kh <= CONV_MAX_SIDE && g->kw % 2 == 1 &&
+           g->kh % 2 == 1 && g->stride >= 1 && g->stride <= CONV_MAX_STRIDE && g->dilation >= 1 &&
+           g->dilation <= CONV_MAX_DILATION && g->pad_x >= 0 && g->pad_y >= 0 &&
+           g->pad_x <= g->dilation * (g->kw - 1) && g->pad_y <= g->dilation * (g->kh - 1);
+}
+
+/* Columns and rows of the tile that hold inputs. */
+CONVIS_HD static inline int convg_tile_w(int bdx, const convk_geo *g)
+{
+    return (bdx - 1) * g->stride + (g->kw - 1) * g->dilation + 1;
+}
+
+CONVIS_HD static inline int convg_tile_h(int bdy, const convk_geo *g)
+{
+    return (bdy - 1) * g->stride + (g->kh - 1) * g->dilation + 1;
 }
 
 /* Words from one row of the tile to the next in shared memory. */
-CONVIS_HD static inline int convk_tile_stride(int bdx, int kw)
+CONVIS_HD static inline int convg_tile_stride(int bdx, const convk_geo *g)
 {
-    int need = convk_tile_w(bdx, kw), m;
+    int need = convg_tile_w(bdx, g), m;
     if (bdx < 1 || bdx >= 32 || (bdx & (bdx - 1)) != 0)
         return need;
     m = (need + bdx - 1) / bdx;
     return (m % 2 ? m : m + 1) * bdx;
 }
 
-/* Words of shared memory the tile takes. */
-CONVIS_HD static inline int convk_tile_words(int bdx, int bdy, int kw, int kh)
+CONVIS_HD static inline int convg_tile_words(int bdx, int bdy, const convk_geo *g)
 {
-    return convk_tile_stride(bdx, kw) * convk_tile_h(bdy, kh);
+    return convg_tile_stride(bdx, g) * convg_tile_h(bdy, g);
 }
 
-/* The word that holds cell (col, row). */
-CONVIS_HD static inline int convk_tile_index(int col, int row, int bdx, int kw)
+CONVIS_HD static inline int convg_tile_index(int col, int row, int bdx, const convk_geo *g)
 {
-    return row * convk_tile_stride(bdx, kw) + col;
+    return row * convg_tile_stride(bdx, g) + col;
 }
 
 /* The input element that cell (col, row) of block (bx, by)'s tile holds: its
  * index in the w x h image, or -1 where the border rule reads zero. */
-CONVIS_HD static inline long convk_tile_source(int bx, int by, int col, int row, int bdx, int bdy, int kw, int kh,
+CONVIS_HD static inline long convg_tile_source(int bx, int by, int col, int row, int bdx, int bdy, const convk_geo *g,
                                                int w, int h, int border)
 {
-    int sx = conv_border_index(bx * bdx + col - kw / 2, w, border);
-    int sy = conv_border_index(by * bdy + row - kh / 2, h, border);
+    int sx = conv_border_index(bx * bdx * g->stride - g->pad_x + col, w, border);
+    int sy = conv_border_index(by * bdy * g->stride - g->pad_y + row, h, border);
     return sx < 0 || sy < 0 ? -1 : (long)sy * w + sx;
 }
 
 /* Step 1: thread (tx, ty) of block (bx, by) loads its share of the tile:
  * cells col = tx, tx + bdx, ... and row = ty, ty + bdy, ..., row by row. */
-CONVIS_HD static inline void convk_tile_load_body(int bx, int by, int tx, int ty, int bdx, int bdy, int kw, int kh,
+CONVIS_HD static inline void convg_tile_load_body(int bx, int by, int tx, int ty, int bdx, int bdy, const convk_geo *g,
                                                   const float *in, int w, int h, int border, float *tile)
 {
-    for (int row = ty; row < convk_tile_h(bdy, kh); row += bdy)
-        for (int col = tx; col < convk_tile_w(bdx, kw); col += bdx) {
-            long src = convk_tile_source(bx, by, col, row, bdx, bdy, kw, kh, w, h, border);
-            tile[convk_tile_index(col, row, bdx, kw)] = src < 0 ? 0.0f : in[src];
+    for (int row = ty; row < convg_tile_h(bdy, g); row += bdy)
+        for (int col = tx; col < convg_tile_w(bdx, g); col += bdx) {
+            long src = convg_tile_source(bx, by, col, row, bdx, bdy, g, w, h, border);
+            tile[convg_tile_index(col, row, bdx, g)] = src < 0 ? 0.0f : in[src];
         }
 }
 
-/* Step 2, once the whole tile is loaded: tap (i, j) of thread (tx, ty) is
- * cell (tx + i, ty + j); weight holds kw*kh taps. */
+/* Step 2, once the whole tile is loaded: output (bx*bdx + tx, by*bdy + ty)
+ * of the ow x oh output, its tap (i, j) the cell (tx*stride + i*dilation,
+ * ty*stride + j*dilation); weight holds kw*kh taps. */
+CONVIS_HD static inline void convg_tile_compute_body(int bx, int by, int tx, int ty, int bdx, int bdy,
+                                                     const convk_geo *g, const float *tile, float *out, int ow, int oh,
+                                                     const float *weight, float divisor)
+{
+    int x, y, t = 0;
+    float sum = 0.0f;
+    if (!conv3x3_output_of(bx, by, tx, ty, bdx, bdy, ow, oh, &x, &y))
+        return;
+    for (int j = 0; j < g->kh; ++j)
+        for (int i = 0; i < g->kw; ++i, ++t)
+            sum += conv_product(
+                tile[convg_tile_index(tx * g->stride + i * g->dilation, ty * g->stride + j * g->dilation, bdx, g)],
+                weight[t]);
+    out[(long)y * ow + x] = conv_finish(sum, divisor);
+}
+
+/* ---- the tiled kernel, any window, the plain geometry ---------------------- */
+
+CONVIS_HD static inline int convk_tile_w(int bdx, int kw)
+{
+    convk_geo g = convk_geo_plain(kw, 1);
+    return convg_tile_w(bdx, &g);
+}
+
+CONVIS_HD static inline int convk_tile_h(int bdy, int kh)
+{
+    convk_geo g = convk_geo_plain(1, kh);
+    return convg_tile_h(bdy, &g);
+}
+
+CONVIS_HD static inline int convk_tile_stride(int bdx, int kw)
+{
+    convk_geo g = convk_geo_plain(kw, 1);
+    return convg_tile_stride(bdx, &g);
+}
+
+CONVIS_HD static inline int convk_tile_words(int bdx, int bdy, int kw, int kh)
+{
+    convk_geo g = convk_geo_plain(kw, kh);
+    return convg_tile_words(bdx, bdy, &g);
+}
+
+CONVIS_HD static inline int convk_tile_index(int col, int row, int bdx, int kw)
+{
+    convk_geo g = convk_geo_plain(kw, 1);
+    return convg_tile_index(col, row, bdx, &g);
+}
+
+CONVIS_HD static inline long convk_tile_source(int bx, int by, int col, int row, int bdx, int bdy, int kw, int kh,
+                                               int w, int h, int border)
+{
+    convk_geo g = convk_geo_plain(kw, kh);
+    return convg_tile_source(bx, by, col, row, bdx, bdy, &g, w, h, border);
+}
+
+CONVIS_HD static inline void convk_tile_load_body(int bx, int by, int tx, int ty, int bdx, int bdy, int kw, int kh,
+                                                  const float *in, int w, int h, int border, float *tile)
+{
+    convk_geo g = convk_geo_plain(kw, kh);
+    convg_tile_load_body(bx, by, tx, ty, bdx, bdy, &g, in, w, h, border, tile);
+}
+
 CONVIS_HD static inline void convk_tile_compute_body(int bx, int by, int tx, int ty, int bdx, int bdy, int kw, int kh,
                                                      const float *tile, float *out, int w, int h, const float *weight,
                                                      float divisor)
 {
-    int x, y, t = 0;
-    float sum = 0.0f;
-    if (!conv3x3_output_of(bx, by, tx, ty, bdx, bdy, w, h, &x, &y))
-        return;
-    for (int j = 0; j < kh; ++j)
-        for (int i = 0; i < kw; ++i, ++t)
-            sum += conv_product(tile[convk_tile_index(tx + i, ty + j, bdx, kw)], weight[t]);
-    out[(long)y * w + x] = conv_finish(sum, divisor);
+    convk_geo g = convk_geo_plain(kw, kh);
+    convg_tile_compute_body(bx, by, tx, ty, bdx, bdy, &g, tile, out, w, h, weight, divisor);
 }
 
 /* ---- the tiled kernel, 3x3 ------------------------------------------------- */

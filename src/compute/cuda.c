@@ -42,12 +42,14 @@
  * The tiled kernel's filter goes to __constant__ memory in the upload
  * phase, and only when it differs from the one already there.
  *
- * Filters of every size run (eng_class.any_size): the naive kernel through
- * conv_pixel; the tiled kernel with a halo of kw/2 columns and kh/2 rows,
- * its tile in dynamic shared memory. A window whose tile does not fit the
+ * Filters of every size and every geometry run (eng_class.any_size,
+ * any_geometry; the output then conv_out_w x conv_out_h, a thread each):
+ * the naive kernel through conv_pixel; the tiled kernel with a tile the
+ * span of a block's windows (a halo of kw/2 columns and kh/2 rows on the
+ * plain geometry), in dynamic shared memory. A tile that does not fit the
  * shared memory of a block is refused in a sentence before anything is
  * uploaded (fits_filter), as is the tiled kernel without its barrier for
- * any window but 3x3.
+ * any window but 3x3 at stride 1.
  *
  * Every CUDA runtime call goes through CUDA_CHECK, every launch is followed
  * by cudaGetLastError (in the launchers), except in clean-up, where a failure
@@ -80,6 +82,7 @@
 #include "../../kernels/conv3x3.h"
 #include "core/tr.h"
 #include "../../kernels/conv3x3_body.h"
+#include "core/conv.h"
 #include "core/err.h"
 #include "core/timing.h"
 #include "engines.h"
@@ -621,12 +624,30 @@ static bool cuda_device(void *state, eng_device_info *info)
 
 /* ---- memory -------------------------------------------------------------- */
 
-/* Makes the device buffers hold a w x h image. A failure (the device is
- * full, or CONVIS_CUDA_FAIL_ALLOC=1) leaves a sentence with the sizes and
- * the free memory, and no buffers. */
-static bool ensure_capacity(cuda_state *s, int w, int h)
+/* The outputs of a job: conv_out_w x conv_out_h (the input's pixels on the
+ * plain geometry). */
+static int out_w(const eng_job *job)
 {
-    size_t n = (size_t)w * (size_t)h, bytes = n * sizeof(float), free_b = 0, total_b = 0;
+    return conv_out_w(&job->params, job->in->w);
+}
+
+static int out_h(const eng_job *job)
+{
+    return conv_out_h(&job->params, job->in->h);
+}
+
+static long long out_count(const eng_job *job)
+{
+    return (long long)out_w(job) * out_h(job);
+}
+
+/* Makes the device buffers hold a w x h image and its output (n floats
+ * each, the larger of the two). A failure (the device is full, or
+ * CONVIS_CUDA_FAIL_ALLOC=1) leaves a sentence with the sizes and the free
+ * memory, and no buffers. */
+static bool ensure_capacity(cuda_state *s, int w, int h, size_t n)
+{
+    size_t bytes = n * sizeof(float), free_b = 0, total_b = 0;
     bool injected = env_is("CONVIS_CUDA_FAIL_ALLOC", "1");
     char one[32], two[32], fr[32], tot[32];
     cudaError_t e;
@@ -678,12 +699,12 @@ static float *staging_for(cuda_state *s, size_t n)
     return s->staging;
 }
 
-/* Whether a w x h image fits the device's grid with the current blocks. */
+/* Whether a w x h output fits the device's grid with the current blocks. */
 static bool fits_grid(const cuda_state *s, int w, int h)
 {
     int gx = conv3x3_blocks(w, s->opt.block_x), gy = conv3x3_blocks(h, s->opt.block_y);
     if (gx > s->prop.maxGridSize[0] || gy > s->prop.maxGridSize[1])
-        return err_set("a %dx%d image needs %dx%d blocks of %dx%d threads; %s launches at most %dx%d", w, h, gx, gy,
+        return err_set("a %dx%d output needs %dx%d blocks of %dx%d threads; %s launches at most %dx%d", w, h, gx, gy,
                        s->opt.block_x, s->opt.block_y, s->prop.name, s->prop.maxGridSize[0], s->prop.maxGridSize[1]);
     return true;
 }
@@ -737,8 +758,8 @@ static bool poison_shared(cuda_state *s, int w, int h)
                       "conv3x3_launch_poison_shared", __FILE__, __LINE__);
 }
 
-/* Launches the kernel the options name from d_in into `d_dst` (w*h floats
- * on the device), and says how. */
+/* Launches the kernel the options name from d_in into `d_dst` (the
+ * output's floats on the device), and says how. */
 static bool launch(cuda_state *s, const eng_job *job, float *d_dst, eng_launch *l)
 {
     int w = job->in->w, h = job->in->h, bx = s->opt.block_x, by = s->opt.block_y;
@@ -748,14 +769,15 @@ static bool launch(cuda_state *s, const eng_job *job, float *d_dst, eng_launch *
         return false;
     e = naive      ? conv3x3_launch_naive(s->d_in, d_dst, w, h, &job->params, bx, by, s->stream)
         : unsynced ? conv3x3_launch_tiled_unsynced(s->d_in, d_dst, w, h, bx, by, s->stream)
-                   : conv3x3_launch_tiled_k(s->d_in, d_dst, w, h, job->params.kw, job->params.kh, bx, by, s->stream);
+                   : conv_launch_tiled_geo(s->d_in, d_dst, w, h, &job->params, bx, by, s->stream);
     if (!cuda_check((cudaError_t)e,
                     naive      ? "conv3x3_launch_naive"
                     : unsynced ? "conv3x3_launch_tiled_unsynced"
-                               : "conv3x3_launch_tiled_k",
+                               : "conv_launch_tiled_geo",
                     __FILE__, __LINE__))
         return false;
-    *l = (eng_launch){.grid_x = conv3x3_blocks(w, bx), .grid_y = conv3x3_blocks(h, by), .block_x = bx, .block_y = by};
+    *l = (eng_launch){
+        .grid_x = conv3x3_blocks(out_w(job), bx), .grid_y = conv3x3_blocks(out_h(job), by), .block_x = bx, .block_y = by};
     return true;
 }
 
@@ -825,7 +847,7 @@ static bool download(cuda_state *s, float *dst, long long n, eng_result path, en
  * the first half of the copy path. Fills every phase but overhead. */
 static bool compute_to_host(cuda_state *s, const eng_job *job, float *dst, eng_result path, eng_timing *timing)
 {
-    long long n = (long long)job->in->w * job->in->h;
+    long long n = out_count(job);
     bool ok = true;
 
     if (!upload(s, job) || !launch(s, job, s->d_out, &timing->launch) || !record(s, EV_COMPUTED) ||
@@ -909,33 +931,40 @@ static bool measure_kernel(cuda_state *s, const eng_job *job, double phase_ms, e
     return true;
 }
 
-/* Whether the kernel the options name runs this filter's window with the
- * current blocks. The naive kernel runs every window. The tiled kernel of a
- * window other than 3x3 is another kernel, with its own limit of threads,
- * and its tile (its halo kw/2 and kh/2 wide) must fit the shared memory of a
- * block; the tiled kernel without its barrier is 3x3 only. */
+/* Whether the kernel the options name runs this filter's window and
+ * geometry with the current blocks. The naive kernel runs every one. The
+ * tiled kernel of a window other than 3x3 or a geometry other than the
+ * plain one is another kernel, with its own limit of threads, and its tile
+ * (the span of a block's windows) must fit the shared memory of a block;
+ * the tiled kernel without its barrier is 3x3 at stride 1 only. */
 static bool fits_filter(cuda_state *s, const conv_params *p)
 {
     size_t bytes;
-    if (s->opt.kernel != ENG_KERNEL_TILED || (p->kw == 3 && p->kh == 3))
+    if (s->opt.kernel != ENG_KERNEL_TILED || (p->kw == 3 && p->kh == 3 && conv_plain(p)))
         return true;
     if (s->opt.no_barrier)
         return err_set("the tiled kernel without its barrier runs 3\xC3\x97"
-                       "3 filters only; this one is %d\xC3\x97%d (with the barrier, or the naive kernel, it runs)",
-                       p->kw, p->kh);
-    bytes = conv3x3_tiled_shared_bytes_k(s->opt.block_x, s->opt.block_y, p->kw, p->kh);
-    if (bytes > s->prop.sharedMemPerBlock)
-        return err_set("the tiled kernel's tile of a %d\xC3\x97%d filter for %dx%d blocks needs %zu bytes of shared "
-                       "memory; %s gives a block %zu (smaller blocks, or the naive kernel, run it)",
-                       p->kw, p->kh, s->opt.block_x, s->opt.block_y, bytes, s->prop.name,
+                       "3 filters at stride 1 only; this one is %d\xC3\x97%d at stride %d, dilation %d, '%s' (with "
+                       "the barrier, or the naive kernel, it runs)",
+                       p->kw, p->kh, p->stride, p->dilation, conv_padding_name((conv_padding)p->padding));
+    bytes = conv_tiled_shared_bytes_geo(s->opt.block_x, s->opt.block_y, p);
+    if (bytes > s->prop.sharedMemPerBlock) {
+        char at[64] = "";
+        if (!conv_plain(p))
+            snprintf(at, sizeof at, " at stride %d and dilation %d", p->stride, p->dilation);
+        return err_set("the tiled kernel's tile of a %d\xC3\x97%d filter%s for %dx%d blocks needs %zu bytes of "
+                       "shared memory; %s gives a block %zu (smaller blocks, or the naive kernel, run it)",
+                       p->kw, p->kh, at, s->opt.block_x, s->opt.block_y, bytes, s->prop.name,
                        (size_t)s->prop.sharedMemPerBlock);
+    }
     return kernel_takes(s, ENG_KERNEL_TILED, true, s->opt.block_x * s->opt.block_y);
 }
 
 static bool prepare(cuda_state *s, const eng_job *job)
 {
-    return fits_grid(s, job->in->w, job->in->h) && fits_filter(s, &job->params) &&
-           ensure_capacity(s, job->in->w, job->in->h);
+    size_t in_n = (size_t)job->in->w * (size_t)job->in->h, out_n = (size_t)out_count(job);
+    return fits_grid(s, out_w(job), out_h(job)) && fits_filter(s, &job->params) &&
+           ensure_capacity(s, job->in->w, job->in->h, in_n > out_n ? in_n : out_n);
 }
 
 static bool run_once(cuda_state *s, const eng_job *job, eng_timing *timing)
@@ -1037,7 +1066,7 @@ static gl_link *link_for(cuda_state *s, unsigned id, long long bytes, bool immut
  * present_why; *unmappable tells the caller to present this frame by it. */
 static bool present_interop(cuda_state *s, const eng_job *job, gl_link *l, bool *unmappable, eng_timing *timing)
 {
-    size_t bytes = (size_t)job->in->w * (size_t)job->in->h * sizeof(float), mapped_bytes = 0;
+    size_t bytes = (size_t)out_count(job) * sizeof(float), mapped_bytes = 0;
     void *mapped = NULL;
     double t0 = tim_now_ms();
     cudaError_t unmapped, e;
@@ -1062,8 +1091,8 @@ static bool present_interop(cuda_state *s, const eng_job *job, gl_link *l, bool 
     if (!CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&mapped, &mapped_bytes, l->res)))
         goto unmap;
     if (mapped_bytes < bytes) {
-        err_set("GL buffer %u maps to %zu bytes in CUDA; a %dx%d result needs %zu", l->id, mapped_bytes, job->in->w,
-                job->in->h, bytes);
+        err_set("GL buffer %u maps to %zu bytes in CUDA; a %dx%d result needs %zu", l->id, mapped_bytes, out_w(job),
+                out_h(job), bytes);
         goto unmap;
     }
     ok = record(s, EV_MAPPED) && launch(s, job, mapped, &timing->launch) && record(s, EV_LAUNCHED);
@@ -1089,7 +1118,7 @@ unmap:
  * pixel), copy it into the GL buffer (the present phase). */
 static bool present_copy(cuda_state *s, const eng_job *job, unsigned gl_buffer, eng_result path, eng_timing *timing)
 {
-    size_t n = (size_t)job->in->w * (size_t)job->in->h;
+    size_t n = (size_t)out_count(job);
     float *host = job->out ? job->out->px : staging_for(s, n);
     double t0, tg, gl_ms;
 
@@ -1109,7 +1138,7 @@ static bool present_copy(cuda_state *s, const eng_job *job, unsigned gl_buffer, 
 
 static bool present_once(cuda_state *s, const eng_job *job, unsigned gl_buffer, eng_timing *timing)
 {
-    long long bytes = (long long)job->in->w * job->in->h * (long long)sizeof(float), have = 0;
+    long long bytes = out_count(job) * (long long)sizeof(float), have = 0;
     bool immutable = false;
     gl_link *l;
 
@@ -1120,7 +1149,7 @@ static bool present_once(cuda_state *s, const eng_job *job, unsigned gl_buffer, 
         return false;
     if (have < bytes)
         return err_set("GL buffer %u cannot take a %dx%d result: it holds %lld bytes, %lld are needed", gl_buffer,
-                       job->in->w, job->in->h, have, bytes);
+                       out_w(job), out_h(job), have, bytes);
     if (!prepare(s, job))
         return false;
     if (s->opt.result == ENG_RESULT_INTEROP && s->present == ENG_PRESENT_INTEROP) {
@@ -1191,6 +1220,7 @@ const eng_class eng_cuda_class = {
     .kernel_choice = true,
     .race_demo = true, /* 3x3 filters only (fits_filter) */
     .any_size = true,
+    .any_geometry = true,
     .present = cuda_present,
     .configure = cuda_configure,
     .device = cuda_device,

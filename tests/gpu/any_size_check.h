@@ -143,7 +143,7 @@ static void check_any_size(eng_engine *e)
         if (any_size_options(e, ENG_KERNEL_TILED, 16, 16, true))
             CHECK(!eng_run(e, &job, &t) &&
                       strstr(err_msg(), "without its barrier runs 3\xC3\x97"
-                                        "3 filters only") &&
+                                        "3 filters at stride 1 only") &&
                       strstr(err_msg(), "5\xC3\x97"
                                         "5"),
                   "the race demo on a 5x5 filter: '%s'", err_msg());

@@ -95,7 +95,8 @@ typedef struct mock_op {
     size_t bytes;
     cudaEvent_t ev;
     int w, h, bx, by;
-    int kw, kh; /* OP_TILED: the window */
+    int ow, oh; /* the kernels: the output's size */
+    convk_geo g; /* OP_TILED: the window and its geometry */
     int blocks; /* OP_POISON: how many blocks */
     conv_params p;
 } mock_op;
@@ -217,10 +218,10 @@ static int resident_blocks(int block_x, int block_y)
 /* The shared memory of the slot block `b` of a launch of block_x x block_y
  * blocks runs in: a tile's worth, kept between launches. NULL (and a
  * sticky launch failure) when there is no memory for the slots. */
-static float *slot_tile(long b, int block_x, int block_y, int kw, int kh)
+static float *slot_tile(long b, int block_x, int block_y, const convk_geo *g)
 {
     int per_sm = resident_blocks(block_x, block_y), slots = MOCK_SMS * (per_sm > 0 ? per_sm : 1);
-    size_t words = (size_t)convk_tile_words(block_x, block_y, kw, kh), need = (size_t)slots * words;
+    size_t words = (size_t)convg_tile_words(block_x, block_y, g), need = (size_t)slots * words;
     if (need > shared_words) {
         float *p = realloc(shared_slots, need * sizeof *p);
         if (!p) {
@@ -236,23 +237,24 @@ static float *slot_tile(long b, int block_x, int block_y, int kw, int kh)
 
 static void run_naive(const float *in, float *out, int w, int h, const conv_params *p, int block_x, int block_y)
 {
-    for (int by = 0; by < conv3x3_blocks(h, block_y); ++by)
-        for (int bx = 0; bx < conv3x3_blocks(w, block_x); ++bx)
+    for (int by = 0; by < conv3x3_blocks(conv_out_h(p, h), block_y); ++by)
+        for (int bx = 0; bx < conv3x3_blocks(conv_out_w(p, w), block_x); ++bx)
             for (int ty = 0; ty < block_y; ++ty)
                 for (int tx = 0; tx < block_x; ++tx)
                     conv3x3_naive_body(bx, by, tx, ty, block_x, block_y, in, out, w, h, p);
 }
 
-/* The tiled kernel of a kw x kh window: the 3x3 one (conv3x3_tiled) or the
- * one of the others (conv_tiled_any), as the launcher picks. */
-static void run_tiled(const float *in, float *out, int w, int h, const conv_params *c, int block_x, int block_y, int kw,
-                      int kh)
+/* The tiled kernel of window and geometry g over an ow x oh output: the
+ * 3x3 one (conv3x3_tiled) or the one of the others (conv_tiled_any), as the
+ * launcher picks. */
+static void run_tiled(const float *in, float *out, int w, int h, int ow, int oh, const conv_params *c, int block_x,
+                      int block_y, const convk_geo *g)
 {
-    int gx = conv3x3_blocks(w, block_x);
-    bool three = kw == 3 && kh == 3;
-    for (int by = 0; by < conv3x3_blocks(h, block_y); ++by)
+    int gx = conv3x3_blocks(ow, block_x);
+    bool three = g->kw == 3 && g->kh == 3 && g->stride == 1 && g->dilation == 1 && g->pad_x == 1 && g->pad_y == 1;
+    for (int by = 0; by < conv3x3_blocks(oh, block_y); ++by)
         for (int bx = 0; bx < gx; ++bx) {
-            float *tile = slot_tile((long)by * gx + bx, block_x, block_y, kw, kh);
+            float *tile = slot_tile((long)by * gx + bx, block_x, block_y, g);
             if (!tile)
                 return;
             for (int ty = 0; ty < block_y; ++ty)
@@ -260,7 +262,7 @@ static void run_tiled(const float *in, float *out, int w, int h, const conv_para
                     if (three)
                         conv3x3_tile_load_body(bx, by, tx, ty, block_x, block_y, in, w, h, c->border, tile);
                     else
-                        convk_tile_load_body(bx, by, tx, ty, block_x, block_y, kw, kh, in, w, h, c->border, tile);
+                        convg_tile_load_body(bx, by, tx, ty, block_x, block_y, g, in, w, h, c->border, tile);
             /* __syncthreads() */
             for (int ty = 0; ty < block_y; ++ty)
                 for (int tx = 0; tx < block_x; ++tx)
@@ -268,7 +270,7 @@ static void run_tiled(const float *in, float *out, int w, int h, const conv_para
                         conv3x3_tile_compute_body(bx, by, tx, ty, block_x, block_y, tile, out, w, h, c->weight,
                                                   c->divisor);
                     else
-                        convk_tile_compute_body(bx, by, tx, ty, block_x, block_y, kw, kh, tile, out, w, h, c->weight,
+                        convg_tile_compute_body(bx, by, tx, ty, block_x, block_y, g, tile, out, ow, oh, c->weight,
                                                 c->divisor);
         }
 }
@@ -284,7 +286,8 @@ static void run_tiled_unsynced(const float *in, float *out, int w, int h, const 
     int threads = block_x * block_y, gx = conv3x3_blocks(w, block_x);
     for (int by = 0; by < conv3x3_blocks(h, block_y); ++by)
         for (int bx = 0; bx < gx; ++bx) {
-            float *tile = slot_tile((long)by * gx + bx, block_x, block_y, 3, 3);
+            convk_geo g3 = convk_geo_plain(3, 3);
+            float *tile = slot_tile((long)by * gx + bx, block_x, block_y, &g3);
             if (!tile)
                 return;
             for (int k = 0; k * 32 < threads; ++k) {
@@ -303,8 +306,9 @@ static void run_tiled_unsynced(const float *in, float *out, int w, int h, const 
 static void run_poison(int block_x, int block_y, int count)
 {
     int words = conv3x3_tile_words(block_x, block_y);
+    convk_geo g3 = convk_geo_plain(3, 3);
     for (int b = 0; b < count; ++b) {
-        float *tile = slot_tile(b, block_x, block_y, 3, 3);
+        float *tile = slot_tile(b, block_x, block_y, &g3);
         if (!tile)
             return;
         for (int i = 0; i < words; ++i)
@@ -355,7 +359,7 @@ static void run_op(mock_op *op)
         if (op->kind == OP_NAIVE)
             run_naive(op->in, op->dst, op->w, op->h, &op->p, op->bx, op->by);
         else if (op->kind == OP_TILED)
-            run_tiled(op->in, op->dst, op->w, op->h, &constant_params, op->bx, op->by, op->kw, op->kh);
+            run_tiled(op->in, op->dst, op->w, op->h, op->ow, op->oh, &constant_params, op->bx, op->by, &op->g);
         else if (op->kind == OP_TILED_UNSYNCED)
             run_tiled_unsynced(op->in, op->dst, op->w, op->h, &constant_params, op->bx, op->by);
         else if (op->kind == OP_POISON)
@@ -363,7 +367,7 @@ static void run_op(mock_op *op)
         else
             memcpy(op->dst, op->in, op->bytes);
         if (op->kind == OP_NAIVE || op->kind == OP_TILED || op->kind == OP_TILED_UNSYNCED)
-            gpu_nans(op->dst, (size_t)op->w * (size_t)op->h);
+            gpu_nans(op->dst, (size_t)op->ow * (size_t)op->oh);
         break;
     }
 }
@@ -835,15 +839,25 @@ static cudaError_t check_grid(int w, int h, int bx, int by)
 int conv3x3_launch_naive(const float *d_in, float *d_out, int w, int h, const conv_params *p, int block_x, int block_y,
                          void *stream)
 {
+    int ow = conv_out_w(p, w), oh = conv_out_h(p, h);
     cudaError_t e = check_grid(w, h, block_x, block_y);
+    if (e == cudaSuccess)
+        e = check_grid(ow, oh, block_x, block_y);
     if (e != cudaSuccess)
         return (int)e;
     STICKY();
     LIVE((cudaStream_t)stream);
     ++counters[CUDA_MOCK_LAUNCHES];
-    return (int)submit(
-        stream,
-        (mock_op){.kind = OP_NAIVE, .in = d_in, .dst = d_out, .w = w, .h = h, .bx = block_x, .by = block_y, .p = *p});
+    return (int)submit(stream, (mock_op){.kind = OP_NAIVE,
+                                         .in = d_in,
+                                         .dst = d_out,
+                                         .w = w,
+                                         .h = h,
+                                         .ow = ow,
+                                         .oh = oh,
+                                         .bx = block_x,
+                                         .by = block_y,
+                                         .p = *p});
 }
 
 size_t conv3x3_tiled_shared_bytes(int block_x, int block_y)
@@ -861,54 +875,79 @@ int conv3x3_set_filter(const conv_params *p, void *stream)
     return (int)submit(stream, (mock_op){.kind = OP_FILTER, .p = *p});
 }
 
-static bool window_ok(int kw, int kh)
+static size_t shared_bytes(int block_x, int block_y, const convk_geo *g)
 {
-    return kw >= 1 && kh >= 1 && kw <= CONV_MAX_SIDE && kh <= CONV_MAX_SIDE && kw % 2 == 1 && kh % 2 == 1;
+    if (block_x < 1 || block_y < 1 || block_x > 1024 || block_y > 1024 || !convk_geo_ok(g))
+        return 0;
+    return sizeof(float) * (size_t)convg_tile_words(block_x, block_y, g);
 }
 
 size_t conv3x3_tiled_shared_bytes_k(int block_x, int block_y, int kw, int kh)
 {
-    if (block_x < 1 || block_y < 1 || !window_ok(kw, kh))
-        return 0;
-    return sizeof(float) * (size_t)convk_tile_words(block_x, block_y, kw, kh);
+    convk_geo g = convk_geo_plain(kw, kh);
+    return shared_bytes(block_x, block_y, &g);
 }
 
-/* The tiled kernel of a kw x kh window, with its barrier or without (kind,
- * 3x3 only). A tile over 48 KiB fails as a launch that asks a GPU for more
- * dynamic shared memory than a block has. */
-static int launch_tiled(op_kind kind, const float *d_in, float *d_out, int w, int h, int kw, int kh, int block_x,
-                        int block_y, void *stream)
+size_t conv_tiled_shared_bytes_geo(int block_x, int block_y, const conv_params *p)
+{
+    convk_geo g = convk_geo_of(p);
+    return shared_bytes(block_x, block_y, &g);
+}
+
+/* The tiled kernel of window and geometry g over an ow x oh output, with
+ * its barrier or without (kind, 3x3 only). A tile over 48 KiB fails as a
+ * launch that asks a GPU for more dynamic shared memory than a block has. */
+static int launch_tiled(op_kind kind, const float *d_in, float *d_out, int w, int h, int ow, int oh,
+                        const convk_geo *g, int block_x, int block_y, void *stream)
 {
     cudaError_t e = check_grid(w, h, block_x, block_y);
+    if (e == cudaSuccess)
+        e = check_grid(ow, oh, block_x, block_y);
     if (e != cudaSuccess)
         return (int)e;
-    if (!window_ok(kw, kh))
+    if (!convk_geo_ok(g))
         return (int)fail(cudaErrorInvalidValue);
-    if (conv3x3_tiled_shared_bytes_k(block_x, block_y, kw, kh) > 48 * 1024)
+    if (shared_bytes(block_x, block_y, g) > 48 * 1024)
         return (int)fail(cudaErrorInvalidConfiguration);
     STICKY();
     LIVE((cudaStream_t)stream);
     ++counters[CUDA_MOCK_LAUNCHES];
-    return (int)submit(
-        stream,
-        (mock_op){
-            .kind = kind, .in = d_in, .dst = d_out, .w = w, .h = h, .bx = block_x, .by = block_y, .kw = kw, .kh = kh});
+    return (int)submit(stream, (mock_op){.kind = kind,
+                                         .in = d_in,
+                                         .dst = d_out,
+                                         .w = w,
+                                         .h = h,
+                                         .ow = ow,
+                                         .oh = oh,
+                                         .bx = block_x,
+                                         .by = block_y,
+                                         .g = *g});
 }
 
 int conv3x3_launch_tiled(const float *d_in, float *d_out, int w, int h, int block_x, int block_y, void *stream)
 {
-    return launch_tiled(OP_TILED, d_in, d_out, w, h, 3, 3, block_x, block_y, stream);
+    convk_geo g = convk_geo_plain(3, 3);
+    return launch_tiled(OP_TILED, d_in, d_out, w, h, w, h, &g, block_x, block_y, stream);
 }
 
 int conv3x3_launch_tiled_k(const float *d_in, float *d_out, int w, int h, int kw, int kh, int block_x, int block_y,
                            void *stream)
 {
-    return launch_tiled(OP_TILED, d_in, d_out, w, h, kw, kh, block_x, block_y, stream);
+    convk_geo g = convk_geo_plain(kw, kh);
+    return launch_tiled(OP_TILED, d_in, d_out, w, h, w, h, &g, block_x, block_y, stream);
+}
+
+int conv_launch_tiled_geo(const float *d_in, float *d_out, int w, int h, const conv_params *p, int block_x, int block_y,
+                          void *stream)
+{
+    convk_geo g = convk_geo_of(p);
+    return launch_tiled(OP_TILED, d_in, d_out, w, h, conv_out_w(p, w), conv_out_h(p, h), &g, block_x, block_y, stream);
 }
 
 int conv3x3_launch_tiled_unsynced(const float *d_in, float *d_out, int w, int h, int block_x, int block_y, void *stream)
 {
-    return launch_tiled(OP_TILED_UNSYNCED, d_in, d_out, w, h, 3, 3, block_x, block_y, stream);
+    convk_geo g = convk_geo_plain(3, 3);
+    return launch_tiled(OP_TILED_UNSYNCED, d_in, d_out, w, h, w, h, &g, block_x, block_y, stream);
 }
 
 int conv3x3_launch_poison_shared(int block_x, int block_y, int count, void *stream)
