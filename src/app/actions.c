@@ -128,6 +128,7 @@ static void (*const scene_call[ACT_COUNT])(scene *s) = {
     [ACT_RESTART] = scene_restart,
     [ACT_GPU] = scene_launch_gpu,
     [ACT_SWEEP] = scene_sweep,
+    [ACT_FILTER_SWEEP] = scene_filter_sweep,
     [ACT_APPLY_AGAIN] = scene_apply_again,
     [ACT_CHAIN] = scene_chain,
     [ACT_TOO_BIG] = scene_too_big,
@@ -168,11 +169,12 @@ static void run(app *a, app_act act)
     case ACT_BUDGET_OFF: scene_set_budget(s, 0); break;
     case ACT_BLOCK_PICK: scene_block_pick(s, act.arg); break;
     case ACT_NEXT_FILTER:
-        scene_next_filter(s, 1);
+    case ACT_PREV_FILTER:
+        scene_next_filter(s, act.action->id == ACT_NEXT_FILTER ? 1 : -1);
         a->edit_tap = -1;
         break;
-    case ACT_PREV_FILTER:
-        scene_next_filter(s, -1);
+    case ACT_FILTER_SIZE:
+        scene_resize_filter(s, act.action->arg);
         a->edit_tap = -1;
         break;
     case ACT_FILTER:
@@ -213,10 +215,7 @@ static void run(app *a, app_act act)
     case ACT_FULLSCREEN: a->fullscreen_request = true; break;
     case ACT_SCREENSHOT: a->screenshot_request = true; break;
     case ACT_RECORD_GIF: a->gif_request = true; break;
-    case ACT_OPEN:
-        if (act.text)
-            scene_open_image(s, act.text);
-        break;
+    case ACT_OPEN: (void)(act.text && scene_open_image(s, act.text)); break;
     case ACT_ESCAPE: escape(a); break;
     case ACT_LARGE: scene_show(s, s->area == SCENE_AREA_LARGE ? SCENE_AREA_GRIDS : SCENE_AREA_LARGE); break;
     case ACT_QUIT: a->quit = true; break;

@@ -98,22 +98,10 @@ static bool parse_ksizes(const char *text, bench *b)
     return b->ksize_count > 0 || (app_error("bench: --ksize is empty"), false);
 }
 
-/* The -k filter's kind at size k: box:K, motion:K, or the gaussian whose
- * side is K (its standard deviation (K - 1) / 6); false with a message for
- * a filter without a size, or a gaussian of side 1. */
+/* The -k filter's kind at size k (filt_of_size); false after a message. */
 static bool filter_of_size(const filt_kernel *kind, int k, filt_kernel *out)
 {
-    char text[48];
-    if (strncmp(kind->name, "box", 3) == 0 || strncmp(kind->name, "motion", 6) == 0)
-        snprintf(text, sizeof text, "%s:%d", kind->name[0] == 'b' ? "box" : "motion", k);
-    else if (strncmp(kind->name, "gaussian", 8) == 0 && k >= 3)
-        snprintf(text, sizeof text, "gaussian:%.17g", (k - 1) / 6.0);
-    else
-        return app_error("bench: --ksize measures a filter of each size: -k box, gaussian (3 and up) or motion, not "
-                         "'%s' at %d",
-                         kind->name, k),
-               false;
-    return filt_parse(text, out) || (app_error("bench: %s", err_msg()), false);
+    return filt_of_size(kind, k, out) || (app_error("bench: --ksize: %s", err_msg()), false);
 }
 
 /* Applies one option of the table (bench's own, or one every command

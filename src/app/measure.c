@@ -131,7 +131,7 @@ static void measure_cpu(scene *s, scene_cpu_kind k)
     eng_cores check;
     eng_engine *own = scene_cpu_own(s, k);
     if (own) {
-        if (!scene_worker_submit(s, SCENE_FEATURE_MEASURE, own, &s->img.luma, TIMING_BUDGET_MS, (int)k))
+        if (!scene_worker_submit(s, SCENE_FEATURE_MEASURE, own, &s->img.luma, NULL, TIMING_BUDGET_MS, (int)k))
             s->measure.stale[k] = true; /* not given: again at the next slice */
         return;
     }

@@ -10,6 +10,7 @@
 #include "action_table.h"
 #include "bound.h"
 #include "chain_text.h"
+#include "filter_text.h"
 #include "format.h"
 #include "i18n.h"
 
@@ -375,6 +376,11 @@ static const struct {
     {"sweep_bound", v_sweep_bound},
     {"cpu_threads_why", v_cpu_threads_why},
     {"sweep_gpu_vs_seq", v_sweep_gpu_vs_seq},
+    {"filter", app_filter_name},
+    {"taps", app_filter_taps},
+    {"tile_reuse", app_tile_reuse},
+    {"input_tile_idle", app_input_tile_idle},
+    {"filter_sweep_growth", app_filter_sweep_growth},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

@@ -20,6 +20,7 @@ const scene_feature *const scene_features[SCENE_FEATURE_COUNT] = {
     [SCENE_FEATURE_WALK] = &scene_walk_feature,     [SCENE_FEATURE_MEASURE] = &scene_measure_feature,
     [SCENE_FEATURE_GPU] = &scene_gpu_feature,       [SCENE_FEATURE_TILES] = &scene_tiles_feature,
     [SCENE_FEATURE_INSIDE] = &scene_inside_feature, [SCENE_FEATURE_SWEEP] = &scene_sweep_feature,
+    [SCENE_FEATURE_FILTER_SWEEP] = &scene_filter_sweep_feature,
     [SCENE_FEATURE_CHAIN] = &scene_chain_feature,
 };
 
@@ -318,6 +319,25 @@ void scene_next_filter(scene *s, int step)
     scene_select_preset(s, i);
 }
 
+void scene_resize_filter(scene *s, int step)
+{
+    filt_kernel k;
+    char text[160];
+    int side = (s->opt.kernel.kw > s->opt.kernel.kh ? s->opt.kernel.kw : s->opt.kernel.kh) + step;
+    if (!filt_of_size(&s->opt.kernel, side, &k)) {
+        scene_notice(s, err_msg());
+        return;
+    }
+    s->preset = -1;
+    for (size_t i = 0; side == 3 && i < filt_preset_count(); ++i) /* back at 3: the preset itself */
+        if (strncmp(filt_preset(i)->name, k.name, strlen(filt_preset(i)->name)) == 0 && k.kw == 3 && k.kh == 3)
+            s->preset = (int)i, k = *filt_preset(i);
+    s->opt.kernel = k;
+    snprintf(text, sizeof text, _("%s, %d\xC3\x97%d: %d products an output"), _(k.title), k.kw, k.kh, k.kw * k.kh);
+    scene_notice(s, text);
+    scene_changed(s, SCENE_CHANGE_INPUT);
+}
+
 void scene_set_weight(scene *s, int tap, float value)
 {
     if (tap < 0 || tap >= s->opt.kernel.kw * s->opt.kernel.kh || !isfinite(value))
@@ -359,7 +379,7 @@ void scene_show(scene *s, scene_area area)
     if (area < 0 || area >= SCENE_AREA_COUNT)
         return;
     s->area = area;
-    if (area == SCENE_AREA_SWEEP)
+    if (area == SCENE_AREA_SWEEP || area == SCENE_AREA_FILTER_SWEEP)
         s->chart = SCENE_CHART_TIMING;
     ++s->updates;
 }
@@ -369,7 +389,7 @@ void scene_show_chart(scene *s, scene_chart chart)
     if (chart < 0 || chart >= SCENE_CHART_COUNT)
         return;
     s->chart = chart;
-    if (chart == SCENE_CHART_CHAIN && s->area == SCENE_AREA_SWEEP)
+    if (chart == SCENE_CHART_CHAIN && (s->area == SCENE_AREA_SWEEP || s->area == SCENE_AREA_FILTER_SWEEP))
         s->area = SCENE_AREA_GRIDS;
     ++s->updates;
 }

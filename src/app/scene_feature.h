@@ -61,7 +61,7 @@ typedef struct scene_feature {
 extern const scene_feature *const scene_features[SCENE_FEATURE_COUNT];
 
 extern const scene_feature scene_walk_feature, scene_measure_feature, scene_gpu_feature, scene_tiles_feature,
-    scene_inside_feature, scene_sweep_feature, scene_chain_feature;
+    scene_inside_feature, scene_sweep_feature, scene_filter_sweep_feature, scene_chain_feature;
 
 /* ---- the core, for the features ---------------------------------------------- */
 
@@ -85,8 +85,10 @@ void scene_task_end(scene *s);
 bool scene_task_is(const scene *s, scene_feature_id id);
 
 /* Gives the measuring thread a copy of `src` to measure engine `e` on for
- * feature `id`, whose `took` hook gets the figure; false when there is no
- * thread, it is busy, or there is no room (nothing was given). */
-bool scene_worker_submit(scene *s, scene_feature_id id, eng_engine *e, const img_plane *src, double budget_ms, int tag);
+ * feature `id`, whose `took` hook gets the figure, with `params` (NULL: the
+ * scene's); false when there is no thread, it is busy, or there is no room
+ * (nothing was given). */
+bool scene_worker_submit(scene *s, scene_feature_id id, eng_engine *e, const img_plane *src, const conv_params *params,
+                         double budget_ms, int tag);
 
 #endif

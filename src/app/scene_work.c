@@ -37,13 +37,14 @@ const char *scene_engine_label(const scene_engine *e)
 
 /* ---- the measuring thread ------------------------------------------------- */
 
-bool scene_worker_submit(scene *s, scene_feature_id id, eng_engine *e, const img_plane *src, double budget_ms, int tag)
+bool scene_worker_submit(scene *s, scene_feature_id id, eng_engine *e, const img_plane *src, const conv_params *params,
+                         double budget_ms, int tag)
 {
     img_plane copy;
     if (!s->worker || !e || !img_plane_alloc(&copy, src->w, src->h))
         return false;
     memcpy(copy.px, src->px, sizeof(float) * (size_t)src->w * (size_t)src->h);
-    if (!worker_submit(s->worker, e, &copy, scene_params(s), budget_ms, tag, s->measure_gen)) {
+    if (!worker_submit(s->worker, e, &copy, params ? *params : scene_params(s), budget_ms, tag, s->measure_gen)) {
         img_plane_free(&copy);
         return false;
     }

@@ -1,49 +1,98 @@
-/* sweep.c - the size sweep (sweep.h): the only writer of scene.sweep. One
- * engine at one size a slice: the CPU engines on the measuring thread
- * (their figure comes back through `took`), the GPU here. */
+/* sweep.c - the size sweep and the filter sweep (sweep.h): the only writer
+ * of scene.sweep and scene.filter_sweep. One engine at one point a slice:
+ * the CPU engines on the measuring thread (their figure comes back through
+ * `took`), the GPU here. */
 #include "scene_feature.h"
 
 #include "i18n.h"
 
 #include <stdio.h>
 
-#define SWEEP_BUDGET_MS 60.0 /* time spent measuring one engine at one size */
+#define SWEEP_BUDGET_MS 60.0 /* time spent measuring one engine at one point */
 #define ENGINES SCENE_SWEEP_ENGINES
 
-/* The order a size's engines are measured in (the GPU last: a size is done
- * when it is), and the CPU engine behind each of the sweep's lines. */
+/* The order a point's engines are measured in (the GPU last: a point is
+ * done when it is), and the CPU engine behind each of the sweep's lines. */
 static const int measured_in_order[ENGINES] = {SWEEP_SEQ, SWEEP_SIMD, SWEEP_PAR, SWEEP_GPU};
 static const scene_cpu_kind cpu_of[ENGINES] = {
     [SWEEP_SEQ] = SCENE_CPU_SEQ, [SWEEP_PAR] = SCENE_CPU_PAR, [SWEEP_SIMD] = SCENE_CPU_SIMD};
 
-/* A figure of the sweep: engine k at size i. */
-static void took_at(scene *s, int k, int i, const eng_timing *t)
+/* The filter sweep's sides: where the 3x3 most lessons use begins, up to
+ * where one plain core takes seconds on a 512-pixel image. */
+static const int filter_sides[SCENE_SWEEP_SIZES] = {3, 5, 7, 9, 11, 15};
+
+/* The state of sweep `id` (SCENE_FEATURE_SWEEP or SCENE_FEATURE_FILTER_SWEEP). */
+static sweep_state *state_of(scene *s, scene_feature_id id)
 {
-    s->sweep.ms[k][i] = eng_total_ms(t);
-    s->sweep.lo[k][i] = eng_total_min(t);
-    s->sweep.hi[k][i] = eng_total_max(t);
-    s->sweep.reps[k][i] = t->reps;
+    return id == SCENE_FEATURE_SWEEP ? &s->sweep : &s->filter_sweep;
+}
+
+/* A figure of a sweep: engine k at point i. */
+static void took_at(sweep_state *st, int k, int i, const eng_timing *t)
+{
+    st->ms[k][i] = eng_total_ms(t);
+    st->lo[k][i] = eng_total_min(t);
+    st->hi[k][i] = eng_total_max(t);
+    st->reps[k][i] = t->reps;
     for (int p = 0; p < ENG_PHASE_COUNT; ++p)
-        s->sweep.phase[k][i][p] = t->has[p] ? t->ms[p] : -1.0;
+        st->phase[k][i][p] = t->has[p] ? t->ms[p] : -1.0;
+}
+
+/* What point i of sweep id measures: the size sweep the image scaled to a
+ * square of size[i] with the filter shown, the filter sweep the image (at
+ * most SWEEP_FILTER_SIDE a side) with the kind of filter at size[i] a side.
+ * False when there is no room for it. */
+static bool point(const scene *s, scene_feature_id id, const sweep_state *st, int i, img_plane *in, conv_params *p)
+{
+    app_options o = s->opt;
+    if (id == SCENE_FEATURE_FILTER_SWEEP && !filt_of_size(&st->kind, st->size[i], &o.kernel))
+        return false;
+    *p = app_options_params(&o);
+    return id == SCENE_FEATURE_SWEEP ? img_plane_scaled(&s->img.luma, st->size[i], st->size[i], in)
+                                     : img_plane_scaled(&s->img.luma, st->w, st->h, in);
+}
+
+/* Starts sweep id and shows its chart; while its chart shows and it is not
+ * under way, hides it. */
+static void start(scene *s, scene_feature_id id, scene_area area)
+{
+    sweep_state *st = state_of(s, id);
+    if (s->area == area && !scene_task_is(s, id)) {
+        scene_show(s, SCENE_AREA_GRIDS); /* again: hides the chart */
+        return;
+    }
+    if (!s->img.luma.px || scene_task_is(s, id))
+        return;
+    scene_task_start(s, id, SCENE_SWEEP_SIZES * ENGINES);
+    st->count = 0;
+    st->at_size = st->at_engine = 0;
+    scene_show(s, area);
+    for (int i = 0, n = 4; i < SCENE_SWEEP_SIZES; ++i, n *= 4) {
+        st->size[i] = id == SCENE_FEATURE_SWEEP ? n : filter_sides[i];
+        for (int k = 0; k < ENGINES; ++k)
+            st->ms[k][i] = -1;
+    }
 }
 
 void scene_sweep(scene *s)
 {
-    if (s->area == SCENE_AREA_SWEEP && !scene_task_is(s, SCENE_FEATURE_SWEEP)) {
-        scene_show(s, SCENE_AREA_GRIDS); /* W again hides the chart */
-        return;
+    start(s, SCENE_FEATURE_SWEEP, SCENE_AREA_SWEEP);
+}
+
+void scene_filter_sweep(scene *s)
+{
+    sweep_state *st = &s->filter_sweep;
+    filt_kernel probe;
+    double scale;
+    if (s->img.luma.px && !scene_task_is(s, SCENE_FEATURE_FILTER_SWEEP) && s->area != SCENE_AREA_FILTER_SWEEP) {
+        /* the filter shown's kind when it has sizes, else box */
+        st->kind = filt_of_size(&s->opt.kernel, 3, &probe) ? s->opt.kernel : *filt_preset(1);
+        scale = (double)SWEEP_FILTER_SIDE / (s->img.luma.w > s->img.luma.h ? s->img.luma.w : s->img.luma.h);
+        scale = scale < 1 ? scale : 1;
+        st->w = (int)(s->img.luma.w * scale + 0.5), st->h = (int)(s->img.luma.h * scale + 0.5);
+        st->w = st->w > 0 ? st->w : 1, st->h = st->h > 0 ? st->h : 1;
     }
-    if (!s->img.luma.px || scene_task_is(s, SCENE_FEATURE_SWEEP))
-        return;
-    scene_task_start(s, SCENE_FEATURE_SWEEP, SCENE_SWEEP_SIZES * ENGINES);
-    s->sweep.count = 0;
-    s->sweep.at_size = s->sweep.at_engine = 0;
-    scene_show(s, SCENE_AREA_SWEEP);
-    for (int i = 0, n = 4; i < SCENE_SWEEP_SIZES; ++i, n *= 4) {
-        s->sweep.size[i] = n;
-        for (int k = 0; k < ENGINES; ++k)
-            s->sweep.ms[k][i] = -1;
-    }
+    start(s, SCENE_FEATURE_FILTER_SWEEP, SCENE_AREA_FILTER_SWEEP);
 }
 
 int scene_sweep_crossover(const scene *s)
@@ -61,76 +110,99 @@ int scene_sweep_crossover(const scene *s)
 
 /* ---- its row of the feature table ------------------------------------------- */
 
-/* The sweep's cursor moves past one engine at one size; at the end its
+/* The sweep's cursor moves past one engine at one point; at the end its
  * task ends. */
-static void next(scene *s)
+static void next(scene *s, sweep_state *st)
 {
-    if (++s->sweep.at_engine == ENGINES) {
-        s->sweep.at_engine = 0;
-        ++s->sweep.at_size;
+    if (++st->at_engine == ENGINES) {
+        st->at_engine = 0;
+        ++st->at_size;
     }
-    if (s->sweep.at_size == SCENE_SWEEP_SIZES)
+    if (st->at_size == SCENE_SWEEP_SIZES)
         scene_task_end(s);
 }
 
-/* An engine at a size here, on this thread (the GPU; a CPU engine without
+/* An engine at a point here, on this thread (the GPU; a CPU engine without
  * the measuring thread). */
-static void measure_here(scene *s, int k, const img_plane *in)
+static void measure_here(scene *s, sweep_state *st, int k, const img_plane *in, conv_params params)
 {
-    int n = in->w;
     img_plane out;
     if (k == SWEEP_GPU && s->gpu.eng.engine)
         scene_gpu_options(s, ENG_RESULT_BULK); /* the sweep's GPU times include copying the result back */
-    if (img_plane_alloc(&out, n, n)) {
-        eng_job job = {in, &out, scene_params(s)};
+    if (img_plane_alloc(&out, conv_out_w(&params, in->w), conv_out_h(&params, in->h))) {
+        eng_job job = {in, &out, params};
         scene_engine probe = k == SWEEP_GPU ? s->gpu.eng : s->cpu[cpu_of[k]]; /* the engines' own figures stay */
         scene_engine_measure(&probe, &job, 0, SWEEP_BUDGET_MS);
         if (probe.measured)
-            took_at(s, k, s->sweep.at_size, &probe.timing);
+            took_at(st, k, st->at_size, &probe.timing);
         img_plane_free(&out);
     }
     if (k == SWEEP_GPU)
         scene_gpu_restale(s); /* the GPU's switches went back to bulk: measure what is shown again */
     scene_task_step(s);
     if (k == SWEEP_GPU)
-        s->sweep.count = s->sweep.at_size + 1;
+        st->count = st->at_size + 1;
 }
 
-/* One engine at one size: the CPU engines on the measuring thread (their
- * figure comes later), the GPU here. */
-static void slice(scene *s, double budget_ms)
+/* One engine at one point of sweep id: the CPU engines on the measuring
+ * thread (their figure comes later), the GPU here. */
+static void slice_of(scene *s, scene_feature_id id)
 {
-    int k = measured_in_order[s->sweep.at_engine], n = s->sweep.size[s->sweep.at_size];
+    sweep_state *st = state_of(s, id);
+    int k = measured_in_order[st->at_engine];
     eng_engine *own = k != SWEEP_GPU ? scene_cpu_own(s, cpu_of[k]) : NULL;
     img_plane in;
-    (void)budget_ms;
-    if (!img_plane_scaled(&s->img.luma, n, n, &in)) {
+    conv_params params;
+    if (!point(s, id, st, st->at_size, &in, &params)) {
         scene_task_step(s);
-        next(s);
+        next(s, st);
         return;
     }
     if (own) {
-        bool given = scene_worker_submit(s, SCENE_FEATURE_SWEEP, own, &in, SWEEP_BUDGET_MS, 0);
+        bool given = scene_worker_submit(s, id, own, &in, &params, SWEEP_BUDGET_MS, 0);
         img_plane_free(&in);
         if (given) {
-            s->sweep.job_size = s->sweep.at_size;
-            s->sweep.job_engine = k;
-            next(s);
+            st->job_size = st->at_size;
+            st->job_engine = k;
+            next(s, st);
         }
         return;
     }
-    measure_here(s, k, &in);
+    measure_here(s, st, k, &in, params);
     img_plane_free(&in);
-    next(s);
+    next(s, st);
+}
+
+static void took_of(scene *s, scene_feature_id id, const worker_result *r)
+{
+    sweep_state *st = state_of(s, id);
+    if (!scene_task_is(s, id))
+        return;
+    if (r->ok)
+        took_at(st, st->job_engine, st->job_size, &r->timing);
+    scene_task_step(s);
+}
+
+static void slice(scene *s, double budget_ms)
+{
+    (void)budget_ms;
+    slice_of(s, SCENE_FEATURE_SWEEP);
+}
+
+static void filter_slice(scene *s, double budget_ms)
+{
+    (void)budget_ms;
+    slice_of(s, SCENE_FEATURE_FILTER_SWEEP);
 }
 
 static void took(scene *s, const worker_result *r)
 {
-    if (!scene_task_is(s, SCENE_FEATURE_SWEEP))
-        return;
-    if (r->ok)
-        took_at(s, s->sweep.job_engine, s->sweep.job_size, &r->timing);
-    scene_task_step(s);
+    took_of(s, SCENE_FEATURE_SWEEP, r);
+}
+
+static void filter_took(scene *s, const worker_result *r)
+{
+    took_of(s, SCENE_FEATURE_FILTER_SWEEP, r);
 }
 
 static void cancel(scene *s, bool asked)
@@ -145,12 +217,26 @@ static void state(const scene *s, FILE *f)
             scene_sweep_crossover(s));
 }
 
+static void filter_state(const scene *s, FILE *f)
+{
+    fprintf(f, "filter_sweep_shown=%d\nfilter_sweep_sides=%d\n", s->area == SCENE_AREA_FILTER_SWEEP,
+            s->filter_sweep.count);
+}
+
 const scene_feature scene_sweep_feature = {
     .name = "sweep",
     .slice = slice,
     .took = took,
     .cancel = cancel,
     .state = state,
+};
+
+const scene_feature scene_filter_sweep_feature = {
+    .name = "filter sweep",
+    .slice = filter_slice,
+    .took = filter_took,
+    .cancel = cancel,
+    .state = filter_state,
 };
 
 bool scene_sweep_gpu_ever_ahead(const scene *s)
@@ -187,5 +273,32 @@ void scene_sweep_gpu_vs_seq(const scene *s, char *buf, size_t size)
                  _("from 64\xC3\x97" "64 up it was at most %s slower and at most %s faster than one plain core, "
                    "depending on the size"),
                  a, b);
+    }
+}
+
+void scene_filter_sweep_growth(const scene *s, char *buf, size_t size)
+{
+    static const int order[ENGINES] = {SWEEP_SEQ, SWEEP_SIMD, SWEEP_PAR, SWEEP_GPU};
+    const sweep_state *st = &s->filter_sweep;
+    int first = 0, last = st->count - 1, k0, k1;
+    size_t n;
+    if (st->count < 2) {
+        snprintf(buf, size, "%s", _("(no filter sweep yet: press Shift+W)"));
+        return;
+    }
+    k0 = st->size[first], k1 = st->size[last];
+    n = (size_t)snprintf(buf, size, _("from %d\xC3\x97%d to %d\xC3\x97%d, %.0f\xC3\x97 the products:"), k0, k0, k1, k1,
+                         (double)(k1 * k1) / (k0 * k0));
+    for (int r = 0, said = 0; r < ENGINES && n < size; ++r) {
+        int k = order[r];
+        const char *name = k == SWEEP_SEQ    ? "cpu-seq"
+                           : k == SWEEP_SIMD ? "cpu-simd"
+                           : k == SWEEP_PAR  ? "cpu-par"
+                                             : scene_engine_label(&s->gpu.eng);
+        if (!(st->ms[k][first] > 0 && st->ms[k][last] > 0))
+            continue;
+        n += (size_t)snprintf(buf + n, size - n, said ? _(", %s %.1f\xC3\x97") : _(" %s took %.1f\xC3\x97 as long"),
+                              name, st->ms[k][last] / st->ms[k][first]);
+        ++said;
     }
 }

@@ -1,19 +1,25 @@
 /* sweep.h - the size sweep (W): the same filter on square images of growing
  * size, 4x4 to 4096x4096, on cpu-seq, cpu-simd, cpu-par and the GPU: where the GPU
- * starts to win. sweep.c is the only writer of scene.sweep. */
+ * starts to win. And the filter sweep (Shift+W): the image shown (at most
+ * SWEEP_FILTER_SIDE a side) with the same kind of filter growing, 3x3 to
+ * 15x15: one core's time grows with the products, K x K an output, a
+ * GPU's far less while its memory, not its arithmetic, sets the pace.
+ * sweep.c is the only writer of scene.sweep and scene.filter_sweep. */
 #ifndef CONVIS_SWEEP_H
 #define CONVIS_SWEEP_H
 
+#include "core/filter.h"
 #include "scene_types.h"
 
-#define SCENE_SWEEP_SIZES 6 /* 4x4, 16x16, ... 4096x4096 */
+#define SCENE_SWEEP_SIZES 6 /* 4x4, 16x16, ... 4096x4096; or sides 3, 5, 7, 9, 11, 15 */
+#define SWEEP_FILTER_SIDE 512 /* the filter sweep's image: the one shown, scaled down to this */
 
 /* The sweep's lines: its figures' first index. */
 enum { SWEEP_SEQ, SWEEP_PAR, SWEEP_GPU, SWEEP_SIMD, SCENE_SWEEP_ENGINES };
 
 typedef struct sweep_state {
-    int count; /* sizes measured */
-    int size[SCENE_SWEEP_SIZES];
+    int count;                   /* points measured */
+    int size[SCENE_SWEEP_SIZES]; /* the image's side, or (the filter sweep) the filter's */
     double ms[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES]; /* by SWEEP_SEQ...; < 0: not measured */
     double lo[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES],
         hi[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES]; /* the runs' fastest and slowest */
@@ -21,9 +27,17 @@ typedef struct sweep_state {
     double phase[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES][ENG_PHASE_COUNT]; /* each phase's median; < 0: none */
     int at_size, at_engine;                                                /* where the sweep under way is */
     int job_size, job_engine; /* what the measuring thread measures for it */
+    filt_kernel kind;         /* the filter sweep's kind of filter (box, gaussian, motion) */
+    int w, h;                 /* and its image's size */
 } sweep_state;
 
-void scene_sweep(scene *s); /* starts the sweep; again: hides its chart */
+void scene_sweep(scene *s);        /* starts the sweep; again: hides its chart */
+void scene_filter_sweep(scene *s); /* starts the filter sweep; again: hides its chart */
+
+/* How each engine's time grew across the filter sweep
+ * ({filter_sweep_growth}): "from 3×3 to 15×15, 25× the products: cpu-seq
+ * took 21.4× as long, cpu-par 17.9×, gl 1.3×"; or that it has not run. */
+void scene_filter_sweep_growth(const scene *s, char *buf, size_t size);
 
 /* The smallest swept size from which on the GPU beat cpu-par at every
  * larger size too, or 0 when it did not. */

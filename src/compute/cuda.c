@@ -951,7 +951,7 @@ static bool fits_filter(cuda_state *s, const conv_params *p)
     if (bytes > s->prop.sharedMemPerBlock) {
         char at[64] = "";
         if (!conv_plain(p))
-            snprintf(at, sizeof at, " at stride %d and dilation %d", p->stride, p->dilation);
+            snprintf(at, sizeof at, _(" at stride %d and dilation %d"), p->stride, p->dilation);
         return err_set("the tiled kernel's tile of a %d\xC3\x97%d filter%s for %dx%d blocks needs %zu bytes of "
                        "shared memory; %s gives a block %zu (smaller blocks, or the naive kernel, run it)",
                        p->kw, p->kh, at, s->opt.block_x, s->opt.block_y, bytes, s->prop.name,

@@ -192,6 +192,22 @@ static bool parse_sized(const char *text, filt_kernel *out, char *why, size_t wh
     return false;
 }
 
+bool filt_of_size(const filt_kernel *kind, int k, filt_kernel *out)
+{
+    char text[48];
+    if (k < 1 || k > CONV_MAX_SIDE || k % 2 == 0)
+        return err_set(_("a filter's side is odd, from 1 to %d; not %d"), CONV_MAX_SIDE, k);
+    if (strncmp(kind->name, "box", 3) == 0 || strncmp(kind->name, "motion", 6) == 0)
+        snprintf(text, sizeof text, "%s:%d", kind->name[0] == 'b' ? "box" : "motion", k);
+    else if (strncmp(kind->name, "gaussian", 8) == 0 && k >= 3)
+        snprintf(text, sizeof text, "gaussian:%.17g", (k - 1) / 6.0);
+    else if (strncmp(kind->name, "gaussian", 8) == 0)
+        return err_set("%s", _("a gaussian is 3 a side or more"));
+    else
+        return err_set(_("'%s' has one size; box, gaussian and motion come in every odd size"), kind->name);
+    return filt_parse(text, out);
+}
+
 bool filt_parse(const char *text, filt_kernel *out)
 {
     char why[200];

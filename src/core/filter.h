@@ -31,6 +31,13 @@ const filt_kernel *filt_preset(size_t i);
  * sentence (err_msg) that says what is wrong and shows the expected form. */
 bool filt_parse(const char *text, filt_kernel *out);
 
+/* The filter's kind at side k (odd, 1 to CONV_MAX_SIDE): box:K and
+ * motion:K for a box or motion blur, or the gaussian whose side is k (its
+ * standard deviation (k - 1) / 6, so k from 3). False with a sentence
+ * (err_msg) for a filter of another kind, which has one size, or a size out
+ * of range. */
+bool filt_of_size(const filt_kernel *kind, int k, filt_kernel *out);
+
 /* Whether the filter is the 3x3 window the window's views draw. */
 bool filt_is_3x3(const filt_kernel *k);
 

@@ -31,7 +31,8 @@ const char *const lsn_placeholders[] = {
     "memory_budget", "tiles", "tile_ms", "warp_size", "record", "gpu_label", "cpu_cores", "cpu_cores_note",
     "par_band_outputs", "tiles_vs_whole", "race_wrong", "chain_cpu_independent_ms", "chain_gpu_independent_ms",
     "chain_cpu_wait_ratio", "chain_gpu_wait_ratio", "gpu_bound", "sweep_bound",
-    "cpu_threads_why", "sweep_gpu_vs_seq", NULL,
+    "cpu_threads_why", "sweep_gpu_vs_seq", "filter", "taps", "tile_reuse", "input_tile_idle", "filter_sweep_growth",
+    NULL,
 };
 /* clang-format on */
 

@@ -22,6 +22,7 @@
 #include "data.h"
 #include "lesson/lesson.h"
 #include "lessons.h"
+#include "filter_text.h"
 #include "format.h"
 #include "i18n.h"
 #include "narration.h"
@@ -564,6 +565,81 @@ static void test_sized_filters(void)
     sized_walk("gaussian:1.5", 11, 11);
 }
 
+/* ] and [: the same kind of filter 2 more or less a side, the 3x3 preset
+ * again at 3; a filter of one size stays, and a notice says why. */
+static void test_filter_resize(void)
+{
+    app a;
+    char buf[400];
+    fresh(&a);
+    run_name(&a, "filter-2");
+    run_name(&a, "bigger-filter");
+    run_name(&a, "bigger-filter");
+    CHECK(strcmp(a.s.opt.kernel.name, "box:7") == 0 && a.s.opt.kernel.kw == 7 && a.s.preset == -1,
+          "box, bigger twice: %s %dx%d", a.s.opt.kernel.name, a.s.opt.kernel.kw, a.s.opt.kernel.kh);
+    CHECK(strstr(a.s.notice, "7\xC3\x97" "7: 49 products") != NULL, "the notice: %s", a.s.notice);
+    app_filter_name(&a, buf, sizeof buf);
+    CHECK(strcmp(buf, "Box blur of a size, 7\xC3\x97" "7") == 0, "{filter}: %s", buf);
+    app_filter_taps(&a, buf, sizeof buf);
+    CHECK(strcmp(buf, "49") == 0, "{taps}: %s", buf);
+    app_tile_reuse(&a, buf, sizeof buf); /* 16x16: a 22x22 tile, 228 halo, 12,544 reads of 484 cells */
+    CHECK(strstr(buf, "22\xC3\x97" "22 tile, 228 cells of it halo (47%)") && strstr(buf, "12,544") &&
+              strstr(buf, "25.9 reads a cell"),
+          "{tile_reuse}: %s", buf);
+    app_input_tile_idle(&a, buf, sizeof buf); /* 16x16 threads, 10x10 compute */
+    CHECK(strstr(buf, "computes 100 outputs; 156 of its 256 threads (61%)") != NULL, "{input_tile_idle}: %s", buf);
+    run_name(&a, "smaller-filter");
+    run_name(&a, "smaller-filter");
+    CHECK(a.s.preset == 1 && strcmp(a.s.opt.kernel.name, "box") == 0, "back at 3: the box preset (%d, %s)", a.s.preset,
+          a.s.opt.kernel.name);
+    run_name(&a, "smaller-filter");
+    run_name(&a, "smaller-filter");
+    CHECK(strcmp(a.s.opt.kernel.name, "box:1") == 0, "box down to 1 and no further: %s (%s)", a.s.opt.kernel.name,
+          a.s.notice);
+    for (int i = 0; i < 20; ++i)
+        run_name(&a, "bigger-filter");
+    CHECK(strcmp(a.s.opt.kernel.name, "box:31") == 0 && strstr(a.s.notice, "31"), "up to 31: %s (%s)",
+          a.s.opt.kernel.name, a.s.notice);
+    run_name(&a, "filter-3");
+    run_name(&a, "bigger-filter");
+    CHECK(a.s.opt.kernel.kw == 5 && strncmp(a.s.opt.kernel.name, "gaussian:", 9) == 0, "gaussian 5: %s",
+          a.s.opt.kernel.name);
+    run_name(&a, "filter-6");
+    run_name(&a, "bigger-filter");
+    CHECK(strcmp(a.s.opt.kernel.name, "sobel-x") == 0 && strstr(a.s.notice, "has one size"), "sobel-x stays: %s",
+          a.s.notice);
+    app_free(&a);
+}
+
+/* Shift+W: the filter sweep measures every engine at six sides on the
+ * image shown, of the filter shown's kind (box for one of one size). */
+static void test_filter_sweep(void)
+{
+    app a;
+    char buf[400];
+    fresh(&a);
+    app_filter_sweep_growth(&a, buf, sizeof buf);
+    CHECK(strstr(buf, "no filter sweep yet") != NULL, "before: %s", buf);
+    run_name(&a, "filter-sweep");
+    CHECK(a.s.area == SCENE_AREA_FILTER_SWEEP && a.s.filter_sweep.count == SCENE_SWEEP_SIZES &&
+              a.s.filter_sweep.w == 512 && a.s.filter_sweep.h == 384 &&
+              strcmp(a.s.filter_sweep.kind.name, "box") == 0 && a.s.filter_sweep.size[5] == 15,
+          "the filter sweep: area %d, %d sides, %dx%d, %s", a.s.area, a.s.filter_sweep.count, a.s.filter_sweep.w,
+          a.s.filter_sweep.h, a.s.filter_sweep.kind.name);
+    for (int i = 0; i < SCENE_SWEEP_SIZES; ++i)
+        CHECK(a.s.filter_sweep.ms[SWEEP_SEQ][i] > 0 && a.s.filter_sweep.ms[SWEEP_PAR][i] > 0 &&
+                  a.s.filter_sweep.ms[SWEEP_SIMD][i] > 0,
+              "side %d measured on the CPU engines", a.s.filter_sweep.size[i]);
+    CHECK(a.s.sweep.count == 0, "the size sweep's figures are its own: %d", a.s.sweep.count);
+    app_filter_sweep_growth(&a, buf, sizeof buf);
+    CHECK(strstr(buf, "from 3\xC3\x97" "3 to 15\xC3\x97" "15, 25\xC3\x97 the products: cpu-seq took ") != NULL &&
+              strstr(buf, "cpu-par"),
+          "{filter_sweep_growth}: %s", buf);
+    run_name(&a, "filter-sweep");
+    CHECK(a.s.area == SCENE_AREA_GRIDS, "Shift+W again hides it");
+    app_free(&a);
+}
+
 /* ---- scripts ---------------------------------------------------------------------- */
 
 static void test_scripts(void)
@@ -678,6 +754,8 @@ static void test_states(void)
     /* passes fed back, the size sweep; Esc closes what is open, one thing at a time */
     state_after("apply-again*2", "passes=2 output=0 done=0");
     state_after("sweep", "sweep_shown=1 sweep_sizes=6 busy=0");
+    state_after("filter-sweep", "filter_sweep_shown=1 filter_sweep_sides=6 sweep_shown=0 busy=0");
+    state_after("filter-2,bigger-filter*2", "filter=box:7");
     state_after("edit-kernel", "edit_tap=0");
     state_after("edit-kernel,escape", "edit_tap=-1 help=0");
     state_after("help,blank,escape", "help=0 blank=1");
@@ -2072,6 +2150,8 @@ int main(void)
     test_lesson_in_lesson();
     test_flipped_edit();
     test_sized_filters();
+    test_filter_resize();
+    test_filter_sweep();
     test_scripts();
     test_states();
     test_long_work();

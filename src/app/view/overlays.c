@@ -133,7 +133,8 @@ void vw_draw_notice(view *v, const scene *s)
 void vw_draw_progress(view *v, const scene *s)
 {
     const layout *L = &v->L;
-    const char *what = s->task.busy == SCENE_FEATURE_SWEEP   ? _("Size sweep")
+    const char *what = s->task.busy == SCENE_FEATURE_SWEEP          ? _("Size sweep")
+                       : s->task.busy == SCENE_FEATURE_FILTER_SWEEP ? _("Filter sweep")
                        : s->task.busy == SCENE_FEATURE_CHAIN ? _("Chain of dependent passes")
                                                              : _("GPU in tiles");
     char buf[160];

@@ -1,5 +1,6 @@
 /* sweep.c - the size sweep (W), in the grids' place: time against image
- * size, both on log scales, the live run and a recorded one. */
+ * size, both on log scales, the live run and a recorded one; and the
+ * filter sweep (Shift+W): time, on a log scale, against the filter's side. */
 #include "view_internal.h"
 
 #include <math.h>
@@ -12,13 +13,16 @@
 typedef struct plot {
     float x0, x1, y0, y1; /* the plot's left, right, top and bottom */
     double lo, hi;        /* the times at its bottom and top, on a log scale */
-    double lmin, lmax;    /* the logarithms of the sizes at its left and right */
+    double lmin, lmax;    /* the logarithms of the sizes at its left and right (or the sides, linear) */
+    bool linear;          /* the filter sweep: sides across as they are */
 } plot;
 
-/* Where an image of size x size pixels goes across, and a time of ms up. */
+/* Where an image of size x size pixels (a filter of that side) goes across,
+ * and a time of ms up. */
 static float plot_x(const plot *p, int size)
 {
-    return p->x0 + (float)((log((double)size) - p->lmin) / (p->lmax - p->lmin)) * (p->x1 - p->x0);
+    double x = p->linear ? (double)size : log((double)size);
+    return p->x0 + (float)((x - p->lmin) / (p->lmax - p->lmin)) * (p->x1 - p->x0);
 }
 
 static float plot_y(const plot *p, double ms)
@@ -116,8 +120,8 @@ static float sweep_title(view *v, const app *a, rect box, int cross)
     return y0 + 0.5f * ls; /* the axis labels sit centred on their lines */
 }
 
-/* The axes: a line per power of ten, the sizes below, the crossover. */
-static void draw_axes(view *v, const plot *p, rect box, int cross)
+/* The time axis: a line per power of ten, labelled at the left. */
+static void draw_time_axis(view *v, const plot *p, rect box)
 {
     const layout *L = &v->L;
     float last_label = 1e9f, ls = vw_lh(v->small);
@@ -136,10 +140,17 @@ static void draw_axes(view *v, const plot *p, rect box, int cross)
         rnd_text(v->small, buf, box.x + 0.5f * L->pad, y - ls / 2, DIM);
         last_label = y;
     }
+}
+
+/* The axes: the time's, the sizes below, the crossover. */
+static void draw_axes(view *v, const plot *p, rect box, int cross)
+{
+    char buf[32];
+    draw_time_axis(v, p, box);
     for (int size = 4; size <= 4096; size *= 4) {
         float x = plot_x(p, size);
         snprintf(buf, sizeof buf, "%d\xC2\xB2", size);
-        rnd_text(v->small, buf, x - vw_text_w(v->small, buf) / 2, p->y1 + 0.2f * L->pad, DIM);
+        rnd_text(v->small, buf, x - vw_text_w(v->small, buf) / 2, p->y1 + 0.2f * v->L.pad, DIM);
         if (size == cross) /* the crossover */
             rnd_rect(x - 1, p->y0, 2, p->y1 - p->y0, WHITE);
     }
@@ -233,16 +244,16 @@ static void draw_bounds(view *v, const app *a, const plot *p, float label_x, flo
 
 /* Engine k's live line: small squares between its points, and markers
  * that differ in shape as well as colour. */
-static void draw_live(const scene *s, const plot *p, int k, rnd_color color, float ls)
+static void draw_live(const sweep_state *st, const plot *p, int k, rnd_color color, float ls)
 {
     float px = 0, py = 0;
     bool have = false;
-    for (int i = 0; i < s->sweep.count; ++i) {
+    for (int i = 0; i < st->count; ++i) {
         float x, y, m = 0.35f * ls;
-        if (s->sweep.ms[k][i] <= 0)
+        if (st->ms[k][i] <= 0)
             continue;
-        x = plot_x(p, s->sweep.size[i]);
-        y = plot_y(p, s->sweep.ms[k][i]);
+        x = plot_x(p, st->size[i]);
+        y = plot_y(p, st->ms[k][i]);
         if (have) { /* a line of small squares from the last point */
             int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
             for (int j = 0; j <= steps; ++j)
@@ -264,6 +275,37 @@ static void draw_live(const scene *s, const plot *p, int k, rnd_color color, flo
     }
 }
 
+/* The engines' names and colours, in the order of the legend. */
+static const int legend_order[SCENE_SWEEP_ENGINES] = {SWEEP_SEQ, SWEEP_SIMD, SWEEP_PAR, SWEEP_GPU};
+
+static rnd_color engine_color(int k)
+{
+    return PHASE_COLOR[k == SWEEP_SEQ ? ENG_COMPUTE : k == SWEEP_PAR ? ENG_UPLOAD : k == SWEEP_GPU ? ENG_PRESENT : ENG_DOWNLOAD];
+}
+
+static const char *engine_name(const scene *s, int k)
+{
+    return k == SWEEP_SEQ ? "cpu-seq" : k == SWEEP_PAR ? "cpu-par" : k == SWEEP_SIMD ? "cpu-simd" : scene_engine_label(&s->gpu.eng);
+}
+
+/* The width of the legend's names. */
+static float legend_width(view *v, const scene *s)
+{
+    return fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, engine_name(s, SWEEP_GPU)));
+}
+
+/* Each engine's live line, and its name in the legend at legend_x from the plot's top down. */
+static void draw_engines(view *v, const scene *s, const sweep_state *st, const plot *p, float legend_x)
+{
+    float ls = vw_lh(v->small);
+    for (int row = 0; row < SCENE_SWEEP_ENGINES; ++row) {
+        int k = legend_order[row];
+        draw_live(st, p, k, engine_color(k), ls);
+        rnd_rect(legend_x, p->y0 + (float)row * ls * 1.2f + 0.3f * ls, 0.6f * ls, 0.6f * ls, engine_color(k));
+        rnd_text(v->small, engine_name(s, k), legend_x + 0.9f * ls, p->y0 + (float)row * ls * 1.2f, TEXT);
+    }
+}
+
 /* The size sweep: time against image size, both on log scales, one line per
  * engine with its own marker shape (square, hollow square, cross), and the
  * size from which the GPU beat cpu-par marked. A recorded run (--record) is
@@ -274,19 +316,13 @@ void vw_draw_sweep(view *v, const app *a, rect box)
 {
     const scene *s = &a->s;
     const layout *L = &v->L;
-    const char *names[SCENE_SWEEP_ENGINES] = {[SWEEP_SEQ] = "cpu-seq",
-                                              [SWEEP_PAR] = "cpu-par",
-                                              [SWEEP_GPU] = scene_engine_label(&s->gpu.eng),
-                                              [SWEEP_SIMD] = "cpu-simd"};
-    rnd_color colors[SCENE_SWEEP_ENGINES] = {[SWEEP_SEQ] = PHASE_COLOR[ENG_COMPUTE],
-                                             [SWEEP_PAR] = PHASE_COLOR[ENG_UPLOAD],
-                                             [SWEEP_GPU] = PHASE_COLOR[ENG_PRESENT],
-                                             [SWEEP_SIMD] = PHASE_COLOR[ENG_DOWNLOAD]};
-    static const int legend_order[SCENE_SWEEP_ENGINES] = {SWEEP_SEQ, SWEEP_SIMD, SWEEP_PAR, SWEEP_GPU};
+    rnd_color colors[SCENE_SWEEP_ENGINES];
     plot p = {.lmin = log(4.0), .lmax = log(4096.0)};
     float legend_x, legend_w, ls = vw_lh(v->small);
     int cross = scene_sweep_crossover(s);
 
+    for (int k = 0; k < SCENE_SWEEP_ENGINES; ++k)
+        colors[k] = engine_color(k);
     rnd_rect(box.x, box.y, box.w, box.h, PANEL);
     sweep_range(a, &p.lo, &p.hi);
     p.y0 = sweep_title(v, a, box, cross);
@@ -296,7 +332,7 @@ void vw_draw_sweep(view *v, const app *a, rect box)
     p.hi = pow(10, ceil(log10(p.hi)));
     if (!(p.lo > 0) || !isfinite(p.hi) || p.hi <= p.lo)
         return;
-    legend_w = fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, names[SWEEP_GPU]));
+    legend_w = legend_width(v, s);
     for (int g = 0; sweep_bounds(a) && g < bound_gpu_count(); ++g)
         legend_w = fmaxf(legend_w, vw_text_w(v->small, bound_gpu_at(g)->short_name) - 0.9f * ls);
     legend_x = box.x + box.w - legend_w - 2 * L->pad;
@@ -306,10 +342,70 @@ void vw_draw_sweep(view *v, const app *a, rect box)
     draw_axes(v, &p, box, cross);
     draw_bounds(v, a, &p, legend_x, p.y0 + (float)SCENE_SWEEP_ENGINES * ls * 1.2f + 0.3f * ls);
     draw_recorded(v, a, &p, colors); /* the recorded run first, under the live one */
-    for (int row = 0; row < SCENE_SWEEP_ENGINES; ++row) {
-        int k = legend_order[row];
-        draw_live(s, &p, k, colors[k], ls);
-        rnd_rect(legend_x, p.y0 + (float)row * ls * 1.2f + 0.3f * ls, 0.6f * ls, 0.6f * ls, colors[k]);
-        rnd_text(v->small, names[k], legend_x + 0.9f * ls, p.y0 + (float)row * ls * 1.2f, TEXT);
+    draw_engines(v, s, &s->sweep, &p, legend_x);
+}
+
+/* The K x K line: cpu-seq's first time grown as the products, the time
+ * at side k. 0 when cpu-seq has no first time. */
+static double products_line(const sweep_state *st, int k)
+{
+    double t0 = st->ms[SWEEP_SEQ][0];
+    return st->count > 0 && t0 > 0 ? t0 * (double)(k * k) / (double)(st->size[0] * st->size[0]) : 0;
+}
+
+/* The filter sweep: time, on a log scale, against the filter's side, one
+ * line per engine as in the size sweep, and a dotted grey line of the
+ * products an output (K x K, counted) through cpu-seq's first time: what a
+ * time grows as when the arithmetic sets the pace. */
+void vw_draw_filter_sweep(view *v, const app *a, rect box)
+{
+    const scene *s = &a->s;
+    const sweep_state *st = &s->filter_sweep;
+    const layout *L = &v->L;
+    plot p = {.lmin = 3, .lmax = 15, .linear = true, .lo = 1e30, .hi = 0};
+    float legend_x, ls = vw_lh(v->small), px = 0, py = 0;
+    char buf[400];
+
+    rnd_rect(box.x, box.y, box.w, box.h, PANEL);
+    snprintf(buf, sizeof buf, _("Filter sweep (Shift+W hides it): %s from 3\xC3\x97" "3 to 15\xC3\x97" "15, on this image at %d\xC3\x97%d"),
+             _(st->kind.title), st->w, st->h);
+    vw_text_fit(v, v->small, buf, box.x + 0.5f * L->pad, box.y + 0.3f * L->pad, box.w - L->pad, TEXT);
+    vw_text_fit(v, v->small,
+                _("dotted, grey: K\xC2\xB2, the products an output (counted), drawn through cpu-seq's first time: "
+                  "the time's growth when the arithmetic sets the pace"),
+                box.x + 0.5f * L->pad, box.y + ls * 1.4f, box.w - L->pad, DIM);
+    p.y0 = box.y + ls * 3.0f;
+    for (int k = 0; k < SCENE_SWEEP_ENGINES; ++k)
+        for (int i = 0; i < st->count; ++i)
+            if (st->ms[k][i] > 0)
+                p.lo = fmin(p.lo, st->ms[k][i]), p.hi = fmax(p.hi, st->ms[k][i]);
+    if (st->count < 2 || !(p.hi > 0))
+        return;
+    p.hi = fmax(p.hi, products_line(st, st->size[st->count - 1]));
+    p.lo = pow(10, floor(log10(p.lo)));
+    p.hi = pow(10, ceil(log10(p.hi)));
+    if (!(p.lo > 0) || !isfinite(p.hi) || p.hi <= p.lo)
+        return;
+    legend_x = box.x + box.w - legend_width(v, s) - 2 * L->pad;
+    p.x0 = box.x + vw_text_w(v->small, "1000 ms ") + L->pad;
+    p.x1 = legend_x - L->pad;
+    p.y1 = box.y + box.h - ls * 1.3f;
+    draw_time_axis(v, &p, box);
+    for (int i = 0; i < SCENE_SWEEP_SIZES; ++i) { /* the sides below */
+        float x = plot_x(&p, st->size[i]);
+        snprintf(buf, sizeof buf, "%d\xC3\x97%d", st->size[i], st->size[i]);
+        rnd_text(v->small, buf, x - vw_text_w(v->small, buf) / 2, p.y1 + 0.2f * L->pad, DIM);
     }
+    for (int k = st->size[0]; k <= st->size[st->count - 1]; ++k) { /* the products' line, dotted */
+        float x = plot_x(&p, k), y = plot_y(&p, products_line(st, k));
+        if (k > st->size[0]) {
+            int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
+            for (int j = 0; j <= steps; j += 3)
+                rnd_rect(px + (x - px) * (float)j / (float)steps - 1, py + (y - py) * (float)j / (float)steps - 1, 2,
+                         2, vw_alpha(DIM, 0.9f));
+        }
+        px = x, py = y;
+    }
+    rnd_text(v->small, "K\xC2\xB2", px - vw_text_w(v->small, "K\xC2\xB2") - 0.5f * ls, py - 1.3f * ls, DIM);
+    draw_engines(v, s, st, &p, legend_x);
 }

@@ -240,6 +240,7 @@ float vw_chart_height(view *v, const app *a, float w); /* the height its words n
 
 /* sweep.c: the size sweep in rectangle box */
 void vw_draw_sweep(view *v, const app *a, rect box);
+void vw_draw_filter_sweep(view *v, const app *a, rect box);
 
 /* overlays.c */
 void vw_draw_menu(view *v, const app *a);
