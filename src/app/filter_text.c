@@ -12,7 +12,7 @@
 void app_filter_name(const app *a, char *buf, size_t size)
 {
     const filt_kernel *k = &a->s.opt.kernel;
-    snprintf(buf, size, "%s, %d\xC3\x97%d", _(k->title), k->kw, k->kh);
+    snprintf(buf, size, _("%s, %d\xC3\x97%d"), _(filt_kind_title(k)), k->kw, k->kh);
 }
 
 void app_filter_taps(const app *a, char *buf, size_t size)

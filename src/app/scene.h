@@ -143,10 +143,7 @@ void scene_play_out(scene *s); /* what animates once (the GPU's light, a block's
 /* ---- settings and what is shown ---------------------------------------------- */
 void scene_select_preset(scene *s, int index);
 void scene_next_filter(scene *s, int step);
-/* The filter's kind step sides bigger (or smaller, step < 0): box, gaussian
- * or motion at K + step (filt_of_size), the 3x3 preset again at 3; a notice
- * says the new size and its products, or why there is none. */
-void scene_resize_filter(scene *s, int step);
+void scene_resize_filter(scene *s, int step); /* ] and [: the same kind, step more a side (filt_of_size) */
 void scene_set_weight(scene *s, int tap, float value);
 void scene_next_border(scene *s);
 void scene_toggle_flip(scene *s);

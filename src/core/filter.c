@@ -192,6 +192,17 @@ static bool parse_sized(const char *text, filt_kernel *out, char *why, size_t wh
     return false;
 }
 
+const char *filt_kind_title(const filt_kernel *k)
+{
+    if (strncmp(k->name, "box", 3) == 0)
+        return presets[1].title;
+    if (strncmp(k->name, "gaussian", 8) == 0)
+        return presets[2].title;
+    if (strncmp(k->name, "motion", 6) == 0)
+        return N_("Motion blur (horizontal)");
+    return k->title;
+}
+
 bool filt_of_size(const filt_kernel *kind, int k, filt_kernel *out)
 {
     char text[48];

@@ -38,6 +38,11 @@ bool filt_parse(const char *text, filt_kernel *out);
  * of range. */
 bool filt_of_size(const filt_kernel *kind, int k, filt_kernel *out);
 
+/* The title of the filter's kind, for a sentence about any of its sizes
+ * (untranslated, as the titles are): "Box blur" for box and box:K,
+ * "Gaussian blur", "Motion blur (horizontal)"; another filter's own title. */
+const char *filt_kind_title(const filt_kernel *k);
+
 /* Whether the filter is the 3x3 window the window's views draw. */
 bool filt_is_3x3(const filt_kernel *k);
 

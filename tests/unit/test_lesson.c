@@ -196,8 +196,11 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[41], "gpu_bound") && lsn_placeholders[42] &&
                   !strcmp(lsn_placeholders[42], "sweep_bound") && lsn_placeholders[43] &&
                   !strcmp(lsn_placeholders[43], "cpu_threads_why") && lsn_placeholders[44] &&
-                  !strcmp(lsn_placeholders[44], "sweep_gpu_vs_seq") && !lsn_placeholders[45],
-              "45 placeholders");
+                  !strcmp(lsn_placeholders[44], "sweep_gpu_vs_seq") && lsn_placeholders[45] &&
+                  !strcmp(lsn_placeholders[45], "filter") && lsn_placeholders[47] &&
+                  !strcmp(lsn_placeholders[47], "tile_reuse") && lsn_placeholders[49] &&
+                  !strcmp(lsn_placeholders[49], "filter_sweep_growth") && !lsn_placeholders[50],
+              "50 placeholders");
     }
 }
 

@@ -368,7 +368,7 @@ void vw_draw_filter_sweep(view *v, const app *a, rect box)
 
     rnd_rect(box.x, box.y, box.w, box.h, PANEL);
     snprintf(buf, sizeof buf, _("Filter sweep (Shift+W hides it): %s from 3\xC3\x97" "3 to 15\xC3\x97" "15, on this image at %d\xC3\x97%d"),
-             _(st->kind.title), st->w, st->h);
+             _(filt_kind_title(&st->kind)), st->w, st->h);
     vw_text_fit(v, v->small, buf, box.x + 0.5f * L->pad, box.y + 0.3f * L->pad, box.w - L->pad, TEXT);
     vw_text_fit(v, v->small,
                 _("dotted, grey: K\xC2\xB2, the products an output (counted), drawn through cpu-seq's first time: "
