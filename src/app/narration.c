@@ -381,6 +381,7 @@ static const struct {
     {"tile_reuse", app_tile_reuse},
     {"input_tile_idle", app_input_tile_idle},
     {"filter_sweep_growth", app_filter_sweep_growth},
+    {"filter_sweep_separable", app_filter_sweep_separable},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

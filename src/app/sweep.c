@@ -4,6 +4,9 @@
  * `took`), the GPU here. */
 #include "scene_feature.h"
 
+#include "core/separable.h"
+#include "core/timing.h"
+#include "format.h"
 #include "i18n.h"
 
 #include <stdio.h>
@@ -63,12 +66,13 @@ static void start(scene *s, scene_feature_id id, scene_area area)
     }
     if (!s->img.luma.px || scene_task_is(s, id))
         return;
-    scene_task_start(s, id, SCENE_SWEEP_SIZES * ENGINES);
+    scene_task_start(s, id, SCENE_SWEEP_SIZES * (ENGINES + (id == SCENE_FEATURE_FILTER_SWEEP)));
     st->count = 0;
     st->at_size = st->at_engine = 0;
     scene_show(s, area);
     for (int i = 0, n = 4; i < SCENE_SWEEP_SIZES; ++i, n *= 4) {
         st->size[i] = id == SCENE_FEATURE_SWEEP ? n : filter_sides[i];
+        st->sep_ms[i] = -1;
         for (int k = 0; k < ENGINES; ++k)
             st->ms[k][i] = -1;
     }
@@ -114,7 +118,7 @@ int scene_sweep_crossover(const scene *s)
  * task ends. */
 static void next(scene *s, sweep_state *st)
 {
-    if (++st->at_engine == ENGINES) {
+    if (++st->at_engine == ENGINES + (st == &s->filter_sweep)) { /* the filter sweep: the two passes last */
         st->at_engine = 0;
         ++st->at_size;
     }
@@ -140,21 +144,67 @@ static void measure_here(scene *s, sweep_state *st, int k, const img_plane *in, 
     if (k == SWEEP_GPU)
         scene_gpu_restale(s); /* the GPU's switches went back to bulk: measure what is shown again */
     scene_task_step(s);
-    if (k == SWEEP_GPU)
+    if (k == SWEEP_GPU && st != &s->filter_sweep)
         st->count = st->at_size + 1;
 }
 
+/* The filter sweep's two passes at its point, here: a warm-up and the
+ * median of the runs that fit in SWEEP_BUDGET_MS (at most 9), and their
+ * result against cpu-par's (the reference's bits). */
+static void measure_separable(scene *s, sweep_state *st, const img_plane *in, conv_params params)
+{
+    int i = st->at_size, n = 0;
+    double ms[9], t0, spent = 0;
+    sep_factors f;
+    img_plane tmp = {0}, two = {0}, direct = {0};
+    eng_timing t;
+    eng_job job = {in, &direct, params};
+    if (sep_factor(&params, &f) && img_plane_alloc(&tmp, in->w, in->h) && img_plane_alloc(&two, in->w, in->h) &&
+        img_plane_alloc(&direct, in->w, in->h)) {
+        sep_run(in, &params, &f, &tmp, &two); /* the warm-up */
+        while (n < 9 && (n < 1 || spent < SWEEP_BUDGET_MS)) {
+            t0 = tim_now_ms();
+            sep_run(in, &params, &f, &tmp, &two);
+            ms[n] = tim_now_ms() - t0;
+            spent += ms[n++];
+        }
+        for (int a = 1; a < n; ++a) /* sorted, for the median */
+            for (int b = a; b > 0 && ms[b] < ms[b - 1]; --b) {
+                double x = ms[b];
+                ms[b] = ms[b - 1], ms[b - 1] = x;
+            }
+        st->sep_ms[i] = ms[n / 2];
+        if (!(s->cpu[SCENE_CPU_PAR].engine && eng_run(s->cpu[SCENE_CPU_PAR].engine, &job, &t)))
+            conv_reference(in, &params, &direct);
+        {
+            sep_diff d = sep_compare(&direct, &two, NULL);
+            st->sep_max_ulp[i] = d.max_ulp, st->sep_differ[i] = d.differ, st->sep_total[i] = d.total;
+        }
+    }
+    img_plane_free(&tmp), img_plane_free(&two), img_plane_free(&direct);
+    scene_task_step(s);
+    st->count = st->at_size + 1; /* a point is done with its two passes */
+}
+
 /* One engine at one point of sweep id: the CPU engines on the measuring
- * thread (their figure comes later), the GPU here. */
+ * thread (their figure comes later), the GPU here; the filter sweep's two
+ * passes here too. */
 static void slice_of(scene *s, scene_feature_id id)
 {
     sweep_state *st = state_of(s, id);
-    int k = measured_in_order[st->at_engine];
+    bool two_passes = st->at_engine == ENGINES;
+    int k = two_passes ? SWEEP_GPU : measured_in_order[st->at_engine];
     eng_engine *own = k != SWEEP_GPU ? scene_cpu_own(s, cpu_of[k]) : NULL;
     img_plane in;
     conv_params params;
     if (!point(s, id, st, st->at_size, &in, &params)) {
         scene_task_step(s);
+        next(s, st);
+        return;
+    }
+    if (two_passes) {
+        measure_separable(s, st, &in, params);
+        img_plane_free(&in);
         next(s, st);
         return;
     }
@@ -301,4 +351,37 @@ void scene_filter_sweep_growth(const scene *s, char *buf, size_t size)
                               name, st->ms[k][last] / st->ms[k][first]);
         ++said;
     }
+    if (n < size && st->sep_ms[first] > 0 && st->sep_ms[last] > 0)
+        snprintf(buf + n, size - n, _("; the two passes %.1f\xC3\x97"), st->sep_ms[last] / st->sep_ms[first]);
+}
+
+void scene_filter_sweep_separable(const scene *s, char *buf, size_t size)
+{
+    const sweep_state *st = &s->filter_sweep;
+    int i = st->count - 1, k;
+    char two[32], seq[32], differ[32], total[32], how[160];
+    filt_kernel f;
+    if (i < 0 || !(st->sep_ms[i] > 0)) {
+        snprintf(buf, size, "%s", _("(no filter sweep yet: press Shift+W)"));
+        return;
+    }
+    k = st->size[i];
+    if (!filt_of_size(&st->kind, k, &f))
+        f.kw = f.kh = k;
+    fmt_ms(st->sep_ms[i], two, sizeof two);
+    if (st->ms[SWEEP_SEQ][i] > 0)
+        fmt_ms(st->ms[SWEEP_SEQ][i], seq, sizeof seq);
+    else
+        snprintf(seq, sizeof seq, "%s", _("(not measured yet)"));
+    fmt_count(st->sep_differ[i], differ, sizeof differ), fmt_count(st->sep_total[i], total, sizeof total);
+    if (st->sep_differ[i] == 0)
+        snprintf(how, sizeof how, _("every one of its %s outputs has the 2-D result's bits"), total);
+    else if (st->sep_max_ulp[i] == SEP_ULP_NAN)
+        snprintf(how, sizeof how, _("%s of %s outputs differ from the 2-D result, a NaN against a number among them"),
+                 differ, total);
+    else
+        snprintf(how, sizeof how, _("%s of %s outputs differ from the 2-D result, by %llu ULPs at most"), differ, total,
+                 st->sep_max_ulp[i]);
+    snprintf(buf, size, _("at %d\xC3\x97%d, %d taps an output against %d: the two passes on one thread took %s, cpu-seq %s; %s"),
+             f.kw, f.kh, f.kw + f.kh, f.kw * f.kh, two, seq, how);
 }

@@ -631,6 +631,16 @@ static void test_filter_sweep(void)
                   a.s.filter_sweep.ms[SWEEP_SIMD][i] > 0,
               "side %d measured on the CPU engines", a.s.filter_sweep.size[i]);
     CHECK(a.s.sweep.count == 0, "the size sweep's figures are its own: %d", a.s.sweep.count);
+    for (int i = 0; i < SCENE_SWEEP_SIZES; ++i)
+        CHECK(a.s.filter_sweep.sep_ms[i] > 0 && a.s.filter_sweep.sep_total[i] == 512 * 384 &&
+                  a.s.filter_sweep.sep_differ[i] >= 0 && a.s.filter_sweep.sep_differ[i] <= 512 * 384 &&
+                  (a.s.filter_sweep.sep_differ[i] == 0) == (a.s.filter_sweep.sep_max_ulp[i] == 0),
+              "side %d: the two passes timed and compared: %g ms, %ld differ by %llu ULPs", a.s.filter_sweep.size[i],
+              a.s.filter_sweep.sep_ms[i], a.s.filter_sweep.sep_differ[i], a.s.filter_sweep.sep_max_ulp[i]);
+    app_filter_sweep_separable(&a, buf, sizeof buf);
+    CHECK(strstr(buf, "at 15\xC3\x97" "15, 30 taps an output against 225: the two passes on one thread took ") &&
+              strstr(buf, "2-D result"),
+          "{filter_sweep_separable}: %s", buf);
     app_filter_sweep_growth(&a, buf, sizeof buf);
     CHECK(strstr(buf, "from 3\xC3\x97" "3 to 15\xC3\x97" "15, 25\xC3\x97 the products: cpu-seq took ") != NULL &&
               strstr(buf, "cpu-par"),

@@ -244,16 +244,16 @@ static void draw_bounds(view *v, const app *a, const plot *p, float label_x, flo
 
 /* Engine k's live line: small squares between its points, and markers
  * that differ in shape as well as colour. */
-static void draw_live(const sweep_state *st, const plot *p, int k, rnd_color color, float ls)
+static void draw_series(const int *size, const double *ms, int count, const plot *p, int k, rnd_color color, float ls)
 {
     float px = 0, py = 0;
     bool have = false;
-    for (int i = 0; i < st->count; ++i) {
+    for (int i = 0; i < count; ++i) {
         float x, y, m = 0.35f * ls;
-        if (st->ms[k][i] <= 0)
+        if (ms[i] <= 0)
             continue;
-        x = plot_x(p, st->size[i]);
-        y = plot_y(p, st->ms[k][i]);
+        x = plot_x(p, size[i]);
+        y = plot_y(p, ms[i]);
         if (have) { /* a line of small squares from the last point */
             int steps = (int)(fmaxf(fabsf(x - px), fabsf(y - py)) / 2) + 1;
             for (int j = 0; j <= steps; ++j)
@@ -273,6 +273,11 @@ static void draw_live(const sweep_state *st, const plot *p, int k, rnd_color col
         }
         px = x, py = y, have = true;
     }
+}
+
+static void draw_live(const sweep_state *st, const plot *p, int k, rnd_color color, float ls)
+{
+    draw_series(st->size, st->ms[k], st->count, p, k, color, ls);
 }
 
 /* The engines' names and colours, in the order of the legend. */
@@ -374,11 +379,18 @@ void vw_draw_filter_sweep(view *v, const app *a, rect box)
                 _("dotted, grey: K\xC2\xB2, the products an output (counted), drawn through cpu-seq's first time: "
                   "the time's growth when the arithmetic sets the pace"),
                 box.x + 0.5f * L->pad, box.y + ls * 1.4f, box.w - L->pad, DIM);
-    p.y0 = box.y + ls * 3.0f;
-    for (int k = 0; k < SCENE_SWEEP_ENGINES; ++k)
-        for (int i = 0; i < st->count; ++i)
+    vw_text_fit(v, v->small,
+                _("vermilion: the same filter as two passes, a row and then a column, on one thread: 2K taps an output "
+                  "against K\xC2\xB2, the sums in another order"),
+                box.x + 0.5f * L->pad, box.y + ls * 2.5f, box.w - L->pad, VERMILION);
+    p.y0 = box.y + ls * 4.0f;
+    for (int i = 0; i < st->count; ++i) {
+        for (int k = 0; k < SCENE_SWEEP_ENGINES; ++k)
             if (st->ms[k][i] > 0)
                 p.lo = fmin(p.lo, st->ms[k][i]), p.hi = fmax(p.hi, st->ms[k][i]);
+        if (st->sep_ms[i] > 0)
+            p.lo = fmin(p.lo, st->sep_ms[i]), p.hi = fmax(p.hi, st->sep_ms[i]);
+    }
     if (st->count < 2 || !(p.hi > 0))
         return;
     p.hi = fmax(p.hi, products_line(st, st->size[st->count - 1]));
@@ -386,7 +398,7 @@ void vw_draw_filter_sweep(view *v, const app *a, rect box)
     p.hi = pow(10, ceil(log10(p.hi)));
     if (!(p.lo > 0) || !isfinite(p.hi) || p.hi <= p.lo)
         return;
-    legend_x = box.x + box.w - legend_width(v, s) - 2 * L->pad;
+    legend_x = box.x + box.w - fmaxf(legend_width(v, s), vw_text_w(v->small, _("two passes"))) - 2 * L->pad;
     p.x0 = box.x + vw_text_w(v->small, "1000 ms ") + L->pad;
     p.x1 = legend_x - L->pad;
     p.y1 = box.y + box.h - ls * 1.3f;
@@ -406,6 +418,14 @@ void vw_draw_filter_sweep(view *v, const app *a, rect box)
         }
         px = x, py = y;
     }
-    rnd_text(v->small, "K\xC2\xB2", px - vw_text_w(v->small, "K\xC2\xB2") - 0.5f * ls, py - 1.3f * ls, DIM);
+    {
+        int k = st->size[st->count - 1] - 2; /* the label above the line, short of its end and its markers */
+        rnd_text(v->small, "K\xC2\xB2", plot_x(&p, k) - vw_text_w(v->small, "K\xC2\xB2") / 2,
+                 plot_y(&p, products_line(st, k)) - 1.4f * ls, DIM);
+    }
     draw_engines(v, s, st, &p, legend_x);
+    /* the two passes, vermilion, below the engines in the legend */
+    draw_series(st->size, st->sep_ms, st->count, &p, SWEEP_SIMD, VERMILION, ls);
+    rnd_rect(legend_x, p.y0 + (float)SCENE_SWEEP_ENGINES * ls * 1.2f + 0.3f * ls, 0.6f * ls, 0.6f * ls, VERMILION);
+    rnd_text(v->small, _("two passes"), legend_x + 0.9f * ls, p.y0 + (float)SCENE_SWEEP_ENGINES * ls * 1.2f, TEXT);
 }

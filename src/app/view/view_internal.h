@@ -51,6 +51,7 @@ static const rnd_color WINDOW = {1.00f, 0.85f, 0.25f, 1}; /* the 3x3 window: amb
 static const rnd_color HOVER = {0.95f, 0.45f, 0.95f, 1};  /* the hovered receptive field: magenta */
 static const rnd_color BANNER_BG = {0.55f, 0.12f, 0.10f, 1};
 static const rnd_color WHITE = {1, 1, 1, 1};
+static const rnd_color VERMILION = {0.84f, 0.37f, 0.00f, 1}; /* the filter sweep's two passes (Okabe-Ito) */
 static const rnd_color BLACK = {0, 0, 0, 1};
 /* phases of the timing chart */
 static const rnd_color PHASE_COLOR[ENG_PHASE_COUNT] = {
