@@ -49,7 +49,7 @@ static const char *const lessons[] = {
     "01-one-at-a-time.yaml",    "02-all-at-once.yaml",     "03-who-wins.yaml",
     "04-the-copy-trap.yaml",    "05-steps-that-wait.yaml", "06-memory-is-finite.yaml",
     "07-few-strong-cores.yaml", "08-your-own-image.yaml",  "09-inside-a-block.yaml",
-    "10-bigger-filters.yaml",
+    "10-bigger-filters.yaml",   "11-fewer-operations.yaml",
 };
 static const int sizes[][2] = {{1024, 768}, {1280, 720}, {1920, 1080}, {3840, 2160}};
 

@@ -225,7 +225,7 @@ def main():
     for where, text, lesson in zh:
         if not lesson:
             continue
-        for w in LATIN_WORD.findall(text):
+        for w in LATIN_WORD.findall(re.sub(r"`[^`]*`", "", text)):  # code between backticks stays as typed
             if w not in allowed and not re.fullmatch(r"[A-Z]", w) and not re.fullmatch(r"[A-Z]?\d+[A-Za-z]*", w):
                 problems.append(f"{where}: the English word '{w}' in Chinese narration: {text[:80]}")
 
