@@ -369,5 +369,9 @@ void bench_print_json(const bench *runs, int count)
     first = true;
     for (int r = 0; r < count; ++r)
         json_bounds(&runs[r], &first);
+    printf("\n  ],\n  \"roofline\": [");
+    first = true;
+    for (int r = 0; r < count; ++r)
+        bench_json_roofline(&runs[r], &first);
     printf("\n  ]\n}\n");
 }

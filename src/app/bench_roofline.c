@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "core/err.h"
 #include "core/tr.h"
+#include "record.h"
 
 void bench_measure_roofs(bench *b, int k, eng_engine *e)
 {
@@ -78,4 +79,34 @@ void bench_print_roofline(const bench *b)
     if (above)
         printf(_("A point above its roof (over 100%%) ran from the caches: the memory roof is a copy larger than them, "
                  "and this image is not.\n"));
+}
+
+void bench_json_roofline(const bench *b, bool *first)
+{
+    int i = b->size_count - 1;
+    for (int k = 0; k < b->engine_count; ++k) {
+        bench_point p = bench_point_of(b, k, i);
+        if (b->unavailable[k][0])
+            continue; /* the engines' list says why */
+        printf("%s\n    {\"filter\": ", *first ? "" : ",");
+        *first = false;
+        rec_json_string(stdout, b->opt.kernel.name);
+        printf(", \"engine\": \"%s\", ", b->cls[k]->name);
+        if (b->kernel[k] >= 0)
+            printf("\"kernel\": \"%s\", ", eng_kernel_name((eng_kernel)b->kernel[k]));
+        printf("\"size\": %d, \"ops_per_output\": %g, \"ops_per_byte\": %.6g, ", b->sizes[i], p.ops, p.intensity);
+        if (!b->roofs_ok[k]) {
+            printf("\"error\": ");
+            rec_json_string(stdout, b->roofs_why[k]);
+            printf("}");
+            continue;
+        }
+        printf("\"memory_roof_gb_s\": %.6g, \"compute_roof_gflops\": %.6g, \"how\": ", b->roofs[k].memory_gb_s,
+               b->roofs[k].compute_gflops);
+        rec_json_string(stdout, b->roofs[k].how);
+        if (p.valid)
+            printf(", \"point_gflops\": %.6g, \"under\": \"%s\", \"share\": %.6g", p.gflops,
+                   p.by_memory ? "memory" : "compute", p.share);
+        printf("}");
+    }
 }

@@ -19,5 +19,8 @@ typedef struct bench_point {
 void bench_measure_roofs(bench *b, int k, eng_engine *e);
 bench_point bench_point_of(const bench *b, int k, int i);
 void bench_print_roofline(const bench *b);
+/* The roofline of one filter's bench as JSON objects of the "roofline"
+ * list, after the ones before it (*first: none yet). */
+void bench_json_roofline(const bench *b, bool *first);
 
 #endif

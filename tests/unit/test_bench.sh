@@ -54,9 +54,9 @@ else
 fi
 # the JSON: one object, the same number of runs
 if timeout 300 "$convis" bench --json --sizes 16 --engines cpu-seq,cpu-par --budget-ms 20 >"$tmp/json" 2>"$tmp/err" &&
-  grep -q '"convis_bench": 1' "$tmp/json" && [ "$(grep -c '"engine": ' "$tmp/json")" -eq 3 ] &&
+  grep -q '"convis_bench": 1' "$tmp/json" && [ "$(grep -c '"engine": ' "$tmp/json")" -eq 5 ] &&
   { ! command -v python3 >/dev/null || python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/json"; }; then
-  ok "bench --json: one object, the copy and two engines"
+  ok "bench --json: one object, the copy and two engines in its runs, the two engines in its roofline"
 else
   bad "bench --json: $(head -c 300 "$tmp/json") $(cat "$tmp/err")"
 fi
@@ -97,6 +97,27 @@ else
 fi
 # the bounds under the table and in the JSON: labelled not measured, one a
 # GPU and size, the link's and the kernel's parts adding up to no more
+# the roofline in the JSON: each engine's roofs, its point and the roof under it,
+# the share that roof's figure at the point's counted intensity
+if /usr/bin/python3 - "$tmp/json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+roof = d["roofline"]
+assert sorted(r["engine"] for r in roof) == ["cpu-par", "cpu-seq"], roof
+for r in roof:
+    assert r["filter"] == "gaussian" and r["size"] == 16 and r["ops_per_output"] == 19, r
+    assert abs(r["ops_per_byte"] - 19 / 8) < 1e-9, r
+    mem, comp = r["memory_roof_gb_s"] * r["ops_per_byte"], r["compute_roof_gflops"]
+    assert r["memory_roof_gb_s"] > 0 and comp > 0 and r["point_gflops"] > 0, r
+    assert r["under"] == ("memory" if mem < comp else "compute"), r
+    assert abs(r["share"] - r["point_gflops"] / min(mem, comp)) < 1e-4 * r["share"], r
+PY
+then
+  ok "bench --json: the roofline, each engine's roofs and point, the roof under it and the share of it"
+else
+  bad "bench --json: the roofline: $(grep -A12 '"roofline"' "$tmp/json" | head -14)"
+fi
+
 n_gpus=$(grep -c '"short":' "$here/../../records/datasheets.json")
 if grep -q '^Bounds, from the datasheets, not measured' "$tmp/cores" &&
   [ "$(grep -c '"gpu": ' "$tmp/json")" -eq "$n_gpus" ] &&
