@@ -21,6 +21,7 @@ typedef struct apply_args {
     eng_options eng; /* --gpu-kernel, --result */
     bool have_eng;   /* either was given */
     bool separable;  /* --separable */
+    bool fft;        /* --fft */
     const char *diff_map;
 } apply_args;
 
@@ -32,6 +33,7 @@ static bool take_option(const app_option *o, const char *v, apply_args *a)
     switch (o->id) {
     case OPT_OUTPUT: a->output = v; return true;
     case OPT_SEPARABLE: a->separable = true; return true;
+    case OPT_FFT: a->fft = true; return true;
     case OPT_DIFF_MAP: a->diff_map = v; return true;
     case OPT_ENGINE: a->engine = v; return true;
     case OPT_GPU_KERNEL:
@@ -106,6 +108,7 @@ static int parse(int argc, char **argv, apply_args *a)
     memset(&a->eng, 0, sizeof a->eng);
     a->have_eng = false;
     a->separable = false;
+    a->fft = false;
     a->diff_map = NULL;
 
     for (int i = 0; i < argc; ++i) {
@@ -247,6 +250,11 @@ int app_apply_main(int argc, char **argv)
     }
     print_result(&a, &img, &out, engine, &timing);
     if (a.separable && !app_apply_separable(&img.luma, &job.params, &out, a.diff_map, a.input)) {
+        app_error("%s", err_msg());
+        rc = app_exit_of_error(APP_EXIT_INPUT);
+        goto close_engine;
+    }
+    if (a.fft && !app_apply_fft(&img.luma, &job.params, &out)) {
         app_error("%s", err_msg());
         rc = app_exit_of_error(APP_EXIT_INPUT);
         goto close_engine;

@@ -1,13 +1,16 @@
 /* apply_separable.c - `convis apply --separable`: the filter, when it is of
  * rank 1, run again as a row pass and a column pass on one CPU thread, and
- * how far that result is from the engine's, in ULPs (core/separable.h). The
- * two are never said to be equal unless every output has the same bits. */
+ * how far that result is from the engine's, in ULPs (core/separable.h); and
+ * `--fft`: the filter run again through the FFT (compute/fft.h), the same
+ * way. The results are never said to be equal unless every output has the
+ * same bits. */
 #include "apply_separable.h"
 
 #include <stdio.h>
 
 #include "core/err.h"
 #include "core/separable.h"
+#include "compute/fft.h"
 #include "core/timing.h"
 #include "core/tr.h"
 #include "format.h"
@@ -20,12 +23,28 @@ static void factors_text(const float *v, int n, char *buf, size_t size)
         used += (size_t)snprintf(buf + used, size - used, "%s%g", i ? " " : "", (double)v[i]);
 }
 
+/* How far another way's result is from the engine's: the same bits, or
+ * how many outputs differ, by how many ULPs and how much at most. */
+static void print_difference(const sep_diff *d, const char *why)
+{
+    char differ[32], total[32];
+    fmt_count(d->differ, differ, sizeof differ), fmt_count(d->total, total, sizeof total);
+    if (d->differ == 0)
+        printf(_("  against the engine's result: the same bits in all %s outputs\n"), total);
+    else if (d->max_ulp == SEP_ULP_NAN)
+        printf(_("  against the engine's result: %s of %s outputs differ, a NaN against a number among them\n"), differ,
+               total);
+    else
+        printf(_("  against the engine's result: %s of %s outputs differ, by %llu ULPs at most (%.3g in value): %s\n"),
+               differ, total, (unsigned long long)d->max_ulp, d->max_abs, why);
+}
+
 bool app_apply_separable(const img_plane *in, const conv_params *p, const img_plane *direct, const char *map_path,
                          const char *input_path)
 {
     sep_factors f;
     img_plane tmp = {0}, two = {0}, map = {0};
-    char row[256], col[256], differ[32], total[32];
+    char row[256], col[256];
     double t0, ms;
     sep_diff d;
     bool ok = true;
@@ -46,16 +65,7 @@ bool app_apply_separable(const img_plane *in, const conv_params *p, const img_pl
     printf(_("  separable: row [%s] then column [%s]%s: %d taps an output against %d, %.3f ms on one CPU thread "
              "(one run, monotonic clock)\n"),
            row, col, f.exact ? _(", exactly") : _(", within the tolerance"), f.kw + f.kh, f.kw * f.kh, ms);
-    fmt_count(d.differ, differ, sizeof differ), fmt_count(d.total, total, sizeof total);
-    if (d.differ == 0)
-        printf(_("  against the engine's result: the same bits in all %s outputs\n"), total);
-    else if (d.max_ulp == SEP_ULP_NAN)
-        printf(_("  against the engine's result: %s of %s outputs differ, a NaN against a number among them\n"), differ,
-               total);
-    else
-        printf(_("  against the engine's result: %s of %s outputs differ, by %llu ULPs at most (%.3g in value): the "
-                 "sums are added in another order\n"),
-               differ, total, (unsigned long long)d.max_ulp, d.max_abs);
+    print_difference(&d, _("the sums are added in another order"));
     if (map_path) {
         ok = img_write(map_path, &map, IMG_DISPLAY_CLAMP, input_path);
         if (ok)
@@ -63,4 +73,30 @@ bool app_apply_separable(const img_plane *in, const conv_params *p, const img_pl
     }
     img_plane_free(&tmp), img_plane_free(&two), img_plane_free(&map);
     return ok;
+}
+
+bool app_apply_fft(const img_plane *in, const conv_params *p, const img_plane *direct)
+{
+    img_plane out = {0};
+    fft_timing t;
+    char why[200];
+    sep_diff d;
+    if (!fft_available(why, sizeof why)) {
+        printf(_("  fft: not run: %s\n"), why);
+        return true;
+    }
+    if (!img_plane_alloc(&out, in->w, in->h))
+        return false;
+    if (!fft_convolve(in, p, &out, &t)) {
+        printf(_("  fft: not run: %s\n"), err_msg());
+        img_plane_free(&out);
+        return true;
+    }
+    d = sep_compare(direct, &out, NULL);
+    printf(_("  fft: %dx%d transforms (%s, float, one CPU thread): %.3f ms, its plans %.3f ms more (one run, "
+             "monotonic clock)\n"),
+           t.nw, t.nh, fft_version(), t.run_ms, t.plan_ms);
+    print_difference(&d, _("each output comes from the whole image's transforms, rounded otherwise"));
+    img_plane_free(&out);
+    return true;
 }

@@ -13,4 +13,9 @@
 bool app_apply_separable(const img_plane *in, const conv_params *p, const img_plane *direct, const char *map_path,
                          const char *input_path);
 
+/* Runs p through the FFT over `in` (or says why it cannot: no FFTW,
+ * another geometry; no failure), and prints its time and how far it is
+ * from `direct`. False with err_msg when memory runs out. */
+bool app_apply_fft(const img_plane *in, const conv_params *p, const img_plane *direct);
+
 #endif

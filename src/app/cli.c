@@ -89,6 +89,10 @@ static const app_option options[] = {
      "stays the engine's)")},
     {OPT_DIFF_MAP, "--diff-map", NULL, "FILE", APP_FOR_APPLY,
      N_("with --separable: each output's distance in ULPs, as FILE (.pfm\nkeeps them exactly)")},
+    {OPT_FFT, "--fft", NULL, NULL, APP_FOR_APPLY,
+     N_("the filter run again through the FFT (FFTW, float, one CPU thread):\n"
+     "its transforms' size, its time and how far its result is from the\n"
+     "engine's, in ULPs (the output written stays the engine's)")},
     {OPT_GPU_KERNEL, "--gpu-kernel", NULL, "NAME", APP_FOR_APPLY,
      N_("cuda and gl: tiled (default; a shared-memory tile; in CUDA the\n"
      "filter in constant memory) or naive (nine reads from global memory\nper output)")},

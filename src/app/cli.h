@@ -44,6 +44,7 @@ typedef enum app_option_id {
     OPT_REPS,
     OPT_SEPARABLE,
     OPT_DIFF_MAP,
+    OPT_FFT,
     OPT_GPU_KERNEL,
     OPT_RESULT, /* apply */
     OPT_WINDOW,

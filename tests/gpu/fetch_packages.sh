@@ -46,6 +46,7 @@ server=(build-essential libc6-dev cmake cuda-toolkit)
 # What ./do.sh installs and is not carried, "package: why".
 left=(
   "gettext: optional (CMake's CONVIS_NLS): the catalogues, msgfmt and xgettext; the check runs in English"
+  "libfftw3-dev: optional (CMake's CONVIS_FFTW): the convolution through the FFT of apply --fft and bench --fft, on the CPU; the device check runs without it"
   "fonts-noto-cjk: the Chinese glyphs, a 57 MB download; only a window in Chinese needs them"
 )
 

@@ -484,6 +484,20 @@ apply "--diff-map alone" "$R" "$R" -k box --diff-map "$OUT/ulps2.pfm" -o "$OUT/s
 expect_error 1 "--diff-map without --separable: exit 1, one line" "--separable"
 check "--diff-map alone: no map written" absent "$OUT/ulps2.pfm"
 
+# ---- --fft: the convolution through the FFT beside the engine's result, or why it cannot run
+
+apply "--fft box:5" "$R" "$R" -k box:5 --fft -o "$OUT/fft.pfm"
+expect_success "apply -k box:5 --fft exits 0"
+if ! grep -q "built without FFTW" "$S/stdout"; then # FFTW is optional (CMake's CONVIS_FFTW)
+    check "box:5 --fft: its transforms' size (7x5 and the reach: 11x9 up to 12x9)" has "$S/stdout" "fft: 12x9 transforms"
+    check "box:5 --fft: the difference said" has_line "$S/stdout" "against the engine's result: (the same bits in all 35 outputs|[0-9,]+ of 35 outputs differ, by [0-9]+ ULPs)"
+    apply "--fft at stride 2" "$R" "$R" -k box:5 --fft --stride 2 -o "$OUT/fft.pfm"
+    expect_success "apply --fft --stride 2 exits 0: the result is the engine's"
+    check "--fft at stride 2: not run, said why" has "$S/stdout" "fft: not run: the FFT runs stride 1"
+else
+    check "--fft without FFTW: not run, said why" has "$S/stdout" "fft: not run: this convis was built without FFTW"
+fi
+
 # ---- successes ---------------------------------------------------------------------
 
 for spec in "ramp.pgm 7 5" "tiny.png 5 4"; do
