@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_fft.h"
 #include "bench_internal.h"
 #include "bench_roofline.h"
 #include "cli.h"
@@ -114,6 +115,7 @@ static bool take_option(const app_option *o, const char *v, bench *b)
     case OPT_JSON: b->format = o->id == OPT_CSV ? BENCH_CSV : BENCH_JSON; return true;
     case OPT_SIZES: return parse_sizes(v, b);
     case OPT_KSIZE: return parse_ksizes(v, b);
+    case OPT_FFT: b->fft = true; return true;
     case OPT_ENGINES: return parse_engines(v, b);
     case OPT_BUDGET_MS:
         if (!app_parse_count(o->name, v, 60000, &n))
@@ -328,7 +330,8 @@ int app_bench_main(int argc, char **argv)
         else if (!measure_all(&runs[r], &img.luma)) {
             app_error("%s", err_msg());
             rc = APP_EXIT_ENV; /* no memory for a size's squares */
-        }
+        } else if (b->fft)
+            bench_measure_fft(&runs[r], &img.luma);
     }
     if (rc == APP_EXIT_OK && b->format == BENCH_CSV)
         bench_print_csv(runs, count);

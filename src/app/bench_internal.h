@@ -2,7 +2,9 @@
  * the table of measured cells.
  *
  *   bench.c         the command line, measuring, the command itself
- *   bench_report.c  the figures derived from the cells, as text, CSV or JSON */
+ *   bench_report.c  the figures derived from the cells, as text, CSV or JSON
+ *   bench_roofline.c  the roofs and each engine's point
+ *   bench_fft.c     --fft: the filter through the FFT at each size, and where it beats the 2-D loop */
 #ifndef CONVIS_BENCH_INTERNAL_H
 #define CONVIS_BENCH_INTERNAL_H
 
@@ -54,6 +56,12 @@ typedef struct bench {
     eng_roofs roofs[BENCH_MAX_ENGINES];
     bool roofs_ok[BENCH_MAX_ENGINES];
     char roofs_why[BENCH_MAX_ENGINES][256];
+    /* --fft: the filter through the FFT (compute/fft.h) at each size, one
+     * thread, its plans apart (bench_fft.c) */
+    bool fft;
+    bench_cell fft_cell[BENCH_MAX_SIZES];
+    double fft_plan_ms[BENCH_MAX_SIZES];
+    int fft_nw[BENCH_MAX_SIZES], fft_nh[BENCH_MAX_SIZES];
 } bench;
 
 /* The figures of `count` measured benches (one a filter size, --ksize) on

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_fft.h"
 #include "bench_internal.h"
 #include "bench_roofline.h"
 #include "bound.h"
@@ -125,6 +126,8 @@ void bench_print_text(const bench *runs, int count)
                    runs[r].opt.kernel.kh);
         print_table(&runs[r]);
     }
+    if (b->fft)
+        bench_print_fft(runs, count);
 }
 
 static void print_table(const bench *b)
@@ -373,5 +376,8 @@ void bench_print_json(const bench *runs, int count)
     first = true;
     for (int r = 0; r < count; ++r)
         bench_json_roofline(&runs[r], &first);
-    printf("\n  ]\n}\n");
+    printf("\n  ]");
+    if (b->fft)
+        bench_json_fft(runs, count);
+    printf("\n}\n");
 }

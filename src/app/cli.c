@@ -142,6 +142,10 @@ static const app_option options[] = {
     {OPT_KSIZE, "--ksize", NULL, "K,K,...", APP_FOR_BENCH,
      N_("filter sizes measured one after another, odd, 1 to 31: the -k\n"
         "filter's kind (box, gaussian or motion) at each size, such as 3,5,7,9")},
+    {OPT_FFT, "--fft", NULL, NULL, APP_FOR_BENCH,
+     N_("also the filter through the FFT (FFTW, float, one CPU thread) at each\n"
+     "size, beside cpu-simd and cpu-par; with --ksize, the filter size from\n"
+     "which it wins")},
     {OPT_CSV, "--csv", NULL, NULL, APP_FOR_BENCH,
      N_("the figures as CSV, a row for each engine and size (a run that\n"
         "failed: no figures, its reason in the last column)")},

@@ -55,13 +55,14 @@ static bool work_make(fft_work *w, int nw, int nh)
     return w->forward_image && w->forward_filter && w->inverse;
 }
 
-/* The smallest n >= least whose only prime factors are 2, 3, 5 and 7: the
- * sizes FFTW transforms fastest. */
+/* The smallest even n >= least whose only prime factors are 2 and 3:
+ * sizes FFTW transforms fast (on this machine a 576-square transform took
+ * 2.7 ms, 540 = 2^2 3^3 5 took 3.5, 525 = 3 5^2 7 about twice that). */
 static int smooth(int least)
 {
-    for (int n = least;; ++n) {
+    for (int n = least + (least & 1);; n += 2) {
         int m = n;
-        for (int f = 2; f <= 7; ++f)
+        for (int f = 2; f <= 3; ++f)
             while (m % f == 0)
                 m /= f;
         if (m == 1)

@@ -8,7 +8,7 @@
  *
  * The method: the image extended by the filter's reach on each side
  * through the border rule (conv_sample), and on to the next size whose
- * prime factors are 2, 3, 5 and 7, so that the transform's wrap around
+ * prime factors are 2 and 3 (and even), so that the transform's wrap around
  * reads nothing an output needs; its transform times the filter's
  * (reversed, for cross-correlation: the weights as conv_params holds
  * them); the inverse transform, scaled by 1 / (nw * nh); the outputs the
@@ -24,7 +24,7 @@
 #include "core/image.h"
 
 typedef struct fft_timing {
-    int nw, nh;     /* the transforms' size: the image and the filter's reach, up to a size of factors 2, 3, 5, 7 */
+    int nw, nh;     /* the transforms' size: the image and the filter's reach, up to an even size of factors 2 and 3 */
     double plan_ms; /* FFTW's plans (FFTW_ESTIMATE: no trial runs) */
     double run_ms;  /* the fill, the transforms, the product and the inverse */
 } fft_timing;

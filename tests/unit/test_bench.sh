@@ -118,6 +118,36 @@ else
   bad "bench --json: the roofline: $(grep -A12 '"roofline"' "$tmp/json" | head -14)"
 fi
 
+# --fft: the filter through the FFT at each filter and size, in the JSON and
+# the text, with the crossover lines across --ksize; without FFTW each entry
+# says so
+if timeout 300 "$convis" bench --fft --ksize 3,9 -k box --sizes 16,40 --engines cpu-simd --budget-ms 10 --json \
+  >"$tmp/fft.json" 2>"$tmp/err" &&
+  timeout 300 "$convis" bench --fft --ksize 3,9 -k box --sizes 40 --engines cpu-simd,cpu-par --budget-ms 10 \
+    >"$tmp/fft.text" 2>>"$tmp/err" && /usr/bin/python3 - "$tmp/fft.json" "$tmp/fft.text" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+fft = d["fft"]
+assert [(f["filter"], f["size"]) for f in fft] == [("box:3", 16), ("box:3", 40), ("box:9", 16), ("box:9", 40)], fft
+for f in fft:
+    if "error" in f:
+        assert "FFTW" in f["error"], f
+        continue
+    k = int(f["filter"].split(":")[1])
+    nw, nh = f["transform"]
+    assert nw >= f["size"] + k - 1 and nh == nw and nw % 2 == 0, f
+    assert 0 < f["min_ms"] <= f["median_ms"] <= f["max_ms"] and f["reps"] >= 1 and f["plan_ms"] >= 0, f
+assert "Through the FFT" in text, text
+if "error" not in fft[0]:
+    assert text.count("At 40x40 the FFT on one thread") == 2, text
+PY
+then
+  ok "bench --fft: each filter and size through the FFT, in the JSON and the text, the crossover said"
+else
+  bad "bench --fft: $(grep -A8 '"fft"' "$tmp/fft.json" | head -10) $(grep -A6 'Through the FFT' "$tmp/fft.text") $(cat "$tmp/err")"
+fi
+
 n_gpus=$(grep -c '"short":' "$here/../../records/datasheets.json")
 if grep -q '^Bounds, from the datasheets, not measured' "$tmp/cores" &&
   [ "$(grep -c '"gpu": ' "$tmp/json")" -eq "$n_gpus" ] &&
