@@ -46,7 +46,7 @@ def opencv_median(img, kernel, threads, budget_s=1.5, call=None):
 
 
 def convis_separable(convis, k, png, out):
-    """The median of five `convis apply --separable` runs' two passes, and the engine's time."""
+    """`convis apply --separable`: its two passes (the median of 5 runs after a warm-up), five times, and the engine's time."""
     two, direct = [], None
     for _ in range(5):
         text = subprocess.run([convis, "apply", png, "-k", "box:%d" % k, "-o", out, "--separable",
@@ -103,6 +103,7 @@ def main():
               (k, c["cpu-simd"]["median_ms"], one, n1, par, threads, many, n2, verdict))
     print("\nOpenCV %s's filter2D, %d x %d float32, border replicate; convis bench -k box:K (%s) on a square of "
           "the same size; one run." % (cv2.__version__, size, size, os.path.basename(convis)))
+    separable_table(convis, img, size, sizes)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,19 @@
 #include "core/tr.h"
 #include "format.h"
 
+#define TIMED_RUNS 5
+
+/* The median of TIMED_RUNS times (sorted in place). */
+static double median(double *ms)
+{
+    for (int a = 1; a < TIMED_RUNS; ++a)
+        for (int b = a; b > 0 && ms[b] < ms[b - 1]; --b) {
+            double x = ms[b];
+            ms[b] = ms[b - 1], ms[b - 1] = x;
+        }
+    return ms[TIMED_RUNS / 2];
+}
+
 static void factors_text(const float *v, int n, char *buf, size_t size)
 {
     size_t used = 0;
@@ -45,7 +58,7 @@ bool app_apply_separable(const img_plane *in, const conv_params *p, const img_pl
     sep_factors f;
     img_plane tmp = {0}, two = {0}, map = {0};
     char row[256], col[256];
-    double t0, ms;
+    double t0, ms, runs[TIMED_RUNS];
     sep_diff d;
     bool ok = true;
     if (!sep_factor(p, &f)) {
@@ -57,14 +70,18 @@ bool app_apply_separable(const img_plane *in, const conv_params *p, const img_pl
         img_plane_free(&tmp), img_plane_free(&two);
         return false;
     }
-    t0 = tim_now_ms();
-    sep_run(in, p, &f, &tmp, &two);
-    ms = tim_now_ms() - t0;
+    sep_run(in, p, &f, &tmp, &two); /* the warm-up: the planes' pages touched, the caches filled */
+    for (int r = 0; r < TIMED_RUNS; ++r) {
+        t0 = tim_now_ms();
+        sep_run(in, p, &f, &tmp, &two);
+        runs[r] = tim_now_ms() - t0;
+    }
+    ms = median(runs);
     d = sep_compare(direct, &two, &map);
     factors_text(f.row, f.kw, row, sizeof row), factors_text(f.col, f.kh, col, sizeof col);
     printf(_("  separable: row [%s] then column [%s]%s: %d taps an output against %d, %.3f ms on one CPU thread "
-             "(one run, monotonic clock)\n"),
-           row, col, f.exact ? _(", exactly") : _(", within the tolerance"), f.kw + f.kh, f.kw * f.kh, ms);
+             "(the median of %d runs after a warm-up, monotonic clock)\n"),
+           row, col, f.exact ? _(", exactly") : _(", within the tolerance"), f.kw + f.kh, f.kw * f.kh, ms, TIMED_RUNS);
     print_difference(&d, _("the sums are added in another order"));
     if (map_path) {
         ok = img_write(map_path, &map, IMG_DISPLAY_CLAMP, input_path);
@@ -79,6 +96,7 @@ bool app_apply_fft(const img_plane *in, const conv_params *p, const img_plane *d
 {
     img_plane out = {0};
     fft_timing t;
+    double runs[TIMED_RUNS] = {0}, plans[TIMED_RUNS] = {0};
     char why[200];
     sep_diff d;
     if (!fft_available(why, sizeof why)) {
@@ -87,15 +105,18 @@ bool app_apply_fft(const img_plane *in, const conv_params *p, const img_plane *d
     }
     if (!img_plane_alloc(&out, in->w, in->h))
         return false;
-    if (!fft_convolve(in, p, &out, &t)) {
+    if (!fft_convolve(in, p, &out, &t)) { /* the warm-up, or why it cannot run */
         printf(_("  fft: not run: %s\n"), err_msg());
         img_plane_free(&out);
         return true;
     }
+    for (int r = 0; r < TIMED_RUNS && fft_convolve(in, p, &out, &t); ++r)
+        runs[r] = t.run_ms, plans[r] = t.plan_ms;
+    t.run_ms = median(runs), t.plan_ms = median(plans);
     d = sep_compare(direct, &out, NULL);
-    printf(_("  fft: %dx%d transforms (%s, float, one CPU thread): %.3f ms, its plans %.3f ms more (one run, "
-             "monotonic clock)\n"),
-           t.nw, t.nh, fft_version(), t.run_ms, t.plan_ms);
+    printf(_("  fft: %dx%d transforms (%s, float, one CPU thread): %.3f ms, its plans %.3f ms more (the median of %d "
+             "runs after a warm-up, monotonic clock)\n"),
+           t.nw, t.nh, fft_version(), t.run_ms, t.plan_ms, TIMED_RUNS);
     print_difference(&d, _("each output comes from the whole image's transforms, rounded otherwise"));
     img_plane_free(&out);
     return true;
