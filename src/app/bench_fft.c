@@ -52,6 +52,10 @@ static void measure_size(bench *b, int i, const img_plane *in)
         }
     }
     img_plane_free(&out);
+    if (n == 0) { /* the warm-up ran, the first timed run did not */
+        snprintf(c->why, sizeof c->why, "%s", err_msg());
+        return;
+    }
     qsort(ms, (size_t)n, sizeof ms[0], by_ms);
     qsort(plans, (size_t)n, sizeof plans[0], by_ms);
     c->ran = n > 0, c->reps = n, c->median = ms[n / 2], c->lo = ms[0], c->hi = ms[n - 1];
@@ -91,13 +95,33 @@ static bool beat(const bench *b, int k, int i)
     return k >= 0 && b->fft_cell[i].ran && b->cell[k][i].ran && b->fft_cell[i].hi < b->cell[k][i].lo;
 }
 
-/* The smallest filter side from which the FFT beat row `label` at size i
- * in every bench after it too; 0 when it did not at the largest. */
+/* The bench with the filter of the smallest taps, or -1. Benches in the
+ * order of their taps, whatever the order --ksize gave them in. */
+static int run_in_order(const bench *runs, int count, int rank)
+{
+    int order[BENCH_MAX_KSIZES];
+    for (int r = 0; r < count; ++r) {
+        int j = r;
+        for (; j > 0 && runs[order[j - 1]].opt.kernel.kw * runs[order[j - 1]].opt.kernel.kh >
+                            runs[r].opt.kernel.kw * runs[r].opt.kernel.kh;
+             --j)
+            order[j] = order[j - 1];
+        order[j] = r;
+    }
+    return rank >= 0 && rank < count ? order[rank] : -1;
+}
+
+/* The bench of the smallest filter from which the FFT beat row `label` at
+ * size i at every larger filter too; -1 when it did not at the largest. */
 static int crossover(const bench *runs, int count, const char *label, int i)
 {
-    int from = 0;
-    for (int r = count - 1; r >= 0 && beat(&runs[r], row_of(&runs[r], label), i); --r)
-        from = runs[r].opt.kernel.kw;
+    int from = -1;
+    for (int rank = count - 1; rank >= 0; --rank) {
+        int r = run_in_order(runs, count, rank);
+        if (!beat(&runs[r], row_of(&runs[r], label), i))
+            break;
+        from = r;
+    }
     return from;
 }
 
@@ -138,11 +162,11 @@ void bench_print_fft(const bench *runs, int count)
         return;
     for (int a = 0; a < 2; ++a) {
         int from = crossover(runs, count, against[a], i);
-        if (from)
+        if (from >= 0)
             printf(_("At %dx%d the FFT on one thread beat %s from %dx%d up, every larger filter too (measured: its "
                      "slowest run under the engine's fastest).\n"),
-                   runs[0].sizes[i], runs[0].sizes[i], against[a], from, from);
-        else if (row_of(&runs[count - 1], against[a]) >= 0)
+                   runs[0].sizes[i], runs[0].sizes[i], against[a], runs[from].opt.kernel.kw, runs[from].opt.kernel.kh);
+        else if (row_of(&runs[run_in_order(runs, count, count - 1)], against[a]) >= 0)
             printf(_("At %dx%d the FFT on one thread was not clearly ahead of %s (its slowest run under the engine's "
                      "fastest) at the largest filter measured.\n"),
                    runs[0].sizes[i], runs[0].sizes[i], against[a]);

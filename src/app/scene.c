@@ -407,7 +407,8 @@ bool scene_close_shown(scene *s)
 
 const char *scene_area_name(scene_area area)
 {
-    static const char *const names[SCENE_AREA_COUNT] = {"grids", "large", "inside", "sweep"};
+    static const char *const names[SCENE_AREA_COUNT] = {"grids", "large", "inside", "sweep",
+                                                               "filter-sweep"};
     return area >= 0 && area < SCENE_AREA_COUNT ? names[area] : "?";
 }
 

@@ -157,7 +157,7 @@ void scene_toggle_threads(scene *s);
 void scene_show(scene *s, scene_area area);
 void scene_show_chart(scene *s, scene_chart chart);
 bool scene_close_shown(scene *s);
-const char *scene_area_name(scene_area area); /* "grids", "large", "inside", "sweep" */
+const char *scene_area_name(scene_area area); /* "grids", "large", "inside", "sweep", "filter-sweep" */
 
 /* The region shown (scene_region.c). */
 void scene_zoom(scene *s, int step);    /* + closer (fewer cells than shown), - farther */

@@ -89,8 +89,8 @@ void scene_filter_sweep(scene *s)
     filt_kernel probe;
     double scale;
     if (s->img.luma.px && !scene_task_is(s, SCENE_FEATURE_FILTER_SWEEP) && s->area != SCENE_AREA_FILTER_SWEEP) {
-        /* the filter shown's kind when it has sizes, else box */
-        st->kind = filt_of_size(&s->opt.kernel, 3, &probe) ? s->opt.kernel : *filt_preset(1);
+        /* the filter shown's kind when it has square sizes (box, gaussian), else box */
+        st->kind = filt_of_size(&s->opt.kernel, 3, &probe) && probe.kw == probe.kh ? s->opt.kernel : *filt_preset(1);
         scale = (double)SWEEP_FILTER_SIDE / (s->img.luma.w > s->img.luma.h ? s->img.luma.w : s->img.luma.h);
         scale = scale < 1 ? scale : 1;
         st->w = (int)(s->img.luma.w * scale + 0.5), st->h = (int)(s->img.luma.h * scale + 0.5);
@@ -369,8 +369,8 @@ void scene_filter_sweep_separable(const scene *s, char *buf, size_t size)
     if (!filt_of_size(&st->kind, k, &f))
         f.kw = f.kh = k;
     fmt_ms(st->sep_ms[i], two, sizeof two);
-    if (st->ms[SWEEP_SEQ][i] > 0)
-        fmt_ms(st->ms[SWEEP_SEQ][i], seq, sizeof seq);
+    if (st->ms[SWEEP_SIMD][i] > 0)
+        fmt_ms(st->ms[SWEEP_SIMD][i], seq, sizeof seq);
     else
         snprintf(seq, sizeof seq, "%s", _("(not measured yet)"));
     fmt_count(st->sep_differ[i], differ, sizeof differ), fmt_count(st->sep_total[i], total, sizeof total);
@@ -382,6 +382,8 @@ void scene_filter_sweep_separable(const scene *s, char *buf, size_t size)
     else
         snprintf(how, sizeof how, _("%s of %s outputs differ from the 2-D result, by %llu ULPs at most"), differ, total,
                  st->sep_max_ulp[i]);
-    snprintf(buf, size, _("at %d\xC3\x97%d, %d taps an output against %d: the two passes on one thread took %s, cpu-seq %s; %s"),
+    snprintf(buf, size,
+             _("at %d\xC3\x97%d, %d taps an output against %d: the two passes on one thread took %s, cpu-simd (one "
+               "thread, the same vector lanes, the whole window) %s; %s"),
              f.kw, f.kh, f.kw + f.kh, f.kw * f.kh, two, seq, how);
 }

@@ -27,7 +27,7 @@ typedef struct sweep_state {
     double phase[SCENE_SWEEP_ENGINES][SCENE_SWEEP_SIZES][ENG_PHASE_COUNT]; /* each phase's median; < 0: none */
     int at_size, at_engine;                                                /* where the sweep under way is */
     int job_size, job_engine; /* what the measuring thread measures for it */
-    filt_kernel kind;         /* the filter sweep's kind of filter (box, gaussian, motion) */
+    filt_kernel kind;         /* the filter sweep's kind of filter: box or gaussian, K x K */
     int w, h;                 /* and its image's size */
     /* the filter sweep's two passes (core/separable.h, one thread), after
      * the engines at each point: the median time (< 0: not run), and their
@@ -45,10 +45,11 @@ void scene_filter_sweep(scene *s); /* starts the filter sweep; again: hides its 
  * took 21.4× as long, cpu-par 17.9×, gl 1.3×"; or that it has not run. */
 void scene_filter_sweep_growth(const scene *s, char *buf, size_t size);
 
-/* The two passes against one core's 2-D loop at the sweep's largest side
- * ({filter_sweep_separable}): "at 15×15, 30 taps an output against 225:
- * two passes on one thread took 2.1 ms, cpu-seq 160 ms; 150,321 of 196,608
- * outputs differ from the 2-D result, by 9 ULPs at most"; or not run. */
+/* The two passes against one core's vectorised 2-D loop (cpu-simd) at the
+ * sweep's largest side ({filter_sweep_separable}): "at 15×15, 30 taps an
+ * output against 225: the two passes on one thread took 2.1 ms, cpu-simd
+ * (...) 9.8 ms; 150,321 of 196,608 outputs differ from the 2-D result, by 9
+ * ULPs at most"; or not run. */
 void scene_filter_sweep_separable(const scene *s, char *buf, size_t size);
 
 /* The smallest swept size from which on the GPU beat cpu-par at every

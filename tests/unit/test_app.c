@@ -639,7 +639,7 @@ static void test_filter_sweep(void)
               a.s.filter_sweep.sep_ms[i], a.s.filter_sweep.sep_differ[i], a.s.filter_sweep.sep_max_ulp[i]);
     app_filter_sweep_separable(&a, buf, sizeof buf);
     CHECK(strstr(buf, "at 15\xC3\x97" "15, 30 taps an output against 225: the two passes on one thread took ") &&
-              strstr(buf, "2-D result"),
+              strstr(buf, "cpu-simd (one thread, the same vector lanes, the whole window)") && strstr(buf, "2-D result"),
           "{filter_sweep_separable}: %s", buf);
     app_filter_sweep_growth(&a, buf, sizeof buf);
     CHECK(strstr(buf, "from 3\xC3\x97" "3 to 15\xC3\x97" "15, 25\xC3\x97 the products: cpu-seq took ") != NULL &&
@@ -764,7 +764,7 @@ static void test_states(void)
     /* passes fed back, the size sweep; Esc closes what is open, one thing at a time */
     state_after("apply-again*2", "passes=2 output=0 done=0");
     state_after("sweep", "sweep_shown=1 sweep_sizes=6 busy=0");
-    state_after("filter-sweep", "filter_sweep_shown=1 filter_sweep_sides=6 sweep_shown=0 busy=0");
+    state_after("filter-sweep", "area=filter-sweep filter_sweep_shown=1 filter_sweep_sides=6 sweep_shown=0 busy=0");
     state_after("filter-2,bigger-filter*2", "filter=box:7");
     state_after("edit-kernel", "edit_tap=0");
     state_after("edit-kernel,escape", "edit_tap=-1 help=0");
