@@ -855,38 +855,6 @@ static void check_other_thread(const eng_class *cls)
 #endif
 }
 
-/* A 31x31 box at stride 2 and dilation 8: a 16x16 block's windows span
- * 271x271 cells, 293,764 bytes, past any GPU's shared memory of a block;
- * the tiled kernel refuses it in a sentence naming the naive kernel, which
- * runs it equal to the reference. */
-static void check_geometry_too_wide(eng_engine *e)
-{
-    static float px[40 * 300], res[40 * 300], want[40 * 300];
-    img_plane in = {300, 40, px}, out = {0, 0, res}, ref = {0, 0, want};
-    filt_kernel k;
-    eng_options o;
-    eng_timing t;
-    eng_job job;
-    for (int i = 0; i < 300 * 40; ++i)
-        px[i] = (float)(i % 97);
-    filt_parse("box:31", &k);
-    job = (eng_job){&in, &out, conv_params_make(&k, CONV_BORDER_MIRROR, false)};
-    conv_params_set_geometry(&job.params, 2, 8, CONV_PAD_SAME);
-    out.w = ref.w = conv_out_w(&job.params, 300), out.h = ref.h = conv_out_h(&job.params, 40);
-    conv_reference(&in, &job.params, &ref);
-    memset(&o, 0, sizeof o);
-    o.block_x = o.block_y = 16;
-    eng_set_options(e, &o);
-    CHECK(!eng_run(e, &job, &t) && strstr(err_msg(), "dilation 8") && strstr(err_msg(), "naive kernel"),
-          "31x31 at dilation 8 on the tiled kernel: '%s'", err_msg());
-    o.kernel = ENG_KERNEL_NAIVE;
-    eng_set_options(e, &o);
-    CHECK(eng_run(e, &job, &t) && conv_count_different(res, want, (long)out.w * out.h) == 0,
-          "31x31 at dilation 8 on the naive kernel: %s", err_msg());
-    memset(&o, 0, sizeof o);
-    eng_set_options(e, &o);
-}
-
 int main(void)
 {
     char why[256];
