@@ -380,8 +380,8 @@ void vw_draw_filter_sweep(view *v, const app *a, rect box)
                   "the time's growth when the arithmetic sets the pace"),
                 box.x + 0.5f * L->pad, box.y + ls * 1.4f, box.w - L->pad, DIM);
     vw_text_fit(v, v->small,
-                _("vermilion: the same filter as two passes, a row and then a column, on one thread with cpu-simd's "
-                  "vector lanes: 2K taps an output against K\xC2\xB2, the sums in another order"),
+                _("vermilion: two passes, a row then a column, one thread, cpu-simd's lanes: 2K taps an output, not "
+                  "K\xC2\xB2"),
                 box.x + 0.5f * L->pad, box.y + ls * 2.5f, box.w - L->pad, VERMILION);
     p.y0 = box.y + ls * 4.0f;
     for (int i = 0; i < st->count; ++i) {
