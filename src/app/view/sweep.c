@@ -421,7 +421,7 @@ void vw_draw_filter_sweep(view *v, const app *a, rect box)
     {
         int k = st->size[st->count - 1] - 2; /* the label above the line, short of its end and its markers */
         rnd_text(v->small, "K\xC2\xB2", plot_x(&p, k) - vw_text_w(v->small, "K\xC2\xB2") / 2,
-                 plot_y(&p, products_line(st, k)) - 1.4f * ls, DIM);
+                 fmaxf(plot_y(&p, products_line(st, k)) - 1.4f * ls, p.y0), DIM); /* inside the plot, under the words */
     }
     draw_engines(v, s, st, &p, legend_x);
     /* the two passes, vermilion, below the engines in the legend */
