@@ -7,8 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-void app_init(app *a, const scene_host *host, const app_options *opt, const char *lang)
+void app_init(app *a, const scene_host *host, const app_options *asked, const char *lang)
 {
+    /* the window keeps the plain geometry; the one asked for is the geometry view's */
+    app_options plain = *asked, *opt = &plain;
+    plain.stride = plain.dilation = 1;
+    plain.padding = CONV_PAD_SAME;
     memset(a, 0, sizeof *a);
     a->said_step = -1;
     a->defaults = *opt;
@@ -22,6 +26,8 @@ void app_init(app *a, const scene_host *host, const app_options *opt, const char
     snprintf(a->lang, sizeof a->lang, "%s", lang);
     i18n_set_lang(a->lang); /* before the scene, whose notes are in it */
     scene_init(&a->s, host, opt);
+    if (asked->stride != 1 || asked->dilation != 1 || asked->padding != CONV_PAD_SAME)
+        scene_set_geometry(&a->s, asked->stride, asked->dilation, asked->padding);
 }
 
 void app_set_lang(app *a, const char *lang)

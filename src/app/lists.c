@@ -29,8 +29,10 @@ int app_kernels_main(void)
         printf("%s\n", text);
     }
     printf(_("\nAny matrix works too: -k \"%s\" (a divisor may follow: / 16), of any odd number of rows\n"
-             "and columns up to 31, and these take a size: box:K (K x K ones), gaussian:S (the normal density\n"
-             "of standard deviation S from 0.2 to 5, 2*ceil(3S)+1 a side), motion:K (a row of K ones). The\n"
+             "and columns up to 31. These take an odd side K: box:K (K x K ones), motion:K (a row of K ones),\n"
+             "sobel-x:K and sobel-y:K (3 to 15, as OpenCV's Sobel); these a standard deviation S from 0.2 to 5,\n"
+             "on 2*ceil(3S)+1 a side: gaussian:S (the normal density), log:S (the Laplacian of Gaussian),\n"
+             "unsharp:S (twice the pixel less its blur). ] and [ in the window step a side up and down. The\n"
              "window walks every size on the CPU; apply and bench run every size on every engine.\n"),
            "-1 0 1; -2 0 2; -1 0 1");
     return APP_EXIT_OK;

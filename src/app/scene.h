@@ -2,21 +2,21 @@
  * holds the image, the settings, the phase, what is shown and where, the
  * notices and the long work's scheduler (scene.c, scene_work.c,
  * scene_region.c); each teaching feature owns a struct of its own in it,
- * declared in its header (walk.h, measure.h, gpu_phase.h, gpu_tiles.h,
- * inside_gpu.h, sweep.h, chain.h) and written only by its own file. The core
- * reaches the features only through their table (scene_feature.h).
+ * declared in its header (walk.h, measure.h, gpu_phase.h, gpu_tiles.h, inside_gpu.h,
+ * sweep.h, chain.h, geometry.h), written only by its own file and reached by the core
+ * only through their table (scene_feature.h).
  *
  * Headless: only core, compute, the formatting helpers and the catalogue of
  * words. What it needs from outside (an engine, a GL buffer, a clock) comes
  * in a scene_host, so a unit test drives it with the CPU engines and no
- * window. Only actions.c changes it (the one input path); the view reads
- * it as const. */
+ * window. Only actions.c changes it (the one input path); the view reads it as const. */
 #ifndef CONVIS_SCENE_H
 #define CONVIS_SCENE_H
 
 #include <stdio.h>
 
 #include "chain.h"
+#include "geometry.h"
 #include "gpu_phase.h"
 #include "gpu_tiles.h"
 #include "inside_gpu.h"
@@ -56,10 +56,10 @@ typedef struct scene_stash {
     int view_x, view_y, view_cells;
     bool thread_view;
     double speed;          /* the walk's */
-    eng_kernel gpu_kernel; /* the GPU phase's */
-    eng_result gpu_result;
+    eng_kernel gpu_kernel; eng_result gpu_result; /* the GPU phase's */
     long long gpu_budget;
     int block_shape;
+    int geometry[3]; /* the geometry view's stride, dilation, padding */
 } scene_stash;
 
 typedef struct scene {
@@ -82,8 +82,7 @@ typedef struct scene {
     int view_x, view_y;       /* top-left cell of the region shown */
     int view_cells, view_fit; /* cells across the region (zoom); the most the window shows with values (0: unknown) */
     bool thread_view;
-    bool hovering, pinned;
-    int hover_x, hover_y; /* the output cell under the mouse (or pinned) */
+    bool hovering, pinned; int hover_x, hover_y; /* the output cell under the mouse (or pinned) */
 
     /* what the scene has to say */
     char banner[512]; /* an error the user should read */
@@ -113,6 +112,7 @@ typedef struct scene {
     sweep_state sweep;
     sweep_state filter_sweep;
     chain_state chain;
+    geometry_state geometry;
 } scene;
 
 /* ---- life ------------------------------------------------------------------ */

@@ -43,7 +43,7 @@ const filt_kernel *filt_preset(size_t i)
 const char *filt_expected_form(void)
 {
     return _("a preset (identity, box, gaussian, sharpen, laplacian, sobel-x, sobel-y, emboss, outline), a preset "
-             "of a size (box:5, gaussian:1.5, motion:9), or rows of numbers such as \"-1 0 1; -2 0 2; -1 0 1\": "
+             "of a size (box:5, motion:9, sobel-x:5, sobel-y:5, gaussian:1.5, log:1.4, unsharp:1), or rows of numbers such as \"-1 0 1; -2 0 2; -1 0 1\": "
              "an odd number of rows and of columns, up to 31 each, optionally followed by a divisor as in "
              "\"1 2 1; 2 4 2; 1 2 1 / 16\"");
 }
@@ -138,15 +138,136 @@ static bool parse_matrix(const char *text, filt_kernel *out, char *why, size_t w
     return true;
 }
 
-/* A preset of a size: "box:5", "gaussian:1.5", "motion:9"; false when the
+/* ---- the presets that take a size ------------------------------------------ */
+
+/* The binomial coefficients of order n (n + 1 of them: 1 2 1 for n = 2),
+ * and of order n - 2 convolved with -1 0 1 (the derivative: -1 0 1 for
+ * n = 2, -1 -2 0 2 1 for n = 4). */
+static void binomial(int n, double *out)
+{
+    out[0] = 1;
+    for (int i = 1; i <= n; ++i) {
+        out[i] = 0;
+        for (int j = i; j > 0; --j)
+            out[j] += out[j - 1];
+    }
+}
+
+static void derivative(int n, double *out)
+{
+    double b[CONV_MAX_SIDE];
+    binomial(n - 2, b);
+    for (int i = 0; i <= n; ++i)
+        out[i] = (i >= 2 ? b[i - 2] : 0) - (i <= n - 2 ? b[i] : 0);
+}
+
+/* Each kind makes its k x k (or 1 x k) filter from k or from sigma. */
+static void make_box(filt_kernel *f, int k, double sigma, bool row)
+{
+    (void)sigma;
+    f->kw = k, f->kh = row ? 1 : k;
+    for (int t = 0; t < f->kw * f->kh; ++t)
+        f->weight[t] = 1.0f;
+    f->divisor = (float)(f->kw * f->kh);
+}
+
+/* Sobel of side k as OpenCV's getDerivKernels makes it: the binomial
+ * smoothing across the edge times the derivative along it; integers, so
+ * exactly of rank 1. */
+static void make_sobel(filt_kernel *f, int k, double sigma, bool y)
+{
+    double smooth[CONV_MAX_SIDE], deriv[CONV_MAX_SIDE];
+    (void)sigma;
+    binomial(k - 1, smooth);
+    derivative(k - 1, deriv);
+    f->kw = f->kh = k;
+    for (int t = 0; t < k * k; ++t)
+        f->weight[t] = (float)(y ? deriv[t / k] * smooth[t % k] : smooth[t / k] * deriv[t % k]);
+}
+
+/* e^(-r^2 / 2 sigma^2) on 2*ceil(3 sigma)+1 a side: the gaussian's weights,
+ * and what the Laplacian of Gaussian and the unsharp mask are made of. */
+static double bell(int t, int side, double sigma, double *r2_over_2s2)
+{
+    int r = side / 2, dx = t % side - r, dy = t / side - r;
+    *r2_over_2s2 = (dx * dx + dy * dy) / (2.0 * sigma * sigma);
+    return exp(-*r2_over_2s2);
+}
+
+static void make_gaussian(filt_kernel *f, int k, double sigma, bool unsharp)
+{
+    double q, sum = 0;
+    f->kw = f->kh = k;
+    for (int t = 0; t < k * k; ++t)
+        sum += bell(t, k, sigma, &q);
+    f->divisor = unsharp ? 1.0f : (float)sum;
+    for (int t = 0; t < k * k; ++t) /* unsharp: twice the pixel less its blur (sum 1) */
+        f->weight[t] = unsharp ? (float)((t == k * k / 2 ? 2.0 : 0.0) - bell(t, k, sigma, &q) / sum)
+                               : (float)bell(t, k, sigma, &q);
+}
+
+/* The Laplacian of Gaussian, negated as the laplacian preset is (its centre
+ * positive): (1 - r^2/2s^2) e^(-r^2/2s^2), less its mean (a flat image
+ * gives about 0), scaled so its positive weights add up to 4, as the 3x3
+ * laplacian's do. */
+static void make_log(filt_kernel *f, int k, double sigma, bool unused)
+{
+    double w[CONV_MAX_TAPS], q, mean = 0, pos = 0;
+    (void)unused;
+    f->kw = f->kh = k;
+    for (int t = 0; t < k * k; ++t) {
+        double b = bell(t, k, sigma, &q);
+        w[t] = (1.0 - q) * b;
+        mean += w[t] / (k * k);
+    }
+    for (int t = 0; t < k * k; ++t)
+        pos += w[t] > mean ? w[t] - mean : 0;
+    for (int t = 0; t < k * k; ++t)
+        f->weight[t] = (float)((w[t] - mean) * 4.0 / pos);
+}
+
+typedef struct sized_kind {
+    const char *prefix;
+    const char *title;  /* the kind's, for its every size (marked for the catalogue) */
+    bool by_sigma;      /* gaussian:S; else a side, box:K */
+    int min_side, max_side;
+    void (*make)(filt_kernel *f, int k, double sigma, bool variant);
+    bool variant; /* box: a row (motion); sobel: y; gaussian: unsharp */
+} sized_kind;
+
+static const sized_kind sized_kinds[] = {
+    {"box", N_("Box blur"), false, 1, CONV_MAX_SIDE, make_box, false},
+    {"motion", N_("Motion blur (horizontal)"), false, 1, CONV_MAX_SIDE, make_box, true},
+    /* 15 at most: binomial(14, 7) * 1716 is still an integer a float holds exactly */
+    {"sobel-x", N_("Sobel X (vertical edges)"), false, 3, 15, make_sobel, false},
+    {"sobel-y", N_("Sobel Y (horizontal edges)"), false, 3, 15, make_sobel, true},
+    {"gaussian", N_("Gaussian blur"), true, 3, CONV_MAX_SIDE, make_gaussian, false},
+    {"log", N_("Laplacian of Gaussian"), true, 3, CONV_MAX_SIDE, make_log, false},
+    {"unsharp", N_("Unsharp mask (sharpen)"), true, 3, CONV_MAX_SIDE, make_gaussian, true},
+};
+
+#define SIZED_COUNT (sizeof sized_kinds / sizeof sized_kinds[0])
+
+/* The sized kind a filter's name is of ("box" and "box:5" are box's). */
+static const sized_kind *kind_of(const char *name)
+{
+    size_t n = strcspn(name, ":");
+    for (size_t i = 0; i < SIZED_COUNT; ++i)
+        if (strlen(sized_kinds[i].prefix) == n && strncasecmp(name, sized_kinds[i].prefix, n) == 0)
+            return &sized_kinds[i];
+    return NULL;
+}
+
+/* A preset of a size: "box:5", "gaussian:1.5", "sobel-x:5"; false when the
  * text is none (why ""), or with why set when its size is wrong. */
 static bool parse_sized(const char *text, filt_kernel *out, char *why, size_t why_size)
 {
     const char *colon = strchr(text, ':');
+    const sized_kind *kind = colon ? kind_of(text) : NULL;
     char *end;
     double v;
     why[0] = '\0';
-    if (!colon)
+    if (!kind)
         return false;
     errno = 0;
     v = strtod(colon + 1, &end);
@@ -154,68 +275,52 @@ static bool parse_sized(const char *text, filt_kernel *out, char *why, size_t wh
         return false;
     memset(out, 0, sizeof *out);
     out->divisor = 1.0f;
-    if (strncasecmp(text, "box:", 4) == 0 || strncasecmp(text, "motion:", 7) == 0) {
-        bool box = tolower((unsigned char)text[0]) == 'b';
+    if (!kind->by_sigma) {
         /* the range first: a size past int's range (box:23e33) or NaN has no int to cast to */
-        int k = v >= 1.0 && v <= CONV_MAX_SIDE ? (int)v : 0;
+        int k = v >= kind->min_side && v <= kind->max_side ? (int)v : 0;
         if (v != k || k % 2 == 0) {
-            snprintf(why, why_size, _("%s takes an odd size from 1 to %d, as in %s:5"), box ? "box" : "motion",
-                     CONV_MAX_SIDE, box ? "box" : "motion");
+            snprintf(why, why_size, _("%s takes an odd size from %d to %d, as in %s:5"), kind->prefix,
+                     kind->min_side, kind->max_side, kind->prefix);
             return false;
         }
-        out->kw = k, out->kh = box ? k : 1;
-        for (int t = 0; t < out->kw * out->kh; ++t)
-            out->weight[t] = 1.0f;
-        out->divisor = (float)(out->kw * out->kh);
-        snprintf(out->name, sizeof out->name, "%s:%d", box ? "box" : "motion", k);
-        snprintf(out->title, sizeof out->title, "%s", box ? N_("Box blur of a size") : N_("Motion blur (horizontal)"));
-        return true;
-    }
-    if (strncasecmp(text, "gaussian:", 9) == 0) {
-        int r;
+        kind->make(out, k, 0.0, kind->variant);
+        snprintf(out->name, sizeof out->name, "%s:%d", kind->prefix, k);
+    } else {
         if (!(v >= 0.2 && v <= 5.0)) {
-            snprintf(why, why_size, "%s", _("gaussian takes a standard deviation from 0.2 to 5, as in gaussian:1.5"));
+            snprintf(why, why_size, _("%s takes a standard deviation from 0.2 to 5, as in %s:1.5"), kind->prefix,
+                     kind->prefix);
             return false;
         }
-        r = (int)ceil(3.0 * v);
-        out->kw = out->kh = 2 * r + 1; /* 31 at most: 3 x 5 = 15 a side of the centre */
-        out->divisor = 0.0f;
-        for (int t = 0; t < out->kw * out->kh; ++t) {
-            int dx = t % out->kw - r, dy = t / out->kw - r;
-            out->weight[t] = (float)exp(-(dx * dx + dy * dy) / (2.0 * v * v));
-            out->divisor += out->weight[t];
-        }
-        snprintf(out->name, sizeof out->name, "gaussian:%g", v);
-        snprintf(out->title, sizeof out->title, "%s", N_("Gaussian blur of a width"));
-        return true;
+        /* 31 at most: 3 x 5 = 15 a side of the centre */
+        kind->make(out, 2 * (int)ceil(3.0 * v) + 1, v, kind->variant);
+        snprintf(out->name, sizeof out->name, "%s:%g", kind->prefix, v);
     }
-    return false;
+    snprintf(out->title, sizeof out->title, "%s", kind->title);
+    return true;
 }
 
 const char *filt_kind_title(const filt_kernel *k)
 {
-    if (strncmp(k->name, "box", 3) == 0)
-        return presets[1].title;
-    if (strncmp(k->name, "gaussian", 8) == 0)
-        return presets[2].title;
-    if (strncmp(k->name, "motion", 6) == 0)
-        return N_("Motion blur (horizontal)");
-    return k->title;
+    const sized_kind *kind = kind_of(k->name);
+    return kind ? kind->title : k->title;
 }
 
-bool filt_of_size(const filt_kernel *kind, int k, filt_kernel *out)
+bool filt_of_size(const filt_kernel *k, int side, filt_kernel *out)
 {
+    const sized_kind *kind = kind_of(k->name);
     char text[48];
-    if (k < 1 || k > CONV_MAX_SIDE || k % 2 == 0)
-        return err_set(_("a filter's side is odd, from 1 to %d; not %d"), CONV_MAX_SIDE, k);
-    if (strncmp(kind->name, "box", 3) == 0 || strncmp(kind->name, "motion", 6) == 0)
-        snprintf(text, sizeof text, "%s:%d", kind->name[0] == 'b' ? "box" : "motion", k);
-    else if (strncmp(kind->name, "gaussian", 8) == 0 && k >= 3)
-        snprintf(text, sizeof text, "gaussian:%.17g", (k - 1) / 6.0);
-    else if (strncmp(kind->name, "gaussian", 8) == 0)
-        return err_set("%s", _("a gaussian is 3 a side or more"));
+    if (side < 1 || side > CONV_MAX_SIDE || side % 2 == 0)
+        return err_set(_("a filter's side is odd, from 1 to %d; not %d"), CONV_MAX_SIDE, side);
+    if (!kind)
+        return err_set(_("'%s' has one size; box, motion, sobel-x, sobel-y, gaussian, log and unsharp come in "
+                         "every odd size"),
+                       k->name);
+    if (side < kind->min_side || side > kind->max_side)
+        return err_set(_("%s comes in the odd sizes from %d to %d"), kind->prefix, kind->min_side, kind->max_side);
+    if (kind->by_sigma)
+        snprintf(text, sizeof text, "%s:%.17g", kind->prefix, (side - 1) / 6.0);
     else
-        return err_set(_("'%s' has one size; box, gaussian and motion come in every odd size"), kind->name);
+        snprintf(text, sizeof text, "%s:%d", kind->prefix, side);
     return filt_parse(text, out);
 }
 

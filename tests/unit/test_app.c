@@ -606,7 +606,12 @@ static void test_filter_resize(void)
           a.s.opt.kernel.name);
     run_name(&a, "filter-6");
     run_name(&a, "bigger-filter");
-    CHECK(strcmp(a.s.opt.kernel.name, "sobel-x") == 0 && strstr(a.s.notice, "has one size"), "sobel-x stays: %s",
+    CHECK(strcmp(a.s.opt.kernel.name, "sobel-x:5") == 0 && a.s.opt.kernel.weight[0] == -1 &&
+              a.s.opt.kernel.weight[10] == -6,
+          "sobel-x grows to OpenCV's 5x5: %s", a.s.opt.kernel.name);
+    run_name(&a, "filter-4");
+    run_name(&a, "bigger-filter");
+    CHECK(strcmp(a.s.opt.kernel.name, "sharpen") == 0 && strstr(a.s.notice, "has one size"), "sharpen stays: %s",
           a.s.notice);
     app_free(&a);
 }
@@ -617,7 +622,7 @@ static void test_filter_sweep(void)
 {
     app a;
     char buf[400];
-    fresh(&a);
+    fresh_on(&a, "sharpen"); /* of one size: the sweep is box's */
     app_filter_sweep_growth(&a, buf, sizeof buf);
     CHECK(strstr(buf, "no filter sweep yet") != NULL, "before: %s", buf);
     run_name(&a, "filter-sweep");
@@ -648,6 +653,102 @@ static void test_filter_sweep(void)
     run_name(&a, "filter-sweep");
     CHECK(a.s.area == SCENE_AREA_GRIDS, "Shift+W again hides it");
     app_free(&a);
+}
+
+/* The geometry view: a piece of pixel values worked by hand (the value at
+ * (x, y) is x + 10y, the filter the identity, so an output is the pixel
+ * under its window's centre), the keys' cycles, the whole image measured
+ * on the CPU engines bit for bit, a lesson's stash, and the command line's
+ * geometry, which the rest of the window does not take. */
+static void test_geometry(void)
+{
+    static const struct {
+        const char *script;
+        int n, out, want[4]; /* the piece's side and its output's; outputs (0,0), (1,0), (0,1), (2,2) */
+        int whole_w, whole_h; /* the 40x30 image's output */
+    } cases[] = {
+        /* stride 2, same: output (i, j) is pixel (2i, 2j); (7 - 1) / 2 + 1 = 4 a side */
+        {"stride", 7, 4, {0, 2, 20, 44}, 20, 15},
+        /* dilation 2, valid: the window spans 5, the piece 5 + 4 = 9, 9 - 5 + 1 = 5 outputs a side, the
+         * centre at (i + 2, j + 2) */
+        {"dilation,padding", 9, 5, {22, 23, 32, 44}, 36, 26},
+        /* full: 7 + 3 - 1 = 9 a side, the centre at (i - 1, j - 1), clamped to the edge */
+        {"padding,padding", 7, 9, {0, 0, 0, 11}, 42, 32},
+        /* stride 3, dilation 3, full: the window spans 7, the piece 11, (11 + 7 - 2) / 3 + 1 = 6 a side, the
+         * centre at (3i - 6 + 3, 3j - 6 + 3): clamped to 0, then 3 */
+        {"stride*2,dilation*2,padding*2", 11, 6, {0, 0, 0, 33}, 16, 12},
+    };
+    img_plane plane;
+    img_image img;
+    app a;
+    char line[200];
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        fresh_on(&a, "0 0 0; 0 1 0; 0 0 0");
+        CHECK(img_plane_alloc(&plane, 40, 30), "a 40x30 plane");
+        for (int i = 0; i < 40 * 30; ++i)
+            plane.px[i] = (float)(i % 40 + 10 * (i / 40));
+        CHECK(img_from_plane(&plane, &img), "an image of it");
+        img_plane_free(&plane);
+        scene_adopt_image(&a.s, &img, "worked");
+        CHECK(app_run_script(&a, cases[c].script), "'%s': %s", cases[c].script, err_msg());
+        scene_settle(&a.s);
+        {
+            const geometry_state *g = &a.s.geometry;
+            int o = cases[c].out;
+            CHECK(a.s.area == SCENE_AREA_GEOMETRY && g->n == cases[c].n && g->out_n == o && g->out_m == o,
+                  "'%s': the piece %dx%d gives %dx%d, want %dx%d from %d", cases[c].script, g->n, g->n, g->out_n,
+                  g->out_m, o, o, cases[c].n);
+            if (g->out_n == o) {
+                float got[4] = {g->piece_out[0], g->piece_out[1], g->piece_out[o], g->piece_out[2 * o + 2]};
+                for (int k = 0; k < 4; ++k)
+                    CHECK(got[k] == (float)cases[c].want[k], "'%s': output %d is %g, want %d", cases[c].script, k,
+                          (double)got[k], cases[c].want[k]);
+            }
+            CHECK(g->w == 40 && g->h == 30 && g->out_w == cases[c].whole_w && g->out_h == cases[c].whole_h,
+                  "'%s': the whole 40x30 image (under 256 a side) gives %dx%d, want %dx%d", cases[c].script, g->out_w,
+                  g->out_h, cases[c].whole_w, cases[c].whole_h);
+            for (int k = 0; k < 2; ++k)
+                CHECK(g->ms[k] > 0 && g->reps[k] >= 1 && g->differ[k] == 0,
+                      "'%s': %s measured on the whole image, the reference's bits: %g ms, %ld differ",
+                      cases[c].script, scene_geometry_engine(&a.s, k), g->ms[k], g->differ[k]);
+            CHECK(a.s.opt.stride == 1 && a.s.opt.dilation == 1 && app_options_params(&a.s.opt).stride == 1,
+                  "the rest of the window keeps the plain geometry");
+        }
+        app_free(&a);
+    }
+    /* the cycles, Esc, and a lesson's start and end */
+    fresh(&a);
+    CHECK(app_run_script(&a, "stride*3,dilation*4,padding*3"), "cycles: %s", err_msg());
+    CHECK(a.s.geometry.stride == 1 && a.s.geometry.dilation == 2 && a.s.geometry.padding == CONV_PAD_SAME,
+          "stride 1,2,3,1; dilation 1,2,3,1,2; padding same, valid, full, same: %d %d %d", a.s.geometry.stride,
+          a.s.geometry.dilation, a.s.geometry.padding);
+    scene_settle(&a.s);
+    snprintf(line, sizeof line, "geometry_image=256x192->256x192"); /* the sample, halved to 256 a side */
+    CHECK(state_has(&a, "geometry=stride 1, dilation 2, padding same") && state_has(&a, line),
+          "--print-state says the geometry");
+    run_name(&a, "escape");
+    CHECK(a.s.area == SCENE_AREA_GRIDS, "Esc: back to the grids");
+    app_free(&a);
+    /* from the command line: the geometry view's, not the window's */
+    {
+        scene_host host = {open_engine, NULL, NULL, clock_ms, NULL};
+        app_options opt;
+        char path[4096];
+        app_options_default(&opt, "box:5");
+        opt.stride = 4, opt.padding = CONV_PAD_VALID;
+        app_init(&a, &host, &opt, "en");
+        snprintf(path, sizeof path, "%s/assets/sample.png", app_data_dir());
+        CHECK(scene_open_image(&a.s, path), "the sample");
+        scene_settle(&a.s);
+        CHECK(a.s.area == SCENE_AREA_GEOMETRY && a.s.geometry.stride == 4 && a.s.geometry.padding == CONV_PAD_VALID &&
+                  a.s.geometry.out_w == (256 - 5) / 4 + 1 && a.s.geometry.out_h == (192 - 5) / 4 + 1,
+              "--stride 4 --padding valid: the geometry view, %dx%d out", a.s.geometry.out_w, a.s.geometry.out_h);
+        CHECK(a.s.opt.stride == 1 && a.s.opt.padding == CONV_PAD_SAME && a.defaults.stride == 1,
+              "the window's own settings stay plain");
+        CHECK(a.s.geometry.ms[0] > 0 && a.s.geometry.differ[0] == 0 && a.s.geometry.differ[1] == 0,
+              "measured, the reference's bits");
+        app_free(&a);
+    }
 }
 
 /* ---- scripts ---------------------------------------------------------------------- */
@@ -2162,6 +2263,7 @@ int main(void)
     test_sized_filters();
     test_filter_resize();
     test_filter_sweep();
+    test_geometry();
     test_scripts();
     test_states();
     test_long_work();

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "core/conv.h"
 #include "core/err.h"
+#include "core/separable.h"
 #include "core/stepper.h"
 #include "core/timing.h"
 #include "hand_values.inc"
@@ -206,12 +207,69 @@ static void test_timing(void)
     CHECK(t1 >= t0, "monotonic");
 }
 
+/* The presets of a side beyond box and motion (Sobel of any side as OpenCV
+ * makes it, written out here by hand for 5) and of a deviation (the
+ * Laplacian of Gaussian, the unsharp mask), and ] and ['s kinds. */
+static void test_sized_kinds(void)
+{
+    static const float sobel5[25] = {-1, -2,  0, 2,  1, -4, -8,  0, 8,  4, -6, -12, 0, 12, 6,
+                                     -4, -8,  0, 8,  4, -1, -2,  0, 2,  1};
+    filt_kernel k, y, p;
+    conv_params cp;
+    sep_factors f;
+    double sum = 0, pos = 0;
+    CHECK(filt_parse("sobel-x:5", &k) && k.kw == 5 && k.kh == 5 && k.divisor == 1 &&
+              memcmp(k.weight, sobel5, sizeof sobel5) == 0 && strcmp(k.name, "sobel-x:5") == 0,
+          "sobel-x:5 is OpenCV's (%s)", err_msg());
+    CHECK(filt_parse("sobel-y:5", &y), "sobel-y:5");
+    for (int t = 0; t < 25; ++t)
+        CHECK(y.weight[t] == k.weight[t % 5 * 5 + t / 5], "sobel-y:5 is sobel-x:5 transposed, tap %d", t);
+    CHECK(filt_parse("sobel-x:3", &k) && memcmp(k.weight, filt_preset(5)->weight, 9 * sizeof(float)) == 0,
+          "sobel-x:3 is the sobel-x preset");
+    CHECK(filt_parse("sobel-x:15", &k) && k.kw == 15 && k.weight[7] == 0 && k.weight[7 * 15 + 14] == 3432.0f,
+          "sobel-x:15: %g at the middle row's end (binomial(14, 7) times the derivative's end, 1)",
+          (double)k.weight[7 * 15 + 14]);
+    cp = conv_params_make(&k, CONV_BORDER_CLAMP, false);
+    CHECK(sep_factor(&cp, &f) && f.exact, "sobel-x:15 is exactly of rank 1");
+    CHECK(!filt_parse("sobel-x:17", &k) && strstr(err_msg(), "odd size from 3 to 15"), "sobel-x:17: %s", err_msg());
+    CHECK(!filt_parse("sobel-y:1", &k) && strstr(err_msg(), "odd size from 3 to 15"), "sobel-y:1: %s", err_msg());
+
+    CHECK(filt_parse("log:1.4", &k) && k.kw == 11 && k.kh == 11 && k.divisor == 1, "log:1.4 is 11x11");
+    for (int t = 0; t < 121; ++t) {
+        sum += k.weight[t], pos += k.weight[t] > 0 ? k.weight[t] : 0;
+        CHECK(k.weight[t] == k.weight[120 - t] && k.weight[t] <= k.weight[60], "log: symmetric, peaked, tap %d", t);
+    }
+    CHECK(sum > -1e-5 && sum < 1e-5 && pos > 3.9999 && pos < 4.0001, "log adds up to 0 (%g), its positives to 4 (%g)",
+          sum, pos);
+    CHECK(k.weight[0] < 0 && k.weight[5] < 0, "log is negative far from its centre");
+    cp = conv_params_make(&k, CONV_BORDER_CLAMP, false);
+    CHECK(!sep_factor(&cp, &f), "log is not of rank 1");
+
+    CHECK(filt_parse("unsharp:1", &k) && k.kw == 7 && k.weight[24] > 1, "unsharp:1 is 7x7, its centre above 1");
+    sum = 0;
+    for (int t = 0; t < 49; ++t) {
+        sum += k.weight[t];
+        CHECK(t == 24 || k.weight[t] < 0, "unsharp: the blur taken away, tap %d", t);
+    }
+    CHECK(sum > 0.99999 && sum < 1.00001, "unsharp adds up to 1: %g", sum);
+
+    CHECK(filt_of_size(filt_preset(5), 7, &k) && k.kw == 7 && strcmp(k.name, "sobel-x:7") == 0,
+          "] on the sobel-x preset: sobel-x:7 (%s)", err_msg());
+    CHECK(strcmp(filt_kind_title(&k), "Sobel X (vertical edges)") == 0, "its kind's title: %s", filt_kind_title(&k));
+    CHECK(filt_parse("log:1", &p) && filt_of_size(&p, 9, &k) && k.kw == 9 && strncmp(k.name, "log:", 4) == 0,
+          "log at 9 a side: %s", k.name);
+    CHECK(filt_parse("unsharp:1", &p) && filt_of_size(&p, 3, &k) && k.kw == 3, "unsharp at 3 a side");
+    CHECK(!filt_of_size(filt_preset(3), 5, &k) && strstr(err_msg(), "has one size"), "sharpen: %s", err_msg());
+    CHECK(!filt_of_size(filt_preset(5), 17, &k) && strstr(err_msg(), "from 3 to 15"), "sobel at 17: %s", err_msg());
+}
+
 int main(void)
 {
     test_hand_values();
     test_worked_examples();
     test_parse();
     test_parse_sizes();
+    test_sized_kinds();
     test_display();
     test_timing();
     return CHECK_SUMMARY();

@@ -29,6 +29,7 @@ OWNERS = {
     'inside': {'inside_gpu.c'},
     'sweep': {'sweep.c'},
     'chain': {'chain.c'},
+    'geometry': {'geometry.c'},
 }
 # files of one feature, one unit for the circle check
 UNITS = {'gpu_phase.c': 'gpu', 'gpu_memory.c': 'gpu', 'gpu_tiles.c': 'gpu'}

@@ -451,7 +451,9 @@ void view_layout(view *v, const app *a, int W, int H)
     /* the size sweep, when shown, takes the grids' place: all of it */
     L->sweep =
         (rect){L->input.x, L->middle.y, L->output.x + L->output.w - L->input.x, L->input.y + L->input.h - L->middle.y};
-    L->sweep_shown = (s->area == SCENE_AREA_SWEEP || s->area == SCENE_AREA_FILTER_SWEEP) && s->img.luma.px;
+    L->sweep_shown =
+        (s->area == SCENE_AREA_SWEEP || s->area == SCENE_AREA_FILTER_SWEEP || s->area == SCENE_AREA_GEOMETRY) &&
+        s->img.luma.px;
     below = top + grid + L->pad;
     L->status = (rect){L->pad, below, L->W * R.status_share, bottom_h};
     L->chart = (rect){L->W * R.chart_x, below, L->W * (1.0f - R.chart_x) - L->pad, L->H - below - L->pad};

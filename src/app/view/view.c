@@ -272,6 +272,7 @@ void view_draw(view *v, const app *a, int w, int h)
         case SCENE_AREA_INSIDE: vw_draw_inside(v, a); break;
         case SCENE_AREA_SWEEP: vw_draw_sweep(v, a, v->L.sweep); break;
         case SCENE_AREA_FILTER_SWEEP: vw_draw_filter_sweep(v, a, v->L.sweep); break;
+        case SCENE_AREA_GEOMETRY: vw_draw_geometry(v, a, v->L.sweep); break;
         default:
             vw_draw_grids(v, s, scene_now(s));
             vw_draw_kernel(v, a);

@@ -15,7 +15,8 @@
  *   inside.c    inside the GPU (O): one block's tile, its warp, the counts
  *   status.c    the title, chips, status lines, lesson panel, buttons
  *   charts.c    the timing bars, the memory gauge, the verdicts, the chain
- *   sweep.c     the size sweep
+ *   sweep.c     the size sweep and the filter sweep
+ *   geometry.c  the geometry view: stride, dilation, padding on a piece
  *   overlays.c  the lesson menu, the help, the notice, the progress bar
  *
  * The view reads the app and its scene as const; it keeps only its own
@@ -242,6 +243,8 @@ float vw_chart_height(view *v, const app *a, float w); /* the height its words n
 /* sweep.c: the size sweep in rectangle box */
 void vw_draw_sweep(view *v, const app *a, rect box);
 void vw_draw_filter_sweep(view *v, const app *a, rect box);
+/* geometry.c: the geometry view (, . /) in rectangle box */
+void vw_draw_geometry(view *v, const app *a, rect box);
 
 /* overlays.c */
 void vw_draw_menu(view *v, const app *a);
