@@ -4,6 +4,7 @@
  * `took`), the GPU here. */
 #include "scene_feature.h"
 
+#include "core/err.h"
 #include "core/separable.h"
 #include "core/timing.h"
 #include "format.h"
@@ -66,10 +67,15 @@ static void start(scene *s, scene_feature_id id, scene_area area)
     }
     if (!s->img.luma.px || scene_task_is(s, id))
         return;
-    scene_task_start(s, id, SCENE_SWEEP_SIZES * (ENGINES + (id == SCENE_FEATURE_FILTER_SWEEP)));
+    /* the filter sweep: the two passes at each side, and each engine's roofs at the end */
+    scene_task_start(s, id,
+                     SCENE_SWEEP_SIZES * (ENGINES + (id == SCENE_FEATURE_FILTER_SWEEP)) +
+                         (id == SCENE_FEATURE_FILTER_SWEEP ? ENGINES : 0));
     st->count = 0;
     st->at_size = st->at_engine = 0;
     scene_show(s, area);
+    for (int k = 0; k < ENGINES; ++k)
+        st->roofs_ok[k] = false, st->roofs_why[k][0] = '\0';
     for (int i = 0, n = 4; i < SCENE_SWEEP_SIZES; ++i, n *= 4) {
         st->size[i] = id == SCENE_FEATURE_SWEEP ? n : filter_sides[i];
         st->sep_ms[i] = -1;
@@ -122,8 +128,41 @@ static void next(scene *s, sweep_state *st)
         st->at_engine = 0;
         ++st->at_size;
     }
-    if (st->at_size == SCENE_SWEEP_SIZES)
+    if (st->at_size == SCENE_SWEEP_SIZES && st != &s->filter_sweep)
+        scene_task_end(s); /* the filter sweep goes on to the roofs (roofs_slice) */
+}
+
+/* The filter sweep's last slices: engine at_engine's roofs, on this thread
+ * once the measuring thread is idle (so that nothing else shares the
+ * cores); the CPU engines' own engines are the window's. */
+static void roofs_slice(scene *s, sweep_state *st)
+{
+    int k = st->at_engine;
+    eng_engine *e = k == SWEEP_GPU ? s->gpu.eng.engine : s->cpu[cpu_of[k]].engine;
+    if (s->worker && worker_busy(s->worker))
+        return;
+    if (!e)
+        snprintf(st->roofs_why[k], sizeof st->roofs_why[k], "%s", _("not available here"));
+    else if (!(st->roofs_ok[k] = eng_measure_roofs(e, &st->roofs[k])))
+        snprintf(st->roofs_why[k], sizeof st->roofs_why[k], "%s", err_msg());
+    scene_task_step(s);
+    if (++st->at_engine == ENGINES)
         scene_task_end(s);
+}
+
+bool scene_filter_sweep_point(const scene *s, int k, int i, double *intensity, double *gflops)
+{
+    const sweep_state *st = &s->filter_sweep;
+    double ops, compute_ms;
+    if (i < 0 || i >= st->count || k < 0 || k >= ENGINES)
+        return false;
+    ops = 2.0 * st->size[i] * st->size[i] + 1.0;
+    compute_ms = st->phase[k][i][ENG_COMPUTE];
+    *intensity = ops / 8.0;
+    if (!(compute_ms > 0))
+        return false;
+    *gflops = (double)st->w * st->h * ops / (compute_ms * 1e6);
+    return true;
 }
 
 /* An engine at a point here, on this thread (the GPU; a CPU engine without
@@ -193,6 +232,10 @@ static void slice_of(scene *s, scene_feature_id id)
 {
     sweep_state *st = state_of(s, id);
     bool two_passes = st->at_engine == ENGINES;
+    if (st->at_size == SCENE_SWEEP_SIZES) {
+        roofs_slice(s, st);
+        return;
+    }
     int k = two_passes ? SWEEP_GPU : measured_in_order[st->at_engine];
     eng_engine *own = k != SWEEP_GPU ? scene_cpu_own(s, cpu_of[k]) : NULL;
     img_plane in;
@@ -269,8 +312,12 @@ static void state(const scene *s, FILE *f)
 
 static void filter_state(const scene *s, FILE *f)
 {
-    fprintf(f, "filter_sweep_shown=%d\nfilter_sweep_sides=%d\n", s->area == SCENE_AREA_FILTER_SWEEP,
-            s->filter_sweep.count);
+    const sweep_state *st = &s->filter_sweep;
+    fprintf(f, "filter_sweep_shown=%d\nfilter_sweep_sides=%d\n", s->area == SCENE_AREA_FILTER_SWEEP, st->count);
+    for (int k = 0; k < ENGINES; ++k)
+        if (st->roofs_ok[k])
+            fprintf(f, "filter_sweep_roofs_%d=%.4g GB/s, %.4g GFLOP/s\n", k, st->roofs[k].memory_gb_s,
+                    st->roofs[k].compute_gflops);
 }
 
 const scene_feature scene_sweep_feature = {

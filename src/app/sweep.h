@@ -35,6 +35,11 @@ typedef struct sweep_state {
     double sep_ms[SCENE_SWEEP_SIZES];
     unsigned long long sep_max_ulp[SCENE_SWEEP_SIZES]; /* SEP_ULP_NAN: a NaN met a number */
     long sep_differ[SCENE_SWEEP_SIZES], sep_total[SCENE_SWEEP_SIZES];
+    /* the filter sweep's roofline: each engine's two roofs, measured on its
+     * own device after the points (eng_measure_roofs), or why not */
+    eng_roofs roofs[SCENE_SWEEP_ENGINES];
+    bool roofs_ok[SCENE_SWEEP_ENGINES];
+    char roofs_why[SCENE_SWEEP_ENGINES][160];
 } sweep_state;
 
 void scene_sweep(scene *s);        /* starts the sweep; again: hides its chart */
@@ -51,6 +56,13 @@ void scene_filter_sweep_growth(const scene *s, char *buf, size_t size);
  * (...) 9.8 ms; 150,321 of 196,608 outputs differ from the 2-D result, by 9
  * ULPs at most"; or not run. */
 void scene_filter_sweep_separable(const scene *s, char *buf, size_t size);
+
+/* Engine k's point on the roofline at the filter sweep's side i: the
+ * operations an output, counted (2 K^2 + 1, as the bounds count them: a
+ * multiply and an add a tap, a division), over the 8 bytes an output must at
+ * least move (its input read once, its output written), and the rate its
+ * measured compute phase gives; false when that side was not measured. */
+bool scene_filter_sweep_point(const scene *s, int k, int i, double *intensity, double *gflops);
 
 /* The smallest swept size from which on the GPU beat cpu-par at every
  * larger size too, or 0 when it did not. */

@@ -650,6 +650,23 @@ static void test_filter_sweep(void)
     CHECK(strstr(buf, "from 3\xC3\x97" "3 to 15\xC3\x97" "15, 25\xC3\x97 the products: cpu-seq took ") != NULL &&
               strstr(buf, "cpu-par"),
           "{filter_sweep_growth}: %s", buf);
+    /* the roofline: each CPU engine's roofs measured, its points where the counts put them */
+    for (int k = 0; k < SCENE_SWEEP_ENGINES; ++k) {
+        double in = 0, g = 0;
+        if (k == SWEEP_GPU)
+            continue;
+        CHECK(a.s.filter_sweep.roofs_ok[k] && a.s.filter_sweep.roofs[k].memory_gb_s > 0 &&
+                  a.s.filter_sweep.roofs[k].compute_gflops > 0,
+              "engine %d's roofs measured: %s", k, a.s.filter_sweep.roofs_why[k]);
+        CHECK(scene_filter_sweep_point(&a.s, k, 0, &in, &g) && in == 19.0 / 8 &&
+                  fabs(g - 512.0 * 384 * 19 / (a.s.filter_sweep.phase[k][0][ENG_COMPUTE] * 1e6)) < 1e-9 * g,
+              "engine %d at 3x3: 19 operations an output over 8 bytes (%g), %g GFLOP/s", k, in, g);
+        CHECK(scene_filter_sweep_point(&a.s, k, 5, &in, &g) && in == 451.0 / 8, "at 15x15: 451 over 8 (%g)", in);
+    }
+    CHECK(a.s.gpu.eng.engine ? a.s.filter_sweep.roofs_ok[SWEEP_GPU] || a.s.filter_sweep.roofs_why[SWEEP_GPU][0]
+                             : !a.s.filter_sweep.roofs_ok[SWEEP_GPU] &&
+                                   strstr(a.s.filter_sweep.roofs_why[SWEEP_GPU], "not available"),
+          "the GPU's roofs, or why not: %s", a.s.filter_sweep.roofs_why[SWEEP_GPU]);
     run_name(&a, "filter-sweep");
     CHECK(a.s.area == SCENE_AREA_GRIDS, "Shift+W again hides it");
     app_free(&a);

@@ -244,6 +244,21 @@ static void draw_bounds(view *v, const app *a, const plot *p, float label_x, flo
 
 /* Engine k's live line: small squares between its points, and markers
  * that differ in shape as well as colour. */
+void vw_sweep_marker(int k, float x, float y, float m, rnd_color color)
+{
+    if (k == SWEEP_SEQ)
+        rnd_rect(x - m, y - m, 2 * m, 2 * m, color);
+    else if (k == SWEEP_PAR)
+        rnd_frame(x - m, y - m, 2 * m, 2 * m, 2, color);
+    else if (k == SWEEP_SIMD) { /* a diamond's outline: two short bars each way */
+        rnd_rect(x - m, y - 1, 2 * m, 2, color);
+        rnd_frame(x - 0.6f * m, y - 0.6f * m, 1.2f * m, 1.2f * m, 1, color);
+    } else {
+        rnd_rect(x - m, y - 1, 2 * m, 3, color);
+        rnd_rect(x - 1, y - m, 3, 2 * m, color);
+    }
+}
+
 static void draw_series(const int *size, const double *ms, int count, const plot *p, int k, rnd_color color, float ls)
 {
     float px = 0, py = 0;
@@ -260,17 +275,7 @@ static void draw_series(const int *size, const double *ms, int count, const plot
                 rnd_rect(px + (x - px) * (float)j / (float)steps - 1, py + (y - py) * (float)j / (float)steps - 1, 2, 2,
                          color);
         }
-        if (k == SWEEP_SEQ)
-            rnd_rect(x - m, y - m, 2 * m, 2 * m, color);
-        else if (k == SWEEP_PAR)
-            rnd_frame(x - m, y - m, 2 * m, 2 * m, 2, color);
-        else if (k == SWEEP_SIMD) { /* a diamond's outline: two short bars each way */
-            rnd_rect(x - m, y - 1, 2 * m, 2, color);
-            rnd_frame(x - 0.6f * m, y - 0.6f * m, 1.2f * m, 1.2f * m, 1, color);
-        } else {
-            rnd_rect(x - m, y - 1, 2 * m, 3, color);
-            rnd_rect(x - 1, y - m, 3, 2 * m, color);
-        }
+        vw_sweep_marker(k, x, y, m, color);
         px = x, py = y, have = true;
     }
 }
@@ -283,12 +288,12 @@ static void draw_live(const sweep_state *st, const plot *p, int k, rnd_color col
 /* The engines' names and colours, in the order of the legend. */
 static const int legend_order[SCENE_SWEEP_ENGINES] = {SWEEP_SEQ, SWEEP_SIMD, SWEEP_PAR, SWEEP_GPU};
 
-static rnd_color engine_color(int k)
+rnd_color vw_sweep_color(int k)
 {
     return PHASE_COLOR[k == SWEEP_SEQ ? ENG_COMPUTE : k == SWEEP_PAR ? ENG_UPLOAD : k == SWEEP_GPU ? ENG_PRESENT : ENG_DOWNLOAD];
 }
 
-static const char *engine_name(const scene *s, int k)
+const char *vw_sweep_engine(const scene *s, int k)
 {
     return k == SWEEP_SEQ ? "cpu-seq" : k == SWEEP_PAR ? "cpu-par" : k == SWEEP_SIMD ? "cpu-simd" : scene_engine_label(&s->gpu.eng);
 }
@@ -296,7 +301,7 @@ static const char *engine_name(const scene *s, int k)
 /* The width of the legend's names. */
 static float legend_width(view *v, const scene *s)
 {
-    return fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, engine_name(s, SWEEP_GPU)));
+    return fmaxf(vw_text_w(v->small, "cpu-simd "), vw_text_w(v->small, vw_sweep_engine(s, SWEEP_GPU)));
 }
 
 /* Each engine's live line, and its name in the legend at legend_x from the plot's top down. */
@@ -305,9 +310,9 @@ static void draw_engines(view *v, const scene *s, const sweep_state *st, const p
     float ls = vw_lh(v->small);
     for (int row = 0; row < SCENE_SWEEP_ENGINES; ++row) {
         int k = legend_order[row];
-        draw_live(st, p, k, engine_color(k), ls);
-        rnd_rect(legend_x, p->y0 + (float)row * ls * 1.2f + 0.3f * ls, 0.6f * ls, 0.6f * ls, engine_color(k));
-        rnd_text(v->small, engine_name(s, k), legend_x + 0.9f * ls, p->y0 + (float)row * ls * 1.2f, TEXT);
+        draw_live(st, p, k, vw_sweep_color(k), ls);
+        rnd_rect(legend_x, p->y0 + (float)row * ls * 1.2f + 0.3f * ls, 0.6f * ls, 0.6f * ls, vw_sweep_color(k));
+        rnd_text(v->small, vw_sweep_engine(s, k), legend_x + 0.9f * ls, p->y0 + (float)row * ls * 1.2f, TEXT);
     }
 }
 
@@ -327,7 +332,7 @@ void vw_draw_sweep(view *v, const app *a, rect box)
     int cross = scene_sweep_crossover(s);
 
     for (int k = 0; k < SCENE_SWEEP_ENGINES; ++k)
-        colors[k] = engine_color(k);
+        colors[k] = vw_sweep_color(k);
     rnd_rect(box.x, box.y, box.w, box.h, PANEL);
     sweep_range(a, &p.lo, &p.hi);
     p.y0 = sweep_title(v, a, box, cross);

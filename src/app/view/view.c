@@ -271,7 +271,15 @@ void view_draw(view *v, const app *a, int w, int h)
         case SCENE_AREA_LARGE: vw_draw_large(v, a); break;
         case SCENE_AREA_INSIDE: vw_draw_inside(v, a); break;
         case SCENE_AREA_SWEEP: vw_draw_sweep(v, a, v->L.sweep); break;
-        case SCENE_AREA_FILTER_SWEEP: vw_draw_filter_sweep(v, a, v->L.sweep); break;
+        case SCENE_AREA_FILTER_SWEEP: { /* the chart, and the roofline beside it */
+            rect chart = v->L.sweep, roof;
+            chart.w = floorf(v->L.sweep.w * 0.56f);
+            roof = (rect){chart.x + chart.w + 0.5f * v->L.pad, chart.y, v->L.sweep.w - chart.w - 0.5f * v->L.pad,
+                          chart.h};
+            vw_draw_filter_sweep(v, a, chart);
+            vw_draw_roofline(v, a, roof);
+            break;
+        }
         case SCENE_AREA_GEOMETRY: vw_draw_geometry(v, a, v->L.sweep); break;
         default:
             vw_draw_grids(v, s, scene_now(s));

@@ -16,6 +16,7 @@
  *   status.c    the title, chips, status lines, lesson panel, buttons
  *   charts.c    the timing bars, the memory gauge, the verdicts, the chain
  *   sweep.c     the size sweep and the filter sweep
+ *   roofline.c  the filter sweep's roofline: each engine's roofs and points
  *   geometry.c  the geometry view: stride, dilation, padding on a piece
  *   overlays.c  the lesson menu, the help, the notice, the progress bar
  *
@@ -243,6 +244,12 @@ float vw_chart_height(view *v, const app *a, float w); /* the height its words n
 /* sweep.c: the size sweep in rectangle box */
 void vw_draw_sweep(view *v, const app *a, rect box);
 void vw_draw_filter_sweep(view *v, const app *a, rect box);
+/* each engine's colour, name and marker in the sweeps and the roofline */
+rnd_color vw_sweep_color(int k);
+const char *vw_sweep_engine(const scene *s, int k);
+void vw_sweep_marker(int k, float x, float y, float m, rnd_color color);
+/* roofline.c: the filter sweep's roofline in rectangle box */
+void vw_draw_roofline(view *v, const app *a, rect box);
 /* geometry.c: the geometry view (, . /) in rectangle box */
 void vw_draw_geometry(view *v, const app *a, rect box);
 
