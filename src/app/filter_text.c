@@ -62,6 +62,11 @@ void app_filter_sweep_growth(const app *a, char *buf, size_t size)
     scene_filter_sweep_growth(&a->s, buf, size);
 }
 
+void app_filter_sweep_roofline(const app *a, char *buf, size_t size)
+{
+    scene_filter_sweep_roofline(&a->s, buf, size);
+}
+
 void app_filter_sweep_separable(const app *a, char *buf, size_t size)
 {
     scene_filter_sweep_separable(&a->s, buf, size);

@@ -15,5 +15,6 @@ void app_tile_reuse(const app *a, char *buf, size_t size);          /* {tile_reu
 void app_input_tile_idle(const app *a, char *buf, size_t size);     /* {input_tile_idle}: PMPP's input tile's idle threads */
 void app_filter_sweep_growth(const app *a, char *buf, size_t size); /* {filter_sweep_growth} */
 void app_filter_sweep_separable(const app *a, char *buf, size_t size); /* {filter_sweep_separable} */
+void app_filter_sweep_roofline(const app *a, char *buf, size_t size);  /* {filter_sweep_roofline} */
 
 #endif

@@ -382,6 +382,7 @@ static const struct {
     {"input_tile_idle", app_input_tile_idle},
     {"filter_sweep_growth", app_filter_sweep_growth},
     {"filter_sweep_separable", app_filter_sweep_separable},
+    {"filter_sweep_roofline", app_filter_sweep_roofline},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

@@ -402,6 +402,38 @@ void scene_filter_sweep_growth(const scene *s, char *buf, size_t size)
         snprintf(buf + n, size - n, _("; the two passes %.1f\xC3\x97"), st->sep_ms[last] / st->sep_ms[first]);
 }
 
+/* Engine k's move on the roofline, after `lead` (", " or ""); 0 when it
+ * has no two points and roofs. */
+static size_t roofline_move(const scene *s, int k, const char *lead, char *buf, size_t size)
+{
+    const sweep_state *st = &s->filter_sweep;
+    double i0, g0, i1, g1;
+    int a = st->size[0], b = st->size[st->count - 1];
+    if (!st->roofs_ok[k] || !scene_filter_sweep_point(s, k, 0, &i0, &g0) ||
+        !scene_filter_sweep_point(s, k, st->count - 1, &i1, &g1))
+        return 0;
+    return (size_t)snprintf(buf, size,
+                            _("%s%s went from %.3g operations a byte at %d\xC3\x97%d to %.3g at %d\xC3\x97%d and from "
+                              "%.3g to %.3g GFLOP/s, under roofs of %.3g GB/s and %.3g GFLOP/s (the ridge at %.3g "
+                              "operations a byte)"),
+                            lead, k == SWEEP_PAR ? "cpu-par" : scene_engine_label(&s->gpu.eng), i0, a, a, i1, b, b, g0, g1, st->roofs[k].memory_gb_s,
+                            st->roofs[k].compute_gflops, st->roofs[k].compute_gflops / st->roofs[k].memory_gb_s);
+}
+
+void scene_filter_sweep_roofline(const scene *s, char *buf, size_t size)
+{
+    size_t n;
+    if (s->filter_sweep.count < 2) {
+        snprintf(buf, size, "%s", _("(no filter sweep yet: press Shift+W)"));
+        return;
+    }
+    n = roofline_move(s, SWEEP_PAR, "", buf, size);
+    if (n < size)
+        n += roofline_move(s, SWEEP_GPU, n ? _("; ") : "", buf + n, size - n);
+    if (n == 0)
+        snprintf(buf, size, "%s", _("(the roofs are still being measured)"));
+}
+
 void scene_filter_sweep_separable(const scene *s, char *buf, size_t size)
 {
     const sweep_state *st = &s->filter_sweep;

@@ -64,6 +64,12 @@ void scene_filter_sweep_separable(const scene *s, char *buf, size_t size);
  * measured compute phase gives; false when that side was not measured. */
 bool scene_filter_sweep_point(const scene *s, int k, int i, double *intensity, double *gflops);
 
+/* cpu-par's and the GPU's moves on the roofline ({filter_sweep_roofline}):
+ * "cpu-par went from 2.38 operations a byte at 3×3 to 56.4 at 15×15 and
+ * from 34.1 to 9.3 GFLOP/s, under roofs of 11.4 GB/s and 40.5 GFLOP/s (the
+ * ridge at 3.55 operations a byte); gl ..."; or not measured yet. */
+void scene_filter_sweep_roofline(const scene *s, char *buf, size_t size);
+
 /* The smallest swept size from which on the GPU beat cpu-par at every
  * larger size too, or 0 when it did not. */
 int scene_sweep_crossover(const scene *s);

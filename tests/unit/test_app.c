@@ -625,6 +625,8 @@ static void test_filter_sweep(void)
     fresh_on(&a, "sharpen"); /* of one size: the sweep is box's */
     app_filter_sweep_growth(&a, buf, sizeof buf);
     CHECK(strstr(buf, "no filter sweep yet") != NULL, "before: %s", buf);
+    app_filter_sweep_roofline(&a, buf, sizeof buf);
+    CHECK(strstr(buf, "no filter sweep yet") != NULL, "{filter_sweep_roofline} before: %s", buf);
     run_name(&a, "filter-sweep");
     CHECK(a.s.area == SCENE_AREA_FILTER_SWEEP && a.s.filter_sweep.count == SCENE_SWEEP_SIZES &&
               a.s.filter_sweep.w == 512 && a.s.filter_sweep.h == 384 &&
@@ -650,6 +652,10 @@ static void test_filter_sweep(void)
     CHECK(strstr(buf, "from 3\xC3\x97" "3 to 15\xC3\x97" "15, 25\xC3\x97 the products: cpu-seq took ") != NULL &&
               strstr(buf, "cpu-par"),
           "{filter_sweep_growth}: %s", buf);
+    app_filter_sweep_roofline(&a, buf, sizeof buf);
+    CHECK(strstr(buf, "cpu-par went from 2.38 operations a byte at 3\xC3\x97" "3 to 56.4 at 15\xC3\x97" "15 and from ") &&
+              strstr(buf, "GFLOP/s, under roofs of ") && strstr(buf, "(the ridge at "),
+          "{filter_sweep_roofline}: %s", buf);
     /* the roofline: each CPU engine's roofs measured, its points where the counts put them */
     for (int k = 0; k < SCENE_SWEEP_ENGINES; ++k) {
         double in = 0, g = 0;

@@ -200,8 +200,9 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[45], "filter") && lsn_placeholders[47] &&
                   !strcmp(lsn_placeholders[47], "tile_reuse") && lsn_placeholders[49] &&
                   !strcmp(lsn_placeholders[49], "filter_sweep_growth") && lsn_placeholders[50] &&
-                  !strcmp(lsn_placeholders[50], "filter_sweep_separable") && !lsn_placeholders[51],
-              "51 placeholders");
+                  !strcmp(lsn_placeholders[50], "filter_sweep_separable") &&
+                  !strcmp(lsn_placeholders[51], "filter_sweep_roofline") && !lsn_placeholders[52],
+              "52 placeholders");
     }
 }
 
