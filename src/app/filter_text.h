@@ -9,7 +9,7 @@
 
 #include "app.h"
 
-void app_filter_name(const app *a, char *buf, size_t size);         /* {filter}: "Box blur of a size, 7×7" */
+void app_filter_name(const app *a, char *buf, size_t size);         /* {filter}: "Box blur, 7×7" */
 void app_filter_taps(const app *a, char *buf, size_t size);         /* {taps}: products an output, "49" */
 void app_tile_reuse(const app *a, char *buf, size_t size);          /* {tile_reuse}: the output tile, its halo, reads a cell */
 void app_input_tile_idle(const app *a, char *buf, size_t size);     /* {input_tile_idle}: PMPP's input tile's idle threads */

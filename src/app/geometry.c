@@ -38,7 +38,9 @@ static void refresh(scene *s)
     g->n = g->n > img->h ? img->h : g->n;
     g->out_n = g->out_m = 0;
     g->at = 0, g->at_ms = 0;
-    if (img->px && e + 4 <= GEOM_PIECE_MAX) { /* wider windows: no piece is drawn, the table stays */
+    if (!img->px || e + 4 > GEOM_PIECE_MAX)
+        g->n = 0; /* wider windows: no piece is drawn, the table stays */
+    if (g->n > 0) {
         for (int j = 0; j < g->n; ++j)
             for (int i = 0; i < g->n; ++i)
                 g->piece[j * g->n + i] = img->px[(long)j * img->w + i];
@@ -52,13 +54,15 @@ static void refresh(scene *s)
     g->w = img->px ? (int)(img->w * scale + 0.5) : 0, g->h = img->px ? (int)(img->h * scale + 0.5) : 0;
     g->w = img->px && g->w < 1 ? 1 : g->w, g->h = img->px && g->h < 1 ? 1 : g->h;
     g->out_w = conv_out_w(&p, g->w), g->out_h = conv_out_h(&p, g->h);
-    g->stale = true;
+    g->stale = true, g->next = 0;
     for (int k = 0; k < GEOM_ENGINES; ++k)
         g->ms[k] = -1, g->reps[k] = 0, g->differ[k] = -1, g->why[k][0] = '\0';
 }
 
 static void show(scene *s)
 {
+    if (scene_task_is(s, SCENE_FEATURE_GEOMETRY))
+        scene_task_end(s); /* its figures and its reference are for the settings before */
     refresh(s);
     scene_show(s, SCENE_AREA_GEOMETRY);
     scene_touch(s);
@@ -140,6 +144,10 @@ static void measure(scene *s, int k, const img_plane *in, const conv_params *p)
         snprintf(g->why[k], sizeof g->why[k], "%s", probe.why[0] ? probe.why : _("not available here"));
         return;
     }
+    if (g->ref.w != g->out_w || g->ref.h != g->out_h) {
+        snprintf(g->why[k], sizeof g->why[k], "%s", _("the reference is for other settings"));
+        return;
+    }
     if (!img_plane_alloc(&out, g->out_w, g->out_h)) {
         snprintf(g->why[k], sizeof g->why[k], "%s", _("no memory for its output"));
         return;
@@ -198,10 +206,16 @@ static void slice(scene *s, double budget_ms)
         scene_task_end(s);
 }
 
+/* Stopped: what was measured stays. Asked (Esc), the rest says so; quietly
+ * (other work starts), the rest is measured again when the view can. */
 static void cancel(scene *s, bool asked)
 {
-    (void)asked; /* what was measured stays; the rest stays unmeasured */
-    (void)s;
+    geometry_state *g = &s->geometry;
+    for (int k = g->next; k < GEOM_ENGINES; ++k)
+        if (asked)
+            snprintf(g->why[k], sizeof g->why[k], "%s", _("stopped before it ran (Esc); a key of the view runs it again"));
+    if (!asked)
+        refresh(s);
 }
 
 static void advance(scene *s, double dt_ms)

@@ -82,7 +82,8 @@ typedef struct scene {
     int view_x, view_y;       /* top-left cell of the region shown */
     int view_cells, view_fit; /* cells across the region (zoom); the most the window shows with values (0: unknown) */
     bool thread_view;
-    bool hovering, pinned; int hover_x, hover_y; /* the output cell under the mouse (or pinned) */
+    bool hovering, pinned;
+    int hover_x, hover_y; /* the output cell under the mouse (or pinned) */
 
     /* what the scene has to say */
     char banner[512]; /* an error the user should read */
@@ -90,8 +91,7 @@ typedef struct scene {
     char notice[512]; /* what just happened ("saved shot.png") */
     double notice_at;
 
-    /* the long work under way (one feature's task at a time) and the
-     * measuring thread */
+    /* the long work under way (one feature's task at a time) and the measuring thread */
     struct {
         int busy;        /* the scene_feature_id whose task runs; -1: none */
         int done, total; /* units of work: progress */

@@ -79,8 +79,11 @@ static void start(scene *s, scene_feature_id id, scene_area area)
     for (int i = 0, n = 4; i < SCENE_SWEEP_SIZES; ++i, n *= 4) {
         st->size[i] = id == SCENE_FEATURE_SWEEP ? n : filter_sides[i];
         st->sep_ms[i] = -1;
-        for (int k = 0; k < ENGINES; ++k)
+        for (int k = 0; k < ENGINES; ++k) {
             st->ms[k][i] = -1;
+            for (int ph = 0; ph < ENG_PHASE_COUNT; ++ph)
+                st->phase[k][i][ph] = -1;
+        }
     }
 }
 
@@ -159,7 +162,7 @@ bool scene_filter_sweep_point(const scene *s, int k, int i, double *intensity, d
     ops = 2.0 * st->size[i] * st->size[i] + 1.0;
     compute_ms = st->phase[k][i][ENG_COMPUTE];
     *intensity = ops / 8.0;
-    if (!(compute_ms > 0))
+    if (!(st->ms[k][i] > 0 && compute_ms > 0)) /* measured in this sweep */
         return false;
     *gflops = (double)st->w * st->h * ops / (compute_ms * 1e6);
     return true;

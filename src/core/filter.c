@@ -238,7 +238,8 @@ typedef struct sized_kind {
 static const sized_kind sized_kinds[] = {
     {"box", N_("Box blur"), false, 1, CONV_MAX_SIDE, make_box, false},
     {"motion", N_("Motion blur (horizontal)"), false, 1, CONV_MAX_SIDE, make_box, true},
-    /* 15 at most: binomial(14, 7) * 1716 is still an integer a float holds exactly */
+    /* 15 at most: its largest weight, binomial(14, 7) * 572, is an integer a float holds exactly;
+     * at 17, 12870 * 2002 is past 2^24 */
     {"sobel-x", N_("Sobel X (vertical edges)"), false, 3, 15, make_sobel, false},
     {"sobel-y", N_("Sobel Y (horizontal edges)"), false, 3, 15, make_sobel, true},
     {"gaussian", N_("Gaussian blur"), true, 3, CONV_MAX_SIDE, make_gaussian, false},

@@ -751,6 +751,26 @@ static void test_geometry(void)
           "--print-state says the geometry");
     run_name(&a, "escape");
     CHECK(a.s.area == SCENE_AREA_GRIDS, "Esc: back to the grids");
+    /* a key while the whole image is being measured: the figures are the new settings' (the reference of
+     * the old, another size, was read past its end before), and a stop says what did not run */
+    run_name(&a, "stride");
+    app_do(&a, app_act_id(ACT_STRIDE)); /* stride 3, not settled */
+    for (int i = 0; i < 4 && !(scene_busy(&a.s) && a.s.geometry.next >= 1); ++i)
+        scene_work(&a.s, 0.01);
+    CHECK(scene_busy(&a.s) && a.s.geometry.next == 1, "the task under way, one engine measured: %d",
+          a.s.geometry.next);
+    app_do(&a, app_act_id(ACT_STRIDE)); /* back to 1: a larger output than the reference made for stride 3 */
+    scene_settle(&a.s);
+    for (int k = 0; k < 2; ++k)
+        CHECK(a.s.geometry.out_w == 256 && a.s.geometry.ms[k] > 0 && a.s.geometry.differ[k] == 0,
+              "after the key mid-way, %s measured for stride 1: %dx%d, %ld differ (%s)", scene_geometry_engine(&a.s, k),
+              a.s.geometry.out_w, a.s.geometry.out_h, a.s.geometry.differ[k], a.s.geometry.why[k]);
+    app_do(&a, app_act_id(ACT_PADDING));
+    for (int i = 0; i < 4 && !(scene_busy(&a.s) && a.s.geometry.next >= 1); ++i)
+        scene_work(&a.s, 0.01);
+    app_do(&a, app_act_id(ACT_ESCAPE)); /* stops the task, the view stays */
+    CHECK(!scene_busy(&a.s) && a.s.area == SCENE_AREA_GEOMETRY && strstr(a.s.geometry.why[1], "stopped"),
+          "Esc mid-way: the view stays, the rest says it was stopped: %s", a.s.geometry.why[1]);
     app_free(&a);
     /* from the command line: the geometry view's, not the window's */
     {
@@ -2307,12 +2327,21 @@ int main(void)
     test_machine_texts();
     test_records();
     test_record_strict();
-    test_lesson_numbers("en", NULL);
-    test_lesson_numbers("zh", NULL);
-    test_lesson_numbers("en", "software");
-    test_lesson_numbers("zh", "software");
-    test_lesson_numbers("en", "gpu");
-    test_lesson_numbers("zh", "gpu");
+    {
+        /* every lesson as this machine reads it, then as the other kind of
+         * machine: without a GPU engine (test_app) the texts of a software
+         * GPU, with the CUDA stand-in (test_app_mock) a real GPU's; the two
+         * binaries between them read every text */
+        app probe;
+        const char *other;
+        fresh(&probe);
+        other = probe.s.gpu.eng.engine ? "gpu" : "software";
+        app_free(&probe);
+        test_lesson_numbers("en", NULL);
+        test_lesson_numbers("zh", NULL);
+        test_lesson_numbers("en", other);
+        test_lesson_numbers("zh", other);
+    }
     test_soak();
     remove_lessons();
     return CHECK_SUMMARY();

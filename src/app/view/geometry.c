@@ -97,7 +97,7 @@ static void draw_piece(view *v, const scene *s, const conv_params *p, rect box)
     rnd_frame(ox - 2, gy - 2, (float)g->out_n * c + 3, (float)g->out_m * c + 3, 2, GREEN);
     rnd_frame(ox + (float)ax * c + 1, gy + (float)ay * c + 1, c - 3, c - 3, thick, WINDOW);
     {
-        char buf[200];
+        char buf[600];
         float y = gy + (float)(rows > g->out_m ? rows : g->out_m) * c + 0.3f * L->pad;
         snprintf(buf, sizeof buf, _("input: the image's top-left %d\xC3\x97%d (blue), as an image of its own; dashed "
                                     "grey: the padding, read by the border rule (%s)"),
@@ -114,7 +114,7 @@ static void draw_table(view *v, const scene *s, float x, float y, float w)
 {
     const geometry_state *g = &s->geometry;
     float ls = vw_lh(v->small);
-    char buf[400], ms[32], n[32], total[32];
+    char buf[800], ms[32], n[32], total[32];
     int plain_w = s->geometry.w, plain_h = s->geometry.h;
     fmt_count((long long)g->out_w * g->out_h, n, sizeof n);
     fmt_count((long long)plain_w * plain_h, total, sizeof total);
@@ -128,18 +128,19 @@ static void draw_table(view *v, const scene *s, float x, float y, float w)
         vw_text_fit(v, v->small, name, x + ls, ly, 9 * ls, TEXT);
         if (g->ms[k] >= 0) {
             fmt_ms(g->ms[k], ms, sizeof ms);
+            char runs[64];
+            snprintf(runs, sizeof runs, ngettext("one run", "the median of %d runs", g->reps[k]), g->reps[k]);
             if (g->differ[k] == 0)
-                snprintf(buf, sizeof buf, _("%s (the median of %d runs); every output the reference's bits"), ms,
-                         g->reps[k]);
+                snprintf(buf, sizeof buf, _("%s (%s); every output the reference's bits"), ms, runs);
             else {
                 fmt_count(g->differ[k], n, sizeof n);
-                snprintf(buf, sizeof buf, _("%s (the median of %d runs); %s outputs differ from the reference"), ms,
-                         g->reps[k], n);
+                snprintf(buf, sizeof buf, _("%s (%s); %s outputs differ from the reference"), ms, runs, n);
             }
         } else if (g->why[k][0])
             snprintf(buf, sizeof buf, _("not run: %s"), g->why[k]);
         else
-            snprintf(buf, sizeof buf, "%s", g->out_w > 0 ? _("measuring\xE2\x80\xA6") : _("nothing to run: no output"));
+            snprintf(buf, sizeof buf, "%s", g->out_w > 0 && g->out_h > 0 ? _("measuring\xE2\x80\xA6")
+                                                                      : _("nothing to run: no output"));
         vw_text_fit(v, v->small, buf, x + 10 * ls, ly, w - 10 * ls, g->differ[k] > 0 ? WINDOW : DIM);
     }
 }
@@ -152,7 +153,7 @@ void vw_draw_geometry(view *v, const app *a, rect box)
     conv_params p = scene_geometry_params(s);
     int ex = p.dilation * (p.kw - 1) + 1, ey = p.dilation * (p.kh - 1) + 1;
     float ls = vw_lh(v->small), table_h = ls * 1.15f * (GEOM_ENGINES + 1) + 0.5f * L->pad, x = box.x + 0.5f * L->pad;
-    char buf[400];
+    char buf[800];
 
     rnd_rect(box.x, box.y, box.w, box.h, PANEL);
     snprintf(buf, sizeof buf,

@@ -61,18 +61,26 @@ static bool plot_range(const scene *s, roof_plot *p)
 static void axes(view *v, const roof_plot *p)
 {
     char buf[32];
-    float ls = vw_lh(v->small);
+    float ls = vw_lh(v->small), last = -1e9f;
     for (double x = p->xlo; x <= p->xhi * 1.0001; x *= 10) {
-        float X = px_of(p, x);
+        float X = px_of(p, x), w;
         rnd_rect(X, p->y0, 1, p->y1 - p->y0, (rnd_color){0.3f, 0.32f, 0.36f, 1});
         snprintf(buf, sizeof buf, "%g", x);
-        rnd_text(v->small, buf, X - vw_text_w(v->small, buf) / 2, p->y1 + 0.1f * ls, DIM);
+        w = vw_text_w(v->small, buf);
+        if (X - w / 2 < last + 0.5f * ls) /* crowded: this decade's label left out */
+            continue;
+        rnd_text(v->small, buf, X - w / 2, p->y1 + 0.1f * ls, DIM);
+        last = X + w / 2;
     }
+    last = 1e9f;
     for (double y = p->ylo; y <= p->yhi * 1.0001; y *= 10) {
         float Y = py_of(p, y);
         rnd_rect(p->x0, Y, p->x1 - p->x0, 1, (rnd_color){0.3f, 0.32f, 0.36f, 1});
+        if (last - Y < 1.05f * ls) /* crowded: every other decade */
+            continue;
         snprintf(buf, sizeof buf, "%g", y);
         rnd_text(v->small, buf, p->x0 - vw_text_w(v->small, buf) - 0.3f * ls, Y - ls / 2, DIM);
+        last = Y;
     }
 }
 
@@ -110,7 +118,7 @@ void vw_draw_roofline(view *v, const app *a, rect box)
     const layout *L = &v->L;
     float ls = vw_lh(v->small), x = box.x + 0.5f * L->pad, w = box.w - L->pad, legend_y;
     roof_plot p;
-    char buf[300];
+    char buf[600];
     double in, g;
     rnd_rect(box.x, box.y, box.w, box.h, PANEL);
     vw_text_fit(v, v->small, _("Roofline, measured: each engine's points from 3\xC3\x97" "3 to 15\xC3\x97" "15"), x,
