@@ -114,25 +114,24 @@ static void interior_row(const float *in, float *out, int w, int y, int x0, int 
  * anywhere by a copy (never passed or returned: no ABI of its own). */
 typedef float v8f __attribute__((vector_size(32)));
 
-/* The same for a window of any size and geometry: n outputs of output row
- * y from output column x0, whose windows lie wholly inside the image; at
- * stride 1 LANES * VECS at a time in vector registers (enough of them that
- * each add need not wait for the one before), each lane's products added in
- * tap order from 0 as conv_pixel adds them; the last few, and every output
- * at a larger stride (its inputs are not side by side), one by one in the
- * same order. */
+/* The same for a window of any size and geometry: n outputs side by side
+ * of one output row, `top` the first one's top-left tap and `row_step` the
+ * floats from one row of taps to the next (dilation rows of the image, or
+ * one row of a gathered edge: edge_run); at stride 1 LANES * VECS at a time
+ * in vector registers (enough of them that each add need not wait for the
+ * one before), each lane's products added in tap order from 0 as
+ * conv_pixel adds them; the last few, and every output at a larger stride
+ * (its inputs are not side by side), one by one in the same order. */
 #define LANES 8
 #define VECS 4
 VECTOR_CLONES
-static void interior_run_any(const float *in, int w, int y, int x0, int n, float *restrict dst, const conv_params *p)
+static void interior_run_any(const float *top, long row_step, int n, float *restrict dst, const conv_params *p)
 {
     int st = p->stride, d = p->dilation, i = 0;
-    /* the window's top-left tap of the first output */
-    const float *top = in + (long)(y * st - p->pad_y) * w + (long)x0 * st - p->pad_x;
     for (; st == 1 && i + LANES * VECS <= n; i += LANES * VECS) {
         v8f acc[VECS] = {{0}};
         for (int j = 0, t = 0; j < p->kh; ++j) {
-            const float *row = top + (long)j * d * w + i;
+            const float *row = top + (long)j * row_step + i;
             for (int c = 0; c < p->kw; ++c, ++t)
                 for (int v = 0; v < VECS; ++v) {
                     v8f x;
@@ -150,9 +149,35 @@ static void interior_run_any(const float *in, int w, int y, int x0, int n, float
         float sum = 0.0f;
         for (int j = 0, t = 0; j < p->kh; ++j)
             for (int c = 0; c < p->kw; ++c, ++t)
-                sum += conv_product(first[(long)j * d * w + c * d], p->weight[t]);
+                sum += conv_product(first[(long)j * row_step + c * d], p->weight[t]);
         dst[i] = conv_finish(sum, p->divisor);
     }
+}
+
+/* The floats edge_run gathers for outputs [x0, x1) of a row: kh rows of
+ * the columns their windows cover. */
+static long edge_words(int x0, int x1, const conv_params *p)
+{
+    return (long)p->kh * ((long)(x1 - x0 - 1) * p->stride + (long)p->dilation * (p->kw - 1) + 1);
+}
+
+/* Outputs [x0, x1) of output row y whose windows reach past the image (a
+ * window other than the plain 3x3): the inputs they read gathered into buf
+ * (edge_words of them) by the border rule (0 where it reads zero), kh rows
+ * of the columns they cover, then the vector loop over them: the same
+ * values multiplied and added in the same order as conv_pixel_any, whose
+ * one output at a time, each tap through the border rule, took most of a
+ * large window's time on a few edge pixels. */
+static void edge_run(const eng_job *job, int y, int x0, int x1, float *buf)
+{
+    const img_plane *in = job->in;
+    const conv_params *p = &job->params;
+    int c0 = x0 * p->stride - p->pad_x, y0 = y * p->stride - p->pad_y;
+    long span = edge_words(x0, x1, p) / p->kh;
+    for (int j = 0; j < p->kh; ++j)
+        for (long c = 0; c < span; ++c)
+            buf[(long)j * span + c] = conv_sample(in->px, in->w, in->h, c0 + (int)c, y0 + j * p->dilation, p->border);
+    interior_run_any(buf, span, x1 - x0, job->out->px + (long)y * job->out->w + x0, p);
 }
 
 static void border_pixel(const eng_job *job, int x, int y)
@@ -177,6 +202,8 @@ static void run_band(band *b)
     int w = in->w, ow = b->job->out->w, ix0, ix1, iy0, iy1;
     bool three = p->kw == 3 && p->kh == 3 && conv_plain(p);
     double t0 = tim_now_ms();
+    /* a large window's edges, gathered (edge_run); the plain 3x3's one-pixel ring stays one by one */
+    float *edge = three ? NULL : malloc(sizeof(float) * (size_t)edge_words(0, ow, p));
 
     interior_span(w, p->kw, p->pad_x, p, &ix0, &ix1);
     interior_span(in->h, p->kh, p->pad_y, p, &iy0, &iy1);
@@ -186,19 +213,27 @@ static void run_band(band *b)
         int x1 = row_start + ow > b->i1 ? (int)(b->i1 - row_start) : ow;
         int lo = x0 > ix0 ? x0 : ix0, hi = x1 < ix1 ? x1 : ix1;
         if (y < iy0 || y >= iy1 || lo >= hi) { /* a border row: every pixel through the border rule */
-            for (int x = x0; x < x1; ++x)
+            if (edge)
+                edge_run(b->job, y, x0, x1, edge);
+            for (int x = x0; !edge && x < x1; ++x)
                 border_pixel(b->job, x, y);
             continue;
         }
-        for (int x = x0; x < lo; ++x) /* the left edge */
+        if (edge && x0 < lo) /* the left edge */
+            edge_run(b->job, y, x0, lo, edge);
+        for (int x = x0; !edge && x < lo; ++x)
             border_pixel(b->job, x, y);
         if (three)
             interior_row(in->px, b->job->out->px, w, y, lo, hi, p);
         else
-            interior_run_any(in->px, w, y, lo, hi - lo, b->job->out->px + (long)y * ow + lo, p);
-        for (int x = hi; x < x1; ++x) /* the right edge */
+            interior_run_any(in->px + (long)(y * p->stride - p->pad_y) * w + (long)lo * p->stride - p->pad_x,
+                             (long)p->dilation * w, hi - lo, b->job->out->px + (long)y * ow + lo, p);
+        if (edge && hi < x1) /* the right edge */
+            edge_run(b->job, y, hi, x1, edge);
+        for (int x = hi; !edge && x < x1; ++x)
             border_pixel(b->job, x, y);
     }
+    free(edge);
     b->ms = tim_now_ms() - t0;
 }
 

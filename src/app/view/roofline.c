@@ -116,28 +116,35 @@ void vw_draw_roofline(view *v, const app *a, rect box)
     const scene *s = &a->s;
     const sweep_state *st = &s->filter_sweep;
     const layout *L = &v->L;
-    float ls = vw_lh(v->small), x = box.x + 0.5f * L->pad, w = box.w - L->pad, legend_y;
+    float ls = vw_lh(v->small), x = box.x + 0.5f * L->pad, w = box.w - L->pad, legend_y, top;
     roof_plot p;
     char buf[600];
     double in, g;
     rnd_rect(box.x, box.y, box.w, box.h, PANEL);
     vw_text_fit(v, v->small, _("Roofline, measured: each engine's points from 3\xC3\x97" "3 to 15\xC3\x97" "15"), x,
                 box.y + 0.3f * L->pad, w, TEXT);
-    vw_text_fit(v, v->small,
-                _("across: operations a byte, counted (2K\xC2\xB2+1 an output over its 8 bytes); up: GFLOP/s of the "
-                  "compute phase"),
-                x, box.y + ls * 1.4f, w, DIM);
-    vw_text_fit(v, v->small,
-                _("dotted: its roofs, a copy (memory) and a multiply-then-add kernel (compute), timed on its device"),
-                x, box.y + ls * 2.5f, w, DIM);
     legend_y = box.y + box.h - ls * (SCENE_SWEEP_ENGINES * 1.1f + 0.3f);
+    top = box.y + ls * 1.8f;
+    if (legend_y - ls * 1.4f - top < 3 * ls) /* too short for the legend too: the plot alone, its colours the chart's */
+        legend_y = box.y + box.h + 0.2f * ls;
+    if (legend_y - ls * 1.4f - box.y - ls * 4.0f >= 3 * ls) { /* the axes in words, where the plot keeps its room */
+        vw_text_fit(v, v->small,
+                    _("across: operations a byte, counted (2K\xC2\xB2+1 an output over its 8 bytes); up: GFLOP/s of "
+                      "the compute phase"),
+                    x, box.y + ls * 1.4f, w, DIM);
+        vw_text_fit(v, v->small,
+                    _("dotted: its roofs, a copy (memory) and a multiply-then-add kernel (compute), timed on its "
+                      "device"),
+                    x, box.y + ls * 2.5f, w, DIM);
+        top = box.y + ls * 4.0f;
+    }
     if (!plot_range(s, &p)) {
-        vw_text_fit(v, v->small, _("measuring\xE2\x80\xA6"), x, box.y + ls * 4.0f, w, DIM);
+        vw_text_fit(v, v->small, _("measuring\xE2\x80\xA6"), x, top, w, DIM);
         return;
     }
     p.x0 = box.x + vw_text_w(v->small, "1000 ") + L->pad;
     p.x1 = box.x + box.w - L->pad;
-    p.y0 = box.y + ls * 4.0f;
+    p.y0 = top;
     p.y1 = legend_y - ls * 1.4f;
     if (p.y1 - p.y0 < 3 * ls)
         return;
@@ -151,7 +158,7 @@ void vw_draw_roofline(view *v, const app *a, rect box)
         snprintf(buf, sizeof buf, "%d\xC3\x97%d", st->size[st->count - 1], st->size[st->count - 1]);
         rnd_text(v->small, buf, fminf(px_of(&p, in), p.x1 - vw_text_w(v->small, buf)), py_of(&p, g) - 1.5f * ls, DIM);
     }
-    for (int row = 0; row < SCENE_SWEEP_ENGINES; ++row) { /* the legend: each engine's roofs in figures */
+    for (int row = 0; row < SCENE_SWEEP_ENGINES && legend_y < box.y + box.h; ++row) { /* the legend: each engine's roofs in figures */
         static const int order[SCENE_SWEEP_ENGINES] = {SWEEP_SEQ, SWEEP_SIMD, SWEEP_PAR, SWEEP_GPU};
         int k = order[row];
         float y = legend_y + (float)row * ls * 1.1f;

@@ -380,15 +380,20 @@ void vw_draw_filter_sweep(view *v, const app *a, rect box)
     snprintf(buf, sizeof buf, _("Filter sweep (Shift+W hides it): %s from 3\xC3\x97" "3 to 15\xC3\x97" "15, on this image at %d\xC3\x97%d"),
              _(filt_kind_title(&st->kind)), st->w, st->h);
     vw_text_fit(v, v->small, buf, box.x + 0.5f * L->pad, box.y + 0.3f * L->pad, box.w - L->pad, TEXT);
-    vw_text_fit(v, v->small,
-                _("dotted, grey: K\xC2\xB2, the products an output (counted), drawn through cpu-seq's first time: "
-                  "the time's growth when the arithmetic sets the pace"),
-                box.x + 0.5f * L->pad, box.y + ls * 1.4f, box.w - L->pad, DIM);
-    vw_text_fit(v, v->small,
-                _("vermilion: two passes, a row then a column, one thread, cpu-simd's lanes: 2K taps an output, not "
-                  "K\xC2\xB2"),
-                box.x + 0.5f * L->pad, box.y + ls * 2.5f, box.w - L->pad, VERMILION);
-    p.y0 = box.y + ls * 4.0f;
+    p.y0 = box.y + ls * 1.8f;
+    if (box.h - ls * 4.0f - ls * 1.3f >= (float)(SCENE_SWEEP_ENGINES + 1) * ls * 1.2f) {
+        /* what the lines are, where the legend's five rows still fit under them (not in presenter mode on a
+         * short window: the K² line is labelled on the plot, the vermilion one in the legend) */
+        vw_text_fit(v, v->small,
+                    _("dotted, grey: K\xC2\xB2, the products an output (counted), drawn through cpu-seq's first time: "
+                      "the time's growth when the arithmetic sets the pace"),
+                    box.x + 0.5f * L->pad, box.y + ls * 1.4f, box.w - L->pad, DIM);
+        vw_text_fit(v, v->small,
+                    _("vermilion: two passes, a row then a column, one thread, cpu-simd's lanes: 2K taps an output, "
+                      "not K\xC2\xB2"),
+                    box.x + 0.5f * L->pad, box.y + ls * 2.5f, box.w - L->pad, VERMILION);
+        p.y0 = box.y + ls * 4.0f;
+    }
     for (int i = 0; i < st->count; ++i) {
         for (int k = 0; k < SCENE_SWEEP_ENGINES; ++k)
             if (st->ms[k][i] > 0)
