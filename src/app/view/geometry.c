@@ -10,18 +10,6 @@
 
 #include "../format.h"
 
-/* A grey level (0..255) in the channel's hue, as the grids draw it. */
-static rnd_color shade(uint8_t level, rnd_color hue)
-{
-    rnd_color dark = {0.03f, 0.04f, 0.07f, 1};
-    return vw_mix(dark, vw_mix(hue, WHITE, 0.35f), (float)level / 255.0f);
-}
-
-static rnd_color ink_on(rnd_color c)
-{
-    return 0.299f * c.r + 0.587f * c.g + 0.114f * c.b > 0.5f ? BLACK : WHITE;
-}
-
 /* The input cells drawn along an axis: from the first tap any output reads
  * (or 0) to the last (or the piece's end). */
 static void input_span(int n, int outs, int stride, int pad, int extent, int *lo, int *hi)
@@ -38,7 +26,7 @@ static void value_in(view *v, rnd_font *f, float value, rect r, rnd_color fill)
         return;
     fmt_cell(value, buf, sizeof buf);
     if (vw_text_w(f, buf) <= r.w * 0.92f)
-        vw_text_center(f, buf, r, vw_alpha(ink_on(fill), 0.9f));
+        vw_text_center(f, buf, r, vw_alpha(vw_ink_for(fill), 0.9f));
     (void)v;
 }
 
@@ -67,7 +55,7 @@ static void draw_piece(view *v, const scene *s, const conv_params *p, rect box)
             bool inside = i >= 0 && j >= 0 && i < g->n && j < g->n;
             float val = conv_sample(g->piece, g->n, g->n, i, j, p->border);
             uint8_t level = img_display_byte(val, IMG_DISPLAY_CLAMP);
-            rnd_color fill = inside ? shade(level, BLUE) : vw_mix(shade(level, (rnd_color){0.7f, 0.7f, 0.7f, 1}), BG, 0.25f);
+            rnd_color fill = inside ? vw_cell_color(level, BLUE) : vw_mix(vw_cell_color(level, (rnd_color){0.7f, 0.7f, 0.7f, 1}), BG, 0.25f);
             rnd_rect(r.x, r.y, r.w, r.h, fill);
             if (!inside)
                 vw_dashed_frame(r.x + 1, r.y + 1, r.w - 2, r.h - 2, fmaxf(1.0f, c * 0.05f), DIM);
@@ -89,7 +77,7 @@ static void draw_piece(view *v, const scene *s, const conv_params *p, rect box)
             rect r = {ox + (float)i * c, gy + (float)j * c, c - 1, c - 1};
             long at = (long)j * g->out_n + i;
             float val = g->piece_out[at];
-            rnd_color fill = at <= g->at ? shade(img_display_byte(val, s->opt.display), GREEN) : PANEL;
+            rnd_color fill = at <= g->at ? vw_cell_color(img_display_byte(val, s->opt.display), GREEN) : PANEL;
             rnd_rect(r.x, r.y, r.w, r.h, at <= g->at ? fill : vw_mix(BG, PANEL, 0.5f));
             if (at <= g->at)
                 value_in(v, f, val, r, fill);

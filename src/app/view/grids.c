@@ -9,15 +9,14 @@
 
 #include "../format.h"
 
-/* The colour of a cell showing grey level g (0..255) in the channel's hue. */
-static rnd_color cell_color(uint8_t g, rnd_color hue)
+rnd_color vw_cell_color(uint8_t g, rnd_color hue)
 {
     rnd_color dark = {0.03f, 0.04f, 0.07f, 1};
     rnd_color light = vw_mix(hue, WHITE, 0.35f);
     return vw_mix(dark, light, (float)g / 255.0f);
 }
 
-static rnd_color ink_for(rnd_color c)
+rnd_color vw_ink_for(rnd_color c)
 {
     float y = 0.299f * c.r + 0.587f * c.g + 0.114f * c.b;
     return y > 0.5f ? BLACK : WHITE;
@@ -106,18 +105,18 @@ static void draw_input_grid(view *v, const scene *s)
             val = conv_sample(in->px, in->w, in->h, x, y, s->opt.border);
             vw_cell_rect(L, L->input_cells, s, x, y, &r);
             if (inside) {
-                c = cell_color(img_display_byte(val, IMG_DISPLAY_CLAMP), BLUE);
+                c = vw_cell_color(img_display_byte(val, IMG_DISPLAY_CLAMP), BLUE);
                 if (ring)
                     c = vw_mix(c, BG, 0.45f);
                 rnd_rect(r.x, r.y, r.w - 1, r.h - 1, c);
             } else {
-                c = cell_color(img_display_byte(val, IMG_DISPLAY_CLAMP), (rnd_color){0.7f, 0.7f, 0.7f, 1});
+                c = vw_cell_color(img_display_byte(val, IMG_DISPLAY_CLAMP), (rnd_color){0.7f, 0.7f, 0.7f, 1});
                 c = vw_mix(c, BG, 0.25f);
                 rnd_rect(r.x, r.y, r.w - 1, r.h - 1, c);
                 vw_dashed_frame(r.x + 1, r.y + 1, r.w - 3, r.h - 3, fmaxf(1.0f, L->cell * 0.05f), DIM);
             }
             if (L->digit_px > 0)
-                draw_value(v, val, r, vw_alpha(ink_for(c), inside && !ring ? 0.9f : 0.7f));
+                draw_value(v, val, r, vw_alpha(vw_ink_for(c), inside && !ring ? 0.9f : 0.7f));
         }
     {
         rect f = shown_cells(L, L->input_cells, s);
@@ -221,13 +220,13 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
                 c = vw_mix(vw_owner_color(s, x, y, bx, by), BLACK,
                            0.55f * (1.0f - img_display_byte(val, s->opt.display) / 255.0f));
             else
-                c = cell_color(img_display_byte(val, s->opt.display), GREEN);
+                c = vw_cell_color(img_display_byte(val, s->opt.display), GREEN);
             rnd_rect(r.x, r.y, r.w - 1, r.h - 1, c);
             pulse = gpu ? (float)(1.0 - light / SCENE_GPU_PULSE_MS) : 0.0f;
             if (pulse > 0)
                 rnd_rect(r.x, r.y, r.w - 1, r.h - 1, vw_alpha(WHITE, 0.8f * pulse));
             if (L->digit_px > 0)
-                draw_value(v, val, r, vw_alpha(ink_for(c), 0.9f));
+                draw_value(v, val, r, vw_alpha(vw_ink_for(c), 0.9f));
         }
     if (s->thread_view && gpu) { /* block borders */
         float t = fmaxf(2.0f, L->cell * 0.08f);

@@ -209,7 +209,9 @@ void vw_banner_text(const scene *s, char *buf, size_t size);
 /* overlays.c: the notice's height while it shows (0: none) */
 float vw_notice_height(view *v, const scene *s);
 
-/* grids.c */
+/* grids.c; a cell's colour for grey level g (0..255) in a channel's hue, and the ink readable on a colour */
+rnd_color vw_cell_color(uint8_t g, rnd_color hue);
+rnd_color vw_ink_for(rnd_color c);
 void vw_cell_rect(const layout *L, rect grid, const scene *s, int x, int y, rect *r);
 rnd_color vw_owner_color(const scene *s, int x, int y, int bx, int by);
 void vw_draw_grids(view *v, const scene *s, double now_ms);
