@@ -117,7 +117,10 @@ static void draw_table(view *v, const scene *s, float x, float y, float w)
         if (g->ms[k] >= 0) {
             fmt_ms(g->ms[k], ms, sizeof ms);
             char runs[64];
-            snprintf(runs, sizeof runs, ngettext("one run", "the median of %d runs", g->reps[k]), g->reps[k]);
+            if (g->reps[k] == 1)
+                snprintf(runs, sizeof runs, "%s", _("a single run"));
+            else
+                snprintf(runs, sizeof runs, _("the median of %d runs"), g->reps[k]);
             if (g->differ[k] == 0)
                 snprintf(buf, sizeof buf, _("%s (%s); every output the reference's bits"), ms, runs);
             else {
