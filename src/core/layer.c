@@ -1,0 +1,472 @@
+/* layer.c - a convolution layer's filters, presets and text form, and its
+ * two ways of ours: direct and im2col + the ordered GEMM (layer.h). */
+#include "layer.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conv.h"
+#include "err.h"
+#include "tr.h"
+
+#define LAYER_FILE_MAX (1L << 20)
+
+bool layer_tensor_alloc(layer_tensor *t, int c, int w, int h)
+{
+    size_t n = (size_t)c * (size_t)w * (size_t)h;
+    memset(t, 0, sizeof *t);
+    if (c < 1 || w < 1 || h < 1)
+        return err_set(_("A layer's tensor needs at least one channel and one pixel."));
+    t->px = malloc(n * sizeof(float));
+    if (!t->px)
+        return err_set_kind(ERR_ENV, _("There is no memory for %d planes of %d x %d."), c, w, h);
+    t->c = c, t->w = w, t->h = h;
+    return true;
+}
+
+void layer_tensor_free(layer_tensor *t)
+{
+    free(t->px);
+    memset(t, 0, sizeof *t);
+}
+
+bool layer_filters_alloc(layer_filters *f, int c_in, int c_out, int k)
+{
+    memset(f, 0, sizeof *f);
+    if (c_in < 1 || c_in > LAYER_MAX_CHANNELS || c_out < 1 || c_out > LAYER_MAX_CHANNELS)
+        return err_set(_("A layer has 1 to %d input channels and 1 to %d filters."), LAYER_MAX_CHANNELS,
+                       LAYER_MAX_CHANNELS);
+    if (k < 1 || k > LAYER_MAX_K || k % 2 == 0)
+        return err_set(_("A layer's filters are K x K with K odd, 1 to %d."), LAYER_MAX_K);
+    f->w = calloc((size_t)c_out * c_in * k * k, sizeof(float));
+    f->bias = calloc((size_t)c_out, sizeof(float));
+    if (!f->w || !f->bias) {
+        layer_filters_free(f);
+        return err_set_kind(ERR_ENV, _("There is no memory for a layer's weights."));
+    }
+    f->c_in = c_in, f->c_out = c_out, f->k = k;
+    return true;
+}
+
+void layer_filters_free(layer_filters *f)
+{
+    free(f->w);
+    free(f->bias);
+    memset(f, 0, sizeof *f);
+}
+
+bool layer_filters_copy(const layer_filters *f, layer_filters *out)
+{
+    if (!layer_filters_alloc(out, f->c_in, f->c_out, f->k))
+        return false;
+    memcpy(out->w, f->w, (size_t)f->c_out * f->c_in * f->k * f->k * sizeof(float));
+    memcpy(out->bias, f->bias, (size_t)f->c_out * sizeof(float));
+    memcpy(out->name, f->name, sizeof out->name);
+    memcpy(out->out_name, f->out_name, sizeof out->out_name);
+    return true;
+}
+
+/* ---- presets ---------------------------------------------------------------- */
+
+/* Sobel at 0, 45, 90 and 135 degrees: the vertical edge, the diagonal, the
+ * horizontal edge and the other diagonal. */
+static const float sobel4[4][9] = {
+    {-1, 0, 1, -2, 0, 2, -1, 0, 1},
+    {0, 1, 2, -1, 0, 1, -2, -1, 0},
+    {-1, -2, -1, 0, 0, 0, 1, 2, 1},
+    {-2, -1, 0, -1, 0, 1, 0, 1, 2},
+};
+static const char *const sobel4_names[4] = {"edge 0°", "edge 45°", "edge 90°", "edge 135°"};
+static const float gauss3[9] = {0.0625f, 0.125f, 0.0625f, 0.125f, 0.25f, 0.125f, 0.0625f, 0.125f, 0.0625f};
+
+static void set_name(layer_filters *f, const char *name)
+{
+    snprintf(f->name, sizeof f->name, "%s", name);
+}
+
+/* Centre of channel `centre` less the mean of its eight neighbours in the
+ * channels `surround` (each weighed `share` of it). */
+static void opponent(layer_filters *f, int o, int centre, const int *surround, int n)
+{
+    layer_weight(f, o, centre)[4] = 1.0f;
+    for (int s = 0; s < n; ++s)
+        for (int t = 0; t < 9; ++t)
+            if (t != 4)
+                layer_weight(f, o, surround[s])[t] -= 0.125f / (float)n;
+}
+
+bool layer_preset(const char *name, int c_in, layer_filters *out)
+{
+    char *end = NULL;
+    long n = 0;
+    if (strncmp(name, "random:", 7) == 0) {
+        errno = 0;
+        n = strtol(name + 7, &end, 10);
+        if (*end != '\0' || end == name + 7 || errno != 0 || n < 1 || n > LAYER_MAX_CHANNELS)
+            return err_set(_("A random layer is random:N, N from 1 to %d filters."), LAYER_MAX_CHANNELS);
+    }
+    if (strcmp(name, "edges") == 0) {
+        if (!layer_filters_alloc(out, c_in, 4, 3))
+            return false;
+        for (int o = 0; o < 4; ++o) {
+            for (int c = 0; c < c_in; ++c)
+                memcpy(layer_weight(out, o, c), sobel4[o], sizeof sobel4[o]);
+            snprintf(out->out_name[o], sizeof out->out_name[o], "%s", sobel4_names[o]);
+        }
+    } else if (strcmp(name, "opponent") == 0) {
+        static const int red = 0, green = 1, blue = 2, yellow[2] = {0, 1};
+        if (c_in != 3)
+            return err_set(_("The layer 'opponent' compares colours: it needs a colour image (3 channels)."));
+        if (!layer_filters_alloc(out, 3, 3, 3))
+            return false;
+        opponent(out, 0, red, &green, 1);
+        opponent(out, 1, green, &red, 1);
+        opponent(out, 2, blue, yellow, 2);
+        snprintf(out->out_name[0], sizeof out->out_name[0], "red-green");
+        snprintf(out->out_name[1], sizeof out->out_name[1], "green-red");
+        snprintf(out->out_name[2], sizeof out->out_name[2], "blue-yellow");
+    } else if (strcmp(name, "blur") == 0) {
+        static const char *const chan[3] = {"red", "green", "blue"};
+        if (!layer_filters_alloc(out, c_in, c_in, 3))
+            return false;
+        for (int o = 0; o < c_in; ++o) {
+            memcpy(layer_weight(out, o, o), gauss3, sizeof gauss3);
+            snprintf(out->out_name[o], sizeof out->out_name[o], "%s blur", c_in == 3 ? chan[o] : "grey");
+        }
+    } else if (n > 0) {
+        unsigned long seed = 12345;
+        if (!layer_filters_alloc(out, c_in, (int)n, 3))
+            return false;
+        for (long i = 0; i < n * c_in * 9; ++i) {
+            seed = seed * 1103515245UL + 12345UL;
+            out->w[i] = (float)((long)((seed >> 16) % 17) - 8) / 8.0f; /* -1 .. 1 in eighths */
+        }
+        for (int o = 0; o < (int)n; ++o)
+            snprintf(out->out_name[o], sizeof out->out_name[o], "%d", o);
+    } else {
+        return err_set(_("'%1$s' is not a layer convis knows: %2$s, or a layer file."), name, layer_preset_names());
+    }
+    set_name(out, name);
+    return true;
+}
+
+const char *layer_preset_names(void)
+{
+    return "edges, opponent, blur, random:N";
+}
+
+/* ---- text ------------------------------------------------------------------- */
+
+typedef struct reader {
+    const char *p, *name;
+    int line, col;
+    char tok[64];
+    int tok_line, tok_col;
+} reader;
+
+/* The next word into r->tok; false at the end. */
+static bool next_token(reader *r)
+{
+    size_t n = 0;
+    for (;;) {
+        if (*r->p == '#')
+            while (*r->p && *r->p != '\n')
+                ++r->p, ++r->col;
+        if (*r->p == '\n')
+            ++r->line, r->col = 1, ++r->p;
+        else if (*r->p && isspace((unsigned char)*r->p))
+            ++r->p, ++r->col;
+        else
+            break;
+    }
+    r->tok_line = r->line, r->tok_col = r->col;
+    while (*r->p && !isspace((unsigned char)*r->p) && *r->p != '#') {
+        if (n + 1 < sizeof r->tok)
+            r->tok[n++] = *r->p;
+        ++r->p, ++r->col;
+    }
+    r->tok[n] = '\0';
+    return n > 0;
+}
+
+static bool fail(reader *r, const char *what)
+{
+    return err_set("%s:%d:%d: %s", r->name, r->tok_line, r->tok_col, what);
+}
+
+static bool expect_word(reader *r, const char *word)
+{
+    char msg[160];
+    if (next_token(r) && strcmp(r->tok, word) == 0)
+        return true;
+    snprintf(msg, sizeof msg, _("expected '%s' here"), word);
+    return fail(r, msg);
+}
+
+static bool read_number(reader *r, float *out)
+{
+    char *end;
+    double v;
+    if (!next_token(r))
+        return fail(r, _("expected a number here, and the file ends"));
+    errno = 0;
+    v = strtod(r->tok, &end);
+    if (*end != '\0' || end == r->tok)
+        return fail(r, _("expected a number here"));
+    if (errno == ERANGE || !isfinite(v) || fabs(v) > 1e30)
+        return fail(r, _("this number is out of range (a layer's numbers are finite, at most 1e30)"));
+    *out = (float)v;
+    return true;
+}
+
+static bool read_count(reader *r, const char *word, int lo, int hi, int *out)
+{
+    float v;
+    char msg[200];
+    if (!expect_word(r, word) || !read_number(r, &v))
+        return false;
+    if (v != floorf(v) || v < (float)lo || v > (float)hi) {
+        snprintf(msg, sizeof msg, _("'%1$s' is a whole number from %2$d to %3$d"), word, lo, hi);
+        return fail(r, msg);
+    }
+    *out = (int)v;
+    return true;
+}
+
+static bool parse_filter(reader *r, layer_filters *f, int o)
+{
+    int per = f->c_in * f->k * f->k;
+    if (!expect_word(r, "filter"))
+        return false;
+    if (!next_token(r))
+        return fail(r, _("expected 'bias' or a filter's name here, and the file ends"));
+    if (strcmp(r->tok, "bias") != 0) {
+        snprintf(f->out_name[o], sizeof f->out_name[o], "%s", r->tok);
+        if (!expect_word(r, "bias"))
+            return false;
+    } else {
+        snprintf(f->out_name[o], sizeof f->out_name[o], "%d", o);
+    }
+    if (!read_number(r, &f->bias[o]))
+        return false;
+    for (int i = 0; i < per; ++i)
+        if (!read_number(r, &layer_weight(f, o, 0)[i]))
+            return false;
+    return true;
+}
+
+bool layer_parse(const char *text, const char *name, layer_filters *out)
+{
+    reader r = {.p = text, .name = name, .line = 1, .col = 1};
+    int c_in, c_out, k;
+    memset(out, 0, sizeof *out);
+    if (!expect_word(&r, "layer") || !read_count(&r, "in", 1, LAYER_MAX_CHANNELS, &c_in) ||
+        !read_count(&r, "out", 1, LAYER_MAX_CHANNELS, &c_out) || !read_count(&r, "k", 1, LAYER_MAX_K, &k))
+        return false;
+    if (k % 2 == 0)
+        return fail(&r, _("a layer's K is odd: its window has a centre"));
+    if (!layer_filters_alloc(out, c_in, c_out, k))
+        return false;
+    for (int o = 0; o < c_out; ++o)
+        if (!parse_filter(&r, out, o)) {
+            layer_filters_free(out);
+            return false;
+        }
+    if (next_token(&r)) {
+        layer_filters_free(out);
+        return fail(&r, _("the layer has all its filters: nothing may follow them"));
+    }
+    set_name(out, name);
+    return true;
+}
+
+bool layer_load(const char *path, layer_filters *out)
+{
+    FILE *fp = fopen(path, "rb");
+    char *text;
+    size_t n;
+    const char *base = strrchr(path, '/');
+    bool ok;
+    if (!fp)
+        return err_set_kind(err_kind_of_errno(errno), _("Cannot open the layer file %1$s: %2$s."), path,
+                            strerror(errno));
+    text = malloc(LAYER_FILE_MAX + 1);
+    if (!text) {
+        fclose(fp);
+        return err_set_kind(ERR_ENV, _("There is no memory to read %s."), path);
+    }
+    n = fread(text, 1, LAYER_FILE_MAX + 1, fp);
+    fclose(fp);
+    if (n > LAYER_FILE_MAX) {
+        free(text);
+        return err_set(_("The layer file %s is larger than 1 MiB: it is not a layer."), path);
+    }
+    text[n] = '\0';
+    if (strlen(text) != n) {
+        free(text);
+        return err_set(_("The layer file %s holds a zero byte: it is not text."), path);
+    }
+    ok = layer_parse(text, base ? base + 1 : path, out);
+    free(text);
+    return ok;
+}
+
+bool layer_format(const layer_filters *f, char *buf, size_t size)
+{
+    size_t at = 0;
+    int n = snprintf(buf, size, "layer in %d out %d k %d\n", f->c_in, f->c_out, f->k);
+    for (int o = 0; n >= 0 && (size_t)n < size - at && o < f->c_out; ++o) {
+        at += (size_t)n;
+        n = snprintf(buf + at, size - at, "filter %s bias %.9g\n", f->out_name[o][0] ? f->out_name[o] : "-",
+                     (double)f->bias[o]);
+        for (int c = 0; n >= 0 && (size_t)n < size - at && c < f->c_in; ++c)
+            for (int t = 0; n >= 0 && (size_t)n < size - at && t < f->k * f->k; ++t) {
+                at += (size_t)n;
+                n = snprintf(buf + at, size - at, "%.9g%s", (double)layer_weight(f, o, c)[t],
+                             t + 1 == f->k * f->k ? "\n" : " ");
+            }
+    }
+    return n >= 0 && (size_t)n < size - at;
+}
+
+/* ---- the arithmetic ---------------------------------------------------------- */
+
+conv_params layer_params(const layer_filters *f, const conv_params *p)
+{
+    conv_params q = *p;
+    q.kw = q.kh = f->k;
+    q.divisor = 1.0f;
+    conv_params_set_geometry(&q, p->stride, p->dilation, p->padding);
+    return q;
+}
+
+void layer_out_size(const layer_filters *f, const conv_params *p, int in_w, int in_h, int *ow, int *oh)
+{
+    conv_params q = layer_params(f, p);
+    *ow = conv_out_w(&q, in_w);
+    *oh = conv_out_h(&q, in_h);
+}
+
+double layer_flops(const layer_filters *f, int ow, int oh)
+{
+    return (2.0 * f->c_in * f->k * f->k + 1.0) * f->c_out * (double)ow * oh;
+}
+
+long long layer_im2col_bytes(const layer_filters *f, int ow, int oh)
+{
+    return (long long)f->c_in * f->k * f->k * ow * oh * (long long)sizeof(float);
+}
+
+/* One output: the products of every channel's window, in order, then the bias. */
+static float direct_one(const layer_tensor *in, const layer_filters *f, const conv_params *q, int o, int x, int y)
+{
+    float sum = 0.0f;
+    int x0 = x * q->stride - q->pad_x, y0 = y * q->stride - q->pad_y, d = q->dilation;
+    for (int c = 0; c < f->c_in; ++c) {
+        const float *w = layer_weight(f, o, c), *plane = layer_plane(in, c);
+        for (int j = 0, t = 0; j < f->k; ++j)
+            for (int i = 0; i < f->k; ++i, ++t)
+                sum += conv_product(conv_sample(plane, in->w, in->h, x0 + i * d, y0 + j * d, q->border), w[t]);
+    }
+    return sum + f->bias[o];
+}
+
+void layer_direct_rows(const layer_tensor *in, const layer_filters *f, const conv_params *p, layer_tensor *out,
+                       long first, long last)
+{
+    conv_params q = layer_params(f, p);
+    for (long r = first; r < last; ++r) {
+        int o = (int)(r / out->h), y = (int)(r % out->h);
+        float *dst = layer_plane(out, o) + (long)y * out->w;
+        for (int x = 0; x < out->w; ++x)
+            dst[x] = direct_one(in, f, &q, o, x, y);
+    }
+}
+
+void layer_direct(const layer_tensor *in, const layer_filters *f, const conv_params *p, layer_tensor *out)
+{
+    layer_direct_rows(in, f, p, out, 0, (long)out->c * out->h);
+}
+
+void layer_im2col(const layer_tensor *in, const layer_filters *f, const conv_params *p, float *col, long first,
+                  long last)
+{
+    conv_params q = layer_params(f, p);
+    int ow = conv_out_w(&q, in->w), d = q.dilation, kk = f->k * f->k;
+    long n = (long)ow * conv_out_h(&q, in->h);
+    for (long c = 0; c < f->c_in; ++c) {
+        const float *plane = layer_plane(in, (int)c);
+        for (int t = 0; t < kk; ++t) {
+            float *row = col + (c * kk + t) * n;
+            int di = (t % f->k) * d, dj = (t / f->k) * d;
+            for (long qi = first; qi < last; ++qi) {
+                int x = (int)(qi % ow), y = (int)(qi / ow);
+                row[qi] = conv_sample(plane, in->w, in->h, x * q.stride - q.pad_x + di, y * q.stride - q.pad_y + dj,
+                                      q.border);
+            }
+        }
+    }
+}
+
+void layer_gemm(const layer_filters *f, const float *col, long n, float *out, int o0, int o1, long q0, long q1)
+{
+    long rows = (long)f->c_in * f->k * f->k;
+    for (int o = o0; o < o1; ++o) {
+        float *restrict acc = out + (long)o * n;
+        const float *w = layer_weight(f, o, 0);
+        for (long q = q0; q < q1; ++q)
+            acc[q] = 0.0f;
+        for (long r = 0; r < rows; ++r) {
+            const float wr = w[r], *restrict src = col + r * n;
+            for (long q = q0; q < q1; ++q)
+                acc[q] += conv_product(src[q], wr);
+        }
+        for (long q = q0; q < q1; ++q)
+            acc[q] += f->bias[o];
+    }
+}
+
+float layer_tolerance(const layer_tensor *in, const layer_filters *f, const conv_params *p, int o, int x, int y,
+                      double input_u)
+{
+    conv_params q = layer_params(f, p);
+    int x0 = x * q.stride - q.pad_x, y0 = y * q.stride - q.pad_y, d = q.dilation;
+    double mag = fabs((double)f->bias[o]), n = (double)f->c_in * f->k * f->k + 1.0, u = ldexp(1.0, -24);
+    for (int c = 0; c < f->c_in; ++c) {
+        const float *w = layer_weight(f, o, c), *plane = layer_plane(in, c);
+        for (int j = 0, t = 0; j < f->k; ++j)
+            for (int i = 0; i < f->k; ++i, ++t)
+                mag += fabs((double)w[t] * conv_sample(plane, in->w, in->h, x0 + i * d, y0 + j * d, q.border));
+    }
+    return (float)((2.0 * n * u / (1.0 - n * u) + 2.0 * input_u + input_u * input_u) * mag);
+}
+
+long layer_compare(const layer_tensor *in, const layer_filters *f, const conv_params *p, const layer_tensor *ref,
+                   const layer_tensor *got, double input_u, double *max_diff, long *over)
+{
+    long differ = 0, past = 0;
+    double most = 0;
+    for (int o = 0; o < ref->c; ++o)
+        for (int y = 0; y < ref->h; ++y)
+            for (int x = 0; x < ref->w; ++x) {
+                long i = ((long)o * ref->h + y) * ref->w + x;
+                float a = ref->px[i], b = got->px[i];
+                double diff = fabs((double)a - (double)b);
+                if (conv_same(a, b))
+                    continue;
+                ++differ;
+                if (!(diff <= most))
+                    most = isnan(diff) ? INFINITY : diff > most ? diff : most;
+                if (over && !(diff <= layer_tolerance(in, f, p, o, x, y, input_u)))
+                    ++past;
+            }
+    if (max_diff)
+        *max_diff = most;
+    if (over)
+        *over = past;
+    return differ;
+}
