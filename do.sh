@@ -33,7 +33,7 @@ build_dir=${CONVIS_BUILD_DIR:-build}
 # tests/gpu/fetch_packages.sh or be optional in CMakeLists.txt, with its line
 # in tests/gpu/build_needs.txt: tests/unit/test_carry.sh fails otherwise.
 build_packages=(build-essential cmake pkgconf libsdl2-dev libsdl2-ttf-dev libglew-dev libgl-dev
-  libstb-dev libfontconfig-dev libyaml-dev libgif-dev gettext libfftw3-dev)
+  libstb-dev libfontconfig-dev libyaml-dev libgif-dev gettext libfftw3-dev libopenblas-pthread-dev)
 run_packages=(fonts-dejavu-core fonts-noto-cjk)
 test_packages=(xvfb xauth xdotool time valgrind python3 chromium
   desktop-file-utils appstream dpkg-dev file groff-base) # test_install: the installed files and the .deb

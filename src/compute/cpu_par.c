@@ -472,6 +472,12 @@ static bool par_roofs(void *state, eng_roofs *out)
     return eng_cpu_roofs(((par_state *)state)->threads, true, out);
 }
 
+/* A layer on the pool's count of threads (cpu-simd has none: cpu-seq's one thread runs them). */
+static bool par_layer(void *state, const eng_layer_job *job, eng_layer_timing *timing)
+{
+    return eng_cpu_layer(((par_state *)state)->threads, job, timing);
+}
+
 const eng_class eng_cpu_par_class = {
     .name = "cpu-par",
     .any_size = true,
@@ -483,6 +489,8 @@ const eng_class eng_cpu_par_class = {
     .describe = par_describe,
     .describe_run = par_describe_run,
     .roofs = par_roofs,
+    .layer_ways = ENG_CPU_LAYER_WAYS,
+    .layer = par_layer,
 };
 
 const eng_class eng_cpu_simd_class = {

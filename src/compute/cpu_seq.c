@@ -30,6 +30,12 @@ static void seq_describe(void *state, char *buf, size_t size)
     snprintf(buf, size, _("CPU, 1 thread, scalar"));
 }
 
+static bool seq_layer(void *state, const eng_layer_job *job, eng_layer_timing *timing)
+{
+    (void)state;
+    return eng_cpu_layer(1, job, timing);
+}
+
 const eng_class eng_cpu_seq_class = {
     .name = "cpu-seq",
     .any_size = true,
@@ -39,4 +45,6 @@ const eng_class eng_cpu_seq_class = {
     .run = seq_run,
     .describe = seq_describe,
     .roofs = eng_cpu_roofs_scalar,
+    .layer_ways = ENG_CPU_LAYER_WAYS,
+    .layer = seq_layer,
 };

@@ -126,6 +126,11 @@ void eng_close(eng_engine *e)
     free(e);
 }
 
+void *eng_state_of(eng_engine *e)
+{
+    return e->state;
+}
+
 const eng_class *eng_class_of(const eng_engine *e)
 {
     return e->cls;

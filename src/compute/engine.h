@@ -41,6 +41,7 @@
 
 #include "core/conv.h"
 #include "core/image.h"
+#include "core/layer.h"
 
 typedef enum eng_phase {
     ENG_UPLOAD = 0,
@@ -237,6 +238,36 @@ typedef struct eng_device_info {
     char present_why[256];    /* ... and why, as one sentence for the overlay */
 } eng_device_info;
 
+/* ---- a convolution layer (core/layer.h) on an engine: three ways ---------- */
+
+/* direct: a loop (a thread) per output; im2col: the input unrolled into a
+ * matrix of C_in*K*K rows (extra memory) and our GEMM over it, the same
+ * sums in the same order (the direct loop's bits); library: the same
+ * matrix through a library's GEMM (OpenBLAS's cblas_sgemm on the CPU,
+ * cuBLAS on CUDA), its own order of sums, compared with a tolerance. */
+typedef enum eng_layer_way { ENG_LAYER_DIRECT = 0, ENG_LAYER_IM2COL, ENG_LAYER_LIBRARY, ENG_LAYER_WAY_COUNT } eng_layer_way;
+/* The library's arithmetic: FP32, or the inputs rounded to TF32 or FP16
+ * for tensor cores (sums in FP32 still), where the device has them. */
+typedef enum eng_layer_math { ENG_MATH_FP32 = 0, ENG_MATH_TF32, ENG_MATH_FP16, ENG_MATH_COUNT } eng_layer_math;
+
+typedef struct eng_layer_job {
+    const layer_tensor *in; /* c_in planes */
+    const layer_filters *f;
+    conv_params params;     /* the geometry and border (its weights unused) */
+    layer_tensor *out;      /* c_out planes of layer_out_size */
+    eng_layer_way way;
+    eng_layer_math math;     /* the library way only; the others are FP32 */
+    long long budget_bytes; /* the most the unrolled matrix may take (0: no limit) */
+} eng_layer_job;
+
+typedef struct eng_layer_timing {
+    eng_timing t;          /* its phases (compute: the whole layer's work on the CPU) */
+    double unroll_ms;      /* of the compute phase, the unrolling (im2col); 0 for direct */
+    long long extra_bytes; /* memory beyond the input, the weights and the output: the unrolled matrix */
+    double input_u;        /* the unit roundoff the library's inputs were rounded to (0: FP32's own) */
+    char how[128];         /* what ran ("OpenBLAS 0.3.21 sgemm, 2 threads") */
+} eng_layer_timing;
+
 typedef struct eng_roofs eng_roofs; /* below */
 
 /* What an engine implements. Operations an engine does not have are NULL. */
@@ -287,6 +318,10 @@ typedef struct eng_class {
     void (*trim)(void *state);
     /* Measures the roofs of a roofline on its device (eng_roofs); NULL: none. */
     bool (*roofs)(void *state, eng_roofs *out);
+    /* The ways of a layer it runs (bits 1 << eng_layer_way) and its run of
+     * one (eng_layer_run has checked the job); 0 and NULL: none. */
+    unsigned layer_ways;
+    bool (*layer)(void *state, const eng_layer_job *job, eng_layer_timing *timing);
 } eng_class;
 
 typedef struct eng_engine eng_engine;
@@ -511,5 +546,20 @@ eng_verdict eng_verdict_of(eng_spread a, eng_spread b);
 eng_verdict eng_compare_timings(const eng_timing *a, const eng_timing *b);
 
 const char *eng_phase_name(eng_phase p);
+
+/* ---- layers (layer_engine.c) ---- */
+const char *eng_layer_way_name(eng_layer_way w);   /* "direct", "im2col", "library" */
+bool eng_layer_way_parse(const char *text, eng_layer_way *out);
+const char *eng_layer_math_name(eng_layer_math m); /* "fp32", "tf32", "fp16" */
+bool eng_layer_math_parse(const char *text, eng_layer_math *out);
+/* Whether the engine runs the way (and math); false with the sentence that
+ * says why (naming the engines that do). */
+bool eng_layer_runs(const eng_engine *e, eng_layer_way way, eng_layer_math math);
+/* One run of a layer, its figures in *timing; false with a sentence (a way
+ * or math it lacks, sizes that disagree, an unrolled matrix past the
+ * budget, no memory). */
+bool eng_layer_run(eng_engine *e, const eng_layer_job *job, eng_layer_timing *timing);
+/* `reps` runs: the figures of the median run's total (its spread in t). */
+bool eng_layer_measure(eng_engine *e, const eng_layer_job *job, int reps, eng_layer_timing *timing);
 
 #endif

@@ -20,4 +20,17 @@ bool eng_cpu_roofs_scalar(void *state, eng_roofs *out);
 bool eng_gl_roofs(void *state, eng_roofs *out);
 bool eng_cuda_roofs(void *stream, eng_roofs *out);
 
+/* The engine's own state, for the compute layer's other files (layer_engine.c). */
+void *eng_state_of(eng_engine *e);
+
+/* A layer on the CPU (layer_cpu.c) on `threads` threads, every way the
+ * build has (the library where OpenBLAS is built in); cpu-seq's class runs
+ * it on one. The ways it runs. */
+bool eng_cpu_layer(int threads, const eng_layer_job *job, eng_layer_timing *timing);
+#ifdef CONVIS_HAVE_BLAS
+#define ENG_CPU_LAYER_WAYS (1u << ENG_LAYER_DIRECT | 1u << ENG_LAYER_IM2COL | 1u << ENG_LAYER_LIBRARY)
+#else
+#define ENG_CPU_LAYER_WAYS (1u << ENG_LAYER_DIRECT | 1u << ENG_LAYER_IM2COL)
+#endif
+
 #endif

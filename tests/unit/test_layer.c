@@ -11,6 +11,7 @@
 #include "core/conv.h"
 #include "core/err.h"
 #include "core/layer.h"
+#include "compute/engine.h"
 
 static conv_params geometry(conv_border border, int stride, int dilation, conv_padding pad)
 {
@@ -276,8 +277,79 @@ static void text_form(void)
     CHECK(!layer_load("/nonexistent/layer.txt", &f) && strstr(err_msg(), "/nonexistent/layer.txt"), "%s", err_msg());
 }
 
+/* Every CPU engine's every way: direct and im2col the reference's bits,
+ * the library within its tolerance; the refusals in a sentence. */
+static void engines(void)
+{
+    static const char *const names[] = {"cpu-seq", "cpu-par"};
+    layer_tensor in, ref, got;
+    layer_filters f;
+    conv_params p = geometry(CONV_BORDER_MIRROR, 2, 1, CONV_PAD_SAME);
+    unsigned seed = 3;
+    int ow, oh;
+    layer_tensor_alloc(&in, 3, 61, 47);
+    for (long i = 0; i < 3L * 61 * 47; ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        in.px[i] = (float)(seed >> 8) / (float)(1 << 24) * 255.0f;
+    }
+    layer_preset("random:12", 3, &f);
+    layer_out_size(&f, &p, 61, 47, &ow, &oh);
+    layer_tensor_alloc(&ref, 12, ow, oh);
+    layer_tensor_alloc(&got, 12, ow, oh);
+    layer_direct(&in, &f, &p, &ref);
+    for (size_t e = 0; e < 2; ++e) {
+        eng_engine *eng = eng_open(eng_find(names[e]));
+        CHECK(eng != NULL, "%s opens", names[e]);
+        if (!eng)
+            continue;
+        for (int w = 0; w < ENG_LAYER_WAY_COUNT; ++w) {
+            eng_layer_job job = {&in, &f, p, &got, (eng_layer_way)w, ENG_MATH_FP32, 0};
+            eng_layer_timing t;
+            double most;
+            long over = -1, differ;
+            if (!eng_layer_runs(eng, (eng_layer_way)w, ENG_MATH_FP32)) {
+                CHECK(w == ENG_LAYER_LIBRARY && strstr(err_msg(), "OpenBLAS"), "only the library may be missing: %s",
+                      err_msg());
+                continue;
+            }
+            memset(got.px, 0xff, (size_t)12 * ow * oh * sizeof(float));
+            CHECK(eng_layer_measure(eng, &job, 3, &t), "%s %s: %s", names[e], eng_layer_way_name(job.way), err_msg());
+            differ = layer_compare(&in, &f, &p, &ref, &got, t.input_u, &most, &over);
+            if (w == ENG_LAYER_LIBRARY)
+                CHECK(over == 0, "%s library: %ld outputs past the tolerance (largest difference %g)", names[e], over,
+                      most);
+            else
+                CHECK(differ == 0, "%s %s: the reference's bits (%ld differ)", names[e], eng_layer_way_name(job.way),
+                      differ);
+            CHECK(t.t.reps == 3 && eng_total_ms(&t.t) > 0 && t.how[0], "%s %s: timed (%s)", names[e],
+                  eng_layer_way_name(job.way), t.how);
+            CHECK((w == ENG_LAYER_DIRECT) == (t.extra_bytes == 0), "%s %s: extra memory %lld", names[e],
+                  eng_layer_way_name(job.way), t.extra_bytes);
+            CHECK(w == ENG_LAYER_DIRECT || t.extra_bytes == 27LL * 4 * ow * oh, "the unrolled matrix's bytes");
+            job.budget_bytes = 1000;
+            CHECK(w == ENG_LAYER_DIRECT ? eng_layer_run(eng, &job, &t)
+                                        : !eng_layer_run(eng, &job, &t) && strstr(err_msg(), "budget"),
+                  "%s %s under a budget of 1000 bytes: %s", names[e], eng_layer_way_name(job.way), err_msg());
+        }
+        {
+            eng_layer_job job = {&ref, &f, p, &got, ENG_LAYER_DIRECT, ENG_MATH_FP32, 0};
+            eng_layer_timing t;
+            CHECK(!eng_layer_run(eng, &job, &t) && strstr(err_msg(), "takes 3 channels; the image has 12"), "%s",
+                  err_msg());
+            job.in = &in, job.math = ENG_MATH_TF32;
+            CHECK(!eng_layer_run(eng, &job, &t) && strstr(err_msg(), "fp32"), "tf32 is the library's: %s", err_msg());
+        }
+        eng_close(eng);
+    }
+    layer_filters_free(&f);
+    layer_tensor_free(&in);
+    layer_tensor_free(&ref);
+    layer_tensor_free(&got);
+}
+
 int main(void)
 {
+    engines();
     im2col_by_hand();
     direct_by_hand();
     gemm_is_direct();
