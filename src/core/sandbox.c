@@ -168,16 +168,22 @@ static bool install_filter(int fd)
 }
 #endif
 
-/* The address space the process has mapped now, in bytes (0 when unknown). */
+/* The address space the process has mapped now, in bytes (0 when unknown):
+ * the first number of /proc/self/statm, in pages. Only open, read and close
+ * on a buffer of the stack: safe in the child of a process with threads,
+ * right after fork. */
 static unsigned long long mapped_bytes(void)
 {
+    char buf[64];
     unsigned long long pages = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%llu", &pages) != 1)
-            pages = 0;
-        fclose(f);
-    }
+    ssize_t n;
+    int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; ++i)
+        pages = pages * 10 + (unsigned long long)(buf[i] - '0');
     return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
 }
 
@@ -298,8 +304,11 @@ static void misbehave(const char *how, reply *r)
 
 static void __attribute__((noreturn))
 child(int fd, pid_t parent, sbx_decoder decode, const char *name, const unsigned char *data, size_t size,
-      const img_limits *lim, unsigned long long mapped, unsigned long long pixels, bool color)
+      const img_limits *lim, unsigned long long pixels, bool color)
 {
+    /* what this child has mapped, itself: the parent's other threads (a
+     * library's pool) may have mapped more or less since it last looked */
+    unsigned long long mapped = mapped_bytes();
     reply r;
     img_image img;
     size_t n;
@@ -517,7 +526,7 @@ static bool decode_in_child(sbx_decoder decode, const char *name, const unsigned
                             const img_limits *lim, bool color, img_image *out)
 {
     double seconds = seconds_allowed(), deadline;
-    unsigned long long mapped = mapped_bytes(), pixels = (unsigned long long)lim->max_pixels;
+    unsigned long long pixels = (unsigned long long)lim->max_pixels;
     long long hw, hh;
     int fds[2], status = 0, got;
     bool ok = false, timed_out = false;
@@ -555,7 +564,7 @@ static bool decode_in_child(sbx_decoder decode, const char *name, const unsigned
     }
     if (pid == 0) {
         close(fds[0]);
-        child(fds[1], parent, decode, name, data, size, lim, mapped, pixels, color);
+        child(fds[1], parent, decode, name, data, size, lim, pixels, color);
     }
     close(fds[1]);
     deadline = now_s() + seconds;

@@ -16,10 +16,16 @@
  *     img_decode in-process on the same file.
  *   - a real decoder crash contained: stb_image 2.27's PNM reader on a
  *     16-bit PGM (CVE-2021-42716), run in the sandbox;
+ *   - another thread mapping and unmapping memory while images are decoded
+ *     (as a library's thread pool does, OpenBLAS's starting up): the child's
+ *     address space is limited from what it has itself, every image decodes;
  * Usage: test_sandbox SAMPLE.png PGM16.pgm */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -301,6 +307,44 @@ static void measure_cost(const char *sample)
     free(data);
 }
 
+static atomic_int churn_stop;
+
+/* 512 MiB of address space mapped, then unmapped, over and over until
+ * told to stop: the parent's mapping changes from one instant to the next. */
+static void *churn(void *arg)
+{
+    const size_t n = (size_t)512 << 20;
+    (void)arg;
+    while (!atomic_load(&churn_stop)) {
+        unsigned char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            break;
+        p[0] = 1;
+        munmap(p, n);
+    }
+    return NULL;
+}
+
+static void check_parent_mapping_meanwhile(const char *sample)
+{
+    pthread_t t;
+    int ok = 0, runs = 40;
+    if (!sbx_limits_memory() || pthread_create(&t, NULL, churn, NULL) != 0)
+        return;
+    for (int i = 0; i < runs; ++i) {
+        img_image img;
+        if (img_load(sample, NULL, &img)) {
+            ++ok;
+            img_free(&img);
+        } else {
+            fprintf(stderr, "  decode %d: %s\n", i, err_msg());
+        }
+    }
+    atomic_store(&churn_stop, 1);
+    pthread_join(t, NULL);
+    CHECK(ok == runs, "every image decodes while another thread maps 512 MiB and unmaps it: %d of %d", ok, runs);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -320,6 +364,7 @@ int main(int argc, char **argv)
     check_refused_before_decoding();
     check_pnm();
     check_real_crash_contained(argv[2]);
+    check_parent_mapping_meanwhile(argv[1]);
     measure_cost(argv[1]);
     {
         char cmd[300];
