@@ -7,6 +7,7 @@
 #include "i18n.h"
 #include "compute/engine.h"
 #include "core/err.h"
+#include "apply_layer.h"
 #include "apply_separable.h"
 #include "engine_host.h"
 
@@ -22,6 +23,10 @@ typedef struct apply_args {
     bool have_eng;   /* either was given */
     bool separable;  /* --separable */
     bool fft;        /* --fft */
+    bool colour;     /* --color */
+    const char *layer; /* --layer */
+    eng_layer_way way;
+    eng_layer_math math;
     const char *diff_map;
 } apply_args;
 
@@ -34,6 +39,20 @@ static bool take_option(const app_option *o, const char *v, apply_args *a)
     case OPT_OUTPUT: a->output = v; return true;
     case OPT_SEPARABLE: a->separable = true; return true;
     case OPT_FFT: a->fft = true; return true;
+    case OPT_COLOR: a->colour = true; return true;
+    case OPT_LAYER: a->layer = v; return true;
+    case OPT_WAY:
+        if (!eng_layer_way_parse(v, &a->way)) {
+            app_error("option '--way': %s", err_msg());
+            return false;
+        }
+        return true;
+    case OPT_MATH:
+        if (!eng_layer_math_parse(v, &a->math)) {
+            app_error("option '--math': %s", err_msg());
+            return false;
+        }
+        return true;
     case OPT_DIFF_MAP: a->diff_map = v; return true;
     case OPT_ENGINE: a->engine = v; return true;
     case OPT_GPU_KERNEL:
@@ -77,7 +96,20 @@ static int check_args(const apply_args *a)
         app_error("apply: --diff-map maps the separable passes' differences; add --separable");
         return APP_EXIT_USAGE;
     }
-    if (!a->have_kernel) {
+    if (a->layer && (a->have_kernel || a->colour || a->separable || a->fft)) {
+        app_error("apply: --layer is a set of filters over every channel; it takes no -k, --color, --separable or "
+                  "--fft");
+        return APP_EXIT_USAGE;
+    }
+    if (!a->layer && (a->way != ENG_LAYER_DIRECT || a->math != ENG_MATH_FP32)) {
+        app_error("apply: --way and --math say how a layer is computed; add --layer");
+        return APP_EXIT_USAGE;
+    }
+    if (a->colour && (a->separable || a->fft)) {
+        app_error("apply: --separable and --fft compare one channel; leave out --color");
+        return APP_EXIT_USAGE;
+    }
+    if (!a->have_kernel && !a->layer) {
         app_error("apply: no filter; add -k with %s", filt_expected_form());
         return APP_EXIT_USAGE;
     }
@@ -109,6 +141,10 @@ static int parse(int argc, char **argv, apply_args *a)
     a->have_eng = false;
     a->separable = false;
     a->fft = false;
+    a->colour = false;
+    a->layer = NULL;
+    a->way = ENG_LAYER_DIRECT;
+    a->math = ENG_MATH_FP32;
     a->diff_map = NULL;
 
     for (int i = 0; i < argc; ++i) {
@@ -194,35 +230,55 @@ static void print_result(const apply_args *a, const img_image *img, const img_pl
     print_timing(timing);
 }
 
+/* The image: its luma plane, or with --color its channels (one for a grey
+ * image). False after a message. */
+static bool load_input(const apply_args *a, img_image *img, layer_tensor *in)
+{
+    bool ok = a->colour ? img_load(a->input, &a->opt.limits, img) /* the colours: the channels */
+                        : img_load_luma(a->input, &a->opt.limits, img); /* 4 bytes a pixel */
+    if (ok && a->colour && !layer_from_image(img, true, in)) {
+        img_free(img);
+        ok = false;
+    }
+    if (!ok)
+        app_error("%s", err_msg());
+    return ok;
+}
+
 int app_apply_main(int argc, char **argv)
 {
     apply_args a;
     img_image img;
-    img_plane out = {0};
+    layer_tensor in = {0};
+    img_plane out[3] = {{0}};
     eng_engine *engine = NULL;
-    eng_timing timing;
+    eng_timing timing[3];
     eng_job job;
-    int ow, oh;
+    int ow, oh, channels;
     int rc;
 
     rc = parse(argc, argv, &a);
     if (rc != APP_EXIT_OK)
         return rc;
-    if (!img_load_luma(a.input, &a.opt.limits, &img)) { /* 4 bytes a pixel: the colours are not shown */
-        app_error("%s", err_msg());
-        return app_exit_of_error(APP_EXIT_INPUT); /* no memory is the machine's */
+    if (a.layer) {
+        app_layer_request r = {&a.opt, a.input, a.output, a.layer, a.engine, a.way, a.math, a.reps};
+        return app_apply_layer(&r);
     }
+    if (!load_input(&a, &img, &in))
+        return app_exit_of_error(APP_EXIT_INPUT); /* no memory is the machine's */
+    channels = a.colour ? in.c : 1;
     rc = APP_EXIT_INPUT;
     job.params = app_options_params(&a.opt);
     if (!conv_output_size(&job.params, img.luma.w, img.luma.h, &ow, &oh)) {
         app_error("%s", err_msg());
         goto free_image;
     }
-    if (!img_plane_alloc(&out, ow, oh)) {
-        app_error("%s", err_msg());
-        rc = APP_EXIT_ENV; /* no memory for the result */
-        goto free_image;
-    }
+    for (int c = 0; c < channels; ++c)
+        if (!img_plane_alloc(&out[c], ow, oh)) {
+            app_error("%s", err_msg());
+            rc = APP_EXIT_ENV; /* no memory for the result */
+            goto free_image;
+        }
     engine = app_engine_open(eng_find(a.engine));
     if (!engine) {
         app_error("%s", err_msg());
@@ -237,24 +293,27 @@ int app_apply_main(int argc, char **argv)
         }
     }
     job.in = &img.luma;
-    job.out = &out;
-    if (!eng_measure(engine, &job, a.reps, &timing)) {
+    job.out = &out[0];
+    if (a.colour ? !app_apply_colour(engine, &in, &job.params, a.reps, out, timing)
+                 : !eng_measure(engine, &job, a.reps, &timing[0])) {
         app_error("engine '%s' failed on '%s': %s", a.engine, a.input, err_msg());
         rc = APP_EXIT_ENGINE;
         goto close_engine;
     }
-    if (!img_write(a.output, &out, a.opt.display, a.input)) {
+    if (!img_write_planes(a.output, out, channels, a.opt.display, a.input)) {
         app_error("%s", err_msg());
         rc = app_exit_of_error(APP_EXIT_INPUT); /* a full disk is the machine's, a bad path the user's */
         goto close_engine;
     }
-    print_result(&a, &img, &out, engine, &timing);
-    if (a.separable && !app_apply_separable(&img.luma, &job.params, &out, a.diff_map, a.input)) {
+    print_result(&a, &img, &out[0], engine, &timing[0]);
+    if (a.colour)
+        app_print_colour(&in, timing);
+    if (a.separable && !app_apply_separable(&img.luma, &job.params, &out[0], a.diff_map, a.input)) {
         app_error("%s", err_msg());
         rc = app_exit_of_error(APP_EXIT_INPUT);
         goto close_engine;
     }
-    if (a.fft && !app_apply_fft(&img.luma, &job.params, &out)) {
+    if (a.fft && !app_apply_fft(&img.luma, &job.params, &out[0])) {
         app_error("%s", err_msg());
         rc = app_exit_of_error(APP_EXIT_INPUT);
         goto close_engine;
@@ -264,8 +323,10 @@ close_engine:
     eng_close(engine);
 close_host:
     app_engine_host_close();
-    img_plane_free(&out);
 free_image:
+    for (int c = 0; c < 3; ++c)
+        img_plane_free(&out[c]);
+    layer_tensor_free(&in);
     img_free(&img);
     return rc;
 }

@@ -100,6 +100,22 @@ static const app_option options[] = {
      N_("cuda: bulk (default; one copy back) or per-pixel (one copy per\n"
      "output pixel, the trap: measured on the first pixels, then\n"
      "extrapolated to the image, and labelled so). Other engines\nignore both and say so.")},
+    {OPT_COLOR, "--color", "--colour", NULL, APP_FOR_APPLY,
+     N_("a colour image in colour: the filter on its red, green and blue,\n"
+     "each its own plane, written as a colour .png or a three-channel .pfm\n"
+     "(a grey image stays one channel)")},
+    {OPT_LAYER, "--layer", NULL, "NAME|FILE", APP_FOR_APPLY | APP_FOR_BENCH,
+     N_("a layer of filters over every channel instead of -k: edges, opponent,\n"
+     "blur, random:N or a layer file (lessons/README.md); apply writes one\n"
+     "picture a filter, OUT-0.png, OUT-1.png ...")},
+    {OPT_WAY, "--way", NULL, "WAY", APP_FOR_APPLY,
+     N_("how --layer is computed: direct (default; a loop per output), im2col\n"
+     "(the input unrolled, then our matrix product: the same bits) or\n"
+     "library (OpenBLAS on the CPU, cuBLAS on cuda: compared within a\n"
+     "stated tolerance)")},
+    {OPT_MATH, "--math", NULL, "fp32|tf32|fp16", APP_FOR_APPLY | APP_FOR_BENCH,
+     N_("the library way on cuda: fp32 (default) or the inputs rounded to\n"
+     "tf32 or fp16 for tensor cores, the sums in fp32")},
     {OPT_WINDOW, "--window", NULL, "WxH", APP_FOR_WINDOW, N_("window size in pixels (default 1280x720)")},
     {OPT_LANG, "--lang", NULL, "en|zh", APP_FOR_ALL, N_("the language of convis's words, and in the window of lessons and their fonts (default: from the locale)")},
     {OPT_DO, "--do", NULL, "ACTIONS", APP_FOR_WINDOW,

@@ -46,7 +46,11 @@ typedef enum app_option_id {
     OPT_DIFF_MAP,
     OPT_FFT,
     OPT_GPU_KERNEL,
-    OPT_RESULT, /* apply */
+    OPT_RESULT,
+    OPT_COLOR,
+    OPT_LAYER,
+    OPT_WAY,
+    OPT_MATH, /* apply (--layer and --math: bench too) */
     OPT_WINDOW,
     OPT_LANG,
     OPT_DO,

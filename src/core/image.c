@@ -324,37 +324,39 @@ static void stb_to_file(void *ctx, void *data, int size)
     fwrite(data, 1, (size_t)size, (FILE *)ctx);
 }
 
-static bool write_png(FILE *f, const img_plane *plane, img_display display)
+/* n planes (1: grey, 3: red, green, blue) of one size. */
+static bool write_png(FILE *f, const img_plane *plane, int n, img_display display)
 {
-    size_t n = (size_t)plane->w * (size_t)plane->h;
-    uint8_t *grey = malloc(n);
+    size_t count = (size_t)plane->w * (size_t)plane->h;
+    uint8_t *bytes = malloc(count * (size_t)n);
     int ok;
-    if (!grey)
+    if (!bytes)
         return err_set_kind(ERR_ENV, "out of memory converting a %dx%d result to PNG", plane->w, plane->h);
-    for (size_t i = 0; i < n; ++i)
-        grey[i] = img_display_byte(plane->px[i], display);
-    ok = stbi_write_png_to_func(stb_to_file, f, plane->w, plane->h, 1, grey, plane->w);
-    free(grey);
+    for (size_t i = 0; i < count; ++i)
+        for (int c = 0; c < n; ++c)
+            bytes[i * (size_t)n + (size_t)c] = img_display_byte(plane[c].px[i], display);
+    ok = stbi_write_png_to_func(stb_to_file, f, plane->w, plane->h, n, bytes, plane->w * n);
+    free(bytes);
     return ok ? true : err_set("the PNG encoder failed");
 }
 
-static bool write_pfm(FILE *f, const img_plane *plane)
+/* "Pf" for one plane, "PF" for three (red, green, blue interleaved). */
+static bool write_pfm(FILE *f, const img_plane *plane, int n)
 {
-    unsigned char *row = malloc((size_t)plane->w * 4);
+    unsigned char *row = malloc((size_t)plane->w * 4 * (size_t)n);
     if (!row)
         return err_set_kind(ERR_ENV, "out of memory writing a %dx%d PFM", plane->w, plane->h);
-    fprintf(f, "Pf\n%d %d\n-1.0\n", plane->w, plane->h);
+    fprintf(f, "%s\n%d %d\n-1.0\n", n == 3 ? "PF" : "Pf", plane->w, plane->h);
     for (int y = plane->h - 1; y >= 0; --y) {
-        const float *src = plane->px + (size_t)y * plane->w;
-        for (int x = 0; x < plane->w; ++x) {
-            uint32_t u;
-            memcpy(&u, &src[x], sizeof u);
-            row[4 * x + 0] = (unsigned char)(u);
-            row[4 * x + 1] = (unsigned char)(u >> 8);
-            row[4 * x + 2] = (unsigned char)(u >> 16);
-            row[4 * x + 3] = (unsigned char)(u >> 24);
-        }
-        fwrite(row, 4, (size_t)plane->w, f);
+        for (int x = 0; x < plane->w; ++x)
+            for (int c = 0; c < n; ++c) {
+                uint32_t u;
+                unsigned char *b = row + 4 * ((size_t)x * (size_t)n + (size_t)c);
+                memcpy(&u, &plane[c].px[(size_t)y * plane->w + x], sizeof u);
+                b[0] = (unsigned char)(u), b[1] = (unsigned char)(u >> 8);
+                b[2] = (unsigned char)(u >> 16), b[3] = (unsigned char)(u >> 24);
+            }
+        fwrite(row, 4, (size_t)plane->w * (size_t)n, f);
     }
     free(row);
     return true;
@@ -463,26 +465,32 @@ bool img_write_file(const char *path, img_write_fn fn, const void *ctx, bool exc
 
 typedef struct plane_ctx {
     const img_plane *plane;
+    int n;
     img_display display;
 } plane_ctx;
 
 static bool write_png_plane(FILE *f, const void *ctx)
 {
     const plane_ctx *c = ctx;
-    return write_png(f, c->plane, c->display);
+    return write_png(f, c->plane, c->n, c->display);
 }
 
 static bool write_pfm_plane(FILE *f, const void *ctx)
 {
     const plane_ctx *c = ctx;
-    return write_pfm(f, c->plane);
+    return write_pfm(f, c->plane, c->n);
 }
 
 bool img_write(const char *path, const img_plane *plane, img_display display, const char *input_path)
 {
+    return img_write_planes(path, plane, 1, display, input_path);
+}
+
+bool img_write_planes(const char *path, const img_plane *plane, int n, img_display display, const char *input_path)
+{
     out_format fmt = OUT_PNG;
     struct stat st;
-    plane_ctx ctx = {plane, display};
+    plane_ctx ctx = {plane, n, display};
 
     if (!output_format(path, &fmt))
         return false;
@@ -490,6 +498,11 @@ bool img_write(const char *path, const img_plane *plane, img_display display, co
         return err_set("output '%s' is the input file; convis never overwrites its input, give another name", path);
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return err_set("output '%s' is a directory; give a file name ending in .png or .pfm", path);
+    if (n != 1 && n != 3)
+        return err_set("an image file holds 1 or 3 channels, not %d", n);
+    for (int c = 1; c < n; ++c)
+        if (plane[c].w != plane->w || plane[c].h != plane->h)
+            return err_set("the channels written to '%s' differ in size", path);
     return img_write_file(path, fmt == OUT_PNG ? write_png_plane : write_pfm_plane, &ctx, false);
 }
 
@@ -511,4 +524,16 @@ static bool write_rgba(FILE *f, const void *ctx)
 bool img_write_rgba_png(const char *path, const img_rgba *img, bool no_overwrite)
 {
     return img_write_file(path, write_rgba, img, no_overwrite);
+}
+
+bool img_is_colour(const img_image *img)
+{
+    size_t n = (size_t)img->color.w * (size_t)img->color.h;
+    const uint8_t *p = img->color.px;
+    if (!p)
+        return false;
+    for (size_t i = 0; i < n; ++i, p += 4)
+        if (p[0] != p[1] || p[1] != p[2])
+            return true;
+    return false;
 }

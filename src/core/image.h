@@ -114,6 +114,15 @@ int img_output_bits(const char *path);
  * `input_path` (when not NULL) is refused. */
 bool img_write(const char *path, const img_plane *plane, img_display display, const char *input_path);
 
+/* The same for n planes of one size: 1 (as img_write) or 3, red, green and
+ * blue: an RGB .png (each channel through `display`) or a colour .pfm
+ * ("PF", the floats exactly). */
+bool img_write_planes(const char *path, const img_plane *plane, int n, img_display display, const char *input_path);
+
+/* Whether the image's colours are not all grey (some pixel with R, G and B
+ * not equal): it has three channels to convolve, not one. */
+bool img_is_colour(const img_image *img);
+
 /* Writes colour pixels as an RGB PNG (screenshots), through a temporary file
  * renamed into place. With `no_overwrite`, an existing `path` is refused. */
 bool img_write_rgba_png(const char *path, const img_rgba *img, bool no_overwrite);

@@ -34,6 +34,26 @@ void layer_tensor_free(layer_tensor *t)
     memset(t, 0, sizeof *t);
 }
 
+bool layer_from_image(const img_image *img, bool colour, layer_tensor *out)
+{
+    int w = img->luma.w, h = img->luma.h;
+    long n = (long)w * h;
+    if (!colour || !img_is_colour(img)) {
+        if (!layer_tensor_alloc(out, 1, w, h))
+            return false;
+        memcpy(out->px, img->luma.px, (size_t)n * sizeof(float));
+        return true;
+    }
+    if (!layer_tensor_alloc(out, 3, w, h))
+        return false;
+    for (int c = 0; c < 3; ++c) {
+        float *dst = layer_plane(out, c);
+        for (long i = 0; i < n; ++i)
+            dst[i] = (float)img->color.px[4 * i + c];
+    }
+    return true;
+}
+
 bool layer_filters_alloc(layer_filters *f, int c_in, int c_out, int k)
 {
     memset(f, 0, sizeof *f);
@@ -361,13 +381,23 @@ long long layer_im2col_bytes(const layer_filters *f, int ow, int oh)
     return (long long)f->c_in * f->k * f->k * ow * oh * (long long)sizeof(float);
 }
 
-/* One output: the products of every channel's window, in order, then the bias. */
+/* One output: the products of every channel's window, in order, then the
+ * bias. A window inside the image reads its taps where they are; one over
+ * the edge through the border rule (the same values either way). */
 static float direct_one(const layer_tensor *in, const layer_filters *f, const conv_params *q, int o, int x, int y)
 {
     float sum = 0.0f;
-    int x0 = x * q->stride - q->pad_x, y0 = y * q->stride - q->pad_y, d = q->dilation;
+    int x0 = x * q->stride - q->pad_x, y0 = y * q->stride - q->pad_y, d = q->dilation, reach = (f->k - 1) * d;
+    bool inside = x0 >= 0 && y0 >= 0 && x0 + reach < in->w && y0 + reach < in->h;
     for (int c = 0; c < f->c_in; ++c) {
         const float *w = layer_weight(f, o, c), *plane = layer_plane(in, c);
+        if (inside) {
+            const float *top = plane + (long)y0 * in->w + x0;
+            for (int j = 0, t = 0; j < f->k; ++j)
+                for (int i = 0; i < f->k; ++i, ++t)
+                    sum += conv_product(top[(long)j * d * in->w + i * d], w[t]);
+            continue;
+        }
         for (int j = 0, t = 0; j < f->k; ++j)
             for (int i = 0; i < f->k; ++i, ++t)
                 sum += conv_product(conv_sample(plane, in->w, in->h, x0 + i * d, y0 + j * d, q->border), w[t]);
@@ -392,41 +422,66 @@ void layer_direct(const layer_tensor *in, const layer_filters *f, const conv_par
     layer_direct_rows(in, f, p, out, 0, (long)out->c * out->h);
 }
 
+/* Row (c, tap di, dj) of the unrolled matrix, columns q0..q0+n-1: output
+ * row y, outputs x0.. on. Inside the image a strided copy, else the
+ * border rule one value at a time. */
+static void im2col_run(const float *plane, int w, int h, const conv_params *q, int di, int dj, int y, int x0, long n,
+                       float *restrict dst)
+{
+    int sy = y * q->stride - q->pad_y + dj, sx0 = x0 * q->stride - q->pad_x + di;
+    long sx1 = sx0 + (n - 1) * q->stride;
+    if (sy >= 0 && sy < h && sx0 >= 0 && sx1 < w) {
+        const float *restrict src = plane + (long)sy * w + sx0;
+        if (q->stride == 1)
+            memcpy(dst, src, (size_t)n * sizeof(float));
+        else
+            for (long k = 0; k < n; ++k)
+                dst[k] = src[k * q->stride];
+        return;
+    }
+    for (long k = 0; k < n; ++k)
+        dst[k] = conv_sample(plane, w, h, sx0 + (int)k * q->stride, sy, q->border);
+}
+
 void layer_im2col(const layer_tensor *in, const layer_filters *f, const conv_params *p, float *col, long first,
                   long last)
 {
     conv_params q = layer_params(f, p);
-    int ow = conv_out_w(&q, in->w), d = q.dilation, kk = f->k * f->k;
+    int ow = conv_out_w(&q, in->w), kk = f->k * f->k;
     long n = (long)ow * conv_out_h(&q, in->h);
-    for (long c = 0; c < f->c_in; ++c) {
-        const float *plane = layer_plane(in, (int)c);
-        for (int t = 0; t < kk; ++t) {
-            float *row = col + (c * kk + t) * n;
-            int di = (t % f->k) * d, dj = (t / f->k) * d;
-            for (long qi = first; qi < last; ++qi) {
-                int x = (int)(qi % ow), y = (int)(qi / ow);
-                row[qi] = conv_sample(plane, in->w, in->h, x * q.stride - q.pad_x + di, y * q.stride - q.pad_y + dj,
-                                      q.border);
-            }
-        }
+    for (long at = first; at < last;) {
+        int y = (int)(at / ow), x0 = (int)(at % ow);
+        long run = ow - x0 < last - at ? ow - x0 : last - at; /* to the end of output row y, or of the share */
+        for (int c = 0; c < f->c_in; ++c)
+            for (int t = 0; t < kk; ++t)
+                im2col_run(layer_plane(in, c), in->w, in->h, &q, (t % f->k) * q.dilation, (t / f->k) * q.dilation, y,
+                           x0, run, col + ((long)c * kk + t) * n + at);
+        at += run;
     }
 }
+
+/* Columns a block: 27 rows of them (3 channels, 3x3) are 216 KiB, in the
+ * cache for every filter in turn. */
+#define GEMM_BLOCK 2048
 
 void layer_gemm(const layer_filters *f, const float *col, long n, float *out, int o0, int o1, long q0, long q1)
 {
     long rows = (long)f->c_in * f->k * f->k;
-    for (int o = o0; o < o1; ++o) {
-        float *restrict acc = out + (long)o * n;
-        const float *w = layer_weight(f, o, 0);
-        for (long q = q0; q < q1; ++q)
-            acc[q] = 0.0f;
-        for (long r = 0; r < rows; ++r) {
-            const float wr = w[r], *restrict src = col + r * n;
-            for (long q = q0; q < q1; ++q)
-                acc[q] += conv_product(src[q], wr);
+    for (long b0 = q0; b0 < q1; b0 += GEMM_BLOCK) {
+        long b1 = b0 + GEMM_BLOCK < q1 ? b0 + GEMM_BLOCK : q1;
+        for (int o = o0; o < o1; ++o) {
+            float *restrict acc = out + (long)o * n;
+            const float *w = layer_weight(f, o, 0);
+            for (long q = b0; q < b1; ++q)
+                acc[q] = 0.0f;
+            for (long r = 0; r < rows; ++r) {
+                const float wr = w[r], *restrict src = col + r * n;
+                for (long q = b0; q < b1; ++q)
+                    acc[q] += conv_product(src[q], wr);
+            }
+            for (long q = b0; q < b1; ++q)
+                acc[q] += f->bias[o];
         }
-        for (long q = q0; q < q1; ++q)
-            acc[q] += f->bias[o];
     }
 }
 

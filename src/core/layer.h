@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "conv_pixel.h"
+#include "image.h"
 
 #define LAYER_MAX_CHANNELS 64 /* C_in and C_out, at most */
 #define LAYER_MAX_K 7         /* K, odd, 1..7 */
@@ -44,6 +45,12 @@ static inline float *layer_plane(const layer_tensor *t, int c)
 {
     return t->px + (long)c * t->w * t->h;
 }
+
+/* The image's channels: with `colour` and a colour image (img_is_colour),
+ * three planes, red, green and blue, the colour pixels' 8-bit values
+ * (0..255); else one, the luma plane, with every bit of the file. False
+ * with a sentence when there is no room. */
+bool layer_from_image(const img_image *img, bool colour, layer_tensor *out);
 
 /* Room for c_out filters of c_in x k x k, every weight and bias 0. False
  * with a sentence when a count is out of range or there is no room. */

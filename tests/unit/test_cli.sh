@@ -57,6 +57,21 @@ make_wide_pgm() {
 }
 make_wide_pgm "$IN/wide.pgm"
 
+# A colour image made here: 3x2 P6, pixel (x, y) = (10 + x, 20 + y, 30 + x + y):
+# no two channels alike.
+make_colour_ppm() {
+    local x y esc s=''
+    for ((y = 0; y < 2; ++y)); do
+        for ((x = 0; x < 3; ++x)); do
+            printf -v esc '\\%03o\\%03o\\%03o' $((10 + x)) $((20 + y)) $((30 + x + y))
+            s+=$esc
+        done
+    done
+    # shellcheck disable=SC2059 # $s is a string of octal escapes on purpose
+    { printf 'P6\n3 2\n255\n'; printf "$s"; } >"$1"
+}
+make_colour_ppm "$IN/colour.ppm"
+
 # ---- reporting ------------------------------------------------------------------
 
 PASS=0
@@ -168,6 +183,25 @@ pfm_shape() {
     got=$(head -c "$n" -- "$1" | od -An -tx1 | tr -d ' \n')
     [ "$got" = "$want" ] && [ "$(stat -c %s -- "$1")" -eq $((n + $2 * $3 * 4)) ]
 }
+
+# has_bytes FILE FORMAT N: FILE begins with what printf FORMAT prints and has N bytes after it.
+has_bytes() {
+    local want got n
+    # shellcheck disable=SC2059 # the format is the caller's, on purpose
+    want=$(printf "$2" | od -An -tx1 | tr -d ' \n')
+    n=$((${#want} / 2))
+    [ -f "$1" ] || return 1
+    got=$(head -c "$n" -- "$1" | od -An -tx1 | tr -d ' \n')
+    [ "$got" = "$want" ] && [ "$(stat -c %s -- "$1")" -eq $((n + $3)) ]
+}
+# first_floats FILE SKIP "A B ...": the floats after SKIP header bytes begin with A B ...
+first_floats() {
+    local want=($3) got
+    read -r -a got < <(tail -c +$(($2 + 1)) -- "$1" | head -c $((4 * ${#want[@]})) | od -An -tf4 -w64)
+    [ "${got[*]}" = "${want[*]}" ]
+}
+# png_colour_type FILE HEX: the IHDR's colour type byte (offset 25).
+png_colour_type() { [ "$(head -c 26 -- "$1" | tail -c 1 | od -An -tx1 | tr -d ' \n')" = "$2" ]; }
 
 # run ARGS...: runs convis ARGS... in $IN under `timeout 20`, setting RC and
 # leaving stdout and stderr in $S/stdout and $S/stderr.
@@ -483,6 +517,56 @@ check "sharpen: not run, its rank said" has "$S/stdout" "separable: not run: row
 apply "--diff-map alone" "$R" "$R" -k box --diff-map "$OUT/ulps2.pfm" -o "$OUT/sep.pfm"
 expect_error 1 "--diff-map without --separable: exit 1, one line" "--separable"
 check "--diff-map alone: no map written" absent "$OUT/ulps2.pfm"
+
+# ---- --color: each channel its own plane; --layer: a layer of filters, three ways
+
+C=$IN/colour.ppm
+apply "--color identity" "$C" "$C" -k identity --color -o "$OUT/colour.pfm"
+expect_success "apply --color -k identity to .pfm exits 0"
+check "the colour .pfm is 'PF', 3x2, three floats a pixel" has_bytes "$OUT/colour.pfm" 'PF\n3 2\n-1.0\n' $((3 * 2 * 3 * 4))
+# PFM rows go bottom to top: the first pixel written is (0, 1) = (10, 21, 31)
+check "its first pixel is the bottom row's first: 10 21 31" first_floats "$OUT/colour.pfm" 12 "10 21 31"
+check "the three channels' times are said" has_line "$S/stdout" "colour: three channels, each its own plane through the filter: red [0-9.]+ ms, green"
+apply "--color to .png" "$C" "$C" -k box --color -o "$OUT/colour.png"
+expect_success "apply --color -k box to .png exits 0"
+check "the .png is RGB (colour type 2)" png_colour_type "$OUT/colour.png" 02
+apply "--color on a grey image" "$R" "$R" -k box --color -o "$OUT/greyc.pfm"
+expect_success "apply --color on a grey image exits 0"
+check "a grey image stays one channel, and says so" has "$S/stdout" "the image is grey, one channel"
+check "... written as one" pfm_shape "$OUT/greyc.pfm" 7 5
+apply "--layer edges" "$C" "$C" --layer edges --display abs -o "$OUT/edges.pfm"
+expect_success "apply --layer edges exits 0"
+check "four outputs, edges-0 to edges-3" pfm_shape "$OUT/edges-3.pfm" 3 2
+check "the layer said: 3 channels in, 4 filters of 3x3x3" has "$S/stdout" "layer edges: 3 channels in, 4 filters of 3x3x3, 27 products an output"
+check "direct: no extra memory" has "$S/stdout" "extra memory: none"
+apply "--layer edges --way im2col" "$C" "$C" --layer edges --way im2col -o "$OUT/edges2.pfm"
+expect_success "apply --layer edges --way im2col exits 0"
+check "im2col: the unrolled matrix, 27 rows of 6 columns" has "$S/stdout" "27 rows of 6 columns of floats"
+check "im2col: the direct loop's bits" has "$S/stdout" "every output its bits"
+check "im2col: the same file as direct" same_bytes "$OUT/edges-2.pfm" "$OUT/edges2-2.pfm"
+apply "--layer edges --way library" "$C" "$C" --layer edges --way library -o "$OUT/edges3.pfm"
+if [ "$RC" -eq 0 ]; then
+    check "library: compared with the direct loop" has "$S/stdout" "against the direct loop on the CPU"
+else
+    expect_error 3 "library without OpenBLAS: exit 3, one line naming it" "OpenBLAS"
+fi
+apply "--layer opponent on grey" "$R" "$R" --layer opponent -o "$OUT/opp.pfm"
+expect_error 2 "--layer opponent on a grey image: exit 2, one line" "needs a colour image"
+printf 'layer in 3 out 1 k 3\nfilter bias 0\n1 2 3\n' >"$IN/short.layer"
+apply "a layer file that ends early" "$IN/short.layer" "$C" --layer short.layer -o "$OUT/short.pfm"
+expect_error 2 "a short layer file: exit 2, file:line:column" "short.layer:4:1: expected a number here"
+check "nothing written for it" absent "$OUT/short-0.pfm"
+printf 'layer in 3 out 2 k 1\nfilter sum bias 0\n1 1 1\nfilter red bias 0.5\n1 0 0\n' >"$IN/two.layer"
+apply "a layer file" "$IN/two.layer" "$C" --layer two.layer -o "$OUT/two.pfm"
+expect_success "a layer file of two 1x1 filters exits 0"
+check "its first output at the bottom-left pixel: 10 + 21 + 31 = 62" first_floats "$OUT/two-0.pfm" 12 "62"
+check "its second, the red and the bias: 10.5" first_floats "$OUT/two-1.pfm" 12 "10.5"
+apply "--layer with -k" "$C" "$C" --layer edges -k box -o "$OUT/x.pfm"
+expect_error 1 "--layer with -k: exit 1, one line" "takes no -k"
+apply "--way without --layer" "$C" "$C" -k box --way im2col -o "$OUT/x.pfm"
+expect_error 1 "--way without --layer: exit 1, one line" "add --layer"
+apply "--way sideways" "$C" "$C" --layer edges --way sideways -o "$OUT/x.pfm"
+expect_error 1 "--way sideways: exit 1, one line naming the ways" "direct, im2col or library"
 
 # ---- --fft: the convolution through the FFT beside the engine's result, or why it cannot run
 
