@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bench_fft.h"
+#include "bench_layer.h"
 #include "bench_internal.h"
 #include "bench_roofline.h"
 #include "cli.h"
@@ -113,9 +114,11 @@ static bool take_option(const app_option *o, const char *v, bench *b)
     switch (o->id) {
     case OPT_CSV:
     case OPT_JSON: b->format = o->id == OPT_CSV ? BENCH_CSV : BENCH_JSON; return true;
-    case OPT_SIZES: return parse_sizes(v, b);
+    case OPT_SIZES: b->sizes_given = true; return parse_sizes(v, b);
     case OPT_KSIZE: return parse_ksizes(v, b);
     case OPT_FFT: b->fft = true; return true;
+    case OPT_LAYER: b->layer = v; return true;
+    case OPT_MATH: return eng_layer_math_parse(v, &b->math) || (app_error("option '--math': %s", err_msg()), false);
     case OPT_ENGINES: return parse_engines(v, b);
     case OPT_BUDGET_MS:
         if (!app_parse_count(o->name, v, 60000, &n))
@@ -311,6 +314,15 @@ int app_bench_main(int argc, char **argv)
     if (rc != APP_EXIT_OK)
         goto done;
     snprintf(sample, sizeof sample, "%s/assets/sample.png", app_data_dir());
+    if (b->layer) {
+        if (b->fft || b->ksize_count) {
+            app_error("bench: --layer measures a layer's ways; it takes no --fft or --ksize");
+            rc = APP_EXIT_USAGE;
+        } else {
+            rc = bench_layer_main(b, b->layer, b->math, b->sizes_given, b->image ? b->image : sample);
+        }
+        goto done;
+    }
     if (!img_load_luma(b->image ? b->image : sample, &b->opt.limits, &img)) {
         app_error("%s", err_msg());
         rc = app_exit_of_error(APP_EXIT_INPUT);

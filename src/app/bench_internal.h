@@ -4,7 +4,8 @@
  *   bench.c         the command line, measuring, the command itself
  *   bench_report.c  the figures derived from the cells, as text, CSV or JSON
  *   bench_roofline.c  the roofs and each engine's point
- *   bench_fft.c     --fft: the filter through the FFT at each size, and where it beats the 2-D loop */
+ *   bench_fft.c     --fft: the filter through the FFT at each size, and where it beats the 2-D loop
+ *   bench_layer.c   --layer: a layer's three ways on each engine at each size */
 #ifndef CONVIS_BENCH_INTERNAL_H
 #define CONVIS_BENCH_INTERNAL_H
 
@@ -62,6 +63,11 @@ typedef struct bench {
     bench_cell fft_cell[BENCH_MAX_SIZES];
     double fft_plan_ms[BENCH_MAX_SIZES];
     int fft_nw[BENCH_MAX_SIZES], fft_nh[BENCH_MAX_SIZES];
+    /* --layer (bench_layer.c): the layers' list, --math, and whether
+     * --sizes was given (a layer's default sizes are smaller) */
+    const char *layer;
+    eng_layer_math math;
+    bool sizes_given;
 } bench;
 
 /* The figures of `count` measured benches (one a filter size, --ksize) on

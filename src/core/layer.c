@@ -162,8 +162,8 @@ bool layer_preset(const char *name, int c_in, layer_filters *out)
         if (!layer_filters_alloc(out, c_in, (int)n, 3))
             return false;
         for (long i = 0; i < n * c_in * 9; ++i) {
-            seed = seed * 1103515245UL + 12345UL;
-            out->w[i] = (float)((long)((seed >> 16) % 17) - 8) / 8.0f; /* -1 .. 1 in eighths */
+            seed = (seed * 1103515245UL + 12345UL) & 0xffffffffUL;
+            out->w[i] = (float)(seed >> 8) / 8388608.0f - 1.0f; /* -1 .. 1 in steps of 2^-23: sums round */
         }
         for (int o = 0; o < (int)n; ++o)
             snprintf(out->out_name[o], sizeof out->out_name[o], "%d", o);

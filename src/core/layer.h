@@ -67,8 +67,9 @@ static inline float *layer_weight(const layer_filters *f, int o, int c)
  *   opponent  3 outputs (colour only): red centre less green surround,
  *             green centre less red surround, blue centre less yellow surround
  *   blur      c_in outputs: each channel through the 3x3 Gaussian, alone
- *   random:N  N outputs (1..LAYER_MAX_CHANNELS) of 3x3 weights in -1..1,
- *             eighths, the same for every run (the benchmark's layers)
+ *   random:N  N outputs (1..LAYER_MAX_CHANNELS) of 3x3 weights in -1..1
+ *             of 24 bits (their sums round, so an order of sums shows),
+ *             the same for every run (the benchmark's layers)
  * False with a sentence for an unknown name or one that needs colour. */
 bool layer_preset(const char *name, int c_in, layer_filters *out);
 const char *layer_preset_names(void); /* "edges, opponent, blur, random:N" */

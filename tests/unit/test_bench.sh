@@ -148,6 +148,41 @@ else
   bad "bench --fft: $(grep -A8 '"fft"' "$tmp/fft.json" | head -10) $(grep -A6 'Through the FFT' "$tmp/fft.text") $(cat "$tmp/err")"
 fi
 
+# --layer: a layer's three ways on each engine that computes layers, at each
+# size, in the JSON and the text: every run compared with the direct loop
+if timeout 300 "$convis" bench --layer edges,random:8 --sizes 16,40 --budget-ms 10 --json >"$tmp/layer.json" 2>"$tmp/err" &&
+  timeout 300 "$convis" bench --layer random:8 --sizes 16,40 --engines cpu-par --budget-ms 10 \
+    >"$tmp/layer.text" 2>>"$tmp/err" && /usr/bin/python3 - "$tmp/layer.json" "$tmp/layer.text" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+assert d["channels"] == 3, d["channels"]
+assert [(l["name"], l["c_in"], l["c_out"], l["k"]) for l in d["layers"]] == [("edges", 3, 4, 3), ("random:8", 3, 8, 3)]
+for l in d["layers"]:
+    runs = l["runs"]
+    assert {r["engine"] for r in runs} == {"cpu-seq", "cpu-par"}, runs
+    assert {r["size"] for r in runs} == {16, 40}, runs
+    for r in runs:
+        if "error" in r:
+            assert r["way"] == "library" and "OpenBLAS" in r["error"], r
+            continue
+        assert r["ms"] > 0 and r["runs"] >= 1 and r["gflops"] > 0, r
+        assert (r["extra_mb"] == 0) == (r["way"] == "direct"), r
+        if r["way"] != "direct":  # 27 rows of size^2 floats
+            assert abs(r["extra_mb"] - 27 * 4 * r["size"] ** 2 / 1e6) < 1e-3, r
+        assert r["over_tolerance"] == 0, r
+        if r["way"] != "library":
+            assert r["differ"] == 0, r
+assert "layer random:8: 3 channels in, 8 filters of 3x3x3: 55 operations an output" in text, text
+assert "cpu-par im2col: the direct loop's bits at every size" in text, text
+assert "cpu-seq" not in text.split("layer random:8")[1], text
+PY
+then
+  ok "bench --layer: each layer, engine, way and size, compared with the direct loop"
+else
+  bad "bench --layer: $(head -c 600 "$tmp/layer.json") $(head -20 "$tmp/layer.text") $(cat "$tmp/err")"
+fi
+
 n_gpus=$(grep -c '"short":' "$here/../../records/datasheets.json")
 if grep -q '^Bounds, from the datasheets, not measured' "$tmp/cores" &&
   [ "$(grep -c '"gpu": ' "$tmp/json")" -eq "$n_gpus" ] &&
