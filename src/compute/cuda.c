@@ -185,6 +185,7 @@ typedef struct cuda_state {
     gl_link links[MAX_GL_BUFFERS];
     unsigned long long presents; /* link_for calls: the clock of least-recent use */
     char broken[512];            /* why CUDA cannot be used any more ("" while it can) */
+    eng_cuda_layer_ctx *layer;   /* a layer's runs' cuBLAS handle (cuda_layer.c); NULL: none yet */
 } cuda_state;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -430,6 +431,8 @@ static void forget_device_objects(cuda_state *s)
     s->d_in = s->d_out = NULL;
     s->capacity = 0;
     s->filter_on_device = false;
+    eng_cuda_layer_forget(s->layer); /* its handle went with the old context */
+    s->layer = NULL;
 }
 
 /* Lets go of everything the engine holds on the device: registrations,
@@ -455,6 +458,8 @@ static void release_device_objects(cuda_state *s)
         cudaStreamDestroy(s->stream);
     s->stream = NULL;
     s->filter_on_device = false;
+    eng_cuda_layer_free(s->layer);
+    s->layer = NULL;
     cudaGetLastError();
 }
 
@@ -1204,6 +1209,26 @@ static void cuda_trim(void *state)
     cudaGetLastError();
 }
 
+/* A layer (cuda_layer.c) on the engine's stream. A failure that broke the
+ * context mends it as a failed run does. */
+static bool cuda_layer(void *state, const eng_layer_job *job, eng_layer_timing *timing)
+{
+    cuda_state *s = state;
+    char reason[512];
+    cudaError_t after;
+    if (!ready(s))
+        return false;
+    if (eng_cuda_layer(&s->layer, s->stream, &s->prop, job, timing))
+        return true;
+    snprintf(reason, sizeof reason, "%s", err_msg());
+    after = cudaDeviceSynchronize();
+    if (after != cudaSuccess)
+        cuda_check(after, "the layer's kernels", __FILE__, __LINE__);
+    err_set("%s", reason);
+    mend_if_broken(s);
+    return false;
+}
+
 static bool cuda_roofs(void *state, eng_roofs *out) /* cuda_roofs.c */
 {
     return ready(state) && eng_cuda_roofs(((cuda_state *)state)->stream, out);
@@ -1227,4 +1252,7 @@ const eng_class eng_cuda_class = {
     .forget_buffer = cuda_forget_buffer,
     .trim = cuda_trim,
     .roofs = cuda_roofs,
+    .layer_ways = 1u << ENG_LAYER_DIRECT | 1u << ENG_LAYER_IM2COL | 1u << ENG_LAYER_LIBRARY,
+    .layer_maths = 1u << ENG_MATH_TF32 | 1u << ENG_MATH_FP16,
+    .layer = cuda_layer,
 };

@@ -321,6 +321,8 @@ typedef struct eng_class {
     /* The ways of a layer it runs (bits 1 << eng_layer_way) and its run of
      * one (eng_layer_run has checked the job); 0 and NULL: none. */
     unsigned layer_ways;
+    /* The arithmetic its library way has besides fp32 (bits 1 << eng_layer_math); 0: fp32 only. */
+    unsigned layer_maths;
     bool (*layer)(void *state, const eng_layer_job *job, eng_layer_timing *timing);
 } eng_class;
 

@@ -31,6 +31,28 @@ bool eng_cpu_layer(int threads, const eng_layer_job *job, eng_layer_timing *timi
 #define ENG_CPU_LAYER_WAYS (1u << ENG_LAYER_DIRECT | 1u << ENG_LAYER_IM2COL | 1u << ENG_LAYER_LIBRARY)
 #else
 #define ENG_CPU_LAYER_WAYS (1u << ENG_LAYER_DIRECT | 1u << ENG_LAYER_IM2COL)
+/* A layer on the CUDA engine's device (cuda_layer.c), on its stream: `ctx`
+ * holds what runs keep (cuBLAS's handle), made on first need (*ctx NULL)
+ * and freed with eng_cuda_layer_free. prop: the device's properties (a
+ * struct cudaDeviceProp), for its tensor cores. */
+typedef struct eng_cuda_layer_ctx eng_cuda_layer_ctx;
+struct cudaDeviceProp;
+bool eng_cuda_layer(eng_cuda_layer_ctx **ctx, void *stream, const struct cudaDeviceProp *prop,
+                    const eng_layer_job *job, eng_layer_timing *timing);
+void eng_cuda_layer_free(eng_cuda_layer_ctx *ctx);
+void eng_cuda_layer_forget(eng_cuda_layer_ctx *ctx); /* after a device reset: its handle is gone, not destroyed */
+
 #endif
+
+/* A layer on the CUDA engine's device (cuda_layer.c), on its stream: `ctx`
+ * holds what runs keep (cuBLAS's handle), made on first need (*ctx NULL)
+ * and freed with eng_cuda_layer_free. prop: the device's properties (a
+ * struct cudaDeviceProp), for its tensor cores. */
+typedef struct eng_cuda_layer_ctx eng_cuda_layer_ctx;
+struct cudaDeviceProp;
+bool eng_cuda_layer(eng_cuda_layer_ctx **ctx, void *stream, const struct cudaDeviceProp *prop,
+                    const eng_layer_job *job, eng_layer_timing *timing);
+void eng_cuda_layer_free(eng_cuda_layer_ctx *ctx);
+void eng_cuda_layer_forget(eng_cuda_layer_ctx *ctx); /* after a device reset: its handle is gone, not destroyed */
 
 #endif

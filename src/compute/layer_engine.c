@@ -43,11 +43,14 @@ bool eng_layer_runs(const eng_engine *e, eng_layer_way way, eng_layer_math math)
     const eng_class *cls = eng_class_of(e);
     char names[256] = "";
     size_t n = 0;
-    if (cls->layer && (cls->layer_ways >> way & 1u) && (math == ENG_MATH_FP32 || way == ENG_LAYER_LIBRARY))
-        return true;
     if (math != ENG_MATH_FP32 && way != ENG_LAYER_LIBRARY)
         return err_set(_("Only the library way rounds its inputs to %s; direct and im2col compute in fp32."),
                        eng_layer_math_name(math));
+    if (cls->layer && (cls->layer_ways >> way & 1u) && math != ENG_MATH_FP32 && !(cls->layer_maths >> math & 1u))
+        return err_set(_("The %1$s engine's library computes in fp32 only, not %2$s (tensor cores: the cuda engine)."),
+                       cls->name, eng_layer_math_name(math));
+    if (cls->layer && (cls->layer_ways >> way & 1u))
+        return true;
     for (size_t i = 0; i < eng_count(); ++i)
         if (eng_class_at(i)->layer && (eng_class_at(i)->layer_ways >> way & 1u) && n < sizeof names)
             n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", eng_class_at(i)->name);

@@ -25,6 +25,8 @@
  *   - the engine used from another thread than the one that opened it (on
  *     the stand-in, opened on its second device: the other thread's current
  *     device is not the engine's until the engine makes it so);
+ *   - a layer (C_in -> C_out) every way, direct and im2col bit for bit,
+ *     cuBLAS in fp32, tf32 and fp16 within their tolerance (layer_check.h);
  *   - an injected allocation failure (CONVIS_CUDA_FAIL_ALLOC=1): a sentence
  *     with the sizes and the free memory, and the engine still usable after;
  *   - with the CPU stand-in only: no device, no driver, an old driver, a full
@@ -47,6 +49,7 @@
 #include "../unit/independent.h"
 #include "any_size_check.h"
 #include "../unit/geometry_check.h"
+#include "../unit/layer_check.h"
 #include "../unit/race_check.h"
 #include "../unit/tiles_check.h"
 #include "compute/engine.h"
@@ -888,6 +891,7 @@ int main(void)
     check_quiet_race(e);
 #endif
     check_tiles_on(e);
+    printf("%ld layer outputs of every way, arithmetic, border and geometry compared\n", check_layer_on(e, "cuda"));
     eng_close(e);
     check_two_engines(cls);
     check_alloc_failure(cls);

@@ -12,6 +12,7 @@
 #include "core/err.h"
 #include "core/layer.h"
 #include "compute/engine.h"
+#include "layer_check.h"
 
 static conv_params geometry(conv_border border, int stride, int dilation, conv_padding pad)
 {
@@ -331,6 +332,8 @@ static void engines(void)
                                         : !eng_layer_run(eng, &job, &t) && strstr(err_msg(), "budget"),
                   "%s %s under a budget of 1000 bytes: %s", names[e], eng_layer_way_name(job.way), err_msg());
         }
+        printf("%s: %ld layer outputs of every way, border and geometry compared\n", names[e],
+               check_layer_on(eng, names[e]));
         {
             eng_layer_job job = {&ref, &f, p, &got, ENG_LAYER_DIRECT, ENG_MATH_FP32, 0};
             eng_layer_timing t;
@@ -338,6 +341,10 @@ static void engines(void)
                   err_msg());
             job.in = &in, job.math = ENG_MATH_TF32;
             CHECK(!eng_layer_run(eng, &job, &t) && strstr(err_msg(), "fp32"), "tf32 is the library's: %s", err_msg());
+            job.way = ENG_LAYER_LIBRARY;
+            CHECK(!eng_layer_run(eng, &job, &t) &&
+                      (strstr(err_msg(), "fp32 only, not tf32") || strstr(err_msg(), "does not compute a layer library")),
+                  "and not the CPU's: %s", err_msg());
         }
         eng_close(eng);
     }
