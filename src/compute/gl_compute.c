@@ -108,6 +108,7 @@ typedef struct gl_state {
     double phase_t0, host_ms[Q_COUNT];
     char renderer[128];
     eng_options opt; /* the result path: bulk, or one read-back per pixel */
+    eng_gl_layer_ctx *layer; /* a layer's programs and buffers (gl_layer.c); NULL: none yet */
 } gl_state;
 
 #define CLOCK_QUERY N_("GL timer query")
@@ -517,6 +518,7 @@ static void gl_close(void *state)
     gl_state *s = state;
     if (!s)
         return;
+    eng_gl_layer_free(s->layer);
     glDeleteQueries(Q_COUNT, s->query);
     glDeleteBuffers(BUF_COUNT, s->buf);
     for (int k = 0; k < PROG_COUNT; ++k)
@@ -1006,6 +1008,63 @@ static void gl_trim(void *state)
     s->capacity = 0;
 }
 
+/* ---- what gl_layer.c shares of the engine (engines.h) ---------------------- */
+
+bool eng_gl_build(void *state, const char *file, const char *defines, unsigned *program)
+{
+    gl_state *s = state;
+    char path[4200], common_path[4200];
+    char *common, *source = NULL;
+    gl_program p;
+    bool ok;
+    snprintf(common_path, sizeof common_path, "%s/%s", eng_shader_dir(), SHADER_COMMON);
+    snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), file);
+    common = read_text(common_path);
+    if (common)
+        source = read_text(path);
+    memset(&p, 0, sizeof p);
+    ok = source && build_program(s, &p, (const char *const[3]){common, defines, source}, path);
+    free(common);
+    free(source);
+    *program = p.program;
+    return ok;
+}
+
+bool eng_gl_check(void *state, const char *doing)
+{
+    return gl_check(state, doing);
+}
+
+void eng_gl_take_errors(void)
+{
+    take_errors();
+}
+
+bool eng_gl_host_timed(const void *state)
+{
+    return ((const gl_state *)state)->host_timed;
+}
+
+const char *eng_gl_clock(const void *state)
+{
+    return ((const gl_state *)state)->host_timed ? CLOCK_HOST : CLOCK_QUERY;
+}
+
+long long eng_gl_max_buffer(const void *state)
+{
+    return (long long)((const gl_state *)state)->max_block_bytes;
+}
+
+eng_gl_layer_ctx **eng_gl_layer_slot(void *state)
+{
+    return &((gl_state *)state)->layer;
+}
+
+static bool gl_layer(void *state, const eng_layer_job *job, eng_layer_timing *timing)
+{
+    return eng_gl_layer(state, job, timing);
+}
+
 const eng_class eng_gl_class = {
     .name = "gl",
     .summary = N_("an OpenGL compute shader (tiled or naive), one GPU invocation per output"),
@@ -1023,5 +1082,7 @@ const eng_class eng_gl_class = {
     .device = gl_device,
     .configure = gl_configure,
     .trim = gl_trim,
-    .roofs = eng_gl_roofs, /* gl_roofs.c */
+    .roofs = eng_gl_roofs,
+    .layer_ways = 1u << ENG_LAYER_DIRECT | 1u << ENG_LAYER_IM2COL,
+    .layer = gl_layer, /* gl_roofs.c */
 };

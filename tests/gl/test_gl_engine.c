@@ -20,6 +20,7 @@
 #include "../unit/check.h"
 #include "../unit/geometry_check.h"
 #include "../unit/independent.h"
+#include "../unit/layer_check.h"
 #include "../unit/race_check.h"
 #include "../unit/tiles_check.h"
 #include "compute/engine.h"
@@ -401,6 +402,7 @@ int main(void)
     check_any_size_no_barrier(e);
     printf("%ld runs of other geometries equal to the reference\n", check_geometry_on(e));
     check_geometry_too_wide(e);
+    printf("%ld layer outputs of every way, border and geometry compared\n", check_layer_on(e, "gl"));
     {
         eng_options o;
         memset(&o, 0, sizeof o);
