@@ -132,6 +132,7 @@ static void (*const scene_call[ACT_COUNT])(scene *s) = {
     [ACT_STRIDE] = scene_next_stride,
     [ACT_DILATION] = scene_next_dilation,
     [ACT_PADDING] = scene_next_padding,
+    [ACT_CHANNELS] = scene_next_layer,
     [ACT_APPLY_AGAIN] = scene_apply_again,
     [ACT_CHAIN] = scene_chain,
     [ACT_TOO_BIG] = scene_too_big,
@@ -195,6 +196,7 @@ static void run(app *a, app_act act)
     case ACT_VIEW_AT: scene_view_at(s, act.x, act.y); break;
     case ACT_CENTER_ON: scene_center_on(s, act.x, act.y); break;
     case ACT_HOVER: scene_hover(s, act.x >= 0 && act.y >= 0, act.x, act.y); break;
+    case ACT_CHANNEL_PICK: scene_channel_pick(s, act.x, act.y); break;
     case ACT_PIN: act.x >= 0 && act.y >= 0 ? scene_pin_at(s, act.x, act.y) : scene_pin(s); break;
     case ACT_LESSONS: toggle_menu(a); break;
     case ACT_PICK_LESSON:

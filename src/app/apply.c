@@ -245,6 +245,19 @@ static bool load_input(const apply_args *a, img_image *img, layer_tensor *in)
     return ok;
 }
 
+/* The engine asked for, with its options; NULL after a message. */
+static eng_engine *open_engine(const apply_args *a)
+{
+    eng_engine *engine = app_engine_open(eng_find(a->engine));
+    if (engine && eng_has_options(eng_class_of(engine)) && !eng_set_options(engine, &a->eng)) {
+        eng_close(engine);
+        engine = NULL;
+    }
+    if (!engine)
+        app_error("%s", err_msg());
+    return engine;
+}
+
 int app_apply_main(int argc, char **argv)
 {
     apply_args a;
@@ -279,18 +292,10 @@ int app_apply_main(int argc, char **argv)
             rc = APP_EXIT_ENV; /* no memory for the result */
             goto free_image;
         }
-    engine = app_engine_open(eng_find(a.engine));
+    engine = open_engine(&a);
     if (!engine) {
-        app_error("%s", err_msg());
         rc = APP_EXIT_ENGINE;
         goto close_host;
-    }
-    if (eng_has_options(eng_class_of(engine))) {
-        if (!eng_set_options(engine, &a.eng)) {
-            app_error("%s", err_msg());
-            rc = APP_EXIT_ENGINE;
-            goto close_engine;
-        }
     }
     job.in = &img.luma;
     job.out = &out[0];

@@ -22,6 +22,7 @@ const scene_feature *const scene_features[SCENE_FEATURE_COUNT] = {
     [SCENE_FEATURE_INSIDE] = &scene_inside_feature, [SCENE_FEATURE_SWEEP] = &scene_sweep_feature,
     [SCENE_FEATURE_FILTER_SWEEP] = &scene_filter_sweep_feature,
     [SCENE_FEATURE_CHAIN] = &scene_chain_feature,      [SCENE_FEATURE_GEOMETRY] = &scene_geometry_feature,
+    [SCENE_FEATURE_CHANNELS] = &scene_channels_feature,
 };
 
 #define EACH_FEATURE(f)                                                                                                \
@@ -408,7 +409,7 @@ bool scene_close_shown(scene *s)
 const char *scene_area_name(scene_area area)
 {
     static const char *const names[SCENE_AREA_COUNT] = {"grids", "large", "inside", "sweep",
-                                                               "filter-sweep", "geometry"};
+                                                               "filter-sweep", "geometry", "channels"};
     return area >= 0 && area < SCENE_AREA_COUNT ? names[area] : "?";
 }
 

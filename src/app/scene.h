@@ -1,10 +1,9 @@
 /* scene.h - the model: what the teaching window shows and why. Its core
  * holds the image, the settings, the phase, what is shown and where, the
- * notices and the long work's scheduler (scene.c, scene_work.c,
- * scene_region.c); each teaching feature owns a struct of its own in it,
- * declared in its header (walk.h, measure.h, gpu_phase.h, gpu_tiles.h, inside_gpu.h,
- * sweep.h, chain.h, geometry.h), written only by its own file and reached by the core
- * only through their table (scene_feature.h).
+ * notices and the long work's scheduler (scene.c, scene_work.c, scene_region.c); each
+ * teaching feature owns a struct of its own in it, declared in its header (walk.h, measure.h,
+ * gpu_phase.h, gpu_tiles.h, inside_gpu.h, sweep.h, chain.h, geometry.h, channels.h), written
+ * only by its own file and reached by the core only through their table (scene_feature.h).
  *
  * Headless: only core, compute, the formatting helpers and the catalogue of
  * words. What it needs from outside (an engine, a GL buffer, a clock) comes
@@ -16,6 +15,7 @@
 #include <stdio.h>
 
 #include "chain.h"
+#include "channels.h"
 #include "geometry.h"
 #include "gpu_phase.h"
 #include "gpu_tiles.h"
@@ -59,7 +59,7 @@ typedef struct scene_stash {
     eng_kernel gpu_kernel; eng_result gpu_result; /* the GPU phase's */
     long long gpu_budget;
     int block_shape;
-    int geometry[3]; /* the geometry view's stride, dilation, padding */
+    int geometry[3], channels_layer; /* the geometry view's stride, dilation, padding; the channels view's layer */
 } scene_stash;
 
 typedef struct scene {
@@ -113,18 +113,17 @@ typedef struct scene {
     sweep_state filter_sweep;
     chain_state chain;
     geometry_state geometry;
+    channels_state channels;
 } scene;
 
 /* ---- life ------------------------------------------------------------------ */
 
-/* Sets up a scene with no image, the CPU engines open and the best GPU
- * engine (cuda, else gl) opened or its absence explained. */
+/* A scene with no image, the CPU engines open, the best GPU engine (cuda, else gl) or why not. */
 void scene_init(scene *s, const scene_host *host, const app_options *opt);
 void scene_free(scene *s);
 
-/* Opens an image file, or takes `img` (the scene owns it from now on)
- * titled `name`; on failure keeps the image shown and says why in the
- * banner. */
+/* Opens an image file, or takes `img` (the scene owns it from now on) titled
+ * `name`; on failure keeps the image shown and says why in the banner. */
 bool scene_open_image(scene *s, const char *path);
 bool scene_adopt_image(scene *s, img_image *img, const char *name);
 void scene_apply_again(scene *s); /* the whole output becomes the input: one more pass */
@@ -157,7 +156,7 @@ void scene_toggle_threads(scene *s);
 void scene_show(scene *s, scene_area area);
 void scene_show_chart(scene *s, scene_chart chart);
 bool scene_close_shown(scene *s);
-const char *scene_area_name(scene_area area); /* "grids", "large", "inside", "sweep", "filter-sweep" */
+const char *scene_area_name(scene_area area); /* "grids", "large", "inside", "sweep", "filter-sweep", ... */
 
 /* The region shown (scene_region.c). */
 void scene_zoom(scene *s, int step);    /* + closer (fewer cells than shown), - farther */

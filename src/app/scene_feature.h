@@ -1,6 +1,6 @@
 /* scene_feature.h - the table of the scene's teaching features, shaped like
  * compute's eng_class: each feature (walk.c, measure.c, gpu_phase.c with
- * gpu_memory.c and gpu_tiles.c, inside_gpu.c, sweep.c, chain.c, geometry.c) owns its
+ * gpu_memory.c and gpu_tiles.c, inside_gpu.c, sweep.c, chain.c, geometry.c, channels.c) owns its
  * struct in the scene and is its only writer; the core (scene.c,
  * scene_work.c, scene_region.c) never calls a feature by name but loops
  * over this table (docs/ARCHITECTURE.md, section 8). A hook a feature does not
@@ -62,7 +62,7 @@ extern const scene_feature *const scene_features[SCENE_FEATURE_COUNT];
 
 extern const scene_feature scene_walk_feature, scene_measure_feature, scene_gpu_feature, scene_tiles_feature,
     scene_inside_feature, scene_sweep_feature, scene_filter_sweep_feature, scene_chain_feature,
-    scene_geometry_feature;
+    scene_geometry_feature, scene_channels_feature;
 
 /* ---- the core, for the features ---------------------------------------------- */
 

@@ -26,6 +26,7 @@ typedef enum scene_feature_id {
     SCENE_FEATURE_FILTER_SWEEP,
     SCENE_FEATURE_CHAIN,
     SCENE_FEATURE_GEOMETRY,
+    SCENE_FEATURE_CHANNELS,
     SCENE_FEATURE_COUNT
 } scene_feature_id;
 
@@ -43,6 +44,7 @@ typedef enum scene_area {
     SCENE_AREA_SWEEP,     /* the size sweep's chart (W) */
     SCENE_AREA_FILTER_SWEEP, /* the filter sweep's chart (Shift+W) */
     SCENE_AREA_GEOMETRY,     /* stride, dilation and padding on a piece of the image (, . /) */
+    SCENE_AREA_CHANNELS,     /* the image's channels and a layer of filters over them (Shift+C) */
     SCENE_AREA_COUNT
 } scene_area;
 

@@ -100,7 +100,7 @@ static const float sobel4[4][9] = {
     {-1, -2, -1, 0, 0, 0, 1, 2, 1},
     {-2, -1, 0, -1, 0, 1, 0, 1, 2},
 };
-static const char *const sobel4_names[4] = {"edge 0°", "edge 45°", "edge 90°", "edge 135°"};
+static const char *const sobel4_names[4] = {N_("edge 0°"), N_("edge 45°"), N_("edge 90°"), N_("edge 135°")};
 static const float gauss3[9] = {0.0625f, 0.125f, 0.0625f, 0.125f, 0.25f, 0.125f, 0.0625f, 0.125f, 0.0625f};
 
 static void set_name(layer_filters *f, const char *name)
@@ -146,16 +146,16 @@ bool layer_preset(const char *name, int c_in, layer_filters *out)
         opponent(out, 0, red, &green, 1);
         opponent(out, 1, green, &red, 1);
         opponent(out, 2, blue, yellow, 2);
-        snprintf(out->out_name[0], sizeof out->out_name[0], "red-green");
-        snprintf(out->out_name[1], sizeof out->out_name[1], "green-red");
-        snprintf(out->out_name[2], sizeof out->out_name[2], "blue-yellow");
+        snprintf(out->out_name[0], sizeof out->out_name[0], "%s", N_("red-green"));
+        snprintf(out->out_name[1], sizeof out->out_name[1], "%s", N_("green-red"));
+        snprintf(out->out_name[2], sizeof out->out_name[2], "%s", N_("blue-yellow"));
     } else if (strcmp(name, "blur") == 0) {
-        static const char *const chan[3] = {"red", "green", "blue"};
+        static const char *const chan[3] = {N_("red blur"), N_("green blur"), N_("blue blur")};
         if (!layer_filters_alloc(out, c_in, c_in, 3))
             return false;
         for (int o = 0; o < c_in; ++o) {
             memcpy(layer_weight(out, o, o), gauss3, sizeof gauss3);
-            snprintf(out->out_name[o], sizeof out->out_name[o], "%s blur", c_in == 3 ? chan[o] : "grey");
+            snprintf(out->out_name[o], sizeof out->out_name[o], "%s", c_in == 3 ? chan[o] : N_("grey blur"));
         }
     } else if (n > 0) {
         unsigned long seed = 12345;

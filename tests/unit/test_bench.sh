@@ -160,11 +160,11 @@ assert d["channels"] == 3, d["channels"]
 assert [(l["name"], l["c_in"], l["c_out"], l["k"]) for l in d["layers"]] == [("edges", 3, 4, 3), ("random:8", 3, 8, 3)]
 for l in d["layers"]:
     runs = l["runs"]
-    assert {r["engine"] for r in runs} == {"cpu-seq", "cpu-par"}, runs
+    assert {"cpu-seq", "cpu-par"} <= {r["engine"] for r in runs}, runs
     assert {r["size"] for r in runs} == {16, 40}, runs
     for r in runs:
-        if "error" in r:
-            assert r["way"] == "library" and "OpenBLAS" in r["error"], r
+        if "error" in r:  # a GPU engine unavailable here, gl's library way, a build without OpenBLAS
+            assert r["engine"] not in ("cpu-seq", "cpu-par") or "OpenBLAS" in r["error"], r
             continue
         assert r["ms"] > 0 and r["runs"] >= 1 and r["gflops"] > 0, r
         assert (r["extra_mb"] == 0) == (r["way"] == "direct"), r

@@ -30,6 +30,7 @@ OWNERS = {
     'sweep': {'sweep.c'},
     'chain': {'chain.c'},
     'geometry': {'geometry.c'},
+    'channels': {'channels.c'},
 }
 # files of one feature, one unit for the circle check
 UNITS = {'gpu_phase.c': 'gpu', 'gpu_memory.c': 'gpu', 'gpu_tiles.c': 'gpu'}

@@ -452,7 +452,8 @@ void view_layout(view *v, const app *a, int W, int H)
     L->sweep =
         (rect){L->input.x, L->middle.y, L->output.x + L->output.w - L->input.x, L->input.y + L->input.h - L->middle.y};
     L->sweep_shown =
-        (s->area == SCENE_AREA_SWEEP || s->area == SCENE_AREA_FILTER_SWEEP || s->area == SCENE_AREA_GEOMETRY) &&
+        (s->area == SCENE_AREA_SWEEP || s->area == SCENE_AREA_FILTER_SWEEP || s->area == SCENE_AREA_GEOMETRY ||
+         s->area == SCENE_AREA_CHANNELS) &&
         s->img.luma.px;
     below = top + grid + L->pad;
     L->status = (rect){L->pad, below, L->W * R.status_share, bottom_h};

@@ -81,6 +81,9 @@ void view_destroy(view *v)
     rnd_texture_free(&v->thumb_out);
     rnd_texture_free(&v->plane);
     rnd_texture_free(&v->heat);
+    rnd_texture_free(&v->chan_in);
+    for (int i = 0; i < LAYER_MAX_CHANNELS; ++i)
+        rnd_texture_free(&v->chan_out[i]);
     free(v->out_px.px);
     free(v);
 }
@@ -281,6 +284,7 @@ void view_draw(view *v, const app *a, int w, int h)
             break;
         }
         case SCENE_AREA_GEOMETRY: vw_draw_geometry(v, a, v->L.sweep); break;
+        case SCENE_AREA_CHANNELS: vw_draw_channels(v, a, v->L.sweep); break;
         default:
             vw_draw_grids(v, s, scene_now(s));
             vw_draw_kernel(v, a);

@@ -170,6 +170,9 @@ struct view {
     rnd_texture heat;               /* the runs without the barrier: where outputs came out wrong */
     unsigned long heat_for;         /* ... for that set of runs (scene's inside.gpu_generation) */
     char tooltip[512];              /* the whole text shown this frame ("" none) */
+    rnd_texture chan_in, chan_out[LAYER_MAX_CHANNELS]; /* the channels view's pictures ... */
+    unsigned long chan_made;                           /* ... for that layer and image (channels.made) */
+    int chan_display;                                  /* ... in that display mode */
     vw_click clicks[VW_MAX_CLICKS]; /* the places to click this frame, in the order drawn */
     int click_count;
 };
@@ -252,6 +255,8 @@ const char *vw_sweep_engine(const scene *s, int k);
 void vw_sweep_marker(int k, float x, float y, float m, rnd_color color);
 /* roofline.c: the filter sweep's roofline in rectangle box */
 void vw_draw_roofline(view *v, const app *a, rect box);
+/* channels.c: the channels view (Shift+C) in rectangle box */
+void vw_draw_channels(view *v, const app *a, rect box);
 /* geometry.c: the geometry view (, . /) in rectangle box */
 void vw_draw_geometry(view *v, const app *a, rect box);
 
