@@ -16,7 +16,7 @@
 #define CHAN_MOST_RUNS 9
 
 static const char *const engine_names[CHAN_ENGINES] = {"cpu-seq", "cpu-par", "GPU"};
-static const char *const preset_names[CHAN_LAYERS] = {"colour", "edges", "opponent", "blur"};
+static const char *const preset_names[CHAN_LAYERS] = {N_("colour"), N_("edges"), N_("opponent"), N_("blur")};
 static const char *const colour_names[3] = {N_("red"), N_("green"), N_("blue")};
 
 const char *scene_channels_engine(const scene *s, int k)

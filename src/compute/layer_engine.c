@@ -9,7 +9,8 @@
 #include "core/tr.h"
 #include "engines.h"
 
-static const char *const way_names[ENG_LAYER_WAY_COUNT] = {"direct", "im2col", "library"};
+static const char *const way_names[ENG_LAYER_WAY_COUNT] = {NC_("way", "direct"), NC_("way", "im2col"),
+                                                             NC_("way", "library")};
 static const char *const math_names[ENG_MATH_COUNT] = {"fp32", "tf32", "fp16"};
 
 const char *eng_layer_way_name(eng_layer_way w)
@@ -58,7 +59,7 @@ bool eng_layer_runs(const eng_engine *e, eng_layer_way way, eng_layer_math math)
         return err_set(_("This build has no GEMM library: it was built without OpenBLAS (Debian: libopenblas-dev) "
                          "and without CUDA."));
     return err_set(_("The %1$s engine does not compute a layer %2$s (these do: %3$s)."), cls->name,
-                   eng_layer_way_name(way), n ? names : "-");
+                   C_("way", eng_layer_way_name(way)), n ? names : "-");
 }
 
 static bool sizes_agree(const eng_layer_job *job)

@@ -138,17 +138,17 @@ bool layer_preset(const char *name, int c_in, layer_filters *out)
             snprintf(out->out_name[o], sizeof out->out_name[o], "%s", sobel4_names[o]);
         }
     } else if (strcmp(name, "opponent") == 0) {
-        static const int red = 0, green = 1, blue = 2, yellow[2] = {0, 1};
+        static const int red = 0, green = 1, blue = 2, red_green[2] = {0, 1};
         if (c_in != 3)
             return err_set(_("The layer 'opponent' compares colours: it needs a colour image (3 channels)."));
         if (!layer_filters_alloc(out, 3, 3, 3))
             return false;
         opponent(out, 0, red, &green, 1);
         opponent(out, 1, green, &red, 1);
-        opponent(out, 2, blue, yellow, 2);
+        opponent(out, 2, blue, red_green, 2);
         snprintf(out->out_name[0], sizeof out->out_name[0], "%s", N_("red-green"));
         snprintf(out->out_name[1], sizeof out->out_name[1], "%s", N_("green-red"));
-        snprintf(out->out_name[2], sizeof out->out_name[2], "%s", N_("blue-yellow"));
+        snprintf(out->out_name[2], sizeof out->out_name[2], "%s", N_("blue-(red+green)"));
     } else if (strcmp(name, "blur") == 0) {
         static const char *const chan[3] = {N_("red blur"), N_("green blur"), N_("blue blur")};
         if (!layer_filters_alloc(out, c_in, c_in, 3))

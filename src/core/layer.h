@@ -65,7 +65,8 @@ static inline float *layer_weight(const layer_filters *f, int o, int c)
 /* The presets, for c_in channels (3 for a colour image, 1 for a grey one):
  *   edges     4 outputs: Sobel at 0, 45, 90 and 135 degrees on every channel
  *   opponent  3 outputs (colour only): red centre less green surround,
- *             green centre less red surround, blue centre less yellow surround
+ *             green centre less red surround, blue centre less the mean of
+ *             red and green around it (what the eye calls blue against yellow)
  *   blur      c_in outputs: each channel through the 3x3 Gaussian, alone
  *   random:N  N outputs (1..LAYER_MAX_CHANNELS) of 3x3 weights in -1..1
  *             of 24 bits (their sums round, so an order of sums shows),

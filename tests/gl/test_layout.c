@@ -84,6 +84,9 @@ static const shot shots[] = {
     {"geometry view: stride 2, dilation 2", "stride,dilation", NULL, false, false, NULL},
     {"geometry view: a window too wide to draw", "dilation*2", NULL, false, false, "box:7"},
     {"chain", "chain", NULL, false, false, NULL},
+    {"channels view: the filter on each channel", "channels", NULL, false, false, NULL},
+    {"channels view: edges, four filters", "channels*2", NULL, false, false, NULL},
+    {"channels view: a 7x7 filter, 147 rows", "channels", NULL, false, false, "box:7"},
     {"large picture", "large-view", NULL, false, false, NULL},
     {"inside the GPU", "block-life", NULL, false, false, NULL},
     {"no barrier, 24x24", "block-life*4,block-shape*4", NULL, false, false, NULL},
@@ -112,6 +115,7 @@ static const shot screens[] = {
     {"size sweep", "sweep", NULL, false, false, NULL},
     {"dependent passes", "chain", NULL, false, false, NULL},
     {"geometry view", "stride,padding*2", NULL, false, false, NULL},
+    {"channels view", "channels*3", NULL, false, false, NULL},
     {"a second pass", "gpu,apply-again", NULL, false, false, NULL},
     {"too big for the GPU", "too-big", NULL, false, false, NULL},
     {"large picture", "large-view", NULL, false, false, NULL},
@@ -470,5 +474,5 @@ int main(int argc, char **argv)
     rnd_shutdown();
     plat_close(win.win);
     printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 && passed == 277 ? 0 : 1; /* every check above ran: a state that made none is a failure too */
+    return failed == 0 && passed == 313 ? 0 : 1; /* every check above ran: a state that made none is a failure too */
 }

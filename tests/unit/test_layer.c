@@ -130,7 +130,7 @@ static void direct_by_hand(void)
         layer_plane(&in, 0)[i] = 200, layer_plane(&in, 1)[i] = 0, layer_plane(&in, 2)[i] = 0;
     layer_direct(&in, &f, &p, &out);
     CHECK(layer_plane(&out, 0)[5] == 200 && layer_plane(&out, 1)[5] == -200 && layer_plane(&out, 2)[5] == -100,
-          "red: red-green 200, green-red -200, blue-yellow -100: %g %g %g", layer_plane(&out, 0)[5],
+          "red: red-green 200, green-red -200, blue-(red+green) -100: %g %g %g", layer_plane(&out, 0)[5],
           layer_plane(&out, 1)[5], layer_plane(&out, 2)[5]);
     layer_filters_free(&f);
     /* the bias is added last */

@@ -126,8 +126,9 @@ static void sum_line(view *v, const scene *s, float x, float y, float w)
             sum += g->col[(ch * k * k + t) * CHAN_COL_COLS + q] * layer_weight(&g->f, 0, ch)[t];
         total += sum;
         fmt_cell(sum, part, sizeof part);
-        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s %s", ch ? " + " : "", g->in.c == 3 ?
-                               vw_T(v, ch == 0 ? "red" : ch == 1 ? "green" : "blue") : vw_T(v, "grey"), part);
+        static const char *const names[3] = {N_("red"), N_("green"), N_("blue")};
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s %s", ch ? " + " : "",
+                               vw_T(v, g->in.c == 3 ? names[ch] : N_("grey")), part);
     }
     (void)total; /* the output itself, as the direct loop added it */
     fmt_cell(layer_plane(&g->out, 0)[(long)(g->py + k / 2 + CHAN_PIECE / 2) * g->out.w + g->px + k / 2 + CHAN_PIECE / 2],
@@ -171,10 +172,10 @@ static void draw_table(view *v, const scene *s, float x, float y, float w)
                   "direct loop's"),
                 x, y, w, DIM);
     y += ls;
+    static const char *const ways[ENG_LAYER_WAY_COUNT] = {N_("direct: a loop per output"), N_("im2col + our GEMM"),
+                                                          N_("a library's GEMM")};
     for (int way = 0; way < ENG_LAYER_WAY_COUNT; ++way)
-        vw_text_fit(v, v->small, vw_T(v, way == 0 ? "direct: a loop per output" : way == 1 ? "im2col + our GEMM" :
-                                                                                              "a library's GEMM"),
-                    x + name_w + (float)way * col, y, col - 0.5f * ls, DIM);
+        vw_text_fit(v, v->small, vw_T(v, ways[way]), x + name_w + (float)way * col, y, col - 0.5f * ls, DIM);
     for (int k = 0; k < CHAN_ENGINES; ++k) {
         float ly = y + (float)(k + 1) * ls;
         vw_text_fit(v, v->small, scene_channels_engine(s, k), x, ly, name_w, TEXT);
@@ -214,7 +215,10 @@ static void draw_outputs(view *v, const scene *s, rect r)
 {
     const channels_state *g = &s->channels;
     int n = outputs_are_colour(g) ? 1 : g->out.c, across = n <= 2 ? n : 2, down = (n + across - 1) / across;
-    float ls = vw_lh(v->small), cw = r.w / (float)across, ch = r.h / (float)down - ls;
+    float ls = vw_lh(v->small), cw, ch;
+    if (r.h / (float)down < 2.5f * ls) /* no room for two rows of labels and pictures: one row */
+        across = n, down = 1;
+    cw = r.w / (float)across, ch = r.h / (float)down - ls;
     float scale = fminf(cw / (float)g->out.w, ch / (float)g->out.h) * 0.95f;
     for (int o = 0; o < n; ++o) {
         float x = r.x + (float)(o % across) * cw, y = r.y + (float)(o / across) * (ch + ls);
