@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "format.h"
 #include "i18n.h"
 
 #define CHAN_BUDGET_MS 40.0 /* time spent measuring one cell */
@@ -242,6 +243,7 @@ static void measure(scene *s, int k, eng_layer_way w)
         reps = reps < 1 ? 1 : reps > CHAN_MOST_RUNS ? CHAN_MOST_RUNS : reps;
         if (eng_layer_measure(e->engine, &job, reps, &t)) {
             g->ms[k][w] = eng_total_ms(&t.t), g->reps[k][w] = t.t.reps, g->extra[k][w] = t.extra_bytes;
+            g->lo[k][w] = eng_total_min(&t.t), g->hi[k][w] = eng_total_max(&t.t);
             g->differ[k][w] = layer_compare(&g->in, &g->f, &q, &g->out, &got, t.input_u, &g->max_diff[k][w],
                                             &g->over[k][w]);
         }
@@ -295,6 +297,119 @@ static void state(const scene *s, FILE *f)
                     engine_names[k], eng_layer_way_name((eng_layer_way)w), g->ms[k][w] >= 0 ? "" : "unmeasured ",
                     g->ms[k][w], g->extra[k][w], g->differ[k][w], g->over[k][w], g->cell_why[k][w][0] ? ": " : "",
                     g->cell_why[k][w]);
+}
+
+/* ---- the lessons' words ---------------------------------------------------------- */
+
+static bool no_layer(const scene *s, char *buf, size_t size)
+{
+    if (s->channels.f.w)
+        return false;
+    snprintf(buf, size, "%s", s->channels.why[0] ? s->channels.why : _("(no layer shown yet: press Shift+C)"));
+    return true;
+}
+
+void scene_channels_layer_text(const scene *s, char *buf, size_t size)
+{
+    const layer_filters *f = &s->channels.f;
+    if (!no_layer(s, buf, size))
+        snprintf(buf, size,
+                 _("%1$s: %2$d channels in \xE2\x86\x92 %3$d filters of %4$d\xC3\x97%4$d\xC3\x97%2$d, %5$d products an "
+                   "output"),
+                 _(f->name), f->c_in, f->c_out, f->k, f->c_in * f->k * f->k);
+}
+
+void scene_channels_copies_text(const scene *s, char *buf, size_t size)
+{
+    const channels_state *g = &s->channels;
+    if (no_layer(s, buf, size))
+        return;
+    snprintf(buf, size,
+             _("the unrolled matrix of the %1$d\xC3\x97%2$d image takes %3$.2f MB, %4$d times the image's %5$.2f MB: "
+               "each pixel is copied once for every window that covers it, %4$d times"),
+             g->in.w, g->in.h, (double)layer_im2col_bytes(&g->f, g->out.w, g->out.h) / 1e6, g->f.k * g->f.k,
+             (double)g->in.c * g->in.w * g->in.h * 4 / 1e6);
+}
+
+/* Way w against direct on engine k, by the one rule; false when either is not measured. */
+static bool way_verdict(const scene *s, int k, int w, char *buf, size_t size)
+{
+    const channels_state *g = &s->channels;
+    static const char *const names[ENG_LAYER_WAY_COUNT] = {N_("the direct loop"), N_("im2col and our GEMM"),
+                                                          N_("the library's GEMM")};
+    eng_spread a = {g->ms[k][w], g->lo[k][w], g->hi[k][w], g->reps[k][w]};
+    eng_spread b = {g->ms[k][0], g->lo[k][0], g->hi[k][0], g->reps[k][0]};
+    eng_verdict v;
+    if (g->ms[k][w] < 0 || g->ms[k][0] < 0)
+        return false;
+    v = eng_verdict_of(a, b);
+    fmt_verdict(FMT_SENTENCE, _(names[w]), _(names[0]), &v, buf, size);
+    return true;
+}
+
+void scene_channels_ways_text(const scene *s, char *buf, size_t size)
+{
+    size_t at = 0;
+    if (no_layer(s, buf, size))
+        return;
+    buf[0] = '\0';
+    for (int k = 1; k < CHAN_ENGINES; ++k)
+        for (int w = ENG_LAYER_IM2COL; w < ENG_LAYER_WAY_COUNT && at < size; ++w) {
+            char said[300];
+            if (!way_verdict(s, k, w, said, sizeof said))
+                continue;
+            at += (size_t)snprintf(buf + at, size - at, _("%1$son %2$s, %3$s"), at ? "; " : "",
+                                   scene_channels_engine(s, k), said);
+        }
+    if (!buf[0])
+        snprintf(buf, size, "%s", _("(not measured yet)"));
+}
+
+/* Whether every weight and bias is a whole number of sixteenths: on 8-bit
+ * pixels every product and sum is then exact in a float, in any order. */
+static bool exact_sums(const channels_state *g)
+{
+    for (long i = 0; i < (long)g->f.c_out * g->f.c_in * g->f.k * g->f.k; ++i)
+        if (g->f.w[i] * 16.0f != floorf(g->f.w[i] * 16.0f))
+            return false;
+    for (int o = 0; o < g->f.c_out; ++o)
+        if (g->f.bias[o] * 16.0f != floorf(g->f.bias[o] * 16.0f))
+            return false;
+    return true;
+}
+
+void scene_channels_library_text(const scene *s, char *buf, size_t size)
+{
+    const channels_state *g = &s->channels;
+    size_t at = 0;
+    if (no_layer(s, buf, size))
+        return;
+    buf[0] = '\0';
+    for (int k = 0; k < CHAN_ENGINES && at < size; ++k) {
+        char n[32], total[32];
+        if (g->ms[k][ENG_LAYER_LIBRARY] < 0)
+            continue;
+        fmt_count(g->differ[k][ENG_LAYER_LIBRARY], n, sizeof n);
+        fmt_count((long long)g->out.c * g->out.w * g->out.h, total, sizeof total);
+        if (g->differ[k][ENG_LAYER_LIBRARY] == 0)
+            at += (size_t)snprintf(buf + at, size - at, _("%1$son %2$s, every one of its %3$s outputs has the direct "
+                                                          "loop's bits"),
+                                   at ? "; " : "", scene_channels_engine(s, k), total);
+        else
+            at += (size_t)snprintf(buf + at, size - at,
+                                   _("%1$son %2$s, %3$s of %4$s outputs differ from the direct loop's, by %5$.2g at "
+                                     "most: %6$s"),
+                                   at ? "; " : "", scene_channels_engine(s, k), n, total,
+                                   g->max_diff[k][ENG_LAYER_LIBRARY],
+                                   g->over[k][ENG_LAYER_LIBRARY] == 0 ? _("all within the tolerance")
+                                                                      : _("some past the tolerance"));
+    }
+    if (!buf[0])
+        snprintf(buf, size, "%s", _("(no library measured here)"));
+    else if (exact_sums(g) && at < size)
+        snprintf(buf + at, size - at, "%s",
+                 _(" (this layer's weights are whole sixteenths and its pixels whole numbers, so every product and sum "
+                   "is exact in a float: any order gives the same bits; random:N's weights would not)"));
 }
 
 const scene_feature scene_channels_feature = {

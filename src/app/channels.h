@@ -43,6 +43,7 @@ typedef struct channels_state {
     long long extra[CHAN_ENGINES][ENG_LAYER_WAY_COUNT];
     long differ[CHAN_ENGINES][ENG_LAYER_WAY_COUNT], over[CHAN_ENGINES][ENG_LAYER_WAY_COUNT];
     double max_diff[CHAN_ENGINES][ENG_LAYER_WAY_COUNT];
+    double lo[CHAN_ENGINES][ENG_LAYER_WAY_COUNT], hi[CHAN_ENGINES][ENG_LAYER_WAY_COUNT]; /* the runs' spread */
     char cell_why[CHAN_ENGINES][ENG_LAYER_WAY_COUNT][160];
     unsigned long made; /* counts the layers and images made: what the view drew is for one */
     int next;   /* the cell the task measures next: engine * ways + way */
@@ -57,5 +58,15 @@ void scene_channel_pick(scene *s, int x, int y);
 /* The layer's name, for people ("colour: box on each channel"), and the
  * engine names of its table. */
 const char *scene_channels_engine(const scene *s, int k);
+
+/* The lessons' words (channels.c), in the language in force:
+ * {layer}: the layer shown ("edges: 3 channels in → 4 filters of 3×3×3, 27 products an output");
+ * {layer_copies}: what the unrolled matrix copies and its memory;
+ * {layer_ways}: each matrix product against direct, on cpu-par and the GPU engine (the one rule);
+ * {layer_library}: the library's outputs against the direct loop's, on the engines it ran. */
+void scene_channels_layer_text(const scene *s, char *buf, size_t size);
+void scene_channels_copies_text(const scene *s, char *buf, size_t size);
+void scene_channels_ways_text(const scene *s, char *buf, size_t size);
+void scene_channels_library_text(const scene *s, char *buf, size_t size);
 
 #endif

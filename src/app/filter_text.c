@@ -71,3 +71,23 @@ void app_filter_sweep_separable(const app *a, char *buf, size_t size)
 {
     scene_filter_sweep_separable(&a->s, buf, size);
 }
+
+void app_layer(const app *a, char *buf, size_t size)
+{
+    scene_channels_layer_text(&a->s, buf, size);
+}
+
+void app_layer_copies(const app *a, char *buf, size_t size)
+{
+    scene_channels_copies_text(&a->s, buf, size);
+}
+
+void app_layer_ways(const app *a, char *buf, size_t size)
+{
+    scene_channels_ways_text(&a->s, buf, size);
+}
+
+void app_layer_library(const app *a, char *buf, size_t size)
+{
+    scene_channels_library_text(&a->s, buf, size);
+}

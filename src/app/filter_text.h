@@ -16,5 +16,10 @@ void app_input_tile_idle(const app *a, char *buf, size_t size);     /* {input_ti
 void app_filter_sweep_growth(const app *a, char *buf, size_t size); /* {filter_sweep_growth} */
 void app_filter_sweep_separable(const app *a, char *buf, size_t size); /* {filter_sweep_separable} */
 void app_filter_sweep_roofline(const app *a, char *buf, size_t size);  /* {filter_sweep_roofline} */
+/* the channels view's (channels.h): {layer}, {layer_copies}, {layer_ways}, {layer_library} */
+void app_layer(const app *a, char *buf, size_t size);
+void app_layer_copies(const app *a, char *buf, size_t size);
+void app_layer_ways(const app *a, char *buf, size_t size);
+void app_layer_library(const app *a, char *buf, size_t size);
 
 #endif

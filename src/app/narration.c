@@ -383,6 +383,10 @@ static const struct {
     {"filter_sweep_growth", app_filter_sweep_growth},
     {"filter_sweep_separable", app_filter_sweep_separable},
     {"filter_sweep_roofline", app_filter_sweep_roofline},
+    {"layer", app_layer},
+    {"layer_copies", app_layer_copies},
+    {"layer_ways", app_layer_ways},
+    {"layer_library", app_layer_library},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

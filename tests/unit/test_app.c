@@ -794,6 +794,91 @@ static void test_geometry(void)
     }
 }
 
+/* The channels view (Shift+C) on a colour image made here: 12x10, pixel
+ * (x, y) = (10x, 5y, 100), worked by hand. */
+static void test_channels(void)
+{
+    img_image img;
+    app a;
+    char buf[1200];
+    fresh_on(&a, "0 0 0; 0 1 0; 0 0 0");
+    app_layer(&a, buf, sizeof buf);
+    CHECK(strstr(buf, "press Shift+C") != NULL, "{layer} before the view: %s", buf);
+    CHECK(img_alloc(&img, 12, 10), "a 12x10 image");
+    for (int i = 0; i < 120; ++i) {
+        uint8_t *p = img.color.px + 4 * i;
+        p[0] = (uint8_t)(10 * (i % 12)), p[1] = (uint8_t)(5 * (i / 12)), p[2] = 100, p[3] = 255;
+        img.luma.px[i] = 0.299f * p[0] + 0.587f * p[1] + 0.114f * p[2];
+    }
+    scene_adopt_image(&a.s, &img, "colours");
+    run_name(&a, "channels");
+    {
+        const channels_state *g = &a.s.channels;
+        CHECK(a.s.area == SCENE_AREA_CHANNELS && g->in.c == 3 && g->in.w == 12 && g->f.c_in == 3 && g->f.c_out == 3,
+              "the colour layer: 3 channels in, 3 out (%d, %d)", g->f.c_in, g->f.c_out);
+        CHECK(layer_plane(&g->in, 0)[5] == 50 && layer_plane(&g->in, 1)[2 * 12] == 10 &&
+                  layer_plane(&g->in, 2)[77] == 100,
+              "the channels are the colours: %g %g %g", layer_plane(&g->in, 0)[5], layer_plane(&g->in, 1)[24],
+              layer_plane(&g->in, 2)[77]);
+        for (int c = 0; c < 3; ++c)
+            CHECK(conv_count_different(layer_plane(&g->out, c), layer_plane(&g->in, c), 120) == 0,
+                  "the identity on channel %d alone gives it back: the picture in colour", c);
+        for (int k = 0; k < 2; ++k)
+            for (int w = 0; w < 2; ++w)
+                CHECK(g->ms[k][w] > 0 && g->differ[k][w] == 0, "%s %s: measured, the direct loop's bits (%s)",
+                      scene_channels_engine(&a.s, k), eng_layer_way_name((eng_layer_way)w), g->cell_why[k][w]);
+    }
+    run_name(&a, "channels"); /* edges */
+    {
+        const channels_state *g = &a.s.channels;
+        int x0 = g->px + 1, y0 = g->py + 1, q = 2 * CHAN_PIECE + 2; /* the piece's output (2, 2) */
+        CHECK(g->layer == 1 && g->f.c_out == 4 && g->col_rows == 27, "edges: 4 filters, a matrix of 27 rows");
+        /* edge 0° on red = 10x: (10 + 2*10 + 10) * 2 = 80 inside; green and blue add nothing */
+        CHECK(layer_plane(&g->out, 0)[5 * 12 + 5] == 80 && layer_plane(&g->out, 2)[5 * 12 + 5] == 40,
+              "edge 0° 80 (red's ramp), edge 90° 40 (green's): %g %g", layer_plane(&g->out, 0)[65],
+              layer_plane(&g->out, 2)[65]);
+        /* the matrix: column q's rows are its window, channel by channel, tap by tap */
+        CHECK(g->col[0 * CHAN_COL_COLS + q] == (float)(10 * (x0 + 1)) &&
+                  g->col[4 * CHAN_COL_COLS + q] == (float)(10 * (x0 + 2)) &&
+                  g->col[(9 + 4) * CHAN_COL_COLS + q] == (float)(5 * (y0 + 2)) && g->col[26 * CHAN_COL_COLS + q] == 100,
+              "the unrolled column of an output: its window, channel after channel");
+    }
+    app_do(&a, (app_act){app_action_of(ACT_CHANNEL_PICK), 0, 99, -3, NULL});
+    CHECK(a.s.channels.pick_x == CHAN_PIECE + 1 && a.s.channels.pick_y == 0, "a pick past the piece is clamped: %d,%d",
+          a.s.channels.pick_x, a.s.channels.pick_y);
+    app_layer(&a, buf, sizeof buf);
+    CHECK(strstr(buf, "edges: 3 channels in") && strstr(buf, "27 products"), "{layer}: %s", buf);
+    app_layer_copies(&a, buf, sizeof buf);
+    CHECK(strstr(buf, "9 times"), "{layer_copies}: %s", buf);
+    app_layer_ways(&a, buf, sizeof buf);
+    CHECK(strstr(buf, "on cpu-par, im2col and our GEMM"), "{layer_ways}: %s", buf);
+    app_layer_library(&a, buf, sizeof buf);
+    CHECK(strstr(buf, "OpenBLAS") == NULL && (strstr(buf, "on cpu-seq") || strstr(buf, "no library")),
+          "{layer_library}: %s", buf);
+    run_name(&a, "channels");
+    CHECK(a.s.channels.layer == 2 && a.s.channels.f.c_out == 3, "opponent");
+    run_name(&a, "channels");
+    run_name(&a, "channels");
+    CHECK(a.s.channels.layer == 0, "round to the colour layer");
+    CHECK(state_has(&a, "channels_layer=colour") && state_has(&a, "channels_image=12x10x3"), "--print-state");
+    run_name(&a, "escape");
+    CHECK(a.s.area == SCENE_AREA_GRIDS, "Esc: back to the grids");
+    run_name(&a, "next-filter");
+    CHECK(!a.s.channels.in.px, "a change while hidden: the view's data let go, made again when shown");
+    app_free(&a);
+    /* a grey image: one channel; opponent says it needs colour */
+    fresh(&a);
+    CHECK(img_alloc(&img, 8, 8), "an 8x8 image");
+    for (int i = 0; i < 64; ++i)
+        img.luma.px[i] = (float)i, memset(img.color.px + 4 * i, i, 3), img.color.px[4 * i + 3] = 255;
+    scene_adopt_image(&a.s, &img, "grey");
+    CHECK(app_run_script(&a, "channels*3"), "%s", err_msg());
+    scene_settle(&a.s);
+    CHECK(a.s.channels.in.c == 1 && !a.s.channels.f.w && strstr(a.s.channels.why, "colour"),
+          "opponent on a grey image: %s", a.s.channels.why);
+    app_free(&a);
+}
+
 /* ---- scripts ---------------------------------------------------------------------- */
 
 static void test_scripts(void)
@@ -2307,6 +2392,7 @@ int main(void)
     test_filter_resize();
     test_filter_sweep();
     test_geometry();
+    test_channels();
     test_scripts();
     test_states();
     test_long_work();

@@ -201,8 +201,10 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[47], "tile_reuse") && lsn_placeholders[49] &&
                   !strcmp(lsn_placeholders[49], "filter_sweep_growth") && lsn_placeholders[50] &&
                   !strcmp(lsn_placeholders[50], "filter_sweep_separable") &&
-                  !strcmp(lsn_placeholders[51], "filter_sweep_roofline") && !lsn_placeholders[52],
-              "52 placeholders");
+                  !strcmp(lsn_placeholders[51], "filter_sweep_roofline") && lsn_placeholders[55] &&
+                  !strcmp(lsn_placeholders[52], "layer") && !strcmp(lsn_placeholders[55], "layer_library") &&
+                  !lsn_placeholders[56],
+              "56 placeholders");
     }
 }
 
