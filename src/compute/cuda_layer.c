@@ -13,9 +13,15 @@
  *            inputs with FP32 sums; then the biases added
  *
  * The buffers are the run's own: allocated before the first event, freed
- * after the last (outside the phases). */
+ * after the last (outside the phases).
+ *
+ * cuBLAS is not linked: convis runs where only the driver is installed. Its
+ * functions are found when the library way first runs: linked in already
+ * (weak references: the CUDA stand-in's), else in libcublas.so.13 (or .12,
+ * or libcublas.so) opened then; without it the library way says so. */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +33,68 @@
 
 #define LAYER_EVENTS 5 /* before upload, after it, after the unrolling, after compute, after download */
 
+#pragma weak cublasCreate_v2
+#pragma weak cublasDestroy_v2
+#pragma weak cublasGetVersion_v2
+#pragma weak cublasSetStream_v2
+#pragma weak cublasSetMathMode
+#pragma weak cublasGetStatusString
+#pragma weak cublasSgemm_v2
+#pragma weak cublasGemmEx
+
+/* cuBLAS's functions, found at run time. */
+typedef struct blas_fns {
+    cublasStatus_t (*create)(cublasHandle_t *);
+    cublasStatus_t (*destroy)(cublasHandle_t);
+    cublasStatus_t (*version)(cublasHandle_t, int *);
+    cublasStatus_t (*set_stream)(cublasHandle_t, cudaStream_t);
+    cublasStatus_t (*set_math)(cublasHandle_t, cublasMath_t);
+    const char *(*status)(cublasStatus_t);
+    cublasStatus_t (*sgemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const float *,
+                            const float *, int, const float *, int, const float *, float *, int);
+    cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void *,
+                              const void *, cudaDataType, int, const void *, cudaDataType, int, const void *, void *,
+                              cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
+} blas_fns;
+
 struct eng_cuda_layer_ctx {
     cublasHandle_t blas; /* made on first use of the library way */
     int blas_version;
 };
+
+static blas_fns blas;
+
+/* Fills `blas` once; false with a sentence where there is no cuBLAS. */
+static bool load_blas(void)
+{
+    static const char *const names[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so",
+                                        "/usr/local/cuda/lib64/libcublas.so.13", "/usr/local/cuda/lib64/libcublas.so"};
+    static const char *const sym[8] = {"cublasCreate_v2",       "cublasDestroy_v2", "cublasGetVersion_v2",
+                                       "cublasSetStream_v2",    "cublasSetMathMode", "cublasGetStatusString",
+                                       "cublasSgemm_v2",        "cublasGemmEx"};
+    void **slot[8] = {(void **)&blas.create,     (void **)&blas.destroy,  (void **)&blas.version,
+                      (void **)&blas.set_stream, (void **)&blas.set_math, (void **)&blas.status,
+                      (void **)&blas.sgemm,      (void **)&blas.gemm_ex};
+    void *lib = NULL;
+    if (blas.create)
+        return true;
+    if (cublasCreate_v2) { /* linked in */
+        blas = (blas_fns){cublasCreate_v2,       cublasDestroy_v2, cublasGetVersion_v2, cublasSetStream_v2,
+                          cublasSetMathMode,     cublasGetStatusString, cublasSgemm_v2, cublasGemmEx};
+        return true;
+    }
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !lib; ++i)
+        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return err_set(_("cuBLAS is not installed here (libcublas.so.13 of the CUDA toolkit): the library way needs "
+                         "it; direct and im2col run without it."));
+    for (int i = 0; i < 8; ++i)
+        if (!(*slot[i] = dlsym(lib, sym[i]))) {
+            memset(&blas, 0, sizeof blas);
+            return err_set(_("This cuBLAS has no %s: the library way needs CUDA 11 or later."), sym[i]);
+        }
+    return true;
+}
 
 typedef struct run_buffers {
     float *in, *w, *bias, *out, *col;
@@ -45,8 +109,7 @@ static bool failed(cudaError_t e, const char *doing)
 
 static bool blas_failed(cublasStatus_t st, const char *doing)
 {
-    return st != CUBLAS_STATUS_SUCCESS && (err_set(_("cuBLAS could not %1$s: %2$s"), doing, cublasGetStatusString(st)),
-                                           true);
+    return st != CUBLAS_STATUS_SUCCESS && (err_set(_("cuBLAS could not %1$s: %2$s"), doing, blas.status(st)), true);
 }
 
 void eng_cuda_layer_free(eng_cuda_layer_ctx *ctx)
@@ -54,7 +117,7 @@ void eng_cuda_layer_free(eng_cuda_layer_ctx *ctx)
     if (!ctx)
         return;
     if (ctx->blas)
-        cublasDestroy(ctx->blas);
+        blas.destroy(ctx->blas);
     free(ctx);
 }
 
@@ -106,11 +169,13 @@ static bool library_gemm(eng_cuda_layer_ctx *ctx, void *stream, const eng_layer_
 {
     const float one = 1.0f, zero = 0.0f;
     int rows = s->c_in * s->k * s->k, n = s->ow * s->oh;
-    if (!ctx->blas && (blas_failed(cublasCreate(&ctx->blas), "start") ||
-                       blas_failed(cublasGetVersion(ctx->blas, &ctx->blas_version), "say its version")))
+    if (!load_blas())
         return false;
-    if (blas_failed(cublasSetStream(ctx->blas, (cudaStream_t)stream), "take the engine's stream") ||
-        blas_failed(cublasSetMathMode(ctx->blas, job->math == ENG_MATH_TF32 ? CUBLAS_TF32_TENSOR_OP_MATH
+    if (!ctx->blas && (blas_failed(blas.create(&ctx->blas), "start") ||
+                       blas_failed(blas.version(ctx->blas, &ctx->blas_version), "say its version")))
+        return false;
+    if (blas_failed(blas.set_stream(ctx->blas, (cudaStream_t)stream), "take the engine's stream") ||
+        blas_failed(blas.set_math(ctx->blas, job->math == ENG_MATH_TF32 ? CUBLAS_TF32_TENSOR_OP_MATH
                                                                              : CUBLAS_DEFAULT_MATH),
                     "set its arithmetic"))
         return false;
@@ -118,12 +183,12 @@ static bool library_gemm(eng_cuda_layer_ctx *ctx, void *stream, const eng_layer_
         if (failed((cudaError_t)layer_launch_to_half(b->col, b->col_half, (size_t)rows * n, stream), "round to fp16") ||
             failed((cudaError_t)layer_launch_to_half(b->w, b->w_half, (size_t)rows * s->c_out, stream),
                    "round to fp16") ||
-            blas_failed(cublasGemmEx(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, s->c_out, rows, &one, b->col_half,
+            blas_failed(blas.gemm_ex(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, s->c_out, rows, &one, b->col_half,
                                      CUDA_R_16F, n, b->w_half, CUDA_R_16F, rows, &zero, b->out, CUDA_R_32F, n,
                                      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                         "multiply in fp16"))
             return false;
-    } else if (blas_failed(cublasSgemm(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, s->c_out, rows, &one, b->col, n, b->w,
+    } else if (blas_failed(blas.sgemm(ctx->blas, CUBLAS_OP_N, CUBLAS_OP_N, n, s->c_out, rows, &one, b->col, n, b->w,
                                        rows, &zero, b->out, n),
                            "multiply")) {
         return false;

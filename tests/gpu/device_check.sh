@@ -34,6 +34,9 @@
 #              ($OUT/window.png), presented by interop
 #   benchmark  bench_cuda: bandwidth against a copy kernel, naive against
 #              tiled, the interop tax, the per-pixel trap
+#   layers     `convis bench --layer` on cuda beside cpu-par, cuBLAS in fp32
+#              and on TF32 tensor cores: direct and im2col the direct loop's
+#              bits, the library within its tolerance; the tables in the summary
 #   record     `convis record`: the size sweep of every engine here, with the
 #              machine and the date ($OUT/record.json), to ship in records/
 #   san-*      compute-sanitizer memcheck (both kernels), racecheck and
@@ -41,8 +44,8 @@
 #
 # Every step has a time limit (machine 15 s, packages 30, build 130 with its
 # retry, ptxas 20, engines 10, gpu tests 90, window 20, benchmark 45 and the
-# engine's phases 20, record 35, sanitizers 4 x 30, time for a context on a
-# large GPU: 535 s in all), each also cut to what is left of BUDGET_S; no step
+# engine's phases 20, layers 2 x 12, record 35, sanitizers 4 x 30, time for a
+# context on a large GPU: 559 s in all), each also cut to what is left of BUDGET_S; no step
 # starts with less than 30 s left, so the summary always prints. It leaves
 # four files in $OUT: summary.txt (the table, the exactness lines, ptxas's
 # figures, the benchmark's table), window.png, record.json and logs.tar.gz
@@ -119,6 +122,9 @@ finish() {
       [ -s "$L/$f" ] && { echo; echo "--- $f"; cat "$L/$f"; }
     done
     [ -s "$L/bench.log" ] && { echo; sed -n '/^bench_cuda on/,$p' "$L/bench.log"; }
+    for m in fp32 tf32; do
+      [ -s "$L/layer-$m.txt" ] && { echo; echo "--- bench --layer, the library in $m"; cat "$L/layer-$m.txt"; }
+    done
     echo
     case $status in
       0) if [ "$warned" -eq 0 ]; then echo "verdict: every step passed on the GPU"
@@ -387,6 +393,24 @@ if can_start benchmark; then
       -o "$L/timing-$k.pfm" 2>&1 | grep -E 'time|engine' | sed "s/^/$k: /" >>"$L/timing.txt"
   done
   rm -f "$L"/timing-*.pfm
+fi
+
+# ---- a layer's three ways on the GPU ---------------------------------------------------------
+if can_start layers; then
+  note="" bad=""
+  for m in fp32 tf32; do
+    timeout -k 5 "$(lim 12)" "$B/convis" bench --layer edges,random:64 --engines cuda,cpu-par --sizes 256,1024 \
+      --budget-ms 100 --math "$m" >"$L/layer-$m.txt" 2>"$L/layer-$m.err"
+    rc=$?
+    [ $rc -eq 0 ] || bad="$bad $m: exit $rc ($(tail -n 1 "$L/layer-$m.err"));"
+    grep -Eq '^  cuda (direct|im2col): [0-9]+ outputs not' "$L/layer-$m.txt" && bad="$bad $m: direct or im2col not bit-equal;"
+    grep -Eq '^  cuda library: .* [1-9][0-9]* past the tolerance' "$L/layer-$m.txt" && bad="$bad $m: past the tolerance;"
+    grep -q '^  cuda library' "$L/layer-$m.txt" || bad="$bad $m: the library did not run;"
+    note="$note $m: $(grep -c ' beats direct' "$L/layer-$m.txt") crossovers said;"
+  done
+  if [ "$gpu" = no ]; then row layers skip "no GPU"
+  elif [ -n "$bad" ]; then row layers FAIL "$bad"
+  else row layers ok "the tables below;$note"; fi
 fi
 
 # ---- a record of this machine, for records/ -------------------------------------------------

@@ -162,6 +162,21 @@ static void cell_text(const channels_state *g, int k, int w, const scene *s, cha
     (void)s;
 }
 
+/* The lit pixel's values, one a channel: "(200, 120, 30)", or "(57)" on a grey image. */
+static void pixel_values(const channels_state *g, const scene *s, char *buf, size_t size)
+{
+    size_t at = (size_t)snprintf(buf, size, "(");
+    for (int c = 0; c < g->in.c && at < size; ++c) {
+        char one[32];
+        fmt_cell(conv_sample(layer_plane(&g->in, c), g->in.w, g->in.h, g->px + g->pick_x, g->py + g->pick_y,
+                             s->opt.border),
+                 one, sizeof one);
+        at += (size_t)snprintf(buf + at, size - at, "%s%s", c ? ", " : "", one);
+    }
+    if (at < size)
+        snprintf(buf + at, size - at, ")");
+}
+
 static void draw_table(view *v, const scene *s, float x, float y, float w)
 {
     const channels_state *g = &s->channels;
@@ -259,7 +274,7 @@ void vw_draw_channels(view *v, const app *a, rect box)
     float ls = vw_lh(v->small), x = box.x + 0.5f * L->pad, w = box.w - L->pad, top = box.y + 0.3f * L->pad;
     float table_h = ls * 1.12f * (CHAN_ENGINES + 2), body, c, y0 = top + ls * 4.5f;
     int n = CHAN_PIECE + g->f.k - 1, copies;
-    char buf[400];
+    char buf[400], value[96];
     rnd_rect(box.x, box.y, box.w, box.h, PANEL);
     if (!g->f.w || !g->out.px) {
         snprintf(buf, sizeof buf, _("Channels (Shift+C: the next layer; Esc: back): %s"),
@@ -278,8 +293,9 @@ void vw_draw_channels(view *v, const app *a, rect box)
         copies = draw_matrix(s, m);
         snprintf(buf, sizeof buf, _("unrolled (im2col): %1$d rows \xC3\x97 %2$d columns"), g->col_rows, CHAN_COL_COLS);
         vw_text_fit(v, v->small, buf, m.x, y0 - ls * 2.1f, fx + fw - m.x, DIM);
-        snprintf(buf, sizeof buf, _("a column an output: %1$d channels \xC3\x97 %2$d taps; the amber pixel: %3$d copies"),
-                 g->f.c_in, g->f.k * g->f.k, copies);
+        pixel_values(g, s, value, sizeof value);
+        snprintf(buf, sizeof buf, _("a column an output: %1$d channels \xC3\x97 %2$d taps; the amber pixel %3$s: %4$d copies"),
+                 g->f.c_in, g->f.k * g->f.k, value, copies);
         vw_text_fit(v, v->small, buf, m.x, y0 - ls * 1.1f, fx + fw - m.x, DIM);
         draw_filters(v, s, (rect){fx, y0, fw, body});
         draw_outputs(v, s, (rect){fx + fw + L->pad, y0 - ls * 1.1f, x + w - (fx + fw + L->pad), body + ls});
