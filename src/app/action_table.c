@@ -51,6 +51,8 @@ static const app_action actions[] = {
      N_("channels: the image in colour and a layer of filters over its channels, three ways (again: the next layer)"),
      0, 0, {{'c', SHIFT}}, 0, 20},
     {ACT_CHANNEL_PICK, "channel-pick", NULL, NULL, 0, XY, {{0, 0}}, 0, 0},
+    {ACT_CHANNEL, "channel", "H", N_("what the grids convolve: the luma, or a colour image's red, green or blue"), 0, 0,
+     {{'h', 0}}, 0, 20},
     {ACT_APPLY_AGAIN, "apply-again", "A", N_("apply the filter again to the output"), 0, 0, {{'a', 0}}, 0, 100},
     {ACT_CHAIN, "chain", "X", N_("time 1000 passes on a 4×4 image, chained and independent (again: hide it)"), 0, 0,
      {{'x', 0}}, 0, 3},

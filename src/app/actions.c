@@ -133,6 +133,7 @@ static void (*const scene_call[ACT_COUNT])(scene *s) = {
     [ACT_DILATION] = scene_next_dilation,
     [ACT_PADDING] = scene_next_padding,
     [ACT_CHANNELS] = scene_next_layer,
+    [ACT_CHANNEL] = scene_next_channel,
     [ACT_APPLY_AGAIN] = scene_apply_again,
     [ACT_CHAIN] = scene_chain,
     [ACT_TOO_BIG] = scene_too_big,

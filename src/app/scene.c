@@ -84,6 +84,7 @@ void scene_free(scene *s)
         if (scene_features[i]->free)
             scene_features[i]->free(s); /* the GL context is still current here */
     img_free(&s->img);
+    img_plane_free(&s->luma_kept);
     img_plane_free(&s->cpu_out);
     img_plane_free(&s->gpu_out);
 }
@@ -159,6 +160,8 @@ bool scene_adopt_image(scene *s, img_image *img, const char *name)
     }
     scene_cancel(s); /* its figures were for the image going away */
     img_free(&s->img);
+    img_plane_free(&s->luma_kept);
+    s->channel = 0;
     img_plane_free(&s->cpu_out);
     img_plane_free(&s->gpu_out);
     s->img = *img;
@@ -222,11 +225,59 @@ failed:
     scene_say_error(s, msg);
 }
 
+/* img.luma becomes channel c: 0 the luma as decoded (kept meanwhile), 1-3 the colours' red, green, blue. */
+static void set_channel(scene *s, int c)
+{
+    img_plane plane;
+    long n = (long)s->img.luma.w * s->img.luma.h;
+    if (c == s->channel || !s->img.luma.px)
+        return;
+    if (c == 0) {
+        img_plane_free(&s->img.luma);
+        s->img.luma = s->luma_kept;
+        memset(&s->luma_kept, 0, sizeof s->luma_kept);
+    } else {
+        if (!img_plane_alloc(&plane, s->img.luma.w, s->img.luma.h)) {
+            scene_say_error(s, err_msg());
+            return;
+        }
+        for (long i = 0; i < n; ++i)
+            plane.px[i] = (float)s->img.color.px[4 * i + c - 1];
+        if (s->channel == 0)
+            s->luma_kept = s->img.luma;
+        else
+            img_plane_free(&s->img.luma);
+        s->img.luma = plane;
+    }
+    s->channel = c;
+    ++s->image_generation;
+    scene_changed(s, SCENE_CHANGE_IMAGE);
+}
+
+void scene_next_channel(scene *s)
+{
+    static const char *const said[4] = {
+        N_("The grids convolve the image's luma again, every bit of the file (H: its red)."),
+        N_("The grids convolve the red channel alone, 8 bits as the file's colours (H: green)."),
+        N_("The grids convolve the green channel alone (H: blue)."),
+        N_("The grids convolve the blue channel alone (H: back to the luma)."),
+    };
+    if (!s->img.luma.px)
+        return;
+    if (s->channel == 0 && !img_is_colour(&s->img)) {
+        scene_notice(s, _("This image is grey: one channel, its luma, which the grids show."));
+        return;
+    }
+    set_channel(s, (s->channel + 1) % 4);
+    scene_notice(s, _(said[s->channel]));
+}
+
 void scene_stash_settings(scene *s, scene_stash *st, const app_options *defaults)
 {
     img_image copy;
     bool copied;
     scene_cancel(s);
+    set_channel(s, 0); /* the image itself goes aside, its luma in place */
     st->opt = s->opt;
     st->preset = s->preset;
     st->img = s->img; /* the stash's from now on */
@@ -415,9 +466,15 @@ const char *scene_area_name(scene_area area)
 
 void scene_title(const scene *s, char *buf, size_t size)
 {
+    static const char *const channel[4] = {"", N_("%s, red channel"), N_("%s, green channel"), N_("%s, blue channel")};
+    char name[300];
+    if (s->channel > 0)
+        snprintf(name, sizeof name, _(channel[s->channel]), s->image_name);
+    else
+        snprintf(name, sizeof name, "%s", s->image_name);
     if (s->passes > 0)
-        snprintf(buf, size, ngettext("%s after %d pass", "%s after %d passes", (unsigned long)s->passes), s->image_name,
+        snprintf(buf, size, ngettext("%s after %d pass", "%s after %d passes", (unsigned long)s->passes), name,
                  s->passes);
     else
-        snprintf(buf, size, "%s", s->image_name);
+        snprintf(buf, size, "%s", name);
 }

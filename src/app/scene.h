@@ -72,6 +72,7 @@ typedef struct scene {
     int passes;                     /* filter passes applied to it (apply-again; 0: as opened) */
     unsigned long image_generation; /* counts the images opened: what the view caches is for one */
     img_image img;
+    int channel; img_plane luma_kept; /* what img.luma holds (0 luma, 1-3 red, green, blue: H) and the luma meanwhile */
     img_plane cpu_out; /* the walk's output, written by its stepper */
     img_plane gpu_out; /* the GPU phase's result */
     scene_phase phase;
@@ -127,6 +128,7 @@ void scene_free(scene *s);
 bool scene_open_image(scene *s, const char *path);
 bool scene_adopt_image(scene *s, img_image *img, const char *name);
 void scene_apply_again(scene *s); /* the whole output becomes the input: one more pass */
+void scene_next_channel(scene *s); /* H: what the grids convolve, luma, red, green, blue (a colour image) */
 
 /* Puts the settings and the image aside (the scene goes on with a copy)
  * and goes back to `defaults`, for a lesson to start from; scene_unstash
@@ -169,8 +171,7 @@ void scene_pin(scene *s); /* pin the hovered cell, or unpin */
 /* A click on output (x, y): pins it; on the pinned one: unpins it. */
 void scene_pin_at(scene *s, int x, int y);
 void scene_unpin(scene *s);
-/* The output cell the arithmetic panel explains: the hovered or pinned one,
- * else the walk's current output. */
+/* The output cell the arithmetic panel explains: the hovered or pinned one, else the walk's current output. */
 void scene_focus(const scene *s, int *x, int *y, bool *from_stepper);
 
 /* ---- work (scene_work.c) ------------------------------------------------------- */

@@ -863,6 +863,29 @@ static void test_channels(void)
     CHECK(state_has(&a, "channels_layer=colour") && state_has(&a, "channels_image=12x10x3"), "--print-state");
     run_name(&a, "escape");
     CHECK(a.s.area == SCENE_AREA_GRIDS, "Esc: back to the grids");
+    /* H: the grids convolve red, green, blue, then the luma again, as it was */
+    {
+        float luma5 = a.s.img.luma.px[5];
+        char title[300];
+        run_name(&a, "channel");
+        scene_title(&a.s, title, sizeof title);
+        CHECK(a.s.channel == 1 && a.s.img.luma.px[5] == 50 && strstr(title, "red channel"),
+              "H: the red channel in the grids, 10x: %g (%s)", a.s.img.luma.px[5], title);
+        run_name(&a, "channel");
+        CHECK(a.s.img.luma.px[2 * 12] == 10, "then green, 5y: %g", a.s.img.luma.px[24]);
+        run_name(&a, "channel");
+        CHECK(a.s.img.luma.px[7] == 100, "then blue, 100");
+        run_name(&a, "channel");
+        CHECK(a.s.channel == 0 && a.s.img.luma.px[5] == luma5 && !a.s.luma_kept.px, "then the luma as it was");
+        run_name(&a, "channel");
+        {
+            scene_stash st;
+            memset(&st, 0, sizeof st);
+            scene_stash_settings(&a.s, &st, &a.defaults); /* a lesson starts: the image goes aside as it is */
+            CHECK(a.s.channel == 0 && st.img.luma.px[5] == luma5, "a lesson's stash keeps the luma, not a channel");
+            scene_unstash(&a.s, &st);
+        }
+    }
     run_name(&a, "next-filter");
     CHECK(!a.s.channels.in.px, "a change while hidden: the view's data let go, made again when shown");
     app_free(&a);
@@ -876,6 +899,8 @@ static void test_channels(void)
     scene_settle(&a.s);
     CHECK(a.s.channels.in.c == 1 && !a.s.channels.f.w && strstr(a.s.channels.why, "colour"),
           "opponent on a grey image: %s", a.s.channels.why);
+    run_name(&a, "channel");
+    CHECK(a.s.channel == 0 && strstr(a.s.notice, "grey"), "H on a grey image: it says so: %s", a.s.notice);
     app_free(&a);
 }
 

@@ -297,5 +297,15 @@ float vw_draw_arithmetic(view *v, const scene *s)
         snprintf(line, sizeof line, "= %s", a);
     }
     rnd_text(v->font, line, L->arith.x, y + 0.2f * L->pad, taps < n ? DIM : GREEN);
-    return y + 0.2f * L->pad + vw_lh(v->font);
+    y += 0.2f * L->pad + vw_lh(v->font);
+    if (s->img.color.px && fx >= 0 && fy >= 0 && fx < s->img.color.w && fy < s->img.color.h &&
+        img_is_colour(&s->img)) { /* the three values of the pixel, of which the grids show one */
+        const uint8_t *px = s->img.color.px + 4 * ((long)fy * s->img.color.w + fx);
+        static const char *const shown[4] = {N_("its luma"), N_("red"), N_("green"), N_("blue")};
+        snprintf(line, sizeof line, _("pixel (%1$d, %2$d): red %3$d, green %4$d, blue %5$d; the grids: %6$s (H)"), fx,
+                 fy, px[0], px[1], px[2], _(shown[s->channel]));
+        vw_text_fit(v, v->small, line, L->arith.x, y, L->arith.w, DIM);
+        y += vw_lh(v->small);
+    }
+    return y;
 }
