@@ -138,8 +138,10 @@ bool bench_measure_layers(layer_bench *lb, const layer_tensor *source)
         if (!app_engine_probe(lb->cls[k], why, sizeof why) ||
             !(engine[k] = app_engine_open_reason(lb->cls[k], why, sizeof why)))
             snprintf(lb->unavailable[k], sizeof lb->unavailable[k], "%s", why[0] ? why : _("unavailable"));
-        else
+        else {
             snprintf(lb->description[k], sizeof lb->description[k], "%s", eng_description(engine[k]));
+            lb->roofs_ok[k] = eng_measure_roofs(engine[k], &lb->roofs[k]);
+        }
     }
     for (int l = 0; l < lb->layer_count && ok; ++l)
         ok = measure_layer(lb, l, source, engine);
@@ -151,14 +153,36 @@ bool bench_measure_layers(layer_bench *lb, const layer_tensor *source)
 
 /* ---- the figures -------------------------------------------------------------- */
 
-/* Operations a byte each way must move at least (float32): the input's
- * channels and the outputs, and for a matrix product its matrix twice. */
+/* Operations a byte each way must move at least (float32), an output of
+ * one filter: its share of the input's channels (read once for all the
+ * filters) and itself, and for a matrix product its share of the matrix,
+ * written once and read once. */
 double bench_layer_intensity(const layer_filters *f, eng_layer_way w)
 {
-    double ops = 2.0 * f->c_in * f->k * f->k + 1.0, bytes = 4.0 * (f->c_in + 1); /* an output of one filter */
+    double ops = 2.0 * f->c_in * f->k * f->k + 1.0, bytes = 4.0 * ((double)f->c_in / f->c_out + 1.0);
     if (w != ENG_LAYER_DIRECT)
-        bytes += 2.0 * 4.0 * f->c_in * f->k * f->k / f->c_out; /* the matrix, shared by the filters */
+        bytes += 2.0 * 4.0 * f->c_in * f->k * f->k / f->c_out;
     return ops / bytes;
+}
+
+/* Each engine's ways at the largest size against its roofs: the counted
+ * intensity, the measured rate, the lower roof there and the share. */
+static void print_roofline(const layer_bench *lb, int l)
+{
+    int last = lb->size_count - 1;
+    for (int k = 0; k < lb->engine_count; ++k)
+        for (int w = 0; w < ENG_LAYER_WAY_COUNT; ++w) {
+            const layer_cell *c = &lb->cell[l][k][w][last];
+            double in = bench_layer_intensity(&lb->layer[l], (eng_layer_way)w), rate = bench_layer_gflops(lb, l, last, c);
+            double mem, cap;
+            if (!c->ran || !lb->roofs_ok[k])
+                continue;
+            mem = lb->roofs[k].memory_gb_s * in, cap = mem < lb->roofs[k].compute_gflops ? mem : lb->roofs[k].compute_gflops;
+            printf(_("  roofline %1$s %2$s at %3$dx%3$d: %4$.2f operations a byte (counted), %5$.2f GFLOP/s (measured), "
+                     "under the %6$s roof of %7$.1f GFLOP/s there (%8$.0f%%)\n"),
+                   lb->label[k], eng_layer_way_name((eng_layer_way)w), lb->sizes[last], in, rate,
+                   mem < lb->roofs[k].compute_gflops ? _("memory") : _("compute"), cap, cap > 0 ? 100.0 * rate / cap : 0.0);
+        }
 }
 
 double bench_layer_gflops(const layer_bench *lb, int l, int i, const layer_cell *c)
@@ -252,8 +276,12 @@ void bench_print_layers(const layer_bench *lb)
     printf(_("image: %1$s (%2$d %3$s), border %4$s\n"), lb->image, lb->channels,
            lb->channels == 3 ? _("channels: red, green, blue") : _("channel: grey"),
            C_("border", conv_border_name(lb->opt.border)));
-    for (int k = 0; k < lb->engine_count; ++k)
+    for (int k = 0; k < lb->engine_count; ++k) {
         printf("  %-10s %s\n", lb->label[k], lb->unavailable[k][0] ? lb->unavailable[k] : lb->description[k]);
+        if (lb->roofs_ok[k])
+            printf(_("             roofs (measured): memory %1$.1f GB/s, compute %2$.1f GFLOP/s (%3$s)\n"),
+                   lb->roofs[k].memory_gb_s, lb->roofs[k].compute_gflops, lb->roofs[k].how);
+    }
     for (int l = 0; l < lb->layer_count; ++l) {
         const layer_filters *f = &lb->layer[l];
         printf(_("\nlayer %1$s: %2$d channels in, %3$d filters of %4$dx%4$dx%2$d: %5$d operations an output; "
@@ -277,6 +305,7 @@ void bench_print_layers(const layer_bench *lb)
                 printf("\n");
             }
         print_overtakes(lb, l);
+        print_roofline(lb, l);
         print_checks(lb, l);
     }
     for (int k = 0; k < lb->engine_count; ++k)

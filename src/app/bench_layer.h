@@ -36,6 +36,8 @@ typedef struct layer_bench {
     char description[BENCH_MAX_ENGINES][320];
     char unavailable[BENCH_MAX_ENGINES][256];
     int engine_count;
+    eng_roofs roofs[BENCH_MAX_ENGINES]; /* each engine's roofs, measured on its device */
+    bool roofs_ok[BENCH_MAX_ENGINES];
     layer_cell cell[BENCH_MAX_LAYERS][BENCH_MAX_ENGINES][ENG_LAYER_WAY_COUNT][BENCH_MAX_SIZES];
 } layer_bench;
 
