@@ -101,6 +101,10 @@ static int check_args(const apply_args *a)
                   "--fft");
         return APP_EXIT_USAGE;
     }
+    if (a->layer && a->math != ENG_MATH_FP32 && a->way != ENG_LAYER_LIBRARY) {
+        app_error("apply: --math rounds the inputs of a library's GEMM; add --way library");
+        return APP_EXIT_USAGE;
+    }
     if (!a->layer && (a->way != ENG_LAYER_DIRECT || a->math != ENG_MATH_FP32)) {
         app_error("apply: --way and --math say how a layer is computed; add --layer");
         return APP_EXIT_USAGE;

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "apply_layer.h"
 #include "cli.h"
@@ -40,27 +39,6 @@ void app_print_colour(const layer_tensor *in, const eng_timing timing[3])
         all += eng_total_ms(&timing[c]);
     }
     printf(_("; %.3f ms in all (the 8-bit colours of the file)\n"), all);
-}
-
-/* The layer `spec` names: a preset, else a file. */
-static bool load_layer(const char *spec, int c_in, layer_filters *f)
-{
-    struct stat st;
-    if (stat(spec, &st) == 0 && S_ISREG(st.st_mode))
-        return layer_load(spec, f);
-    if (strchr(spec, '/') || strchr(spec, '.')) {
-        if (!layer_load(spec, f))
-            return false;
-    } else if (!layer_preset(spec, c_in, f)) {
-        return false;
-    }
-    if (f->c_in != c_in) {
-        err_set(_("The layer '%1$s' takes %2$d channels; the image has %3$d (%4$s)."), f->name, f->c_in, c_in,
-                c_in == 3 ? _("a colour image") : _("a grey image"));
-        layer_filters_free(f);
-        return false;
-    }
-    return true;
 }
 
 /* OUT.png -> OUT-o.png */
@@ -139,7 +117,7 @@ int app_apply_layer(const app_layer_request *r)
         return app_exit_of_error(APP_EXIT_INPUT);
     }
     img_free(&img);
-    if (!load_layer(r->spec, in.c, &f)) {
+    if (!layer_named(r->spec, in.c, &f)) {
         app_error("%s", err_msg());
         layer_tensor_free(&in);
         return APP_EXIT_INPUT;
@@ -167,7 +145,7 @@ int app_apply_layer(const app_layer_request *r)
             goto done;
         }
         layer_direct(&in, &f, &p, &ref);
-        differ = layer_compare(&in, &f, &p, &ref, &out, t.input_u, &most, &over);
+        differ = layer_compare(&in, &f, &p, &ref, &out, t.input_u, t.input_abs, &most, &over);
         if (!write_outputs(&out, r->output, r->opt->display, r->input)) {
             app_error("%s", err_msg());
             rc = app_exit_of_error(APP_EXIT_INPUT);

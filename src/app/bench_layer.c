@@ -87,7 +87,7 @@ static void measure_cell(layer_bench *lb, eng_engine *e, const eng_layer_job *jo
     c->extra_bytes = t.extra_bytes;
     c->input_u = t.input_u;
     snprintf(c->how, sizeof c->how, "%s", t.how);
-    c->differ = layer_compare(job->in, job->f, &job->params, ref, job->out, t.input_u, &c->max_diff, &c->over);
+    c->differ = layer_compare(job->in, job->f, &job->params, ref, job->out, t.input_u, t.input_abs, &c->max_diff, &c->over);
 }
 
 static bool measure_layer(layer_bench *lb, int l, const layer_tensor *source, eng_engine **engine)
@@ -105,9 +105,12 @@ static bool measure_layer(layer_bench *lb, int l, const layer_tensor *source, en
                              _("no output at this size"));
             continue;
         }
+        memset(&in, 0, sizeof in), memset(&out, 0, sizeof out), memset(&ref, 0, sizeof ref);
         if (!scaled_tensor(source, n, &in) || !layer_tensor_alloc(&out, f->c_out, ow, oh) ||
-            !layer_tensor_alloc(&ref, f->c_out, ow, oh))
+            !layer_tensor_alloc(&ref, f->c_out, ow, oh)) {
+            layer_tensor_free(&in), layer_tensor_free(&out), layer_tensor_free(&ref);
             return false;
+        }
         if (lb->format == BENCH_TEXT)
             fprintf(stderr, _("convis: bench: layer %1$s, %2$dx%2$d...\n"), f->name, n);
         layer_direct(&in, f, &p, &ref);
@@ -378,15 +381,11 @@ static bool parse_layers(layer_bench *lb, const char *list)
     snprintf(buf, sizeof buf, "%s", list);
     for (char *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
         layer_filters *f = &lb->layer[lb->layer_count];
-        bool file = strchr(name, '/') || strchr(name, '.');
         if (lb->layer_count == BENCH_MAX_LAYERS)
             return err_set(_("bench: --layer takes at most %d layers"), BENCH_MAX_LAYERS);
-        if (!(file ? layer_load(name, f) : layer_preset(name, lb->channels, f)))
+        if (!layer_named(name, lb->channels, f))
             return false;
         ++lb->layer_count;
-        if (f->c_in != lb->channels)
-            return err_set(_("The layer '%1$s' takes %2$d channels; the image has %3$d."), f->name, f->c_in,
-                           lb->channels);
     }
     return lb->layer_count > 0 || err_set(_("bench: --layer names no layer"));
 }

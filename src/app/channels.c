@@ -244,7 +244,7 @@ static void measure(scene *s, int k, eng_layer_way w)
         if (eng_layer_measure(e->engine, &job, reps, &t)) {
             g->ms[k][w] = eng_total_ms(&t.t), g->reps[k][w] = t.t.reps, g->extra[k][w] = t.extra_bytes;
             g->lo[k][w] = eng_total_min(&t.t), g->hi[k][w] = eng_total_max(&t.t);
-            g->differ[k][w] = layer_compare(&g->in, &g->f, &q, &g->out, &got, t.input_u, &g->max_diff[k][w],
+            g->differ[k][w] = layer_compare(&g->in, &g->f, &q, &g->out, &got, t.input_u, t.input_abs, &g->max_diff[k][w],
                                             &g->over[k][w]);
         }
     }

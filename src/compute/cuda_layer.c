@@ -22,6 +22,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,7 @@ static bool load_blas(void)
     for (int i = 0; i < 8; ++i)
         if (!(*slot[i] = dlsym(lib, sym[i]))) {
             memset(&blas, 0, sizeof blas);
+            dlclose(lib);
             return err_set(_("This cuBLAS has no %s: the library way needs CUDA 11 or later."), sym[i]);
         }
     return true;
@@ -155,6 +157,22 @@ static bool math_runs(const struct cudaDeviceProp *prop, eng_layer_math math)
                    eng_layer_math_name(math), need, prop->name, prop->major, prop->minor);
 }
 
+/* FP16 holds magnitudes up to 65504: a larger input or weight would become
+ * infinity, which no tolerance covers. */
+static bool fits_fp16(const eng_layer_job *job)
+{
+    const layer_filters *f = job->f;
+    long n = (long)job->in->c * job->in->w * job->in->h, m = (long)f->c_out * f->c_in * f->k * f->k;
+    double most = 0;
+    for (long i = 0; i < n; ++i)
+        most = fabs((double)job->in->px[i]) > most ? fabs((double)job->in->px[i]) : most;
+    for (long i = 0; i < m; ++i)
+        most = fabs((double)f->w[i]) > most ? fabs((double)f->w[i]) : most;
+    if (most <= LAYER_FP16_MAX)
+        return true;
+    return err_set(_("fp16 holds values up to 65504; this layer's inputs or weights reach %g: use fp32 or tf32."), most);
+}
+
 static layer_shape shape_of(const eng_layer_job *job)
 {
     layer_shape s = {job->f->c_in, job->f->c_out, job->f->k, job->in->w, job->in->h, job->out->w, job->out->h,
@@ -193,7 +211,8 @@ static bool library_gemm(eng_cuda_layer_ctx *ctx, void *stream, const eng_layer_
                            "multiply")) {
         return false;
     }
-    t->input_u = job->math == ENG_MATH_FP32 ? 0.0 : 1.0 / 2048.0; /* TF32 and FP16 keep 10 bits after the point */
+    t->input_u = job->math == ENG_MATH_TF32 ? LAYER_U_TF32 : job->math == ENG_MATH_FP16 ? LAYER_U_FP16 : 0.0;
+    t->input_abs = job->math == ENG_MATH_FP16 ? LAYER_ABS_FP16 : 0.0;
     snprintf(t->how, sizeof t->how, "cuBLAS %d.%d %s (%s%s)", ctx->blas_version / 10000,
              ctx->blas_version / 100 % 100, job->math == ENG_MATH_FP16 ? "cublasGemmEx" : "cublasSgemm",
              eng_layer_math_name(job->math), job->math == ENG_MATH_FP32 ? "" : " tensor cores, sums in fp32");
@@ -276,7 +295,8 @@ bool eng_cuda_layer(eng_cuda_layer_ctx **ctx, void *stream, const struct cudaDev
     cudaEvent_t ev[LAYER_EVENTS] = {0};
     run_buffers b = {0};
     bool ok = true;
-    if (job->way == ENG_LAYER_LIBRARY && job->math != ENG_MATH_FP32 && !math_runs(prop, job->math))
+    if (job->way == ENG_LAYER_LIBRARY && job->math != ENG_MATH_FP32 &&
+        (!math_runs(prop, job->math) || (job->math == ENG_MATH_FP16 && !fits_fp16(job))))
         return false;
     if (!*ctx && !(*ctx = calloc(1, sizeof **ctx)))
         return err_set_kind(ERR_ENV, "out of memory");

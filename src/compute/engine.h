@@ -264,7 +264,8 @@ typedef struct eng_layer_timing {
     eng_timing t;          /* its phases (compute: the whole layer's work on the CPU) */
     double unroll_ms;      /* of the compute phase, the unrolling (im2col); 0 for direct */
     long long extra_bytes; /* memory beyond the input, the weights and the output: the unrolled matrix */
-    double input_u;        /* the unit roundoff the library's inputs were rounded to (0: FP32's own) */
+    double input_u;        /* the unit roundoff the library's inputs were narrowed to (0: FP32's own; layer.h) */
+    double input_abs;      /* ... and the absolute error a narrowed value may have besides (FP16's subnormals) */
     char how[128];         /* what ran ("OpenBLAS 0.3.21 sgemm, 2 threads") */
 } eng_layer_timing;
 

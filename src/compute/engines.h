@@ -31,34 +31,6 @@ bool eng_cpu_layer(int threads, const eng_layer_job *job, eng_layer_timing *timi
 #define ENG_CPU_LAYER_WAYS (1u << ENG_LAYER_DIRECT | 1u << ENG_LAYER_IM2COL | 1u << ENG_LAYER_LIBRARY)
 #else
 #define ENG_CPU_LAYER_WAYS (1u << ENG_LAYER_DIRECT | 1u << ENG_LAYER_IM2COL)
-/* What the gl engine (gl_compute.c) shares with its layer (gl_layer.c),
- * its state the engine's: a program of conv3x3.glsl, `defines` and `file`
- * (from the shaders folder; false with the driver's log), the check of GL
- * errors, how its phases are timed, its storage buffers' limit, and where
- * it keeps the layer's objects. eng_gl_layer runs a layer with the
- * engine's context current; eng_gl_layer_free lets go of its objects. */
-typedef struct eng_gl_layer_ctx eng_gl_layer_ctx;
-bool eng_gl_build(void *state, const char *file, const char *defines, unsigned *program);
-bool eng_gl_check(void *state, const char *doing);
-void eng_gl_take_errors(void);
-bool eng_gl_host_timed(const void *state);
-const char *eng_gl_clock(const void *state);
-long long eng_gl_max_buffer(const void *state);
-eng_gl_layer_ctx **eng_gl_layer_slot(void *state);
-bool eng_gl_layer(void *state, const eng_layer_job *job, eng_layer_timing *timing);
-void eng_gl_layer_free(eng_gl_layer_ctx *ctx);
-
-/* A layer on the CUDA engine's device (cuda_layer.c), on its stream: `ctx`
- * holds what runs keep (cuBLAS's handle), made on first need (*ctx NULL)
- * and freed with eng_cuda_layer_free. prop: the device's properties (a
- * struct cudaDeviceProp), for its tensor cores. */
-typedef struct eng_cuda_layer_ctx eng_cuda_layer_ctx;
-struct cudaDeviceProp;
-bool eng_cuda_layer(eng_cuda_layer_ctx **ctx, void *stream, const struct cudaDeviceProp *prop,
-                    const eng_layer_job *job, eng_layer_timing *timing);
-void eng_cuda_layer_free(eng_cuda_layer_ctx *ctx);
-void eng_cuda_layer_forget(eng_cuda_layer_ctx *ctx); /* after a device reset: its handle is gone, not destroyed */
-
 #endif
 
 /* What the gl engine (gl_compute.c) shares with its layer (gl_layer.c),

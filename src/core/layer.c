@@ -1,9 +1,13 @@
 /* layer.c - a convolution layer's filters, presets and text form, and its
  * two ways of ours: direct and im2col + the ordered GEMM (layer.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "layer.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,9 +107,11 @@ static const float sobel4[4][9] = {
 static const char *const sobel4_names[4] = {N_("edge 0°"), N_("edge 45°"), N_("edge 90°"), N_("edge 135°")};
 static const float gauss3[9] = {0.0625f, 0.125f, 0.0625f, 0.125f, 0.25f, 0.125f, 0.0625f, 0.125f, 0.0625f};
 
+static void copy_name(char *to, size_t size, const char *from);
+
 static void set_name(layer_filters *f, const char *name)
 {
-    snprintf(f->name, sizeof f->name, "%s", name);
+    copy_name(f->name, sizeof f->name, name);
 }
 
 /* Centre of channel `centre` less the mean of its eight neighbours in the
@@ -186,6 +192,7 @@ typedef struct reader {
     int line, col;
     char tok[64];
     int tok_line, tok_col;
+    bool too_long; /* the word read was longer than tok holds */
 } reader;
 
 /* The next word into r->tok; false at the end. */
@@ -204,9 +211,12 @@ static bool next_token(reader *r)
             break;
     }
     r->tok_line = r->line, r->tok_col = r->col;
+    r->too_long = false;
     while (*r->p && !isspace((unsigned char)*r->p) && *r->p != '#') {
         if (n + 1 < sizeof r->tok)
             r->tok[n++] = *r->p;
+        else
+            r->too_long = true;
         ++r->p, ++r->col;
     }
     r->tok[n] = '\0';
@@ -221,7 +231,7 @@ static bool fail(reader *r, const char *what)
 static bool expect_word(reader *r, const char *word)
 {
     char msg[160];
-    if (next_token(r) && strcmp(r->tok, word) == 0)
+    if (next_token(r) && !r->too_long && strcmp(r->tok, word) == 0)
         return true;
     snprintf(msg, sizeof msg, _("expected '%s' here"), word);
     return fail(r, msg);
@@ -233,12 +243,16 @@ static bool read_number(reader *r, float *out)
     double v;
     if (!next_token(r))
         return fail(r, _("expected a number here, and the file ends"));
+    if (r->too_long)
+        return fail(r, _("this word is longer than 63 characters: no number of a layer is"));
     errno = 0;
     v = strtod(r->tok, &end);
     if (*end != '\0' || end == r->tok)
         return fail(r, _("expected a number here"));
     if (errno == ERANGE || !isfinite(v) || fabs(v) > 1e30)
         return fail(r, _("this number is out of range (a layer's numbers are finite, at most 1e30)"));
+    if (v != 0 && fabs(v) < 1.1754944e-38)
+        return fail(r, _("this number is below 1.2e-38, a float's least normal: a GPU may read it as 0"));
     *out = (float)v;
     return true;
 }
@@ -257,6 +271,19 @@ static bool read_count(reader *r, const char *word, int lo, int hi, int *out)
     return true;
 }
 
+/* `from` into `to`, cut at a UTF-8 character's start where it does not fit. */
+static void copy_name(char *to, size_t size, const char *from)
+{
+    size_t n = strlen(from);
+    if (n >= size) {
+        n = size - 1;
+        while (n > 0 && ((unsigned char)from[n] & 0xC0) == 0x80)
+            --n;
+    }
+    memcpy(to, from, n);
+    to[n] = '\0';
+}
+
 static bool parse_filter(reader *r, layer_filters *f, int o)
 {
     int per = f->c_in * f->k * f->k;
@@ -265,7 +292,7 @@ static bool parse_filter(reader *r, layer_filters *f, int o)
     if (!next_token(r))
         return fail(r, _("expected 'bias' or a filter's name here, and the file ends"));
     if (strcmp(r->tok, "bias") != 0) {
-        snprintf(f->out_name[o], sizeof f->out_name[o], "%s", r->tok);
+        copy_name(f->out_name[o], sizeof f->out_name[o], r->tok);
         if (!expect_word(r, "bias"))
             return false;
     } else {
@@ -306,20 +333,37 @@ bool layer_parse(const char *text, const char *name, layer_filters *out)
 
 bool layer_load(const char *path, layer_filters *out)
 {
-    FILE *fp = fopen(path, "rb");
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO does not block the open */
+    struct stat st;
+    FILE *fp;
     char *text;
     size_t n;
     const char *base = strrchr(path, '/');
     bool ok;
-    if (!fp)
+    memset(out, 0, sizeof *out);
+    if (fd < 0)
         return err_set_kind(err_kind_of_errno(errno), _("Cannot open the layer file %1$s: %2$s."), path,
                             strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return err_set(_("The layer file %s is not a regular file (a directory, a device, a pipe?)."), path);
+    }
+    fp = fdopen(fd, "rb");
+    if (!fp) {
+        close(fd);
+        return err_set_kind(ERR_ENV, _("Cannot open the layer file %1$s: %2$s."), path, strerror(errno));
+    }
     text = malloc(LAYER_FILE_MAX + 1);
     if (!text) {
         fclose(fp);
         return err_set_kind(ERR_ENV, _("There is no memory to read %s."), path);
     }
     n = fread(text, 1, LAYER_FILE_MAX + 1, fp);
+    if (ferror(fp)) {
+        fclose(fp);
+        free(text);
+        return err_set(_("Cannot read the layer file %s."), path);
+    }
     fclose(fp);
     if (n > LAYER_FILE_MAX) {
         free(text);
@@ -335,14 +379,31 @@ bool layer_load(const char *path, layer_filters *out)
     return ok;
 }
 
+bool layer_named(const char *spec, int c_in, layer_filters *out)
+{
+    struct stat st;
+    bool file = (stat(spec, &st) == 0 && S_ISREG(st.st_mode)) || strchr(spec, '/') || strchr(spec, '.');
+    if (!(file ? layer_load(spec, out) : layer_preset(spec, c_in, out)))
+        return false;
+    if (out->c_in == c_in)
+        return true;
+    err_set(_("The layer '%1$s' takes %2$d channels; the image has %3$d (%4$s)."), out->name, out->c_in, c_in,
+            c_in == 3 ? _("a colour image") : _("a grey image"));
+    layer_filters_free(out);
+    return false;
+}
+
 bool layer_format(const layer_filters *f, char *buf, size_t size)
 {
     size_t at = 0;
     int n = snprintf(buf, size, "layer in %d out %d k %d\n", f->c_in, f->c_out, f->k);
     for (int o = 0; n >= 0 && (size_t)n < size - at && o < f->c_out; ++o) {
         at += (size_t)n;
-        n = snprintf(buf + at, size - at, "filter %s bias %.9g\n", f->out_name[o][0] ? f->out_name[o] : "-",
-                     (double)f->bias[o]);
+        char name[sizeof f->out_name[o]];
+        snprintf(name, sizeof name, "%s", f->out_name[o][0] && strcmp(f->out_name[o], "bias") ? f->out_name[o] : "-");
+        for (char *c = name; *c; ++c)
+            *c = isspace((unsigned char)*c) || *c == '#' ? '_' : *c; /* one word, as layer_parse reads it */
+        n = snprintf(buf + at, size - at, "filter %s bias %.9g\n", name, (double)f->bias[o]);
         for (int c = 0; n >= 0 && (size_t)n < size - at && c < f->c_in; ++c)
             for (int t = 0; n >= 0 && (size_t)n < size - at && t < f->k * f->k; ++t) {
                 at += (size_t)n;
@@ -485,23 +546,33 @@ void layer_gemm(const layer_filters *f, const float *col, long n, float *out, in
     }
 }
 
-float layer_tolerance(const layer_tensor *in, const layer_filters *f, const conv_params *p, int o, int x, int y,
-                      double input_u)
+static double gamma_n(double n, double u)
+{
+    return n * u / (1.0 - n * u);
+}
+
+double layer_tolerance(const layer_tensor *in, const layer_filters *f, const conv_params *p, int o, int x, int y,
+                       double input_u, double input_abs)
 {
     conv_params q = layer_params(f, p);
     int x0 = x * q.stride - q.pad_x, y0 = y * q.stride - q.pad_y, d = q.dilation;
-    double mag = fabs((double)f->bias[o]), n = (double)f->c_in * f->k * f->k + 1.0, u = ldexp(1.0, -24);
+    double mag = fabs((double)f->bias[o]), spread = 0, n = (double)f->c_in * f->k * f->k + 1.0;
+    double u = ldexp(1.0, -24), u_sum = input_u > 0 ? ldexp(1.0, -23) : u;
     for (int c = 0; c < f->c_in; ++c) {
         const float *w = layer_weight(f, o, c), *plane = layer_plane(in, c);
         for (int j = 0, t = 0; j < f->k; ++j)
-            for (int i = 0; i < f->k; ++i, ++t)
-                mag += fabs((double)w[t] * conv_sample(plane, in->w, in->h, x0 + i * d, y0 + j * d, q.border));
+            for (int i = 0; i < f->k; ++i, ++t) {
+                double v = conv_sample(plane, in->w, in->h, x0 + i * d, y0 + j * d, q.border);
+                mag += fabs((double)w[t] * v);
+                spread += fabs((double)w[t]) + fabs(v);
+            }
     }
-    return (float)((2.0 * n * u / (1.0 - n * u) + 2.0 * input_u + input_u * input_u) * mag);
+    return (gamma_n(n, u) + gamma_n(n, u_sum)) * mag + (2.0 * input_u + input_u * input_u) * mag * (1.0 + gamma_n(n, u_sum)) +
+           (input_abs * spread * (1.0 + input_u) + input_abs * input_abs * (n - 1.0)) * (1.0 + gamma_n(n, u_sum));
 }
 
 long layer_compare(const layer_tensor *in, const layer_filters *f, const conv_params *p, const layer_tensor *ref,
-                   const layer_tensor *got, double input_u, double *max_diff, long *over)
+                   const layer_tensor *got, double input_u, double input_abs, double *max_diff, long *over)
 {
     long differ = 0, past = 0;
     double most = 0;
@@ -516,7 +587,7 @@ long layer_compare(const layer_tensor *in, const layer_filters *f, const conv_pa
                 ++differ;
                 if (!(diff <= most))
                     most = isnan(diff) ? INFINITY : diff > most ? diff : most;
-                if (over && !(diff <= layer_tolerance(in, f, p, o, x, y, input_u)))
+                if (over && !(diff <= layer_tolerance(in, f, p, o, x, y, input_u, input_abs)))
                     ++past;
             }
     if (max_diff)

@@ -86,7 +86,11 @@ const char *layer_preset_names(void); /* "edges, opponent, blur, random:N" */
 bool layer_parse(const char *text, const char *name, layer_filters *out);
 /* The same, read from a file (at most 1 MiB). */
 bool layer_load(const char *path, layer_filters *out);
-/* Writes the layer as layer_parse reads it. */
+/* What --layer names: a regular file of that name (or a name with '/' or
+ * '.': a file), else a preset for c_in channels; false with a sentence for
+ * no such layer, or one whose channels are not c_in. */
+bool layer_named(const char *spec, int c_in, layer_filters *out);
+/* Writes the layer as layer_parse reads it (a name's spaces as '_'). */
 bool layer_format(const layer_filters *f, char *buf, size_t size);
 
 /* The parameters of the taps: the window K x K, the geometry and border of
@@ -123,19 +127,29 @@ void layer_gemm(const layer_filters *f, const float *col, long n, float *out, in
 
 /* The largest difference a sum of the same products in any other order (a
  * library's GEMM) may have from the ordered one at output o of (x, y):
- * 2 n u * (sum of |w * x| + |bias|), n = C_in*K*K + 1 additions, u = 2^-24
- * for single precision (the classic bound of a sum's rounding, gamma_n,
- * twice: both orders err). With `input_u` > 0, each input and weight is
- * first rounded to a narrower format of that unit roundoff (TF32, FP16:
- * 2^-11), which adds 2 input_u times the same sum. */
-float layer_tolerance(const layer_tensor *in, const layer_filters *f, const conv_params *p, int o, int x, int y,
-                      double input_u);
+ * (gamma_n(u) + gamma_n(u_sum)) * S, S = the sum of |w * x| and |bias|,
+ * gamma_n(u) = n u / (1 - n u), n = C_in*K*K + 1 additions, u = 2^-24 for
+ * single precision (the classic bound of a sum's rounding, for each of the
+ * two orders). With `input_u` > 0 the library's inputs and weights were
+ * first narrowed for tensor cores to a format of that unit roundoff
+ * (LAYER_U_TF32, LAYER_U_FP16), which adds (2 input_u + input_u^2) S, and
+ * its sums are taken as no better than truncated (u_sum = 2^-23); with
+ * `input_abs` > 0 (FP16's subnormals: LAYER_ABS_FP16), each narrowed value
+ * may also be off by that much, which adds input_abs (|w| + |x|) (1 +
+ * input_u) + input_abs^2 a product. A value outside the narrow format's
+ * range is no matter of tolerance: the engine refuses it first. */
+#define LAYER_U_TF32 (1.0 / 1024.0)        /* 10 bits after the point, truncated or rounded */
+#define LAYER_U_FP16 (1.0 / 2048.0)        /* 10 bits after the point, rounded to nearest */
+#define LAYER_ABS_FP16 (1.0 / 33554432.0)  /* half FP16's least subnormal, 2^-25 */
+#define LAYER_FP16_MAX 65504.0
+double layer_tolerance(const layer_tensor *in, const layer_filters *f, const conv_params *p, int o, int x, int y,
+                       double input_u, double input_abs);
 
 /* Compares `got` with the reference `ref` (both c_out x ow x oh): how many
  * outputs are not its bits, the largest |difference|, and how many are past
  * the tolerance of layer_tolerance (with input_u), into *over (NULL: not
  * counted: the comparison is then bit for bit only). */
 long layer_compare(const layer_tensor *in, const layer_filters *f, const conv_params *p, const layer_tensor *ref,
-                   const layer_tensor *got, double input_u, double *max_diff, long *over);
+                   const layer_tensor *got, double input_u, double input_abs, double *max_diff, long *over);
 
 #endif

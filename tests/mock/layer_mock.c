@@ -100,7 +100,7 @@ static uint16_t to_half(float f)
 static float from_half(uint16_t h)
 {
     int e = (h >> 10) & 31, m = h & 1023;
-    float v = e == 0 ? ldexpf((float)m, -24) : ldexpf((float)(m + 1024), e - 25);
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? INFINITY : ldexpf((float)(m + 1024), e - 25);
     return h & 0x8000u ? -v : v;
 }
 

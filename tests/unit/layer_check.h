@@ -48,7 +48,7 @@ static long layer_check_one(eng_engine *e, const char *label, const layer_tensor
               f->name, in->c, in->w, in->h, err_msg());
         n = 0;
     } else {
-        differ = layer_compare(in, f, p, &ref, &got, t.input_u, &most, &over);
+        differ = layer_compare(in, f, p, &ref, &got, t.input_u, t.input_abs, &most, &over);
         if (way == ENG_LAYER_LIBRARY)
             CHECK(over == 0, "%s library %s, %s on %dx%dx%d (stride %d, dilation %d, padding %d, border %d): %ld of %ld "
                   "past the tolerance (largest difference %g)",

@@ -183,7 +183,7 @@ static void gemm_is_direct(void)
             layer_gemm(&f, col, n, got.px, 0, 2, 0, n);
             layer_gemm(&f, col, n, got.px, 2, f.c_out, 0, n / 3);
             layer_gemm(&f, col, n, got.px, 2, f.c_out, n / 3, n);
-            CHECK(layer_compare(&in, &f, &p, &ref, &got, 0, &most, NULL) == 0,
+            CHECK(layer_compare(&in, &f, &p, &ref, &got, 0, 0, &most, NULL) == 0,
                   "im2col + GEMM is the direct loop's bits: border %d, geometry %zu (largest difference %g)", b, g,
                   most);
             checked += n * f.c_out;
@@ -223,15 +223,15 @@ static void tolerance(void)
                                conv_sample(layer_plane(&in, c), 9, 7, x + t % 3 - 1, y + t / 3 - 1, p.border);
                 layer_plane(&back, o)[y * 9 + x] = sum + f.bias[o];
             }
-    differ = layer_compare(&in, &f, &p, &ref, &back, 0, &most, &over);
+    differ = layer_compare(&in, &f, &p, &ref, &back, 0, 0, &most, &over);
     CHECK(differ > 0, "backwards differs somewhere (%ld outputs)", differ);
     CHECK(over == 0, "but within the tolerance everywhere (%ld past it, largest %g)", over, most);
-    CHECK(layer_tolerance(&in, &f, &p, 0, 4, 3, 0) < 1e-3f, "the tolerance is small: %g",
-          layer_tolerance(&in, &f, &p, 0, 4, 3, 0));
-    CHECK(layer_tolerance(&in, &f, &p, 0, 4, 3, ldexp(1, -11)) > 100 * layer_tolerance(&in, &f, &p, 0, 4, 3, 0),
+    CHECK(layer_tolerance(&in, &f, &p, 0, 4, 3, 0, 0) < 1e-3f, "the tolerance is small: %g",
+          layer_tolerance(&in, &f, &p, 0, 4, 3, 0, 0));
+    CHECK(layer_tolerance(&in, &f, &p, 0, 4, 3, LAYER_U_FP16, LAYER_ABS_FP16) > 100 * layer_tolerance(&in, &f, &p, 0, 4, 3, 0, 0),
           "TF32's inputs widen it");
     back.px[17] += 0.01f;
-    layer_compare(&in, &f, &p, &ref, &back, 0, &most, &over);
+    layer_compare(&in, &f, &p, &ref, &back, 0, 0, &most, &over);
     CHECK(over == 1, "an output 0.01 off is past it (%ld)", over);
     layer_filters_free(&f);
     layer_tensor_free(&ref);
@@ -276,6 +276,24 @@ static void text_form(void)
     CHECK(layer_preset("blur", 1, &f) && f.c_out == 1 && strcmp(f.out_name[0], "grey blur") == 0, "blur on grey");
     layer_filters_free(&f);
     CHECK(!layer_load("/nonexistent/layer.txt", &f) && strstr(err_msg(), "/nonexistent/layer.txt"), "%s", err_msg());
+    CHECK(!layer_load("/tmp", &f) && strstr(err_msg(), "not a regular file"), "a directory: %s", err_msg());
+    CHECK(!layer_parse("layer in 1 out 1 k 1\nfilter bias 0\n0.000000000000000000000000000000000000000000000000000000000000001e70\n",
+                       "t", &f) &&
+              strstr(err_msg(), "t:3:1: this word is longer than 63 characters"),
+          "a number too long to read is refused, not cut: %s", err_msg());
+    CHECK(!layer_parse("layer in 1 out 1 k 1\nfilter bias 0\n1e-40\n", "t", &f) && strstr(err_msg(), "t:3:1: this number is below"),
+          "a subnormal weight: %s", err_msg());
+    /* a preset's names have spaces: formatted as one word each, read back */
+    CHECK(layer_preset("edges", 3, &f), "edges");
+    CHECK(layer_format(&f, buf, sizeof buf) && layer_parse(buf, "again", &g), "edges formatted reads back: %s", err_msg());
+    CHECK(g.c_out == 4 && strcmp(g.out_name[0], "edge_0°") == 0 && layer_weight(&g, 3, 2)[0] == -2,
+          "the same filters: %s", g.out_name[0]);
+    layer_filters_free(&g);
+    layer_filters_free(&f);
+    CHECK(layer_named("edges", 1, &f) && f.c_in == 1, "edges by name on one channel");
+    layer_filters_free(&f);
+    CHECK(!layer_named("opponent.layer", 3, &f) && strstr(err_msg(), "opponent.layer"), "a name with a dot is a file: %s",
+          err_msg());
 }
 
 /* Every CPU engine's every way: direct and im2col the reference's bits,
@@ -315,7 +333,7 @@ static void engines(void)
             }
             memset(got.px, 0xff, (size_t)12 * ow * oh * sizeof(float));
             CHECK(eng_layer_measure(eng, &job, 3, &t), "%s %s: %s", names[e], eng_layer_way_name(job.way), err_msg());
-            differ = layer_compare(&in, &f, &p, &ref, &got, t.input_u, &most, &over);
+            differ = layer_compare(&in, &f, &p, &ref, &got, t.input_u, t.input_abs, &most, &over);
             if (w == ENG_LAYER_LIBRARY)
                 CHECK(over == 0, "%s library: %ld outputs past the tolerance (largest difference %g)", names[e], over,
                       most);

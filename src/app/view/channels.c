@@ -130,9 +130,12 @@ static void sum_line(view *v, const scene *s, float x, float y, float w)
         at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s %s", ch ? " + " : "",
                                vw_T(v, g->in.c == 3 ? names[ch] : N_("grey")), part);
     }
-    (void)total; /* the output itself, as the direct loop added it */
-    fmt_cell(layer_plane(&g->out, 0)[(long)(g->py + k / 2 + CHAN_PIECE / 2) * g->out.w + g->px + k / 2 + CHAN_PIECE / 2],
-             part, sizeof part);
+    {
+        int ox = g->px + k / 2 + CHAN_PIECE / 2, oy = g->py + k / 2 + CHAN_PIECE / 2;
+        bool inside = ox < g->out.w && oy < g->out.h; /* a piece larger than a small image: its centre outside */
+        /* the output itself, as the direct loop added it, where there is one */
+        fmt_cell(inside ? layer_plane(&g->out, 0)[(long)oy * g->out.w + ox] : total + g->f.bias[0], part, sizeof part);
+    }
     if (at < sizeof buf)
         snprintf(buf + at, sizeof buf - at, _(" + bias %1$g = %2$s: %3$d channels of %4$d products"),
                  (double)g->f.bias[0], part, g->f.c_in, k * k);

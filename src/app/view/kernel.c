@@ -250,6 +250,16 @@ static float draw_products(view *v, const conv_params *p, const float *value, in
     return y;
 }
 
+/* Whether the image shown has colours (looked at once an image: a grey one is read through). */
+static bool image_has_colour(view *v, const scene *s)
+{
+    if (v->colour_image != s->image_generation + 1) {
+        v->colour_image = s->image_generation + 1;
+        v->colour_of = img_is_colour(&s->img);
+    }
+    return v->colour_of;
+}
+
 float vw_draw_arithmetic(view *v, const scene *s)
 {
     const layout *L = &v->L;
@@ -299,7 +309,7 @@ float vw_draw_arithmetic(view *v, const scene *s)
     rnd_text(v->font, line, L->arith.x, y + 0.2f * L->pad, taps < n ? DIM : GREEN);
     y += 0.2f * L->pad + vw_lh(v->font);
     if (s->img.color.px && fx >= 0 && fy >= 0 && fx < s->img.color.w && fy < s->img.color.h &&
-        img_is_colour(&s->img)) { /* the three values of the pixel, of which the grids show one */
+        y + vw_lh(v->small) <= L->arith.y + L->arith.h && !L->presenter && image_has_colour(v, s)) { /* the three values of the pixel, of which the grids show one */
         const uint8_t *px = s->img.color.px + 4 * ((long)fy * s->img.color.w + fx);
         static const char *const shown[4] = {N_("its luma"), N_("red"), N_("green"), N_("blue")};
         snprintf(line, sizeof line, _("pixel (%1$d, %2$d): red %3$d, green %4$d, blue %5$d; the grids: %6$s (H)"), fx,

@@ -173,6 +173,8 @@ struct view {
     rnd_texture chan_in, chan_out[LAYER_MAX_CHANNELS]; /* the channels view's pictures ... */
     unsigned long chan_made;                           /* ... for that layer and image (channels.made) */
     int chan_display;                                  /* ... in that display mode */
+    unsigned long colour_image; /* the image (scene's image_generation + 1) colour_of is for; 0: none yet */
+    bool colour_of;             /* ... whether it has colours, not all grey (img_is_colour, once an image) */
     vw_click clicks[VW_MAX_CLICKS]; /* the places to click this frame, in the order drawn */
     int click_count;
 };
