@@ -83,6 +83,17 @@ static void place_piece(channels_state *g)
     g->py = best_y < 0 ? 0 : best_y;
 }
 
+/* Nothing made: the view's data let go, its figures cleared. */
+static void release(channels_state *g)
+{
+    layer_tensor_free(&g->in);
+    layer_tensor_free(&g->out);
+    layer_filters_free(&g->f);
+    g->why[0] = '\0';
+    ++g->made;
+    clear_figures(g);
+}
+
 /* The image's channels scaled down, the layer for them, its outputs. */
 static void refresh(scene *s)
 {
@@ -90,12 +101,7 @@ static void refresh(scene *s)
     layer_tensor full = {0};
     conv_params q;
     int ow, oh;
-    layer_tensor_free(&g->in);
-    layer_tensor_free(&g->out);
-    layer_filters_free(&g->f);
-    g->why[0] = '\0';
-    ++g->made;
-    clear_figures(g);
+    release(g);
     if (!s->img.luma.px || !layer_from_image(&s->img, true, &full))
         return;
     {
@@ -168,12 +174,7 @@ static void refresh_if_shown(scene *s)
         refresh(s);
         return;
     }
-    layer_tensor_free(&g->in);
-    layer_tensor_free(&g->out);
-    layer_filters_free(&g->f);
-    g->why[0] = '\0';
-    ++g->made;
-    clear_figures(g);
+    release(g);
 }
 
 static void reset(scene *s)
@@ -184,9 +185,7 @@ static void reset(scene *s)
 
 static void free_state(scene *s)
 {
-    layer_tensor_free(&s->channels.in);
-    layer_tensor_free(&s->channels.out);
-    layer_filters_free(&s->channels.f);
+    release(&s->channels);
 }
 
 static void keep(const scene *s, scene_stash *st)
