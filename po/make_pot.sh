@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Collects every string convis shows into a template for translators:
 # _(), N_(), C_() and NC_() (with a context), ngettext, the view's vw_T and words, and the formats of
-# err_set, err_set_kind, app_error and the lesson parser's fail_at (which
+# err_set, err_set_kind, app_error and the lesson parser's lsn_fail_at (which
 # look themselves up).
 # Usage: po/make_pot.sh OUT.pot [VERSION]   (from anywhere; reads src/)
 set -eu
@@ -14,6 +14,6 @@ exec xgettext --from-code=UTF-8 --language=C \
   --keyword=err_set:1 --flag=err_set:1:c-format \
   --keyword=err_set_kind:2 --flag=err_set_kind:2:c-format \
   --keyword=app_error:1 --flag=app_error:1:c-format \
-  --keyword=fail_at:4 --flag=fail_at:4:c-format \
+  --keyword=lsn_fail_at:4 --flag=lsn_fail_at:4:c-format \
   --add-comments=TRANSLATORS --package-name=convis --package-version="$version" \
   -o "$out" "${sources[@]}"

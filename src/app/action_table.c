@@ -112,6 +112,17 @@ static const app_action actions[] = {
     {ACT_LESSONS, "lessons", "L", N_("the lessons: pick by number or click"), 0, 0, {{'l', 0}}, 0, 100},
     {ACT_PICK_LESSON, "pick-lesson", NULL, NULL, 0, INDEX, {{0, 0}}, 0, 0},
     {ACT_LEAVE_LESSON, "leave-lesson", "Esc", N_("in a lesson: leave it, back to what you had"), 0, 0, {{0, 0}}, 0, 0},
+    {ACT_ANSWER, "answer-1", N_("1 \xE2\x80\xA6 6  click"),
+     N_("in a lesson's question: pick an option, type a number and Enter, or click a cell"), 0, 0, {{0, 0}}, 0, 2},
+    {ACT_ANSWER, "answer-2", NULL, NULL, 1, 0, {{0, 0}}, 0, 2},
+    {ACT_ANSWER, "answer-3", NULL, NULL, 2, 0, {{0, 0}}, 0, 2},
+    {ACT_ANSWER, "answer-4", NULL, NULL, 3, 0, {{0, 0}}, 0, 2},
+    {ACT_ANSWER, "answer-5", NULL, NULL, 4, 0, {{0, 0}}, 0, 2},
+    {ACT_ANSWER, "answer-6", NULL, NULL, 5, 0, {{0, 0}}, 0, 2},
+    {ACT_ANSWER_KEY, "answer-key", NULL, NULL, 0, INDEX, {{0, 0}}, 0, 0},
+    {ACT_ANSWER_AT, "answer-at", NULL, NULL, 0, XY, {{0, 0}}, 0, 0},
+    {ACT_NOTES, "notes", "Shift+N", N_("in a lesson: the teacher's notes for it and this step (again: hide them)"), 0,
+     0, {{'n', SHIFT}}, 0, 0},
     {ACT_HELP, "help", "F1  ?", N_("this help"), 0, 0, {{PLAT_KEY_F1, 0}, {'?', 0}, {'?', SHIFT}}, 0, 0},
     {ACT_BLANK, "blank", "B", N_("blank the screen (any key brings it back)"), 0, 0, {{'b', 0}}, 0, 0},
     {ACT_TEXT_SIZE, "text-size", "Z", N_("text size: 100%, 125%, 150%, 200%"), 0, 0, {{'z', 0}}, 0, 0},
@@ -199,6 +210,7 @@ bool app_action_steers(const app_action *a)
     case ACT_LESSONS:
     case ACT_PICK_LESSON:
     case ACT_LEAVE_LESSON:
+    case ACT_ANSWER:
     case ACT_ESCAPE:
     case ACT_QUIT:
     case ACT_FULLSCREEN:

@@ -1,7 +1,8 @@
 /* actions.c - app_do, the one input path: what each action of the table does,
- * what a key means now, scripts, and lessons (start, pages, end).
- * Contents: the kernel editor · app_do · keys · scripts · lessons. */
+ * what a key means now, and scripts (a lesson's steps and pages: lesson_play.c).
+ * Contents: the kernel editor · app_do · keys · scripts. */
 #include "actions.h"
+#include "actions_internal.h"
 #include "narration.h"
 
 #include <math.h>
@@ -12,6 +13,7 @@
 #include "core/err.h"
 #include "i18n.h"
 #include "lessons.h"
+#include "quiz.h"
 #include "core/keys.h"
 
 app_act app_act_of(const app_action *action)
@@ -67,8 +69,6 @@ static void edit_key(app *a, int key)
 }
 
 /* ---- app_do ------------------------------------------------------------------- */
-
-static void enter_step(app *a);
 
 static void next_text_scale(app *a)
 {
@@ -150,8 +150,7 @@ static void (*const scene_call[ACT_COUNT])(scene *s) = {
     [ACT_DISPLAY] = scene_next_display,
 };
 
-/* What the action does, without telling the lesson player. */
-static void run(app *a, app_act act)
+void app_run_action(app *a, app_act act)
 {
     scene *s = &a->s;
     if (scene_call[act.action->id]) {
@@ -161,15 +160,15 @@ static void run(app *a, app_act act)
     switch (act.action->id) {
     case ACT_LESSON_NEXT:
         if (lsn_player_next(&a->player))
-            enter_step(a);
+            app_step_enter(a);
         break;
     case ACT_LESSON_PREV:
         if (lsn_player_prev(&a->player))
-            enter_step(a);
+            app_step_enter(a);
         break;
     case ACT_LESSON_RESTART:
         if (lsn_player_restart(&a->player))
-            enter_step(a);
+            app_step_enter(a);
         break;
     case ACT_BUDGET_OFF: scene_set_budget(s, 0); break;
     case ACT_BLOCK_PICK: scene_block_pick(s, act.arg); break;
@@ -209,6 +208,10 @@ static void run(app *a, app_act act)
         }
         break;
     case ACT_LEAVE_LESSON: app_lesson_stop(a); break;
+    case ACT_ANSWER: app_quiz_pick(a, act.arg); break;
+    case ACT_ANSWER_KEY: app_quiz_key(a, act.arg); break;
+    case ACT_ANSWER_AT: app_quiz_click(a, act.x, act.y); break;
+    case ACT_NOTES: a->notes = !a->notes; break;
     case ACT_HELP: a->help = !a->help; break;
     case ACT_BLANK: a->blank = !a->blank; break;
     case ACT_TEXT_SIZE: next_text_scale(a); break;
@@ -231,7 +234,7 @@ void app_do(app *a, app_act act)
         return;
     if (st && a->player.waiting && st->wait && strcmp(st->wait, act.action->name) == 0)
         app_narration_keep(a); /* the words that asked for it, kept */
-    run(a, act);
+    app_run_action(a, act);
     lsn_player_saw(&a->player, act.action->name); /* a wait ends however the learner did it */
 }
 
@@ -250,6 +253,8 @@ app_act app_act_for_key(const app *a, int key, unsigned mods)
     }
     if (a->blank) /* any key brings the screen back */
         return app_act_id(ACT_BLANK);
+    if (app_quiz_key_act(a, key, &act)) /* a question open: its digits, Enter, its options' numbers */
+        return act;
     if (a->menu && key >= '1' && key <= '9') { /* the menu of lessons: a number picks one */
         act = app_act_id(ACT_PICK_LESSON);
         act.arg = key - '1';
@@ -266,8 +271,7 @@ app_act app_act_for_key(const app *a, int key, unsigned mods)
 
 /* ---- scripts ------------------------------------------------------------------- */
 
-/* A tally for a script on the image shown (app_tally). */
-static void start_tally(const scene *s, app_tally *t)
+void app_start_tally(const scene *s, app_tally *t)
 {
     memset(t, 0, sizeof *t);
     t->pixels = (long long)s->img.luma.w * s->img.luma.h;
@@ -283,7 +287,7 @@ static bool check_script(const scene *s, const char *script)
     char word[64];
     const char *p = script;
 
-    start_tally(s, &tally);
+    app_start_tally(s, &tally);
     while (app_script_word(&p, word, sizeof word)) {
         const app_action *act;
         long times;
@@ -293,11 +297,9 @@ static bool check_script(const scene *s, const char *script)
     return true;
 }
 
-static void step_go_on(app *a, bool slices);
-
 void app_settle(app *a)
 {
-    step_go_on(a, false);
+    app_step_go_on(a, false);
     scene_settle(&a->s);
 }
 
@@ -321,180 +323,4 @@ bool app_run_script(app *a, const char *script)
         app_settle(a);
     }
     return true;
-}
-
-/* ---- a lesson step's actions --------------------------------------------------- */
-
-/* Whether the action works on the whole image (convolves it, or makes one
- * larger): in the window, the step's next action waits for the next slice. */
-static bool whole_image(const app_action *act)
-{
-    return act->id == ACT_GPU || act->id == ACT_APPLY_AGAIN || act->id == ACT_TOO_BIG;
-}
-
-/* A step's actions together are one script: checked on the image shown
- * before any runs; false with the sentence, at the action that goes over
- * a bound, in `msg`. */
-static bool check_step(app *a, const lsn_step *st, char *msg, size_t size)
-{
-    app_tally tally;
-    start_tally(&a->s, &tally);
-    for (int k = 0; k < st->action_count; ++k) {
-        char word[64];
-        const char *p = st->actions[k].text;
-        while (app_script_word(&p, word, sizeof word)) {
-            const app_action *act;
-            long times;
-            if (!app_tally_word(&tally, word, &act, &times)) {
-                snprintf(msg, size, "%s:%d:%d: %s", a->lesson_path, st->actions[k].line, st->actions[k].column,
-                         err_msg());
-                return false;
-            }
-        }
-    }
-    return true;
-}
-
-/* Moves the step's actions left to the next run of one (false, and none
- * due, at their end). Words that steer the lesson are passed over: a step
- * does not turn its pages (lesson --check says so). */
-static bool rest_advance(app *a)
-{
-    const lsn_step *st = lsn_player_current(&a->player);
-    app_step_rest *r = &a->rest;
-    char word[64];
-    if (!st)
-        r->due = false;
-    while (r->due && r->times == 0) {
-        if (app_script_word(&r->next, word, sizeof word)) {
-            app_action_word(word, &r->word, &r->times); /* checked (check_step) */
-            if (app_action_steers(r->word))
-                r->times = 0;
-        } else if (++r->action < st->action_count) {
-            r->next = st->actions[r->action].text;
-        } else {
-            r->due = false;
-        }
-    }
-    return r->due;
-}
-
-/* Runs the step's actions left; they do not count as the learner's. At
- * once (`slices` false), each one's long work finished before the next
- * (a still, a GIF, a script). In the window's slices (true): until one
- * starts long work (tiles, a sweep) or works on the whole image, the rest
- * left for app_work, so that a frame is drawn and Esc and quit are read
- * between them. */
-static void step_go_on(app *a, bool slices)
-{
-    app_step_rest *r = &a->rest;
-    while (rest_advance(a)) {
-        if (scene_busy(&a->s)) {
-            if (slices)
-                return;
-            scene_settle(&a->s);
-        }
-        --r->times;
-        run(a, app_act_of(r->word));
-        if (slices && whole_image(r->word)) {
-            rest_advance(a);
-            return;
-        }
-    }
-}
-
-bool app_step_due(const app *a)
-{
-    return a->rest.due;
-}
-
-bool app_work(app *a, double budget_ms)
-{
-    bool more = scene_work(&a->s, budget_ms);
-    if (a->rest.due && !scene_busy(&a->s)) {
-        step_go_on(a, true);
-        more = true;
-    }
-    return more || a->rest.due;
-}
-
-/* ---- lessons ------------------------------------------------------------------- */
-
-/* Opens the image a lesson or step names; a file gone since the lesson was
- * checked is said in the banner. */
-static void open_lesson_image(app *a, const char *image, int line, int column)
-{
-    char path[4096];
-    if (app_lesson_image(a->lesson_path, image, line, column, path, sizeof path))
-        scene_open_image(&a->s, path);
-    else
-        scene_say_error(&a->s, err_msg());
-}
-
-/* Sets the scene for the step the player moved to: its image, its actions
- * (none when together they go over a script's bounds on this image: the
- * banner says why). The actions of the step before that are left go. */
-static void enter_step(app *a)
-{
-    const lsn_step *st = lsn_player_current(&a->player);
-    char msg[600];
-    a->rest.due = false;
-    a->said_step = -1;
-    if (!st)
-        return;
-    if (st->image)
-        open_lesson_image(a, st->image, st->image_line, st->image_column);
-    if (!check_step(a, st, msg, sizeof msg)) {
-        scene_say_error(&a->s, msg);
-        return;
-    }
-    a->rest = (app_step_rest){st->action_count > 0, 0, st->action_count > 0 ? st->actions[0].text : "", NULL, 0};
-    step_go_on(a, a->step_slices);
-}
-
-bool app_lesson_start(app *a, const char *path)
-{
-    lsn_lesson l;
-    const char *lang = app_lesson_lang(path);
-    char copy[sizeof a->lesson_path];
-    snprintf(copy, sizeof copy, "%s", path); /* path may be the menu's, which the start may refill */
-    if (!app_lesson_load(copy, &l)) {
-        scene_say_error(&a->s, err_msg());
-        return false;
-    }
-    app_lesson_stop(a); /* another lesson starts from free play too */
-    snprintf(a->free_lang, sizeof a->free_lang, "%s", a->lang);
-    scene_stash_settings(&a->s, &a->free_play, &a->defaults);
-    a->edit_tap = -1;
-    a->menu = a->help = false;
-    snprintf(a->lesson_path, sizeof a->lesson_path, "%s", copy);
-    if (lang) /* a lesson in lessons/zh/ is in Chinese: the text needs a font that has it */
-        app_set_lang(a, lang);
-    a->free_has_record = a->has_record;
-    a->free_record = a->record;
-    if (l.record) { /* read when the lesson was checked; again now, in case the file changed since */
-        a->has_record = app_lesson_record(copy, &l, &a->record);
-        if (!a->has_record) /* free play's record is no stand-in for the lesson's */
-            scene_say_error(&a->s, err_msg());
-    }
-    lsn_player_start(&a->player, &l);
-    if (a->player.lesson.image)
-        open_lesson_image(a, a->player.lesson.image, a->player.lesson.image_line, a->player.lesson.image_column);
-    enter_step(a);
-    return true;
-}
-
-void app_lesson_stop(app *a)
-{
-    if (!app_in_lesson(a))
-        return;
-    lsn_player_stop(&a->player);
-    a->rest.due = false;
-    a->lesson_path[0] = '\0';
-    a->edit_tap = -1;
-    scene_unstash(&a->s, &a->free_play);
-    a->has_record = a->free_has_record;
-    a->record = a->free_record;
-    if (a->free_lang[0])
-        app_set_lang(a, a->free_lang);
 }

@@ -30,6 +30,19 @@ typedef struct app_step_rest {
     long times;
 } app_step_rest;
 
+/* The question the step shown asks, as the learner answers it (quiz.c):
+ * what is typed, the last answer given, convis's answer once said, and the
+ * attempts file every answer goes to. */
+typedef struct app_quiz {
+    char typed[24];    /* a number being typed */
+    char given[96];    /* the last answer given, in words ("42", "the GPU engine", "(3, 4)") */
+    char answer[256];  /* convis's answer in words, once right or shown */
+    char note[256];    /* why an answer could not be checked yet ("not measured yet") */
+    char attempts[4096]; /* the attempts file ("": answers are not saved) */
+    bool attempts_said;  /* that it cannot be written has been said */
+    double asked_at;     /* when the question opened (scene_now), for the time an answer took */
+} app_quiz;
+
 typedef struct app {
     scene s;
     app_options defaults;  /* what a lesson starts from: the command line's settings */
@@ -45,6 +58,8 @@ typedef struct app {
     char said_lang[8];
     char lesson_path[4096];
     app_step_rest rest; /* the step's actions left (actions.c) */
+    app_quiz quiz;      /* the step's question (quiz.c) */
+    bool notes;         /* the teacher's notes shown (Shift+N; never by default) */
     bool step_slices;   /* the window's: a step's actions after long work or work on the whole
                                  * image wait for a slice between frames (app_work); else all at once */
     char lang[8];       /* of text and lessons: "en" or "zh" */

@@ -18,6 +18,7 @@
 #include "gif.h"
 #include "i18n.h"
 #include "narration.h"
+#include "quiz.h"
 #include "render/render.h"
 #include "render/text.h"
 
@@ -206,6 +207,10 @@ static bool do_awaited(app *a)
     if (done)
         app_do(a, app_act_of(act));
     a->player.waiting = false;
+    if (lsn_player_asking(&a->player)) { /* a question: its answer shown, as after two wrong answers */
+        app_quiz_reveal(a);
+        done = true;
+    }
     return done;
 }
 
@@ -271,7 +276,7 @@ static bool shoot_step(app_window *w, const char *dir, app_step_shot *shot, char
     app_hint(a, shot->hint, sizeof shot->hint);
     snprintf(shot->image, sizeof shot->image, "%s", a->s.image_name);
     shot->image_w = a->s.img.luma.w, shot->image_h = a->s.img.luma.h;
-    if (!a->player.waiting || !do_awaited(a))
+    if (!(a->player.waiting || lsn_player_asking(&a->player)) || !do_awaited(a))
         return true; /* nothing to wait for, or nothing a script can do for the learner */
     step_picture_name(shot->after, sizeof shot->after, shot->step, true);
     if (!save_step(w, dir, shot->after, shot, rc))

@@ -129,6 +129,9 @@ static const app_option options[] = {
      "one once that is done, as a learner would (step-01-after.png)")},
     {OPT_PRESENTER, "--presenter", NULL, NULL, APP_FOR_WINDOW,
      N_("presenter mode (F5): the grids' digits, the narration and the chart sized\nfrom the window's height, for a room")},
+    {OPT_ATTEMPTS, "--attempts", NULL, "FILE", APP_FOR_WINDOW,
+     N_("where the answers to the lessons' questions go, a file to hand in\n"
+     "(default: ~/.local/share/convis/attempts.json; 'none': nowhere)")},
     {OPT_REPORT_FRAMES, "--report-frames", NULL, "N", APP_FOR_WINDOW,
      N_("play the CPU walk for N frames and print the frame times")},
     {OPT_GIF, "--gif", NULL, "FILE", APP_FOR_WINDOW,

@@ -64,7 +64,8 @@ typedef enum app_option_id {
     OPT_GIF_SECONDS,
     OPT_GIF_FPS,
     OPT_GIF_STEPS,
-    OPT_PRESENTER, /* the window */
+    OPT_PRESENTER,
+    OPT_ATTEMPTS, /* the window */
     OPT_SIZES,
     OPT_ENGINES,
     OPT_BUDGET_MS,

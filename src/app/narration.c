@@ -13,6 +13,7 @@
 #include "filter_text.h"
 #include "format.h"
 #include "i18n.h"
+#include "quiz.h"
 
 typedef void (*value_fn)(const app *a, char *buf, size_t size);
 
@@ -439,6 +440,43 @@ static bool on_virtual_gpu(const app *a)
     return a->s.gpu.eng.engine && a->s.gpu.eng.hardware == ENG_HW_VIRTUAL;
 }
 
+/* Appends text to buf, a blank line before it. */
+static void add_paragraph(char *buf, size_t size, const char *text)
+{
+    size_t n = strlen(buf);
+    if (text[0] && n + 2 < size)
+        snprintf(buf + n, size - n, "%s%s", n ? "\n\n" : "", text);
+}
+
+void app_notes(const app *a, char *buf, size_t size)
+{
+    const lsn_step *st = lsn_player_current(&a->player);
+    char text[2048];
+    buf[0] = '\0';
+    if (!st || !size)
+        return;
+    lsn_fill(st->notes, lookup, a, text, sizeof text);
+    add_paragraph(buf, size, text);
+    lsn_fill(a->player.lesson.notes, lookup, a, text, sizeof text);
+    add_paragraph(buf, size, text);
+}
+
+/* The question's options, answer and why under the narration, and the
+ * teacher's notes while they are asked for (Shift+N). */
+static void add_quiz_and_notes(const app *a, char *buf, size_t size)
+{
+    char text[4096], notes[4096];
+    app_quiz_text(a, text, sizeof text);
+    add_paragraph(buf, size, text);
+    if (a->notes) {
+        app_notes(a, text, sizeof text);
+        if (text[0]) {
+            snprintf(notes, sizeof notes, _("For the teacher: %s"), text);
+            add_paragraph(buf, size, notes);
+        }
+    }
+}
+
 void app_narration(const app *a, char *buf, size_t size)
 {
     /* A virtual GPU gets a real GPU's texts, said to be about a GPU whose
@@ -456,6 +494,7 @@ void app_narration(const app *a, char *buf, size_t size)
     if (n >= size)
         return;
     lsn_player_narration(&a->player, app_machine(a), lookup, a, buf + n, size - n);
+    add_quiz_and_notes(a, buf, size);
 }
 
 void app_narration_keep(app *a)
@@ -473,6 +512,10 @@ void app_hint(const app *a, char *buf, size_t size)
     const lsn_step *st = lsn_player_current(&a->player);
     const app_action *act;
     const char *form = _("Your turn: press %s to go on");
+    if (lsn_player_asking(&a->player)) {
+        app_quiz_prompt(a, buf, size);
+        return;
+    }
     if (!st || !a->player.waiting) {
         buf[0] = '\0';
         return;

@@ -30,7 +30,12 @@ void app_narration(const app *a, char *buf, size_t size);
  * waited for): app_narration says them while the step stays. */
 void app_narration_keep(app *a);
 
-/* "Your turn: press G to go on", or "" when the step does not wait. */
+/* The teacher's notes for the step shown: its own, then the lesson's
+ * (placeholders filled); "" when there are none. */
+void app_notes(const app *a, char *buf, size_t size);
+
+/* "Your turn: press G to go on", or the question's prompt, or "" when the
+ * step does not wait. */
 void app_hint(const app *a, char *buf, size_t size);
 
 #endif

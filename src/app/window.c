@@ -21,13 +21,14 @@
 #include "handout.h"
 #include "i18n.h"
 #include "lessons.h"
+#include "quiz.h"
 #include "platform/platform.h"
 #include "render/render.h"
 #include "settings.h"
 #include "window_loop.h"
 
 typedef struct window_args {
-    const char *image, *screenshot, *script, *lesson, *render_steps, *handout, *lang, *record, *gif;
+    const char *image, *screenshot, *script, *lesson, *render_steps, *handout, *lang, *record, *gif, *attempts;
     int gif_seconds, gif_fps;
     bool gif_steps;
     int width, height;
@@ -133,6 +134,7 @@ static bool take_option(window_args *a, const app_option *o, const char *v)
     case OPT_GIF: a->gif = v; break;
     case OPT_GIF_STEPS: a->gif_steps = true; break;
     case OPT_PRESENTER: a->presenter = true; break;
+    case OPT_ATTEMPTS: a->attempts = v; break;
     case OPT_LANG:
         if (!app_lang_known(v)) {
             app_error("option '--lang' takes en, zh or another language with lessons/<lang>/ or po/<lang>.po, "
@@ -461,6 +463,11 @@ int app_window_main(int argc, char **argv)
     host = app_window_host(&w);
     app_init(&w.app, &host, &opt, args.lang);
     w.app.presenter = args.presenter;
+    if (!args.attempts) {
+        if (!ends_by_itself(&args)) /* a still, a GIF, a handout: no learner answers */
+            app_attempts_default(w.app.quiz.attempts, sizeof w.app.quiz.attempts);
+    } else if (strcmp(args.attempts, "none") != 0)
+        snprintf(w.app.quiz.attempts, sizeof w.app.quiz.attempts, "%s", args.attempts);
     w.app.step_slices = !ends_by_itself(&args); /* a person watches: Esc and quit answer between a step's actions */
     w.app_ready = true;
     load_start = tim_now_ms();

@@ -8,6 +8,7 @@
  * tree is freed by a walk whose depth the cap bounds. */
 #define _POSIX_C_SOURCE 200809L
 #include "lesson.h"
+#include "lesson_tree.h"
 #include "core/tr.h"
 
 #include <errno.h>
@@ -42,14 +43,7 @@ const char *const lsn_placeholders[] = {
 
 /* ---- messages ------------------------------------------------------------------------------ */
 
-/* Every failure: "name:line:column: message". */
-static bool fail_at(const char *name, int line, int column, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static bool fail_at(const char *name, int line, int column, const char *fmt, ...)
+bool lsn_fail_at(const char *name, int line, int column, const char *fmt, ...)
 {
     char msg[900];
     va_list ap;
@@ -62,7 +56,7 @@ static bool fail_at(const char *name, int line, int column, const char *fmt, ...
 /* The start of s (n bytes) for a message: at most 40 bytes, cut at a
  * character boundary, line breaks shown as spaces, "..." when cut, other
  * control characters escaped (err_shown). */
-static const char *clip(const char *s, size_t n, char *buf, size_t size)
+const char *lsn_clip(const char *s, size_t n, char *buf, size_t size)
 {
     char flat[48];
     size_t k = 0;
@@ -81,18 +75,6 @@ static const char *clip(const char *s, size_t n, char *buf, size_t size)
 
 /* ---- the tree ------------------------------------------------------------------------------ */
 
-typedef enum { N_SCALAR, N_SEQ, N_MAP } node_kind;
-
-typedef struct node {
-    node_kind kind;
-    int line, column;          /* 1-based, where the node starts */
-    size_t index;              /* byte offset of the start in the text given to libyaml */
-    yaml_scalar_style_t style; /* scalars */
-    char *value;               /* scalars: NUL-terminated copy */
-    size_t length;
-    struct node **kids; /* sequences: items; mappings: key, value, key, value, ... */
-    int count, cap;
-} node;
 
 static void node_free(node *n)
 {
@@ -119,10 +101,7 @@ static bool node_add(node *parent, node *kid)
     return true;
 }
 
-/* What a node is, for messages. */
-static const char *node_what(const node *n);
-
-static bool plain_null(const node *n)
+bool lsn_plain_null(const node *n)
 {
     return n->kind == N_SCALAR && n->style == YAML_PLAIN_SCALAR_STYLE &&
            (n->length == 0 || !strcmp(n->value, "~") || !strcmp(n->value, "null") || !strcmp(n->value, "Null") ||
@@ -130,7 +109,7 @@ static bool plain_null(const node *n)
 }
 
 /* A plain scalar YAML reads as a number: 12, -3, 1.5, 2e3, 0x1F, 0o17, .inf, .nan. */
-static bool plain_number(const node *n)
+bool lsn_plain_number(const node *n)
 {
     const char *s = n->value;
     bool digits = false;
@@ -165,15 +144,15 @@ static bool plain_number(const node *n)
     return *s == '\0';
 }
 
-static const char *node_what(const node *n)
+const char *lsn_node_what(const node *n)
 {
     if (n->kind == N_SEQ)
         return _("a list");
     if (n->kind == N_MAP)
         return _("a mapping (key: value)");
-    if (plain_null(n))
+    if (lsn_plain_null(n))
         return _("nothing");
-    if (plain_number(n))
+    if (lsn_plain_number(n))
         return _("a number");
     return _("text");
 }
@@ -218,15 +197,8 @@ static bool utf8_text(const char *s, size_t n)
 
 /* ---- positions inside a string ------------------------------------------------------------- */
 
-/* Where a scalar's first character sits, and whether its value keeps the
- * file's line breaks (block scalars). A block scalar's value starts on the
- * line after its | or >, indented as its first non-blank line. */
-typedef struct base {
-    int line, column;
-    bool by_lines;
-} base;
 
-static base scalar_base(const node *n, const char *text, size_t size)
+base lsn_scalar_base(const node *n, const char *text, size_t size)
 {
     base b = {n->line, n->column, false};
     if (n->style == YAML_SINGLE_QUOTED_SCALAR_STYLE || n->style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
@@ -293,14 +265,14 @@ bool lsn_check_placeholders(const char *name, const char *text, int line, int co
         } else if (p[0] == '}' && p[1] == '}') {
             step = 2;
         } else if (p[0] == '}') {
-            return fail_at(name, line, column,
+            return lsn_fail_at(name, line, column,
                            "this '}' closes no '{'; write }} for a literal brace, or {name} for a measurement");
         } else if (p[0] == '{') {
             const char *q = p + 1;
             while (*q && *q != '}' && *q != '{' && *q != '\n')
                 ++q;
             if (*q != '}')
-                return fail_at(name, line, column,
+                return lsn_fail_at(name, line, column,
                                "this '{' is never closed; write {name} for a measurement, such as {gpu_ms}, or "
                                "{{ for a literal brace");
             if (!placeholder_known(p + 1, (size_t)(q - p - 1))) {
@@ -308,8 +280,8 @@ bool lsn_check_placeholders(const char *name, const char *text, int line, int co
                     int n = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", lsn_placeholders[i]);
                     used = n < 0 ? sizeof names : used + (size_t)n; /* past the end: the list stops, cut */
                 }
-                return fail_at(name, line, column, "unknown placeholder {%s}; the placeholders are %s",
-                               clip(p + 1, (size_t)(q - p - 1), shown, sizeof shown), names);
+                return lsn_fail_at(name, line, column, "unknown placeholder {%s}; the placeholders are %s",
+                               lsn_clip(p + 1, (size_t)(q - p - 1), shown, sizeof shown), names);
             }
             step = (size_t)(q - p) + 1;
         }
@@ -321,11 +293,6 @@ bool lsn_check_placeholders(const char *name, const char *text, int line, int co
 
 /* ---- building the tree from libyaml's events ----------------------------------------------- */
 
-typedef struct parse {
-    const char *name;
-    const char *text; /* what libyaml reads (after a UTF-8 byte order mark) */
-    size_t size;
-} parse;
 
 /* Line and column (1-based, in characters) of byte `offset` of the text. */
 static void offset_position(const parse *ps, size_t offset, int *line, int *column)
@@ -352,7 +319,7 @@ static bool yaml_failure(const parse *ps, const yaml_parser_t *p)
     const char *problem = p->problem ? p->problem : "unreadable YAML";
     const char *context = p->context;
     switch (p->error) {
-    case YAML_MEMORY_ERROR: return fail_at(ps->name, 1, 1, "out of memory while reading the lesson");
+    case YAML_MEMORY_ERROR: return lsn_fail_at(ps->name, 1, 1, "out of memory while reading the lesson");
     case YAML_READER_ERROR: {
         size_t at = p->problem_offset;
         /* libyaml points at a bad trailing byte: point at its sequence's start */
@@ -363,58 +330,58 @@ static bool yaml_failure(const parse *ps, const yaml_parser_t *p)
         }
         offset_position(ps, at, &line, &column);
         if (contains(problem, "control character"))
-            return fail_at(ps->name, line, column,
+            return lsn_fail_at(ps->name, line, column,
                            "a control character (byte 0x%02X) is not allowed in a lesson; remove it",
                            (unsigned)p->problem_value & 0xFF);
         if (contains(problem, "UTF-8") || contains(problem, "Unicode"))
-            return fail_at(ps->name, line, column,
+            return lsn_fail_at(ps->name, line, column,
                            "the bytes here are not valid UTF-8 (%s); save the lesson as UTF-8 text", problem);
-        return fail_at(ps->name, line, column, "%s; save the lesson as UTF-8 text", problem);
+        return lsn_fail_at(ps->name, line, column, "%s; save the lesson as UTF-8 text", problem);
     }
     case YAML_SCANNER_ERROR:
     case YAML_PARSER_ERROR: break;
-    default: return fail_at(ps->name, 1, 1, "unreadable YAML (%s)", problem);
+    default: return lsn_fail_at(ps->name, 1, 1, "unreadable YAML (%s)", problem);
     }
     line = (int)p->problem_mark.line + 1;
     column = (int)p->problem_mark.column + 1;
     if (contains(context, "quoted scalar") && contains(problem, "end of stream"))
-        return fail_at(ps->name, cline, ccol,
+        return lsn_fail_at(ps->name, cline, ccol,
                        "the quoted text that starts here is never closed; end it with the same quote");
     if (contains(context, "flow sequence") || (contains(problem, "','") && contains(problem, "']'")))
-        return fail_at(ps->name, context ? cline : line, context ? ccol : column,
+        return lsn_fail_at(ps->name, context ? cline : line, context ? ccol : column,
                        "the list that starts here with '[' is not closed properly (%s at %d:%d); separate items "
                        "with commas and end the list with ']'",
                        problem, line, column);
     if (contains(context, "flow mapping"))
-        return fail_at(ps->name, cline, ccol,
+        return lsn_fail_at(ps->name, cline, ccol,
                        "the mapping that starts here with '{' is not closed properly (%s at %d:%d); end it with "
                        "'}', or quote text that starts with '{'",
                        problem, line, column);
     if (contains(problem, "mapping values are not allowed"))
-        return fail_at(ps->name, line, column,
+        return lsn_fail_at(ps->name, line, column,
                        "this ':' cannot start a value here; put text that contains ': ' in quotes or after '|' on "
                        "its own line, and check the indentation");
     if (contains(context, "quoted scalar"))
-        return fail_at(ps->name, line, column,
+        return lsn_fail_at(ps->name, line, column,
                        "%s in the quoted text that starts at %d:%d; inside double quotes write \\\\ for a "
                        "backslash, or use single quotes",
                        problem, cline, ccol);
     if (contains(problem, "tab") || (p->problem_mark.index < ps->size && ps->text[p->problem_mark.index] == '\t'))
-        return fail_at(ps->name, line, column, "a tab indents this line; indent with spaces only");
+        return lsn_fail_at(ps->name, line, column, "a tab indents this line; indent with spaces only");
     if (contains(problem, "cannot start any token"))
-        return fail_at(ps->name, line, column,
+        return lsn_fail_at(ps->name, line, column,
                        "this character cannot start a value (%s); quote text that starts with @, ` or %% and "
                        "indent with spaces, not tabs",
                        problem);
     if (contains(context, "block mapping") || contains(context, "block collection"))
-        return fail_at(ps->name, line, column,
+        return lsn_fail_at(ps->name, line, column,
                        "%s (the mapping or list it belongs to starts at %d:%d); check the indentation: the keys of "
                        "one mapping and the '- ' of one list line up",
                        problem, cline, ccol);
     if (context)
-        return fail_at(ps->name, line, column, "%s %s at %d:%d; check the indentation, quotes and brackets", problem,
+        return lsn_fail_at(ps->name, line, column, "%s %s at %d:%d; check the indentation, quotes and brackets", problem,
                        context, cline, ccol);
-    return fail_at(ps->name, line, column, "%s; check the indentation, quotes and brackets", problem);
+    return lsn_fail_at(ps->name, line, column, "%s; check the indentation, quotes and brackets", problem);
 }
 
 /* Reads the text into a tree; *root NULL when the file holds no document or
@@ -430,7 +397,7 @@ static bool build_tree(const parse *ps, node **root)
 
     *root = NULL;
     if (!yaml_parser_initialize(&p))
-        return fail_at(ps->name, 1, 1, "out of memory while reading the lesson");
+        return lsn_fail_at(ps->name, 1, 1, "out of memory while reading the lesson");
     yaml_parser_set_input_string(&p, (const unsigned char *)ps->text, ps->size);
     yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
 
@@ -447,15 +414,15 @@ static bool build_tree(const parse *ps, node **root)
         case YAML_STREAM_END_EVENT: done = true; break;
         case YAML_DOCUMENT_START_EVENT:
             if (++documents > 1) {
-                fail_at(ps->name, line, column,
+                lsn_fail_at(ps->name, line, column,
                         "a second document starts here (after '---' or '...'); a lesson file holds one lesson");
                 goto delete_event;
             }
             break;
         case YAML_ALIAS_EVENT:
-            fail_at(ps->name, line, column,
+            lsn_fail_at(ps->name, line, column,
                     "aliases (*%s) are not used in lessons; write the text out where it is needed",
-                    clip((const char *)ev.data.alias.anchor, strlen((const char *)ev.data.alias.anchor), shown,
+                    lsn_clip((const char *)ev.data.alias.anchor, strlen((const char *)ev.data.alias.anchor), shown,
                          sizeof shown));
             goto delete_event;
         case YAML_SCALAR_EVENT:
@@ -465,25 +432,25 @@ static bool build_tree(const parse *ps, node **root)
                                      : ev.type == YAML_SEQUENCE_START_EVENT ? ev.data.sequence_start.tag
                                                                             : ev.data.mapping_start.tag;
             if (tag) {
-                fail_at(ps->name, line, column,
+                lsn_fail_at(ps->name, line, column,
                         "tags (%s) are not used in lessons; remove the tag, and quote text that starts with '!'",
-                        clip((const char *)tag, strlen((const char *)tag), shown, sizeof shown));
+                        lsn_clip((const char *)tag, strlen((const char *)tag), shown, sizeof shown));
                 goto delete_event;
             }
             if (ev.type == YAML_SCALAR_EVENT && ev.data.scalar.length > LSN_MAX_STRING_BYTES) {
-                fail_at(ps->name, line, column,
+                lsn_fail_at(ps->name, line, column,
                         "this text is %zu bytes long; a string in a lesson may be at most %d bytes (64 KiB)",
                         ev.data.scalar.length, LSN_MAX_STRING_BYTES);
                 goto delete_event;
             }
             if (ev.type == YAML_SCALAR_EVENT && !utf8_text((const char *)ev.data.scalar.value, ev.data.scalar.length)) {
-                fail_at(ps->name, line, column,
+                lsn_fail_at(ps->name, line, column,
                         "this text holds a NUL character or bytes that are not UTF-8 (from an escape such as "
                         "\\0); remove them");
                 goto delete_event;
             }
             if (depth >= MAX_DEPTH && ev.type != YAML_SCALAR_EVENT) {
-                fail_at(ps->name, line, column,
+                lsn_fail_at(ps->name, line, column,
                         "lists and mappings are nested more than %d deep here; a lesson needs four levels at "
                         "most (lesson, steps, step, do)",
                         MAX_DEPTH);
@@ -491,7 +458,7 @@ static bool build_tree(const parse *ps, node **root)
             }
             n = calloc(1, sizeof *n);
             if (!n) {
-                fail_at(ps->name, line, column, "out of memory while reading the lesson");
+                lsn_fail_at(ps->name, line, column, "out of memory while reading the lesson");
                 goto delete_event;
             }
             n->line = line;
@@ -511,7 +478,7 @@ static bool build_tree(const parse *ps, node **root)
             }
             if ((n->kind == N_SCALAR && !n->value) || (depth > 0 && !node_add(stack[depth - 1], n))) {
                 node_free(n);
-                fail_at(ps->name, line, column, "out of memory while reading the lesson");
+                lsn_fail_at(ps->name, line, column, "out of memory while reading the lesson");
                 goto delete_event;
             }
             if (depth == 0)
@@ -530,7 +497,7 @@ static bool build_tree(const parse *ps, node **root)
         yaml_event_delete(&ev);
     }
     ok = true;
-    if (*root && plain_null(*root)) { /* "---" alone: an empty document */
+    if (*root && lsn_plain_null(*root)) { /* "---" alone: an empty document */
         node_free(*root);
         *root = NULL;
     }
@@ -550,7 +517,7 @@ delete_parser:
 /* ---- checking the tree against the format --------------------------------------------------- */
 
 /* The mapping's value for `key`, NULL when absent. */
-static const node *map_get(const node *map, const char *key)
+const node *lsn_map_get(const node *map, const char *key)
 {
     for (int i = 0; i + 1 < map->count; i += 2)
         if (map->kids[i]->kind == N_SCALAR && !strcmp(map->kids[i]->value, key))
@@ -584,14 +551,14 @@ static int distance(const char *a, const char *b)
 
 /* Keys: scalars, known, each once. `where` names the mapping ("in a step"),
  * `has` lists its keys for the message ("a step has say, do and wait"). */
-static bool check_keys(const parse *ps, const node *map, const char *const *known, const char *where, const char *has)
+bool lsn_check_keys(const parse *ps, const node *map, const char *const *known, const char *where, const char *has)
 {
     char shown[64], hint[64];
     for (int i = 0; i + 1 < map->count; i += 2) {
         const node *k = map->kids[i];
         int hit = -1;
-        if (k->kind != N_SCALAR || plain_null(k))
-            return fail_at(ps->name, k->line, k->column, "a key here is %s %s; keys are words, and %s", node_what(k),
+        if (k->kind != N_SCALAR || lsn_plain_null(k))
+            return lsn_fail_at(ps->name, k->line, k->column, "a key here is %s %s; keys are words, and %s", lsn_node_what(k),
                            where, has);
         for (int j = 0; known[j]; ++j)
             if (!strcmp(k->value, known[j]))
@@ -601,19 +568,19 @@ static bool check_keys(const parse *ps, const node *map, const char *const *know
             for (int j = 0; known[j]; ++j)
                 if (distance(k->value, known[j]) <= (strlen(known[j]) >= 3 ? 2 : 1))
                     snprintf(hint, sizeof hint, _(" (did you mean '%s'?)"), known[j]);
-            return fail_at(ps->name, k->line, k->column, "unknown key '%s' %s%s; %s",
-                           clip(k->value, k->length, shown, sizeof shown), where, hint, has);
+            return lsn_fail_at(ps->name, k->line, k->column, "unknown key '%s' %s%s; %s",
+                           lsn_clip(k->value, k->length, shown, sizeof shown), where, hint, has);
         }
         for (int j = 0; j < i; j += 2)
             if (!strcmp(map->kids[j]->value, k->value))
-                return fail_at(ps->name, k->line, k->column, "the key '%s' appears twice %s (first at %d:%d); keep one",
-                               clip(k->value, k->length, shown, sizeof shown), where, map->kids[j]->line,
+                return lsn_fail_at(ps->name, k->line, k->column, "the key '%s' appears twice %s (first at %d:%d); keep one",
+                               lsn_clip(k->value, k->length, shown, sizeof shown), where, map->kids[j]->line,
                                map->kids[j]->column);
     }
     return true;
 }
 
-static char *dup_n(const char *s, size_t n)
+char *lsn_dup_n(const char *s, size_t n)
 {
     char *d = malloc(n + 1);
     if (d) {
@@ -624,7 +591,7 @@ static char *dup_n(const char *s, size_t n)
 }
 
 /* True when s (n bytes) is only spaces, tabs and line breaks. */
-static bool blank(const char *s, size_t n)
+bool lsn_blank(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; ++i)
         if (!strchr(" \t\r\n", s[i]))
@@ -634,12 +601,12 @@ static bool blank(const char *s, size_t n)
 
 /* A text value (title, image, say): a scalar with something in it. `what`
  * is "the title", "say in step 3"; `fix` says what to write. */
-static bool text_value(const parse *ps, const node *v, const char *what, const char *fix)
+bool lsn_text_value(const parse *ps, const node *v, const char *what, const char *fix)
 {
     if (v->kind != N_SCALAR)
-        return fail_at(ps->name, v->line, v->column, "%s is %s, not text; %s", what, node_what(v), fix);
-    if (plain_null(v) || blank(v->value, v->length))
-        return fail_at(ps->name, v->line, v->column, "%s is empty; %s", what, fix);
+        return lsn_fail_at(ps->name, v->line, v->column, "%s is %s, not text; %s", what, lsn_node_what(v), fix);
+    if (lsn_plain_null(v) || lsn_blank(v->value, v->length))
+        return lsn_fail_at(ps->name, v->line, v->column, "%s is empty; %s", what, fix);
     return true;
 }
 
@@ -650,13 +617,13 @@ static bool path_value(const parse *ps, const node *v, const char *what, const c
 {
     const char *s, *end;
     char shown[400];
-    if (!text_value(ps, v, what, fix))
+    if (!lsn_text_value(ps, v, what, fix))
         return false;
     s = v->value;
     end = s + v->length;
     err_shown(s, v->length, shown, sizeof shown); /* the name as the message quotes it */
     if (s[0] == '/' || s[0] == '~' || memchr(s, '\\', v->length))
-        return fail_at(ps->name, v->line, v->column,
+        return lsn_fail_at(ps->name, v->line, v->column,
                        "%s '%s' is a path outside the lesson's folder; give a file beside the lesson or one "
                        "of convis's own, such as %s",
                        what, shown, example);
@@ -664,7 +631,7 @@ static bool path_value(const parse *ps, const node *v, const char *what, const c
         const char *slash = memchr(p, '/', (size_t)(end - p));
         const char *part_end = slash ? slash : end;
         if (part_end - p == 2 && p[0] == '.' && p[1] == '.')
-            return fail_at(ps->name, v->line, v->column,
+            return lsn_fail_at(ps->name, v->line, v->column,
                            "%s '%s' climbs out of the lesson's folder (..); give a file beside the lesson or "
                            "in a folder under it",
                            what, shown);
@@ -684,15 +651,15 @@ static bool image_value(const parse *ps, const node *v, const char *fix)
  * each trimmed, each with its position. */
 static bool add_actions(const parse *ps, const node *v, int step_no, lsn_step *st)
 {
-    base b = scalar_base(v, ps->text, ps->size);
+    base b = lsn_scalar_base(v, ps->text, ps->size);
     const char *s = v->value, *end = s + v->length, *p = s;
     char shown[64];
-    if (plain_number(v))
-        return fail_at(ps->name, v->line, v->column,
+    if (lsn_plain_number(v))
+        return lsn_fail_at(ps->name, v->line, v->column,
                        "do in step %d holds a number (%s); actions are names such as step, filter-6 or step*3", step_no,
-                       clip(v->value, v->length, shown, sizeof shown));
-    if (plain_null(v))
-        return fail_at(ps->name, v->line, v->column,
+                       lsn_clip(v->value, v->length, shown, sizeof shown));
+    if (lsn_plain_null(v))
+        return lsn_fail_at(ps->name, v->line, v->column,
                        "do in step %d holds an empty action; write actions such as do: [restart, step*3]", step_no);
     for (;;) {
         const char *a = p, *z;
@@ -706,24 +673,24 @@ static bool add_actions(const parse *ps, const node *v, int step_no, lsn_step *s
             --z;
         advance(s, (size_t)(a - s), &b, &line, &column);
         if (a == z)
-            return fail_at(ps->name, line, column,
+            return lsn_fail_at(ps->name, line, column,
                            "step %d has an empty action (two commas together, or a comma at an end); write "
                            "actions such as 'restart, step*3'",
                            step_no);
         for (const char *q = a; q < z; ++q)
             if (strchr(" \t\r\n", *q))
-                return fail_at(ps->name, line, column,
+                return lsn_fail_at(ps->name, line, column,
                                "the action '%s' in step %d has a space in it; an action is one word such as "
                                "filter-6 or step*3, and commas separate actions",
-                               clip(a, (size_t)(z - a), shown, sizeof shown), step_no);
+                               lsn_clip(a, (size_t)(z - a), shown, sizeof shown), step_no);
         if (st->action_count >= LSN_MAX_ACTIONS)
-            return fail_at(ps->name, line, column,
+            return lsn_fail_at(ps->name, line, column,
                            "step %d has more than %d actions; a step may have at most %d, so split it into "
                            "several steps",
                            step_no, LSN_MAX_ACTIONS, LSN_MAX_ACTIONS);
-        st->actions[st->action_count].text = dup_n(a, (size_t)(z - a));
+        st->actions[st->action_count].text = lsn_dup_n(a, (size_t)(z - a));
         if (!st->actions[st->action_count].text)
-            return fail_at(ps->name, line, column, "out of memory while reading the lesson");
+            return lsn_fail_at(ps->name, line, column, "out of memory while reading the lesson");
         st->actions[st->action_count].line = line;
         st->actions[st->action_count].column = column;
         st->action_count++;
@@ -737,21 +704,21 @@ static bool do_value(const parse *ps, const node *v, int step_no, lsn_step *st)
 {
     const char *fix = _("write actions such as do: [restart, step*3] or do: restart, step*3");
     if (v->kind == N_MAP)
-        return fail_at(ps->name, v->line, v->column, "do in step %d is a mapping (key: value); %s", step_no, fix);
+        return lsn_fail_at(ps->name, v->line, v->column, "do in step %d is a mapping (key: value); %s", step_no, fix);
     st->actions = calloc(LSN_MAX_ACTIONS, sizeof *st->actions);
     if (!st->actions)
-        return fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
+        return lsn_fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
     if (v->kind == N_SCALAR)
         return add_actions(ps, v, step_no, st);
     if (v->count == 0)
-        return fail_at(ps->name, v->line, v->column, "do in step %d is an empty list; %s, or leave do out", step_no,
+        return lsn_fail_at(ps->name, v->line, v->column, "do in step %d is an empty list; %s, or leave do out", step_no,
                        fix);
     for (int i = 0; i < v->count; ++i) {
         const node *item = v->kids[i];
         if (item->kind != N_SCALAR)
-            return fail_at(ps->name, item->line, item->column,
+            return lsn_fail_at(ps->name, item->line, item->column,
                            "an action in step %d is %s; each action is a name such as filter-6 or step*3", step_no,
-                           node_what(item));
+                           lsn_node_what(item));
         if (!add_actions(ps, item, step_no, st))
             return false;
     }
@@ -762,18 +729,18 @@ static bool wait_value(const parse *ps, const node *v, int step_no, lsn_step *st
 {
     char shown[64];
     const char *fix = _("write the one action the learner must do, such as wait: step");
-    if (v->kind == N_SCALAR && (plain_null(v) || blank(v->value, v->length)))
-        return fail_at(ps->name, v->line, v->column, "wait in step %d is empty; %s, or leave wait out", step_no, fix);
-    if (v->kind != N_SCALAR || plain_number(v))
-        return fail_at(ps->name, v->line, v->column, "wait in step %d is %s; %s", step_no, node_what(v), fix);
+    if (v->kind == N_SCALAR && (lsn_plain_null(v) || lsn_blank(v->value, v->length)))
+        return lsn_fail_at(ps->name, v->line, v->column, "wait in step %d is empty; %s, or leave wait out", step_no, fix);
+    if (v->kind != N_SCALAR || lsn_plain_number(v))
+        return lsn_fail_at(ps->name, v->line, v->column, "wait in step %d is %s; %s", step_no, lsn_node_what(v), fix);
     if (v->value[strcspn(v->value, " \t\r\n,")])
-        return fail_at(ps->name, v->line, v->column,
+        return lsn_fail_at(ps->name, v->line, v->column,
                        "wait in step %d is '%s'; wait names one action, such as step or gpu, with no spaces or "
                        "commas",
-                       step_no, clip(v->value, v->length, shown, sizeof shown));
-    st->wait = dup_n(v->value, v->length);
+                       step_no, lsn_clip(v->value, v->length, shown, sizeof shown));
+    st->wait = lsn_dup_n(v->value, v->length);
     if (!st->wait)
-        return fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
+        return lsn_fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
     st->wait_line = v->line;
     st->wait_column = v->column;
     return true;
@@ -783,126 +750,139 @@ static bool wait_value(const parse *ps, const node *v, int step_no, lsn_step *st
 static const char *const lsn_variant_keys[LSN_VARIANTS] = {"say-gpu", "say-software", "say-no-gpu"};
 
 /* A narration (say or a variant): text, its placeholders checked; a copy. */
-static bool say_value(const parse *ps, const node *v, const char *what, char **out)
+bool lsn_say_value(const parse *ps, const node *v, const char *what, char **out)
 {
     const char *say_fix = _("write the narration after the key, or after 'key: |' on the lines below it");
     base b;
-    if (!text_value(ps, v, what, say_fix))
+    if (!lsn_text_value(ps, v, what, say_fix))
         return false;
-    b = scalar_base(v, ps->text, ps->size);
+    b = lsn_scalar_base(v, ps->text, ps->size);
     if (!lsn_check_placeholders(ps->name, v->value, b.line, b.column, b.by_lines))
         return false;
-    *out = dup_n(v->value, v->length);
+    *out = lsn_dup_n(v->value, v->length);
     if (!*out)
-        return fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
+        return lsn_fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
     return true;
 }
 
 static bool step_value(const parse *ps, const node *m, int step_no, lsn_step *st)
 {
-    static const char *const keys[] = {"say", "say-gpu", "say-software", "say-no-gpu", "do", "wait", "image", NULL};
+    static const char *const keys[] = {"say", "say-gpu", "say-software", "say-no-gpu", "do", "wait", "image",
+                                       "ask", "notes", NULL};
     const char *say_fix = _("write the narration after 'say:', or after 'say: |' on the lines below it");
     char what[48];
     const node *say, *v;
     base b;
     st->line = m->line;
     if (m->kind != N_MAP)
-        return fail_at(ps->name, m->line, m->column,
+        return lsn_fail_at(ps->name, m->line, m->column,
                        "step %d is %s; a step is a mapping such as '- say: ...' with optional do: and wait:", step_no,
-                       node_what(m));
-    if (!check_keys(ps, m, keys, _("in a step"),
-                    _("a step has say (and say-gpu, say-software, say-no-gpu), do, wait and image")))
+                       lsn_node_what(m));
+    if (!lsn_check_keys(ps, m, keys, _("in a step"),
+                    _("a step has say (and say-gpu, say-software, say-no-gpu), do, wait, image, ask and notes")))
         return false;
-    say = map_get(m, "say");
+    say = lsn_map_get(m, "say");
     if (!say)
-        return fail_at(ps->name, m->line, m->column, "step %d has no say; every step needs 'say:' with its narration",
+        return lsn_fail_at(ps->name, m->line, m->column, "step %d has no say; every step needs 'say:' with its narration",
                        step_no);
     snprintf(what, sizeof what, _("say in step %d"), step_no);
-    if (!text_value(ps, say, what, say_fix))
+    if (!lsn_text_value(ps, say, what, say_fix))
         return false;
-    b = scalar_base(say, ps->text, ps->size);
+    b = lsn_scalar_base(say, ps->text, ps->size);
     if (!lsn_check_placeholders(ps->name, say->value, b.line, b.column, b.by_lines))
         return false;
-    st->say = dup_n(say->value, say->length);
+    st->say = lsn_dup_n(say->value, say->length);
     if (!st->say)
-        return fail_at(ps->name, say->line, say->column, "out of memory while reading the lesson");
+        return lsn_fail_at(ps->name, say->line, say->column, "out of memory while reading the lesson");
     st->say_line = say->line;
     st->say_column = say->column;
     for (int k = 0; k < LSN_VARIANTS; ++k)
-        if ((v = map_get(m, lsn_variant_keys[k]))) {
+        if ((v = lsn_map_get(m, lsn_variant_keys[k]))) {
             snprintf(what, sizeof what, _("%s in step %d"), lsn_variant_keys[k], step_no);
-            if (!say_value(ps, v, what, &st->say_on[k]))
+            if (!lsn_say_value(ps, v, what, &st->say_on[k]))
                 return false;
             st->say_on_line[k] = v->line;
         }
-    if ((v = map_get(m, "do")) && !do_value(ps, v, step_no, st))
+    if ((v = lsn_map_get(m, "do")) && !do_value(ps, v, step_no, st))
         return false;
-    if ((v = map_get(m, "wait")) && !wait_value(ps, v, step_no, st))
+    if ((v = lsn_map_get(m, "wait")) && !wait_value(ps, v, step_no, st))
         return false;
-    if ((v = map_get(m, "image"))) { /* an image to open when the step begins */
+    if ((v = lsn_map_get(m, "image"))) { /* an image to open when the step begins */
         if (!image_value(ps, v, _("write a file name such as 'image: tiny.png', or leave image out")))
             return false;
-        if (!(st->image = dup_n(v->value, v->length)))
-            return fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
+        if (!(st->image = lsn_dup_n(v->value, v->length)))
+            return lsn_fail_at(ps->name, v->line, v->column, "out of memory while reading the lesson");
         st->image_line = v->line;
         st->image_column = v->column;
     }
+    if ((v = lsn_map_get(m, "ask")) && !lsn_ask_value(ps, v, step_no, &st->ask))
+        return false;
+    if (st->ask.kind && st->wait)
+        return lsn_fail_at(ps->name, st->wait_line, st->wait_column,
+                           "step %d asks a question and waits for an action; the answer is what it waits for, so "
+                           "put the action in a step of its own",
+                           step_no);
+    snprintf(what, sizeof what, _("notes in step %d"), step_no);
+    if ((v = lsn_map_get(m, "notes")) && !lsn_notes_value(ps, v, what, &st->notes))
+        return false;
     return true;
 }
 
 static bool lesson_value(const parse *ps, const node *root, lsn_lesson *out)
 {
-    static const char *const keys[] = {"title", "image", "record", "steps", NULL};
+    static const char *const keys[] = {"title", "image", "record", "notes", "steps", NULL};
     const char *steps_fix = _("a lesson needs at least one step, written '- say: ...' under 'steps:'");
-    const node *title, *image, *record, *steps;
+    const node *title, *image, *record, *notes, *steps;
     if (root->kind != N_MAP)
-        return fail_at(ps->name, root->line, root->column,
+        return lsn_fail_at(ps->name, root->line, root->column,
                        "the lesson is %s; a lesson is a mapping that starts with 'title:' and has 'steps:'",
-                       node_what(root));
-    if (!check_keys(ps, root, keys, _("in the lesson"), _("a lesson has title, image, record and steps")))
+                       lsn_node_what(root));
+    if (!lsn_check_keys(ps, root, keys, _("in the lesson"), _("a lesson has title, image, record, notes and steps")))
         return false;
-    title = map_get(root, "title");
+    title = lsn_map_get(root, "title");
     if (!title)
-        return fail_at(ps->name, root->line, root->column,
+        return lsn_fail_at(ps->name, root->line, root->column,
                        "the lesson has no title; start it with a line such as 'title: One at a time'");
-    if (!text_value(ps, title, _("the title"), _("write it after 'title:', such as 'title: One at a time'")))
+    if (!lsn_text_value(ps, title, _("the title"), _("write it after 'title:', such as 'title: One at a time'")))
         return false;
-    if (!(out->title = dup_n(title->value, title->length)))
-        return fail_at(ps->name, title->line, title->column, "out of memory while reading the lesson");
-    if ((image = map_get(root, "image"))) {
+    if (!(out->title = lsn_dup_n(title->value, title->length)))
+        return lsn_fail_at(ps->name, title->line, title->column, "out of memory while reading the lesson");
+    if ((image = lsn_map_get(root, "image"))) {
         if (!image_value(ps, image, _("write a file name such as 'image: sample.png', or leave image out")))
             return false;
-        if (!(out->image = dup_n(image->value, image->length)))
-            return fail_at(ps->name, image->line, image->column, "out of memory while reading the lesson");
+        if (!(out->image = lsn_dup_n(image->value, image->length)))
+            return lsn_fail_at(ps->name, image->line, image->column, "out of memory while reading the lesson");
         out->image_line = image->line;
         out->image_column = image->column;
     }
-    if ((record = map_get(root, "record"))) { /* a recorded run, drawn in the size sweep */
+    if ((record = lsn_map_get(root, "record"))) { /* a recorded run, drawn in the size sweep */
         if (!path_value(ps, record, "record", "vm-2-cores-llvmpipe.json",
                         _("write a file name such as 'record: lab.json' (made by convis record), or leave record out")))
             return false;
-        if (!(out->record = dup_n(record->value, record->length)))
-            return fail_at(ps->name, record->line, record->column, "out of memory while reading the lesson");
+        if (!(out->record = lsn_dup_n(record->value, record->length)))
+            return lsn_fail_at(ps->name, record->line, record->column, "out of memory while reading the lesson");
         out->record_line = record->line;
         out->record_column = record->column;
     }
-    steps = map_get(root, "steps");
+    if ((notes = lsn_map_get(root, "notes")) && !lsn_notes_value(ps, notes, _("the lesson's notes"), &out->notes))
+        return false;
+    steps = lsn_map_get(root, "steps");
     if (!steps)
-        return fail_at(ps->name, root->line, root->column, "the lesson has no steps; %s", steps_fix);
-    if (steps->kind != N_SEQ && !plain_null(steps))
-        return fail_at(ps->name, steps->line, steps->column, "steps is %s, not a list; %s", node_what(steps),
+        return lsn_fail_at(ps->name, root->line, root->column, "the lesson has no steps; %s", steps_fix);
+    if (steps->kind != N_SEQ && !lsn_plain_null(steps))
+        return lsn_fail_at(ps->name, steps->line, steps->column, "steps is %s, not a list; %s", lsn_node_what(steps),
                        steps_fix);
     if (steps->kind != N_SEQ || steps->count == 0)
-        return fail_at(ps->name, steps->line, steps->column, "steps is empty; %s", steps_fix);
+        return lsn_fail_at(ps->name, steps->line, steps->column, "steps is empty; %s", steps_fix);
     if (steps->count > LSN_MAX_STEPS) {
         const node *s = steps->kids[LSN_MAX_STEPS];
-        return fail_at(ps->name, s->line, s->column,
+        return lsn_fail_at(ps->name, s->line, s->column,
                        "this is step %d; a lesson may have at most %d steps, so split it into several lessons",
                        LSN_MAX_STEPS + 1, LSN_MAX_STEPS);
     }
     out->steps = calloc((size_t)steps->count, sizeof *out->steps);
     if (!out->steps)
-        return fail_at(ps->name, steps->line, steps->column, "out of memory while reading the lesson");
+        return lsn_fail_at(ps->name, steps->line, steps->column, "out of memory while reading the lesson");
     for (int i = 0; i < steps->count; ++i) {
         out->step_count = i + 1; /* so lsn_free frees what the step holds so far */
         if (!step_value(ps, steps->kids[i], i + 1, &out->steps[i]))
@@ -922,18 +902,18 @@ bool lsn_parse(const char *name, const char *text, size_t size, lsn_lesson *out)
         return err_set("%s:1:1: no lesson to fill", ps.name);
     memset(out, 0, sizeof *out);
     if (!text && size)
-        return fail_at(ps.name, 1, 1, "no text to read");
+        return lsn_fail_at(ps.name, 1, 1, "no text to read");
     if (!text)
         ps.text = "";
     if (size > LSN_MAX_FILE_BYTES)
-        return fail_at(ps.name, 1, 1, "the lesson is %zu bytes; a lesson file may be at most %d bytes (1 MiB)", size,
+        return lsn_fail_at(ps.name, 1, 1, "the lesson is %zu bytes; a lesson file may be at most %d bytes (1 MiB)", size,
                        LSN_MAX_FILE_BYTES);
     if (size >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) /* a UTF-8 byte order mark: skipped */
         ps.text += 3, ps.size -= 3;
     if (!build_tree(&ps, &root))
         return false;
     if (!root)
-        return fail_at(ps.name, 1, 1, "the lesson is empty; a lesson starts with 'title:' and has 'steps:'");
+        return lsn_fail_at(ps.name, 1, 1, "the lesson is empty; a lesson starts with 'title:' and has 'steps:'");
     ok = lesson_value(&ps, root, out);
     node_free(root);
     if (!ok)
@@ -1019,10 +999,13 @@ void lsn_free(lsn_lesson *l)
             free(st->say_on[k]);
         free(st->wait);
         free(st->image);
+        free(st->notes);
+        lsn_ask_free(&st->ask);
     }
     free(l->steps);
     free(l->title);
     free(l->image);
     free(l->record);
+    free(l->notes);
     memset(l, 0, sizeof *l);
 }

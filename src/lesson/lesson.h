@@ -35,6 +35,45 @@ typedef struct lsn_action {
  * says its `say`. */
 typedef enum lsn_variant { LSN_ON_GPU = 0, LSN_ON_SOFTWARE, LSN_ON_NO_GPU, LSN_VARIANTS } lsn_variant;
 
+/* A question a step asks (its `ask:`): the learner answers a number, picks
+ * an option or clicks a cell, and the app checks the answer against `fact`,
+ * a figure convis computes or measures on this machine when the answer
+ * comes (lsn_facts: its name and kind; the app computes it). The step's say
+ * is the question; a wrong answer gets `hint`, a second the answer, and
+ * every end `why` (placeholders filled). */
+typedef enum lsn_ask_kind { LSN_ASK_NONE = 0, LSN_ASK_NUMBER, LSN_ASK_CHOICE, LSN_ASK_CLICK } lsn_ask_kind;
+
+#define LSN_MAX_OPTIONS 6
+
+typedef struct lsn_option {
+    char *key;  /* the answer it stands for, one of the fact's answers ("faster") */
+    char *text; /* what the learner reads */
+} lsn_option;
+
+typedef struct lsn_ask {
+    lsn_ask_kind kind;
+    const char *fact; /* the fact's name, from lsn_facts (static); NULL when the step asks nothing */
+    int line, column; /* of the fact's name in the file */
+    double within;    /* a number: the tolerance, absolute or (relative) a fraction of the answer */
+    bool relative;
+    lsn_option options[LSN_MAX_OPTIONS];
+    int option_count;
+    char *hint, *why;
+} lsn_ask;
+
+/* The facts a question may be checked against: their names, their kind,
+ * and a choice's possible answers (its options must offer each of them). */
+typedef struct lsn_fact {
+    const char *name;
+    lsn_ask_kind kind;
+    const char *answers; /* a choice's, space-separated ("faster slower same"); NULL for the others */
+} lsn_fact;
+
+extern const lsn_fact lsn_facts[]; /* ends with a NULL name */
+
+/* The fact named `name`, or NULL. */
+const lsn_fact *lsn_fact_find(const char *name);
+
 typedef struct lsn_step {
     char *say;
     int say_line, say_column;   /* the narration; its value's position */
@@ -46,6 +85,8 @@ typedef struct lsn_step {
     int wait_line, wait_column; /* wait NULL when absent */
     char *image;
     int image_line, image_column; /* an image the step opens; NULL when absent */
+    lsn_ask ask;                  /* the question it asks; kind LSN_ASK_NONE when none */
+    char *notes;                  /* for the teacher (presenter mode, the handout); NULL when absent */
     int line;                     /* where the step's mapping starts */
 } lsn_step;
 
@@ -55,6 +96,7 @@ typedef struct lsn_lesson {
     int image_line, image_column; /* image NULL when absent */
     char *record;
     int record_line, record_column; /* a recorded run to draw; NULL when absent */
+    char *notes; /* the lesson's notes for the teacher; NULL when absent */
     lsn_step *steps;
     int step_count;
 } lsn_lesson;

@@ -9,6 +9,8 @@ static void enter(lsn_player *p, int i)
 {
     p->step = i;
     p->waiting = p->lesson.steps[i].wait != NULL;
+    p->asked = p->lesson.steps[i].ask.kind ? LSN_OPEN : LSN_NONE;
+    p->tries = 0;
 }
 
 void lsn_player_start(lsn_player *p, lsn_lesson *lesson)
@@ -32,7 +34,7 @@ void lsn_player_stop(lsn_player *p)
 
 bool lsn_player_next(lsn_player *p)
 {
-    if (!p->active || p->waiting || p->step + 1 >= p->lesson.step_count)
+    if (!p->active || p->waiting || lsn_player_asking(p) || p->step + 1 >= p->lesson.step_count)
         return false;
     enter(p, p->step + 1);
     return true;
@@ -62,6 +64,26 @@ bool lsn_player_saw(lsn_player *p, const char *action)
     return true;
 }
 
+lsn_answer lsn_player_answer(lsn_player *p, bool right)
+{
+    if (!p->active || !lsn_player_asking(p))
+        return LSN_NONE;
+    ++p->tries;
+    p->asked = right ? LSN_RIGHT : p->asked == LSN_OPEN ? LSN_HINTED : LSN_SHOWN;
+    return p->asked;
+}
+
+void lsn_player_let_go(lsn_player *p)
+{
+    if (lsn_player_asking(p))
+        p->asked = LSN_SHOWN;
+}
+
+bool lsn_player_asking(const lsn_player *p)
+{
+    return p->active && (p->asked == LSN_OPEN || p->asked == LSN_HINTED);
+}
+
 const lsn_step *lsn_player_current(const lsn_player *p)
 {
     return p->active ? &p->lesson.steps[p->step] : NULL;
@@ -75,15 +97,22 @@ bool lsn_player_at_end(const lsn_player *p)
 void lsn_player_narration(const lsn_player *p, lsn_variant on, lsn_lookup lookup, const void *user, char *buf,
                           size_t size)
 {
-    const char *say;
+    const lsn_step *st = lsn_player_current(p);
+    if (size == 0)
+        return;
+    buf[0] = '\0';
+    if (st)
+        lsn_fill(on >= 0 && on < LSN_VARIANTS && st->say_on[on] ? st->say_on[on] : st->say, lookup, user, buf, size);
+}
+
+void lsn_fill(const char *say, lsn_lookup lookup, const void *user, char *buf, size_t size)
+{
     size_t out = 0;
     if (size == 0)
         return;
     buf[0] = '\0';
-    if (!p->active)
+    if (!say)
         return;
-    say = on >= 0 && on < LSN_VARIANTS && p->lesson.steps[p->step].say_on[on] ? p->lesson.steps[p->step].say_on[on]
-                                                                              : p->lesson.steps[p->step].say;
     while (*say && out + 1 < size) {
         const char *close = say[0] == '{' ? strchr(say, '}') : NULL;
         if ((say[0] == '{' && say[1] == '{') || (say[0] == '}' && say[1] == '}')) {

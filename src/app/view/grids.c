@@ -1,6 +1,7 @@
 /* grids.c - the input grid (blue) with the filter's window over it, the output
  * grid (green), and in thread view who computes each output. */
 #include "view_internal.h"
+#include "../quiz.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -257,7 +258,7 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
     }
 }
 
-void vw_draw_grids(view *v, const scene *s, double now_ms)
+void vw_draw_grids(view *v, const scene *s, bool hide_window, double now_ms)
 {
     const layout *L = &v->L;
     char buf[160];
@@ -314,7 +315,8 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
     if (s->phase == SCENE_PHASE_CPU) {
         int sx = conv_stepper_x(&s->walk.stepper), sy = conv_stepper_y(&s->walk.stepper);
         rect r;
-        draw_window(v, s, sx, sy, s->walk.stepper.taps, WINDOW, true);
+        if (!hide_window)
+            draw_window(v, s, sx, sy, s->walk.stepper.taps, WINDOW, true);
         if (in_view(L, s, sx, sy)) {
             vw_cell_rect(L, L->output, s, sx, sy, &r);
             rnd_frame(r.x, r.y, r.w, r.h, fmaxf(2.0f, L->cell * 0.1f), WINDOW);
@@ -322,16 +324,36 @@ void vw_draw_grids(view *v, const scene *s, double now_ms)
     }
     if (s->phase == SCENE_PHASE_GPU && !s->hovering && !s->pinned && in_view(L, s, fx, fy)) {
         rect r;
-        draw_window(v, s, fx, fy, 0, WINDOW, false);
+        if (!hide_window)
+            draw_window(v, s, fx, fy, 0, WINDOW, false);
         vw_cell_rect(L, L->output, s, fx, fy, &r);
         rnd_frame(r.x, r.y, r.w, r.h, fmaxf(2.0f, L->cell * 0.1f), WINDOW);
     }
     if (!from_stepper && (s->hovering || s->pinned)) {
         rect r;
-        draw_window(v, s, fx, fy, 0, HOVER, false);
+        if (!hide_window)
+            draw_window(v, s, fx, fy, 0, HOVER, false);
         if (in_view(L, s, fx, fy)) {
             vw_cell_rect(L, L->output, s, fx, fy, &r);
             rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, fmaxf(2.0f, L->cell * 0.1f), HOVER);
         }
     }
+}
+
+void vw_grid_answer_clicks(view *v, const app *a)
+{
+    const layout *L = &v->L;
+    const lsn_ask *q = app_quiz_open_ask(a);
+    bool out;
+    if (!q || q->kind != LSN_ASK_CLICK)
+        return;
+    out = app_fact_on_output(q->fact);
+    vw_click_add(v, (vw_click){.r = out ? L->output : L->input,
+                               .action = app_action_of(ACT_ANSWER_AT),
+                               .map = VW_MAP_CELL,
+                               .x0 = out ? L->vx : L->vx - 1,
+                               .y0 = out ? L->vy : L->vy - 1,
+                               .cols = a->s.img.luma.w,
+                               .rows = a->s.img.luma.h,
+                               .cell = L->cell});
 }

@@ -102,7 +102,8 @@ void vw_draw_lesson(view *v, const app *a)
         y += rnd_text_wrapped(f, text, x, y, L->status.w, TEXT, true);
         rnd_text_role(role);
     }
-    vw_text_fit(v, v->small, hint, x, fmaxf(y, bottom - vw_lh(v->small)), L->status.w, p->waiting ? WINDOW : DIM);
+    vw_text_fit(v, v->small, hint, x, fmaxf(y, bottom - vw_lh(v->small)), L->status.w,
+                p->waiting || lsn_player_asking(p) ? WINDOW : DIM);
 }
 
 void vw_draw_status(view *v, const scene *s)

@@ -1,6 +1,7 @@
 /* view.c - the view: creation, fonts, text helpers, the frame, the
  * regions tests read. */
 #include "view_internal.h"
+#include "../quiz.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -286,7 +287,8 @@ void view_draw(view *v, const app *a, int w, int h)
         case SCENE_AREA_GEOMETRY: vw_draw_geometry(v, a, v->L.sweep); break;
         case SCENE_AREA_CHANNELS: vw_draw_channels(v, a, v->L.sweep); break;
         default:
-            vw_draw_grids(v, s, scene_now(s));
+            vw_draw_grids(v, s, app_quiz_hides_window(a), scene_now(s));
+            vw_grid_answer_clicks(v, a);
             vw_draw_kernel(v, a);
             vw_draw_arithmetic(v, s);
             vw_draw_thumbs(v, s);

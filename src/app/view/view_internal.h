@@ -219,7 +219,9 @@ rnd_color vw_cell_color(uint8_t g, rnd_color hue);
 rnd_color vw_ink_for(rnd_color c);
 void vw_cell_rect(const layout *L, rect grid, const scene *s, int x, int y, rect *r);
 rnd_color vw_owner_color(const scene *s, int x, int y, int bx, int by);
-void vw_draw_grids(view *v, const scene *s, double now_ms);
+void vw_draw_grids(view *v, const scene *s, bool hide_window, double now_ms);
+/* While a lesson's question asks for a cell: the grid it asks about, clicked, answers it. */
+void vw_grid_answer_clicks(view *v, const app *a);
 
 /* kernel.c */
 void vw_draw_kernel(view *v, const app *a);
