@@ -318,6 +318,8 @@ static const struct {
     {"convis handout LESSON [IMAGE] -o DIR", N_("write a page to print or show (DIR/index.html) with\n"
                                                 "each step's pictures and words, this machine's figures\n"
                                                 "in them (on IMAGE as lesson plays on it)")},
+    {"convis progress FILE... [--csv]", N_("sum up learners' attempts files (the answers to the lessons'\n"
+                                           "questions) for a teacher: by learner and by question")},
     {"convis record FILE [OPTIONS]",
      N_("measure the size sweep here and write it, with this\nmachine's name and the date, to a new FILE (JSON)")},
     {"convis bench [IMAGE] [OPTIONS]", N_("measure every engine here, 256x256 to 4096x4096, beside\n"
@@ -339,6 +341,7 @@ static const struct {
     {"record", APP_FOR_ALL},
     {"bench", APP_FOR_ALL | APP_FOR_BENCH},
     {"handout", APP_FOR_ALL | APP_FOR_HANDOUT},
+    {"progress", 0},
     {"kernels", 0},
     {"engines", 0},
 };
