@@ -240,6 +240,29 @@ void app_do(app *a, app_act act)
 
 /* ---- keys ---------------------------------------------------------------------- */
 
+/* A key while a question is open: its digits, Enter and Backspace (a
+ * number), its options' numbers (a choice); false when the key is not the
+ * question's. */
+static bool quiz_key(const app *a, int key, app_act *out)
+{
+    const lsn_ask *ask = app_quiz_open_ask(a);
+    if (!ask)
+        return false;
+    if (ask->kind == LSN_ASK_NUMBER &&
+        ((key >= '0' && key <= '9') || key == '-' || key == '.' || key == '\b' || key == '\r' ||
+         (key == PLAT_KEY_ESCAPE && a->quiz.typed[0]))) {
+        *out = app_act_id(ACT_ANSWER_KEY);
+        out->arg = key == PLAT_KEY_ESCAPE ? 27 : key;
+        return true;
+    }
+    if (ask->kind == LSN_ASK_CHOICE && key >= '1' && key < '1' + ask->option_count) {
+        *out = app_act_id(ACT_ANSWER);
+        out->arg = key - '1';
+        return true;
+    }
+    return false;
+}
+
 app_act app_act_for_key(const app *a, int key, unsigned mods)
 {
     app_act act = {NULL, 0, -1, -1, NULL};
@@ -253,7 +276,7 @@ app_act app_act_for_key(const app *a, int key, unsigned mods)
     }
     if (a->blank) /* any key brings the screen back */
         return app_act_id(ACT_BLANK);
-    if (app_quiz_key_act(a, key, &act)) /* a question open: its digits, Enter, its options' numbers */
+    if (quiz_key(a, key, &act)) /* a question open: its digits, Enter, its options' numbers */
         return act;
     if (a->menu && key >= '1' && key <= '9') { /* the menu of lessons: a number picks one */
         act = app_act_id(ACT_PICK_LESSON);

@@ -440,25 +440,9 @@ static bool on_virtual_gpu(const app *a)
     return a->s.gpu.eng.engine && a->s.gpu.eng.hardware == ENG_HW_VIRTUAL;
 }
 
-/* Appends text to buf, a blank line before it. */
-static void add_paragraph(char *buf, size_t size, const char *text)
-{
-    size_t n = strlen(buf);
-    if (text[0] && n + 2 < size)
-        snprintf(buf + n, size - n, "%s%s", n ? "\n\n" : "", text);
-}
-
 void app_notes(const app *a, char *buf, size_t size)
 {
-    const lsn_step *st = lsn_player_current(&a->player);
-    char text[2048];
-    buf[0] = '\0';
-    if (!st || !size)
-        return;
-    lsn_fill(st->notes, lookup, a, text, sizeof text);
-    add_paragraph(buf, size, text);
-    lsn_fill(a->player.lesson.notes, lookup, a, text, sizeof text);
-    add_paragraph(buf, size, text);
+    app_quiz_notes(a, lookup, buf, size);
 }
 
 /* The question's options, answer and why under the narration, and the
@@ -466,13 +450,13 @@ void app_notes(const app *a, char *buf, size_t size)
 static void add_quiz_and_notes(const app *a, char *buf, size_t size)
 {
     char text[4096], notes[4096];
-    app_quiz_text(a, text, sizeof text);
-    add_paragraph(buf, size, text);
+    app_quiz_text(a, lookup, text, sizeof text);
+    app_paragraph(buf, size, text);
     if (a->notes) {
         app_notes(a, text, sizeof text);
         if (text[0]) {
             snprintf(notes, sizeof notes, _("For the teacher: %s"), text);
-            add_paragraph(buf, size, notes);
+            app_paragraph(buf, size, notes);
         }
     }
 }
@@ -505,38 +489,4 @@ void app_narration_keep(app *a)
     memcpy(a->said, now, sizeof now);
     a->said_step = a->player.step;
     snprintf(a->said_lang, sizeof a->said_lang, "%s", a->lang);
-}
-
-void app_hint(const app *a, char *buf, size_t size)
-{
-    const lsn_step *st = lsn_player_current(&a->player);
-    const app_action *act;
-    const char *form = _("Your turn: press %s to go on");
-    if (lsn_player_asking(&a->player)) {
-        app_quiz_prompt(a, buf, size);
-        return;
-    }
-    if (!st || !a->player.waiting) {
-        buf[0] = '\0';
-        return;
-    }
-    act = app_action_find(st->wait);
-    if (act && act->id == ACT_FILTER) /* filter-N: the key is N */
-        snprintf(buf, size, form, act->name + 7);
-    else if (act && act->keys) { /* "R  Home": either key, said so */
-        char keys[96];
-        size_t n = 0;
-        for (const char *k = act->keys; *k && n + 8 < sizeof keys; ++k) {
-            if (k[0] == ' ' && k[1] == ' ') {
-                n += (size_t)snprintf(keys + n, sizeof keys - n, "%s", _(" or "));
-                while (k[1] == ' ')
-                    ++k;
-            } else {
-                keys[n++] = *k;
-            }
-        }
-        keys[n] = '\0';
-        snprintf(buf, size, form, keys);
-    } else
-        snprintf(buf, size, _("Your turn: do '%s' to go on"), st->wait);
 }

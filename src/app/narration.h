@@ -34,8 +34,6 @@ void app_narration_keep(app *a);
  * (placeholders filled); "" when there are none. */
 void app_notes(const app *a, char *buf, size_t size);
 
-/* "Your turn: press G to go on", or the question's prompt, or "" when the
- * step does not wait. */
-void app_hint(const app *a, char *buf, size_t size);
+/* app_hint, the "your turn" line: quiz.h. */
 
 #endif

@@ -10,13 +10,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "actions.h"
+#include "action_table.h"
 #include "core/err.h"
-#include "core/keys.h"
 #include "format.h"
 #include "i18n.h"
 #include "lessons.h"
-#include "narration.h"
 #include "record.h"
 
 static const lsn_ask *shown_ask(const app *a)
@@ -28,6 +26,12 @@ static const lsn_ask *shown_ask(const app *a)
 const lsn_ask *app_quiz_open_ask(const app *a)
 {
     return lsn_player_asking(&a->player) ? shown_ask(a) : NULL;
+}
+
+bool app_quiz_hides_window(const app *a)
+{
+    const lsn_ask *q = app_quiz_open_ask(a);
+    return q && q->kind == LSN_ASK_CLICK && !app_fact_on_output(q->fact);
 }
 
 void app_quiz_open(app *a)
@@ -215,32 +219,7 @@ void app_quiz_reveal(app *a)
     lsn_player_let_go(&a->player);
 }
 
-bool app_quiz_key_act(const app *a, int key, struct app_act *out)
-{
-    const lsn_ask *ask = app_quiz_open_ask(a);
-    if (!ask)
-        return false;
-    if (ask->kind == LSN_ASK_NUMBER &&
-        ((key >= '0' && key <= '9') || key == '-' || key == '.' || key == '\b' || key == '\r' ||
-         (key == PLAT_KEY_ESCAPE && a->quiz.typed[0]))) {
-        *out = app_act_id(ACT_ANSWER_KEY);
-        out->arg = key == PLAT_KEY_ESCAPE ? 27 : key;
-        return true;
-    }
-    if (ask->kind == LSN_ASK_CHOICE && key >= '1' && key < '1' + ask->option_count) {
-        *out = app_act_id(ACT_ANSWER);
-        out->arg = key - '1';
-        return true;
-    }
-    return false;
-}
-
 /* ---- what the panel says ----------------------------------------------------------- */
-
-static bool lookup(const void *user, const char *name, char *buf, size_t size)
-{
-    return app_placeholder((const app *)user, name, buf, size);
-}
 
 /* Appends text to buf (n bytes used) on a line of its own, after a blank
  * line when `apart`. */
@@ -252,7 +231,7 @@ static size_t add(char *buf, size_t size, size_t n, const char *text, bool apart
     return n < size ? n : size - 1;
 }
 
-void app_quiz_text(const app *a, char *buf, size_t size)
+void app_quiz_text(const app *a, lsn_lookup lookup, char *buf, size_t size)
 {
     const lsn_ask *ask = shown_ask(a);
     char line[2048], text[1536];
@@ -290,6 +269,26 @@ void app_quiz_text(const app *a, char *buf, size_t size)
     }
 }
 
+void app_paragraph(char *buf, size_t size, const char *text)
+{
+    size_t n = strlen(buf);
+    if (text[0] && n + 2 < size)
+        snprintf(buf + n, size - n, "%s%s", n ? "\n\n" : "", text);
+}
+
+void app_quiz_notes(const app *a, lsn_lookup lookup, char *buf, size_t size)
+{
+    const lsn_step *st = lsn_player_current(&a->player);
+    char text[2048];
+    buf[0] = '\0';
+    if (!st || !size)
+        return;
+    lsn_fill(st->notes, lookup, a, text, sizeof text);
+    app_paragraph(buf, size, text);
+    lsn_fill(a->player.lesson.notes, lookup, a, text, sizeof text);
+    app_paragraph(buf, size, text);
+}
+
 void app_quiz_prompt(const app *a, char *buf, size_t size)
 {
     const lsn_ask *ask = app_quiz_open_ask(a);
@@ -304,4 +303,38 @@ void app_quiz_prompt(const app *a, char *buf, size_t size)
         snprintf(buf, size, "%s",
                  app_fact_on_output(ask->fact) ? _("Your turn: click your answer on the output grid")
                                                : _("Your turn: click your answer on the input grid"));
+}
+
+void app_hint(const app *a, char *buf, size_t size)
+{
+    const lsn_step *st = lsn_player_current(&a->player);
+    const app_action *act;
+    const char *form = _("Your turn: press %s to go on");
+    if (lsn_player_asking(&a->player)) {
+        app_quiz_prompt(a, buf, size);
+        return;
+    }
+    if (!st || !a->player.waiting) {
+        buf[0] = '\0';
+        return;
+    }
+    act = app_action_find(st->wait);
+    if (act && act->id == ACT_FILTER) /* filter-N: the key is N */
+        snprintf(buf, size, form, act->name + 7);
+    else if (act && act->keys) { /* "R  Home": either key, said so */
+        char keys[96];
+        size_t n = 0;
+        for (const char *k = act->keys; *k && n + 8 < sizeof keys; ++k) {
+            if (k[0] == ' ' && k[1] == ' ') {
+                n += (size_t)snprintf(keys + n, sizeof keys - n, "%s", _(" or "));
+                while (k[1] == ' ')
+                    ++k;
+            } else {
+                keys[n++] = *k;
+            }
+        }
+        keys[n] = '\0';
+        snprintf(buf, size, form, keys);
+    } else
+        snprintf(buf, size, _("Your turn: do '%s' to go on"), st->wait);
 }

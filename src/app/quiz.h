@@ -34,17 +34,25 @@ void app_quiz_reveal(app *a);
 
 /* What the panel says under the question: the options, what is typed,
  * the hint after a wrong answer, the answer and its why once settled
- * (placeholders filled). "" when the step asks nothing. */
-void app_quiz_text(const app *a, char *buf, size_t size);
+ * (placeholders filled by lookup, given the app). "" when the step asks
+ * nothing. */
+void app_quiz_text(const app *a, lsn_lookup lookup, char *buf, size_t size);
+
+/* The teacher's notes for the step shown: its own, then the lesson's
+ * (placeholders filled by lookup); "" when there are none. */
+void app_quiz_notes(const app *a, lsn_lookup lookup, char *buf, size_t size);
+
+/* Appends text to buf as a paragraph: a blank line before it when buf holds some. */
+void app_paragraph(char *buf, size_t size, const char *text);
+
+/* "Your turn: press G to go on" for a step that waits, the question's
+ * prompt for one that asks, or "" (quiz.c: the learner's turn, either way). */
+void app_hint(const app *a, char *buf, size_t size);
 
 /* The prompt for the panel's last line ("Type a number, then Enter"), or
  * "" when no question is open. */
 void app_quiz_prompt(const app *a, char *buf, size_t size);
 
-/* A key while a question is open: ACT_ANSWER / ACT_ANSWER_KEY, or no
- * action (NULL) when the key is not the question's. */
-struct app_act;
-bool app_quiz_key_act(const app *a, int key, struct app_act *out);
 
 /* ---- the facts (quiz_facts.c) --------------------------------------------------- */
 

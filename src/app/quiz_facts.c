@@ -203,12 +203,6 @@ void app_quiz_focus(const app *a, int *x, int *y)
     }
 }
 
-bool app_quiz_hides_window(const app *a)
-{
-    const lsn_ask *q = app_quiz_open_ask(a);
-    return q && q->kind == LSN_ASK_CLICK && !app_fact_on_output(q->fact);
-}
-
 bool app_fact_click(const app *a, const char *fact, int x, int y, app_fact *f)
 {
     const filt_kernel *k = &a->s.opt.kernel;
@@ -224,6 +218,10 @@ bool app_fact_click(const app *a, const char *fact, int x, int y, app_fact *f)
         return x >= x0 && y >= y0 && x < x0 + k->kw && y < y0 + k->kh;
     }
     if (fact && !strcmp(fact, "window_corner")) {
+        if (x0 < 0 || y0 < 0) { /* on the border ring, which no click reaches */
+            not_yet(f, _("the window's corner is outside the image here"), true);
+            return false;
+        }
         snprintf(f->said, sizeof f->said, "(%d, %d)", x0, y0);
         return x == x0 && y == y0;
     }

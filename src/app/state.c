@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "narration.h"
+#include "quiz.h"
 #include "scene.h"
 
 /* The scene's core: the phase, what is shown, the image and the settings,

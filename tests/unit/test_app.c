@@ -26,6 +26,7 @@
 #include "format.h"
 #include "i18n.h"
 #include "narration.h"
+#include "quiz.h"
 #include "record.h"
 #include "core/keys.h"
 #include "state.h"
@@ -177,6 +178,59 @@ static void lesson_path(const char *lang, const char *file, char *buf, size_t si
     snprintf(buf, size, "%s/lessons/%s/%s", app_data_dir(), lang, file);
 }
 
+/* Answers the question shown right, as a learner would: the digits of
+ * convis's figure and Enter, the number of the right option (by_key), or
+ * the action a click on the right cell gives. The fact must be known when
+ * the question is asked: the lesson measured what it asks about first. */
+static void answer_right(app *a, const char *path, bool by_key)
+{
+    const lsn_ask *q = app_quiz_open_ask(a);
+    app_fact f;
+    char digits[32];
+    int step = a->player.step + 1;
+    if (!q)
+        return;
+    if (q->kind == LSN_ASK_CLICK) {
+        bool found = false;
+        for (int y = 0; y < a->s.img.luma.h && !found; ++y)
+            for (int x = 0; x < a->s.img.luma.w && !found; ++x)
+                if (app_fact_click(a, q->fact, x, y, &f)) {
+                    app_act act = app_act_id(ACT_ANSWER_AT);
+                    act.x = x, act.y = y;
+                    app_do(a, act);
+                    found = true;
+                }
+        CHECK(found, "%s step %d: no cell answers '%s'", path, step, q->fact);
+    } else {
+        app_fact_value(a, q->fact, &f);
+        CHECK(f.known || f.never, "%s step %d: '%s' is not known when asked: %s", path, step, q->fact, f.said);
+        if (f.never) { /* no GPU engine here: any answer lets the question go, the reason said */
+            app_do(a, app_act_for_key(a, q->kind == LSN_ASK_CHOICE ? '1' : '0', 0));
+            app_do(a, app_act_for_key(a, '\r', 0));
+            CHECK(a->player.asked == LSN_SHOWN, "%s step %d: '%s' cannot be known here, and the question is let go",
+                  path, step, q->fact);
+            return;
+        }
+        if (!f.known)
+            return;
+        if (q->kind == LSN_ASK_NUMBER) {
+            snprintf(digits, sizeof digits, "%.0f", f.number);
+            for (const char *d = digits; *d; ++d)
+                app_do(a, by_key ? app_act_for_key(a, *d, 0) : (app_act){app_action_of(ACT_ANSWER_KEY), *d, -1, -1, NULL});
+            app_do(a, by_key ? app_act_for_key(a, '\r', 0) : (app_act){app_action_of(ACT_ANSWER_KEY), '\r', -1, -1, NULL});
+        } else {
+            for (int i = 0; i < q->option_count; ++i)
+                if (!strcmp(q->options[i].key, f.choice)) {
+                    app_act act = app_act_id(ACT_ANSWER);
+                    act.arg = i;
+                    app_do(a, by_key ? app_act_for_key(a, '1' + i, 0) : act);
+                }
+        }
+    }
+    CHECK(a->player.asked == LSN_RIGHT, "%s step %d: the right answer to '%s' was not taken (%d)", path, step, q->fact,
+          (int)a->player.asked);
+}
+
 /* Plays every step of every lesson, doing what each wait asks by its key
  * (by_key) or by the click's action (what the view's hit test returns): the
  * lesson must reach its last step either way. */
@@ -191,6 +245,7 @@ static void test_waits(bool by_key)
         CHECK(app_lesson_start(&a, list[i].path), "start %s: %s", list[i].path, err_msg());
         for (int guard = 0; guard < 100 && !lsn_player_at_end(&a.player); ++guard) {
             int before = a.player.step;
+            answer_right(&a, list[i].path, by_key);
             if (a.player.waiting) {
                 const app_action *act = app_action_find(lsn_player_current(&a.player)->wait);
                 const app_key *k = act ? first_key(act) : NULL;
@@ -217,6 +272,7 @@ static void test_waits(bool by_key)
             check_valid(&a, list[i].path);
         }
         CHECK(lsn_player_at_end(&a.player), "%s did not reach its end", list[i].path);
+        answer_right(&a, list[i].path, by_key);
         app_free(&a);
     }
 }
@@ -309,7 +365,7 @@ static void write_lesson(const char *name, const char *text, char *buf, size_t s
 
 static void remove_lessons(void)
 {
-    static const char *const names[] = {"steer.yaml", "keys.yaml", "machines.yaml", "work.yaml", "slices.yaml"};
+    static const char *const names[] = {"steer.yaml", "keys.yaml", "machines.yaml", "work.yaml", "slices.yaml", "ask.yaml"};
     char path[128];
     if (!lesson_dir[0])
         return;
@@ -2399,6 +2455,95 @@ static void test_cell_text(void)
     }
 }
 
+/* A lesson's questions: a wrong answer gets the hint and holds the step, a
+ * second the answer; a right one is taken; each answer is one record of the
+ * attempts file; a file convis did not write is left as it is. */
+static void test_questions(void)
+{
+    char path[256], attempts[300], text[4096];
+    app a;
+    FILE *f;
+    long size;
+    write_lesson("ask.yaml",
+                 "title: Ask\nsteps:\n"
+                 "  - say: How many outputs?\n"
+                 "    ask:\n      number: outputs\n      hint: width times height\n      why: \"{outputs}\"\n"
+                 "  - say: Separable?\n    do: [filter-2]\n"
+                 "    ask:\n      choice: separable\n      options:\n        \"no\": no\n        \"yes\": yes\n"
+                 "      hint: a column times a row\n      why: so it is\n"
+                 "  - say: Corner?\n    do: [restart, step*600]\n"
+                 "    ask:\n      click: window_corner\n      hint: up and left\n      why: there\n"
+                 "  - say: The end.\n",
+                 path, sizeof path);
+    snprintf(attempts, sizeof attempts, "%s/attempts.json", lesson_dir);
+    remove(attempts);
+    fresh(&a);
+    snprintf(a.quiz.attempts, sizeof a.quiz.attempts, "%s", attempts);
+    CHECK(app_lesson_start(&a, path), "start: %s", err_msg());
+    CHECK(lsn_player_asking(&a.player), "the first step asks");
+    app_do(&a, app_act_for_key(&a, '7', 0)); /* a digit is the answer's, not filter 7 */
+    app_do(&a, app_act_for_key(&a, '\r', 0));
+    CHECK(a.player.asked == LSN_HINTED && a.s.preset != 6, "a wrong number: the hint (%d)", (int)a.player.asked);
+    app_narration(&a, text, sizeof text);
+    CHECK(strstr(text, "width times height") != NULL, "the hint is said: %s", text);
+    app_do(&a, app_act_for_key(&a, PLAT_KEY_PAGE_DOWN, 0));
+    CHECK(a.player.step == 0, "the step holds while the question is open");
+    app_do(&a, app_act_for_key(&a, '8', 0));
+    app_do(&a, app_act_for_key(&a, '\r', 0));
+    CHECK(a.player.asked == LSN_SHOWN, "a second wrong answer: the answer shown (%d)", (int)a.player.asked);
+    app_narration(&a, text, sizeof text);
+    CHECK(strstr(text, "196,608") != NULL || strstr(text, "answer is") != NULL, "the answer is said: %s", text);
+    app_do(&a, app_act_for_key(&a, PLAT_KEY_PAGE_DOWN, 0));
+    app_settle(&a);
+    CHECK(a.player.step == 1 && lsn_player_asking(&a.player), "the choice asks");
+    app_do(&a, app_act_for_key(&a, '2', 0)); /* "yes": a box blur is separable */
+    CHECK(a.player.asked == LSN_RIGHT, "the right option is taken (%d)", (int)a.player.asked);
+    app_do(&a, app_act_for_key(&a, PLAT_KEY_PAGE_DOWN, 0));
+    app_settle(&a);
+    {
+        app_act at = app_act_id(ACT_ANSWER_AT);
+        int x, y;
+        app_quiz_focus(&a, &x, &y);
+        CHECK(app_quiz_hides_window(&a), "a click on the window's corner: the window is hidden");
+        at.x = x - 1, at.y = y - 1;
+        app_do(&a, at);
+        CHECK(a.player.asked == LSN_RIGHT, "the corner of output (%d, %d) is (%d, %d)", x, y, x - 1, y - 1);
+    }
+    app_free(&a);
+    f = fopen(attempts, "r");
+    CHECK(f != NULL, "the attempts file is written");
+    if (f) {
+        size = (long)fread(text, 1, sizeof text - 1, f);
+        text[size] = '\0';
+        fclose(f);
+        const char *head = "{\"convis_attempts\": 1, \"attempts\": [\n";
+        CHECK(!strncmp(text, head, strlen(head)), "its head: %.60s", text);
+        CHECK(strstr(text, "\"answer\": \"7\", \"expected\": \"196,608\", \"correct\": false, \"try\": 1") != NULL,
+              "the first wrong answer: %s", text);
+        CHECK(strstr(text, "\"answer\": \"yes\", \"expected\": \"yes\", \"correct\": true") != NULL,
+              "the choice, by its key: %s", text);
+        CHECK(strstr(text, "\"kind\": \"click\", \"fact\": \"window_corner\"") != NULL, "the click: %s", text);
+    }
+    /* a file someone else wrote stays as it is, and the window says so */
+    f = fopen(attempts, "w");
+    fputs("my notes, not convis's\n", f);
+    fclose(f);
+    fresh(&a);
+    snprintf(a.quiz.attempts, sizeof a.quiz.attempts, "%s", attempts);
+    app_lesson_start(&a, path);
+    app_do(&a, app_act_for_key(&a, '1', 0));
+    app_do(&a, app_act_for_key(&a, '\r', 0));
+    CHECK(strstr(a.s.banner, "not being saved") != NULL, "the banner says the answers are not saved: %s", a.s.banner);
+    app_free(&a);
+    f = fopen(attempts, "r");
+    size = f ? (long)fread(text, 1, sizeof text - 1, f) : 0;
+    text[size] = '\0';
+    if (f)
+        fclose(f);
+    CHECK(!strcmp(text, "my notes, not convis's\n"), "the file is untouched: %s", text);
+    remove(attempts);
+}
+
 int main(void)
 {
     i18n_init();
@@ -2406,6 +2551,7 @@ int main(void)
     test_every_action();
     test_waits(true);
     test_waits(false);
+    test_questions();
     test_click_ends_wait();
     test_escape_and_start_state();
     test_steps_do_not_steer();

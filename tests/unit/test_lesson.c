@@ -3,6 +3,7 @@
  * file:line:column and sentence, lsn_load's refusals, and damaged input that
  * must never crash. argv[1] is tests/unit/lessons. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,9 +214,10 @@ static void test_structure(void)
     /* unknown keys */
     file_fails(__LINE__, "unknown_key.yaml", ":5:5: ",
                "unknown key 'sya' in a step (did you mean 'say'?); a step has say (and say-gpu, say-software, "
-               "say-no-gpu), do, wait and image");
+               "say-no-gpu), do, wait, image, ask and notes");
     FAILS("title: T\ntitel: U\nsteps:\n  - say: a\n", "t.yaml:2:1: ",
-          "unknown key 'titel' in the lesson (did you mean 'title'?); a lesson has title, image, record and steps");
+          "unknown key 'titel' in the lesson (did you mean 'title'?); a lesson has title, image, record, notes and "
+          "steps");
     FAILS("title: T\nsteps:\n  - say: a\n    then: gpu\n", "t.yaml:4:5: ", "unknown key 'then' in a step; a step has");
     FAILS("title: T\nsteps:\n  - say: a\n    [x]: gpu\n", "t.yaml:4:5: ", "a key here is a list in a step");
     /* missing or empty parts */
@@ -611,12 +613,78 @@ static void test_damage(void)
     CHECK(bad_empty == 0, "%d failures left a lesson filled", bad_empty);
 }
 
+/* Questions (ask:) and the teacher's notes: what a lesson may write, each
+ * mistake at its line and column; the player holds a question's step until
+ * it is answered right or twice wrong. */
+static void test_questions(void)
+{
+    const char *ok = "title: T\nnotes: For the teacher {outputs}\nsteps:\n"
+                     "  - say: How many?\n    notes: ask the class\n    ask:\n      number: outputs\n"
+                     "      within: 10%\n      hint: h {image_size}\n      why: w\n"
+                     "  - say: Which?\n    ask:\n      choice: gpu_vs_par\n      options:\n"
+                     "        slower: s\n        faster: f {gpu_label}\n        same: m\n      hint: h\n      why: w\n"
+                     "  - say: Where?\n    ask:\n      click: window\n      hint: h\n      why: w\n";
+    lsn_lesson l;
+    lsn_player p = {0};
+    CHECK(lsn_parse("t.yaml", ok, strlen(ok), &l), "%s", err_msg());
+    CHECK(l.notes && !strcmp(l.notes, "For the teacher {outputs}"), "the lesson's notes");
+    CHECK(l.steps[0].notes && !strcmp(l.steps[0].notes, "ask the class"), "a step's notes");
+    CHECK(l.steps[0].ask.kind == LSN_ASK_NUMBER && !strcmp(l.steps[0].ask.fact, "outputs") &&
+              l.steps[0].ask.relative && fabs(l.steps[0].ask.within - 0.1) < 1e-12 && l.steps[0].ask.line == 7 &&
+              l.steps[0].ask.column == 15,
+          "a number question, 10%% either way, its fact at 7:15");
+    CHECK(l.steps[1].ask.kind == LSN_ASK_CHOICE && l.steps[1].ask.option_count == 3 &&
+              !strcmp(l.steps[1].ask.options[0].key, "slower") && !strcmp(l.steps[1].ask.options[1].text, "f {gpu_label}"),
+          "a choice, its options in the file's order");
+    CHECK(l.steps[2].ask.kind == LSN_ASK_CLICK && !strcmp(l.steps[2].ask.fact, "window"), "a click");
+    lsn_player_start(&p, &l);
+    CHECK(lsn_player_asking(&p) && !lsn_player_next(&p), "a question holds the step");
+    CHECK(lsn_player_answer(&p, false) == LSN_HINTED && lsn_player_asking(&p), "a first wrong answer: the hint");
+    CHECK(lsn_player_answer(&p, false) == LSN_SHOWN && !lsn_player_asking(&p) && p.tries == 2,
+          "a second: the answer, and the step goes on");
+    CHECK(lsn_player_next(&p) && lsn_player_asking(&p), "the next question");
+    CHECK(lsn_player_answer(&p, true) == LSN_RIGHT && lsn_player_answer(&p, true) == LSN_NONE, "right, then settled");
+    CHECK(lsn_player_prev(&p) && lsn_player_asking(&p) && p.tries == 0, "back: the question again, afresh");
+    lsn_player_let_go(&p);
+    CHECK(p.asked == LSN_SHOWN && lsn_player_next(&p), "let go where it cannot be checked");
+    lsn_player_stop(&p);
+    /* mistakes, at their line and column */
+    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      number: outputz\n      hint: h\n      why: w\n", "t.yaml:5:15: ",
+          "'outputz' in step 1 is no number fact; the number facts are outputs, taps,");
+    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      choice: outputs\n      options:\n        a: b\n      hint: h\n"
+          "      why: w\n",
+          "t.yaml:5:15: ", "'outputs' in step 1 is no choice fact; the choice facts are gpu_vs_par,");
+    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      hint: h\n      why: w\n", "t.yaml:5:7: ",
+          "the question in step 1 says no kind");
+    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      number: taps\n      click: window\n      hint: h\n      why: w\n",
+          "t.yaml:6:14: ", "the question in step 1 has two kinds");
+    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      number: taps\n      within: lots\n      hint: h\n      why: w\n",
+          "t.yaml:6:15: ", "within in step 1 is 'lots'; write a number of 0 or more");
+    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      number: taps\n      within: 120%\n      hint: h\n      why: w\n",
+          "t.yaml:6:15: ", "a percentage from 0% to 100%");
+    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      choice: separable\n      options:\n        \"yes\": y\n"
+          "      hint: h\n      why: w\n",
+          "t.yaml:7:9: ", "options in step 1 do not offer 'no'; separable can give yes no");
+    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      choice: separable\n      options:\n        \"yes\": y\n"
+          "        maybe: m\n        \"no\": n\n      hint: h\n      why: w\n",
+          "t.yaml:8:9: ", "'maybe' in step 1 is no answer separable can give; its answers are yes no");
+    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      number: taps\n      hint: h {nope}\n      why: w\n", "t.yaml:6:16: ",
+          "unknown placeholder {nope}");
+    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      number: taps\n      why: w\n", "t.yaml:5:7: ",
+          "the question in step 1 has no hint");
+    FAILS("title: T\nsteps:\n  - say: a\n    wait: gpu\n    ask:\n      number: taps\n      hint: h\n      why: w\n",
+          "t.yaml:4:11: ", "step 1 asks a question and waits for an action");
+    FAILS("title: T\nsteps:\n  - say: a\n    ask: taps\n", "t.yaml:4:10: ", "ask in step 1 is text; a question is a mapping");
+    FAILS("title: T\nnotes:\nsteps:\n  - say: a\n", "t.yaml:2:7: ", "the lesson's notes is empty");
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
         dir = argv[1];
     test_valid();
     test_structure();
+    test_questions();
     test_step_image();
     test_quoted_escaped();
     test_variants();

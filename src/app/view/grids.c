@@ -139,6 +139,8 @@ static void draw_window(view *v, const scene *s, int ox, int oy, int taps_done, 
     float t = fmaxf(2.0f, L->cell * 0.08f);
     int kw = s->opt.kernel.kw, kh = s->opt.kernel.kh;
     rect r;
+    if (v->hide_window)
+        return;
     vw_cell_rect(L, L->input_cells, s, ox - kw / 2, oy - kh / 2, &r);
     r.w = (float)kw * L->cell;
     r.h = (float)kh * L->cell;
@@ -260,6 +262,7 @@ static void draw_output_grid(view *v, const scene *s, double now_ms)
 
 void vw_draw_grids(view *v, const scene *s, bool hide_window, double now_ms)
 {
+    v->hide_window = hide_window; /* a question asks where it is: draw_window draws none */
     const layout *L = &v->L;
     char buf[160];
     int fx, fy;
@@ -315,8 +318,7 @@ void vw_draw_grids(view *v, const scene *s, bool hide_window, double now_ms)
     if (s->phase == SCENE_PHASE_CPU) {
         int sx = conv_stepper_x(&s->walk.stepper), sy = conv_stepper_y(&s->walk.stepper);
         rect r;
-        if (!hide_window)
-            draw_window(v, s, sx, sy, s->walk.stepper.taps, WINDOW, true);
+        draw_window(v, s, sx, sy, s->walk.stepper.taps, WINDOW, true);
         if (in_view(L, s, sx, sy)) {
             vw_cell_rect(L, L->output, s, sx, sy, &r);
             rnd_frame(r.x, r.y, r.w, r.h, fmaxf(2.0f, L->cell * 0.1f), WINDOW);
@@ -324,15 +326,13 @@ void vw_draw_grids(view *v, const scene *s, bool hide_window, double now_ms)
     }
     if (s->phase == SCENE_PHASE_GPU && !s->hovering && !s->pinned && in_view(L, s, fx, fy)) {
         rect r;
-        if (!hide_window)
-            draw_window(v, s, fx, fy, 0, WINDOW, false);
+        draw_window(v, s, fx, fy, 0, WINDOW, false);
         vw_cell_rect(L, L->output, s, fx, fy, &r);
         rnd_frame(r.x, r.y, r.w, r.h, fmaxf(2.0f, L->cell * 0.1f), WINDOW);
     }
     if (!from_stepper && (s->hovering || s->pinned)) {
         rect r;
-        if (!hide_window)
-            draw_window(v, s, fx, fy, 0, HOVER, false);
+        draw_window(v, s, fx, fy, 0, HOVER, false);
         if (in_view(L, s, fx, fy)) {
             vw_cell_rect(L, L->output, s, fx, fy, &r);
             rnd_frame(r.x - 1, r.y - 1, r.w + 2, r.h + 2, fmaxf(2.0f, L->cell * 0.1f), HOVER);

@@ -10,6 +10,7 @@
 
 #include "../format.h"
 #include "../narration.h"
+#include "../quiz.h"
 
 static void engine_line(view *v, const scene_engine *e, const char *label, int tiles, float x, float y)
 {

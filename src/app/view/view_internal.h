@@ -146,6 +146,7 @@ struct view {
     char lang[8];        /* the fonts cover this language */
     rnd_font *font, *small, *big;
     layout L;
+    bool hide_window; /* a lesson's question asks where the window is: the grids draw none */
     /* the pictures of the whole input and output */
     rnd_texture thumb_in, thumb_out;
     rnd_texture plane;              /* the GPU's result, from its GL buffer */
