@@ -274,6 +274,7 @@ static bool shoot_step(app_window *w, const char *dir, app_step_shot *shot, char
     snprintf(saved[(*count)++], 32, "%s", shot->before);
     app_narration(a, shot->narration, sizeof shot->narration);
     app_hint(a, shot->hint, sizeof shot->hint);
+    app_notes(a, APP_NOTES_STEP, shot->notes, sizeof shot->notes);
     snprintf(shot->image, sizeof shot->image, "%s", a->s.image_name);
     shot->image_w = a->s.img.luma.w, shot->image_h = a->s.img.luma.h;
     if (!(a->player.waiting || lsn_player_asking(&a->player)) || !do_awaited(a))

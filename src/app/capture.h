@@ -26,6 +26,7 @@ typedef struct app_step_shot {
     int width, height;          /* of the pictures */
     char narration[4096];       /* app_narration, as large as the lesson panel's (view/status.c) */
     char hint[256];             /* app_hint: "Your turn: press G to go on", or "" */
+    char notes[2048];           /* the step's notes for the teacher, or "" */
     char image[256];            /* the scene's image while the step begins, and its size */
     int image_w, image_h;
 } app_step_shot;

@@ -8,6 +8,8 @@
 #define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #include "handout.h"
+#include "narration.h"
+#include "quiz.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -275,6 +277,7 @@ static void describe(app_handout *h, const app *a)
     localtime_r(&now, &tm);
     strftime(h->made, sizeof h->made, "%Y-%m-%d %H:%M %Z", &tm);
     rec_cpu_model(h->cpu, sizeof h->cpu);
+    app_notes(a, APP_NOTES_LESSON, h->notes, sizeof h->notes);
 }
 
 /* The folder, made when it is not there, and this run's folder inside it;

@@ -25,6 +25,7 @@ typedef struct app_handout {
     char made[64];     /* the date and time */
     char cpu[256];     /* this CPU's model */
     char gpu[512];     /* the GPU engine, as the window names it */
+    char notes[4096]; /* the lesson's notes for the teacher ("" none) */
     app_step_shot *shots;
     int count, most;
 } app_handout;

@@ -31,6 +31,8 @@ static const char style[] =
     "img { display: block; box-sizing: border-box; width: 100%; height: auto; border: 1px solid #888; }\n"
     "figcaption { font-size: 0.9em; color: #444; margin-top: 0.2em; }\n"
     ".turn { font-weight: bold; break-after: avoid; }\n"
+    ".notes { border-left: 0.3em solid #888; padding-left: 0.8em; color: #333; }\n"
+    ".notes h3 { font-size: 1em; margin: 0.4em 0; }\n"
     "@media print {\n"
     "  body { max-width: none; padding: 0; }\n"
     "  img { width: auto; max-width: 100%; max-height: 92mm; }\n" /* a step's two pictures on its page */
@@ -126,6 +128,8 @@ static void put_fact(FILE *f, const char *what, const char *value)
     fputs("</dd>\n", f);
 }
 
+static void put_notes(FILE *f, const char *notes);
+
 static void put_head(FILE *f, const app_handout *h)
 {
     char line[256];
@@ -159,7 +163,21 @@ static void put_head(FILE *f, const app_handout *h)
     put_text(f, several_images(h) ? _("Images") : _("Image"));
     fputs("</dt><dd>", f);
     put_images(f, h);
-    fputs("</dd>\n</dl>\n</header>\n", f);
+    fputs("</dd>\n</dl>\n", f);
+    put_notes(f, h->notes);
+    fputs("</header>\n", f);
+}
+
+/* Notes for the teacher: a box of their own, as the window shows them only on request. */
+static void put_notes(FILE *f, const char *notes)
+{
+    if (!notes[0])
+        return;
+    fputs("<aside class=\"notes\"><h3>", f);
+    put_text(f, _("For the teacher"));
+    fputs("</h3>\n", f);
+    put_paragraphs(f, notes);
+    fputs("</aside>\n", f);
 }
 
 /* A picture, as wide as the page, with its caption. */
@@ -194,6 +212,7 @@ static void put_step(FILE *f, const app_step_shot *s)
         snprintf(line, sizeof line, _("Step %d, once the learner has done it"), s->step);
         put_figure(f, s, s->after, line, _("Once the learner has done that"));
     }
+    put_notes(f, s->notes);
     fputs("</section>\n", f);
 }
 

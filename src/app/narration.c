@@ -440,9 +440,9 @@ static bool on_virtual_gpu(const app *a)
     return a->s.gpu.eng.engine && a->s.gpu.eng.hardware == ENG_HW_VIRTUAL;
 }
 
-void app_notes(const app *a, char *buf, size_t size)
+void app_notes(const app *a, int which, char *buf, size_t size)
 {
-    app_quiz_notes(a, lookup, buf, size);
+    app_quiz_notes(a, (app_notes_of)which, lookup, buf, size);
 }
 
 /* The question's options, answer and why under the narration, and the
@@ -453,7 +453,7 @@ static void add_quiz_and_notes(const app *a, char *buf, size_t size)
     app_quiz_text(a, lookup, text, sizeof text);
     app_paragraph(buf, size, text);
     if (a->notes) {
-        app_notes(a, text, sizeof text);
+        app_notes(a, APP_NOTES_BOTH, text, sizeof text);
         if (text[0]) {
             snprintf(notes, sizeof notes, _("For the teacher: %s"), text);
             app_paragraph(buf, size, notes);

@@ -30,9 +30,9 @@ void app_narration(const app *a, char *buf, size_t size);
  * waited for): app_narration says them while the step stays. */
 void app_narration_keep(app *a);
 
-/* The teacher's notes for the step shown: its own, then the lesson's
- * (placeholders filled); "" when there are none. */
-void app_notes(const app *a, char *buf, size_t size);
+/* The teacher's notes for the step shown (app_notes_of: both, the step's,
+ * the lesson's; placeholders filled); "" when there are none. */
+void app_notes(const app *a, int which, char *buf, size_t size);
 
 /* app_hint, the "your turn" line: quiz.h. */
 

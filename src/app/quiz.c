@@ -276,16 +276,16 @@ void app_paragraph(char *buf, size_t size, const char *text)
         snprintf(buf + n, size - n, "%s%s", n ? "\n\n" : "", text);
 }
 
-void app_quiz_notes(const app *a, lsn_lookup lookup, char *buf, size_t size)
+void app_quiz_notes(const app *a, app_notes_of which, lsn_lookup lookup, char *buf, size_t size)
 {
     const lsn_step *st = lsn_player_current(&a->player);
     char text[2048];
     buf[0] = '\0';
     if (!st || !size)
         return;
-    lsn_fill(st->notes, lookup, a, text, sizeof text);
+    lsn_fill(which != APP_NOTES_LESSON ? st->notes : NULL, lookup, a, text, sizeof text);
     app_paragraph(buf, size, text);
-    lsn_fill(a->player.lesson.notes, lookup, a, text, sizeof text);
+    lsn_fill(which != APP_NOTES_STEP ? a->player.lesson.notes : NULL, lookup, a, text, sizeof text);
     app_paragraph(buf, size, text);
 }
 

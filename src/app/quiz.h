@@ -38,9 +38,10 @@ void app_quiz_reveal(app *a);
  * nothing. */
 void app_quiz_text(const app *a, lsn_lookup lookup, char *buf, size_t size);
 
-/* The teacher's notes for the step shown: its own, then the lesson's
- * (placeholders filled by lookup); "" when there are none. */
-void app_quiz_notes(const app *a, lsn_lookup lookup, char *buf, size_t size);
+/* The teacher's notes for the step shown: its own, the lesson's, or both
+ * (the step's first), placeholders filled by lookup; "" when there are none. */
+typedef enum app_notes_of { APP_NOTES_BOTH, APP_NOTES_STEP, APP_NOTES_LESSON } app_notes_of;
+void app_quiz_notes(const app *a, app_notes_of which, lsn_lookup lookup, char *buf, size_t size);
 
 /* Appends text to buf as a paragraph: a blank line before it when buf holds some. */
 void app_paragraph(char *buf, size_t size, const char *text);

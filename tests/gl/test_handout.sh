@@ -34,7 +34,7 @@ declare -A steps waits
 for lang in en zh; do
   f=$src/lessons/$lang/01-one-at-a-time.yaml
   steps[$lang]=$("$convis" lesson --check "$f" | sed -n 's/.*, \([0-9]*\) steps\{0,1\}$/\1/p')
-  waits[$lang]=$(grep -c '^    wait:' "$f")
+  waits[$lang]=$(grep -cE '^    (wait|ask):' "$f") # a question's after: its answer shown
   if run "$convis" handout "$f" -o "$tmp/$lang" >"$tmp/out" 2>"$tmp/err" && [ -f "$tmp/$lang/index.html" ] &&
     [ "$(count "$tmp/$lang" '^step-[0-9]+\.png$')" -eq "${steps[$lang]}" ] &&
     [ "$(count "$tmp/$lang" '^step-[0-9]+-after\.png$')" -eq "${waits[$lang]}" ] &&

@@ -35,7 +35,7 @@ for f in "${files[@]}"; do
   mkdir -p "$(dirname "$dir")" # --render-steps makes the folder itself, not the folders above it
   # a step that waits for the learner has its picture after too, the wait
   # done (step-NN-after.png); the waits counted in the file itself
-  waits=$(grep -c '^    wait:' "$f")
+  waits=$(grep -cE '^    (wait|ask):' "$f") # a question's after: its answer shown
   if run "$convis" lesson --render-steps "$dir" "$f" >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ]; then
     shots=("$dir"/step-[0-9][0-9].png)
     afters=("$dir"/step-[0-9][0-9]-after.png)

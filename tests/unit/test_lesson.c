@@ -668,7 +668,7 @@ static void test_questions(void)
     FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      choice: separable\n      options:\n        \"yes\": y\n"
           "        maybe: m\n        \"no\": n\n      hint: h\n      why: w\n",
           "t.yaml:8:9: ", "'maybe' in step 1 is no answer separable can give; its answers are yes no");
-    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      number: taps\n      hint: h {nope}\n      why: w\n", "t.yaml:6:16: ",
+    FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      number: taps\n      hint: h {nope}\n      why: w\n", "t.yaml:6:15: ",
           "unknown placeholder {nope}");
     FAILS("title: T\nsteps:\n  - say: a\n    ask:\n      number: taps\n      why: w\n", "t.yaml:5:7: ",
           "the question in step 1 has no hint");
