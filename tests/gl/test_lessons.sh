@@ -134,10 +134,10 @@ fi
 # first step's picture and the last's differ), the steps' waits done
 gif=$tmp/steps.gif
 if run "$convis" lesson "$lessons/en/02-all-at-once.yaml" --gif "$gif" --gif-steps --gif-seconds 1 --gif-fps 4 \
-  --window 640x360 >"$tmp/out" 2>"$tmp/err" && [ "$("$gif_info" --info "$gif")" = "20 640x360" ] &&
-  "$gif_info" --frame 2 "$gif" "$tmp/first.ppm" && "$gif_info" --frame 18 "$gif" "$tmp/last.ppm" &&
+  --window 640x360 >"$tmp/out" 2>"$tmp/err" && [ "$("$gif_info" --info "$gif")" = "32 640x360" ] &&
+  "$gif_info" --frame 2 "$gif" "$tmp/first.ppm" && "$gif_info" --frame 30 "$gif" "$tmp/last.ppm" &&
   ! cmp -s "$tmp/first.ppm" "$tmp/last.ppm"; then
-  ok "a GIF of the lesson's 5 steps: $(cat "$tmp/out")"
+  ok "a GIF of the lesson's 8 steps: $(cat "$tmp/out")"
 else
   bad "a GIF of a lesson's steps: $(cat "$tmp/out" "$tmp/err") / $("$gif_info" --info "$gif" 2>&1)"
 fi
@@ -148,12 +148,12 @@ else
   bad "--gif-steps without a lesson: $(cat "$tmp/err")"
 fi
 # the frames of all the steps together are bounded (1800, a minute at 30 a
-# second): 5 steps of 60 s at 30 frames a second are refused before the work
+# second): 8 steps of 60 s at 30 frames a second are refused before the work
 start=$(date +%s%N)
 run "$convis" lesson "$en2" --gif "$tmp/no.gif" --gif-steps --gif-seconds 60 --gif-fps 30 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 ms=$((($(date +%s%N) - start) / 1000000))
-if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "make 9000 frames, over the 1800" "$tmp/err" &&
+if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "make 14400 frames, over the 1800" "$tmp/err" &&
   [ ! -e "$tmp/no.gif" ] && [ ! -s "$tmp/out" ] && [ $ms -lt 20000 ]; then
   ok "--gif-steps over 1800 frames in all: refused in $ms ms (exit 1): $(cat "$tmp/err")"
 else
