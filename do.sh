@@ -34,7 +34,7 @@ build_dir=${CONVIS_BUILD_DIR:-build}
 # in tests/gpu/build_needs.txt: tests/unit/test_carry.sh fails otherwise.
 build_packages=(build-essential cmake pkgconf libsdl2-dev libsdl2-ttf-dev libglew-dev libgl-dev
   libstb-dev libfontconfig-dev libyaml-dev libgif-dev gettext libfftw3-dev libopenblas-pthread-dev)
-run_packages=(fonts-dejavu-core fonts-noto-cjk)
+run_packages=(fonts-dejavu-core fonts-noto-cjk libopenblas0) # libopenblas0: what the .deb names for OpenBLAS (the -dev brings one of its variants, not it)
 test_packages=(xvfb xauth xdotool time valgrind python3 chromium
   desktop-file-utils appstream dpkg-dev file groff-base) # test_install: the installed files and the .deb
 check_packages=(clang libclang-rt-14-dev)

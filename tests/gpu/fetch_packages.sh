@@ -48,6 +48,7 @@ left=(
   "gettext: optional (CMake's CONVIS_NLS): the catalogues, msgfmt and xgettext; the check runs in English"
   "libfftw3-dev: optional (CMake's CONVIS_FFTW): the convolution through the FFT of apply --fft and bench --fft, on the CPU; the device check runs without it"
   "libopenblas-pthread-dev: optional (CMake's CONVIS_BLAS): a layer's library GEMM on the CPU (OpenBLAS); the device check runs without it"
+  "libopenblas0: what the .deb names for OpenBLAS at run time; the device check builds without OpenBLAS and installs no .deb"
   "fonts-noto-cjk: the Chinese glyphs, a 57 MB download; only a window in Chinese needs them"
 )
 
