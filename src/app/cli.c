@@ -318,6 +318,8 @@ static const struct {
     {"convis handout LESSON [IMAGE] -o DIR", N_("write a page to print or show (DIR/index.html) with\n"
                                                 "each step's pictures and words, this machine's figures\n"
                                                 "in them (on IMAGE as lesson plays on it)")},
+    {"convis lab FILE.comp [IMAGE] [--watch]", N_("the kernel lab: your GLSL kernel compiled, run, compared bit for\n"
+                                                  "bit, its reads counted and timed (the starter: lab/tiled.comp)")},
     {"convis progress FILE... [--csv]", N_("sum up learners' attempts files (the answers to the lessons'\n"
                                            "questions) for a teacher: by learner and by question")},
     {"convis record FILE [OPTIONS]",
@@ -342,6 +344,7 @@ static const struct {
     {"bench", APP_FOR_ALL | APP_FOR_BENCH},
     {"handout", APP_FOR_ALL | APP_FOR_HANDOUT},
     {"progress", 0},
+    {"lab", 0},
     {"kernels", 0},
     {"engines", 0},
 };

@@ -14,6 +14,7 @@
 #include "lessons.h"
 #include "platform/platform.h"
 #include "progress.h"
+#include "lab.h"
 
 /* SIGINT and SIGTERM end convis at once, whatever it is doing (a long
  * action, a sweep, a decode): the temporary file of a write in progress is
@@ -83,6 +84,8 @@ static int run_command(const char *cmd, int argc, char **argv)
         return app_handout_main(argc, argv);
     if (strcmp(cmd, "progress") == 0)
         return app_progress_main(argc, argv);
+    if (strcmp(cmd, "lab") == 0)
+        return app_lab_main(argc, argv);
     if (strcmp(cmd, "kernels") == 0)
         return only_lang(argc, argv) ? app_kernels_main()
                                      : (app_error("'kernels' takes no arguments but --lang"), APP_EXIT_USAGE);

@@ -1,0 +1,457 @@
+/* lab.c - `convis lab FILE.comp [IMAGE]`: the kernel lab (README.md, "The
+ * kernel lab"). The learner's GLSL kernel is compiled, run on the image,
+ * compared with the reference bit for bit, its global reads counted per work
+ * group against the tiled kernel's bound, and timed beside convis's own
+ * kernels (compute/lab.h). Each check runs in a child process of its own
+ * (`convis lab --child DIR ...`, its results written into DIR), so that a
+ * kernel that never ends is stopped at --timeout and one that crashes the
+ * driver is said in a sentence; --watch checks again each time the file is
+ * saved. Contents: the child · the parent's report · the command. */
+#define _POSIX_C_SOURCE 200809L
+#include "lab.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compute/lab.h"
+#include "core/err.h"
+#include "core/timing.h"
+#include "data.h"
+#include "engine_host.h"
+#include "format.h"
+#include "i18n.h"
+#include "settings.h"
+
+#define LAB_MOST_SOURCE (256 * 1024)
+#define LAB_DEFAULT_TIMEOUT_S 10.0
+
+typedef struct lab_args {
+    const char *file, *image, *wrong_map, *child_dir, *kernel; /* kernel: -k as given, or NULL */
+    double timeout_s;
+    bool watch;
+    app_options opt;
+} lab_args;
+
+/* ---- the child ------------------------------------------------------------------ */
+
+/* The learner's file: at most 256 KiB of text, no #version (convis gives it),
+ * no reading of the buffers past lab_in (the reads would go uncounted). */
+static char *read_kernel(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = malloc(LAB_MOST_SOURCE + 1);
+    size_t n = 0;
+    if (!f || !text) {
+        free(text);
+        if (f)
+            fclose(f);
+        err_set("%s: cannot read the kernel: %s", path, strerror(errno));
+        return NULL;
+    }
+    n = fread(text, 1, LAB_MOST_SOURCE + 1, f);
+    fclose(f);
+    text[n > LAB_MOST_SOURCE ? LAB_MOST_SOURCE : n] = '\0';
+    if (n > LAB_MOST_SOURCE || strlen(text) != n) {
+        free(text);
+        err_set("%s: is not a kernel convis reads (over 256 KiB, or not text)", path);
+        return NULL;
+    }
+    if (strstr(text, "#version") || strstr(text, "in_px") || strstr(text, "out_px")) {
+        free(text);
+        err_set("%s: reads or writes the image past the lab's accessors, or names a #version; read with "
+                "lab_in(x, y), write with lab_out(x, y, v), and leave #version to convis",
+                path);
+        return NULL;
+    }
+    return text;
+}
+
+/* convis's own kernel on the same image: its median of 3 runs, or -1. */
+static double own_ms(eng_engine *gl, const img_plane *in, const conv_params *p, eng_kernel k)
+{
+    eng_options o = {.kernel = k};
+    img_plane out = {0};
+    eng_job job = {in, &out, *p};
+    double ms[3];
+    eng_timing t;
+    if (!gl || !eng_set_options(gl, &o) || !img_plane_alloc(&out, in->w, in->h))
+        return -1;
+    for (int i = 0; i < 3; ++i)
+        ms[i] = eng_run(gl, &job, &t) ? t.ms[ENG_COMPUTE] : -1; /* the kernel alone, as the lab times its own */
+    img_plane_free(&out);
+    for (int i = 0; i < 2; ++i) /* the median of three */
+        for (int j = 0; j < 2 - i; ++j)
+            if (ms[j] > ms[j + 1]) {
+                double x = ms[j];
+                ms[j] = ms[j + 1];
+                ms[j + 1] = x;
+            }
+    return ms[1];
+}
+
+static bool write_results(const char *dir, const lab_result *r, const img_plane *in, double tiled, double naive)
+{
+    char path[4200];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/result.txt", dir);
+    if (!(f = fopen(path, "w")))
+        return false;
+    fprintf(f, "compiled %d\nrenderer %s\nerrors %d\n", r->compiled, r->renderer, r->error_count);
+    for (int i = 0; i < r->error_count; ++i)
+        fprintf(f, "error %d %d %s\n", r->errors[i].line, r->errors[i].column, r->errors[i].text);
+    fprintf(f, "group %d %d\ngroups %ld %ld\nsize %d %d\noutputs %lld\nwrong %lld\nreads %lld %lld\n", r->group_w,
+            r->group_h, r->groups_x, r->groups_y, in->w, in->h, r->outputs, r->wrong, r->reads_max,
+            r->reads_interior);
+    fprintf(f, "ms %.6f\nown %.6f %.6f\n", r->median_ms, tiled, naive);
+    if (fclose(f) != 0)
+        return false;
+    if (r->wrong_map) {
+        snprintf(path, sizeof path, "%s/wrong.bin", dir);
+        if (!(f = fopen(path, "wb")))
+            return false;
+        fwrite(r->wrong_map, 1, (size_t)r->outputs, f);
+        return fclose(f) == 0;
+    }
+    return true;
+}
+
+static int child(const lab_args *a)
+{
+    char why[512], *source;
+    img_image img = {0};
+    img_plane out = {0};
+    lab_result r;
+    eng_engine *gl;
+    conv_params p = app_options_params(&a->opt);
+    int rc = APP_EXIT_ENV;
+    if (!(source = read_kernel(a->file))) {
+        app_error("%s", err_msg());
+        return APP_EXIT_INPUT;
+    }
+    if (!img_load_luma(a->image, &a->opt.limits, &img)) {
+        app_error("%s", err_msg());
+        free(source);
+        return APP_EXIT_INPUT;
+    }
+    if (!(gl = app_host_open_engine(NULL, "gl", why, sizeof why)))
+        app_error("the lab needs OpenGL 4.3 compute shaders: %s", why);
+    else if (!eng_gl_lab_run(source, &img.luma, &p, &out, &r))
+        app_error("%s", err_msg());
+    else {
+        double tiled = r.compiled ? own_ms(gl, &img.luma, &p, ENG_KERNEL_TILED) : -1;
+        double naive = r.compiled ? own_ms(gl, &img.luma, &p, ENG_KERNEL_NAIVE) : -1;
+        rc = write_results(a->child_dir, &r, &img.luma, tiled, naive) ? APP_EXIT_OK : APP_EXIT_ENV;
+        lab_result_free(&r);
+    }
+    if (gl)
+        eng_close(gl);
+    img_plane_free(&out);
+    img_free(&img);
+    free(source);
+    app_engine_host_close();
+    return rc;
+}
+
+/* ---- the parent: a check in a child, bounded in time ------------------------------ */
+
+typedef struct lab_report {
+    bool compiled;
+    int errors, group_w, group_h, w, h;
+    char error_lines[LAB_MAX_ERRORS][300];
+    char renderer[128];
+    long groups_x, groups_y;
+    long long outputs, wrong, reads_max, reads_interior;
+    double ms, tiled_ms, naive_ms;
+} lab_report;
+
+static bool read_report(const char *dir, const char *file, lab_report *rp)
+{
+    char path[4200], line[512];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/result.txt", dir);
+    if (!(f = fopen(path, "r")))
+        return false;
+    memset(rp, 0, sizeof *rp);
+    while (fgets(line, sizeof line, f)) {
+        int l, c, n = 0, k;
+        line[strcspn(line, "\n")] = '\0';
+        if (sscanf(line, "compiled %d", &k) == 1)
+            rp->compiled = k;
+        else if (!strncmp(line, "renderer ", 9))
+            snprintf(rp->renderer, sizeof rp->renderer, "%s", line + 9);
+        else if (sscanf(line, "error %d %d %n", &l, &c, &n) == 2 && n && rp->errors < LAB_MAX_ERRORS) {
+            char *e = rp->error_lines[rp->errors++];
+            if (c) /* file:line:column: as editors read it */
+                snprintf(e, sizeof rp->error_lines[0], "%s:%d:%d: %s", file, l, c, line + n);
+            else
+                snprintf(e, sizeof rp->error_lines[0], "%s:%d: %s", file, l, line + n);
+        }
+        else
+            (void)(sscanf(line, "group %d %d", &rp->group_w, &rp->group_h) ||
+                   sscanf(line, "groups %ld %ld", &rp->groups_x, &rp->groups_y) ||
+                   sscanf(line, "size %d %d", &rp->w, &rp->h) || sscanf(line, "outputs %lld", &rp->outputs) ||
+                   sscanf(line, "wrong %lld", &rp->wrong) ||
+                   sscanf(line, "reads %lld %lld", &rp->reads_max, &rp->reads_interior) ||
+                   sscanf(line, "ms %lf", &rp->ms) || sscanf(line, "own %lf %lf", &rp->tiled_ms, &rp->naive_ms));
+    }
+    fclose(f);
+    return true;
+}
+
+/* Runs the child on `dir` and waits at most timeout_s: its exit status, or
+ * -1 (stopped at the timeout), or -2 - the signal that ended it. */
+static int run_child(const lab_args *a, const char *dir)
+{
+    char log[4200];
+    pid_t pid;
+    int status;
+    double start = tim_now_ms();
+    snprintf(log, sizeof log, "%s/child.log", dir);
+    pid = fork();
+    if (pid == 0) {
+        FILE *out = freopen(log, "w", stdout);
+        (void)out;
+        dup2(fileno(stdout), fileno(stderr));
+        execl("/proc/self/exe", "convis", "lab", "--child", dir, a->file, a->image, a->kernel ? "-k" : NULL,
+              a->kernel, (char *)NULL);
+        _exit(APP_EXIT_ENV);
+    }
+    if (pid < 0)
+        return APP_EXIT_ENV;
+    for (;;) {
+        pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid)
+            break;
+        if (done < 0 && errno != EINTR)
+            return APP_EXIT_ENV;
+        if (tim_now_ms() - start > a->timeout_s * 1000.0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return -1;
+        }
+        nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -2 - (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* The wrong outputs painted as the inside view's race does: amber on the
+ * reference's grey, the right ones grey. */
+static bool paint_wrong(const char *dir, const lab_args *a, const lab_report *rp)
+{
+    char path[4200];
+    img_image img = {0};
+    img_plane ref = {0};
+    img_rgba pic = {rp->w, rp->h, NULL};
+    conv_params p = app_options_params(&a->opt);
+    unsigned char *wrong = malloc((size_t)rp->outputs);
+    FILE *f;
+    bool ok = false;
+    snprintf(path, sizeof path, "%s/wrong.bin", dir);
+    if (wrong && (f = fopen(path, "rb"))) {
+        ok = fread(wrong, 1, (size_t)rp->outputs, f) == (size_t)rp->outputs;
+        fclose(f);
+    }
+    ok = ok && img_load_luma(a->image, &a->opt.limits, &img) && img.luma.w == rp->w && img.luma.h == rp->h &&
+         img_plane_alloc(&ref, rp->w, rp->h) && (pic.px = malloc((size_t)rp->outputs * 4));
+    if (ok) {
+        conv_reference(&img.luma, &p, &ref);
+        for (long long i = 0; i < rp->outputs; ++i) {
+            float v = ref.px[i] < 0 ? -ref.px[i] : ref.px[i];
+            uint8_t g = (uint8_t)(v > 255 ? 255 : v) / 2 + 40;
+            uint8_t *o = pic.px + 4 * i;
+            o[0] = wrong[i] ? 255 : g, o[1] = wrong[i] ? 176 : g, o[2] = wrong[i] ? 0 : g, o[3] = 255;
+        }
+        ok = img_write_rgba_png(a->wrong_map, &pic, true);
+        if (!ok)
+            app_error("%s", err_msg());
+    }
+    free(pic.px);
+    free(wrong);
+    img_plane_free(&ref);
+    img_free(&img);
+    return ok;
+}
+
+/* The report of one check: its status (0: the kernel is right). */
+static int report(const lab_args *a, const char *dir, int status)
+{
+    lab_report rp;
+    char n[32], wrong[32], bound[32], ms[32], own[32];
+    if (status == -1) {
+        printf(_("%s: stopped after %.0f s: the kernel did not finish (a loop that never ends?)\n"), a->file,
+               a->timeout_s);
+        return APP_EXIT_INPUT;
+    }
+    if (status <= -2) {
+        printf(_("%s: the kernel ended the OpenGL driver's process (signal %d): an index past the end of an array?\n"),
+               a->file, -2 - status);
+        return APP_EXIT_INPUT;
+    }
+    if (!read_report(dir, a->file, &rp)) {
+        char log[4200], text[1024] = "";
+        FILE *f;
+        snprintf(log, sizeof log, "%s/child.log", dir);
+        if ((f = fopen(log, "r"))) {
+            text[fread(text, 1, sizeof text - 1, f)] = '\0';
+            fclose(f);
+        }
+        fputs(text[0] ? text : "convis: the lab's check did not run\n", stderr);
+        return status ? status : APP_EXIT_ENV;
+    }
+    if (!rp.compiled) {
+        printf(_("%s: does not compile on %s:\n"), a->file, rp.renderer);
+        for (int i = 0; i < rp.errors; ++i)
+            printf("  %s\n", rp.error_lines[i]);
+        return APP_EXIT_INPUT;
+    }
+    fmt_count(rp.outputs, n, sizeof n);
+    fmt_count(rp.wrong, wrong, sizeof wrong);
+    fmt_count((long long)(rp.group_w + 2) * (rp.group_h + 2), bound, sizeof bound);
+    fmt_ms(rp.ms, ms, sizeof ms);
+    printf(_("%s on %s: %d\xC3\x97%d, work groups of %d\xC3\x97%d\n"), a->file, rp.renderer, rp.w, rp.h, rp.group_w,
+           rp.group_h);
+    if (rp.wrong)
+        printf(_("  wrong: %s of %s outputs differ from convis's, bit for bit\n"), wrong, n);
+    else
+        printf(_("  right: all %s outputs equal convis's, bit for bit\n"), n);
+    printf(_("  global reads of an interior work group: %lld (counted); a tiled kernel's bound: %s, its tile "
+             "(%d+2)\xC3\x97(%d+2)%s\n"),
+           rp.reads_interior, bound, rp.group_w, rp.group_h,
+           rp.reads_interior <= (rp.group_w + 2) * (rp.group_h + 2) ? _(": within it") : _(": over it"));
+    fmt_ms(rp.tiled_ms, own, sizeof own);
+    printf(_("  time of the kernel: %s (the median of 3 runs, measured); convis's tiled kernel %s"), ms, own);
+    fmt_ms(rp.naive_ms, own, sizeof own);
+    printf(_(", its naive kernel %s\n"), own);
+    if (rp.wrong && a->wrong_map && paint_wrong(dir, a, &rp))
+        printf(_("  the wrong outputs, in amber: %s\n"), a->wrong_map);
+    return rp.wrong ? APP_EXIT_INPUT : APP_EXIT_OK;
+}
+
+/* One check: a fresh folder for the child's results, the child, the report. */
+static int check_once(const lab_args *a)
+{
+    char dir[] = "/tmp/convis-lab.XXXXXX", path[4200];
+    int rc;
+    if (!mkdtemp(dir)) {
+        app_error("cannot make a folder for the lab's check: %s", strerror(errno));
+        return APP_EXIT_ENV;
+    }
+    rc = report(a, dir, run_child(a, dir));
+    fflush(stdout);
+    for (const char *const *f = (const char *const[]){"result.txt", "wrong.bin", "child.log", NULL}; *f; ++f) {
+        snprintf(path, sizeof path, "%s/%s", dir, *f);
+        unlink(path);
+    }
+    rmdir(dir);
+    return rc;
+}
+
+/* --watch: a check now and again each time the file is saved, until stopped. */
+static int watch(const lab_args *a)
+{
+    struct stat st;
+    struct timespec seen = {0, 0};
+    int rc = APP_EXIT_OK;
+    printf(_("watching %s: save it to check it again (Ctrl+C stops)\n"), a->file);
+    for (;;) {
+        if (stat(a->file, &st) == 0 && (st.st_mtim.tv_sec != seen.tv_sec || st.st_mtim.tv_nsec != seen.tv_nsec)) {
+            seen = st.st_mtim;
+            nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL); /* an editor's save, finished */
+            rc = check_once(a);
+            printf("\n");
+            fflush(stdout);
+        }
+        nanosleep(&(struct timespec){0, 250 * 1000 * 1000}, NULL);
+    }
+    return rc;
+}
+
+static int parse(int argc, char **argv, lab_args *a)
+{
+    memset(a, 0, sizeof *a);
+    app_options_default(&a->opt, "gaussian");
+    a->timeout_s = LAB_DEFAULT_TIMEOUT_S;
+    for (int i = 0; i < argc; ++i) {
+        const char *arg = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes = !strcmp(arg, "--wrong-map") || !strcmp(arg, "--timeout") || !strcmp(arg, "--child") ||
+                     !strcmp(arg, "-k") || !strcmp(arg, "--kernel") || !strcmp(arg, "--lang");
+        if (takes && !v) {
+            app_error("lab: option '%s' needs a value", arg);
+            return APP_EXIT_USAGE;
+        }
+        if (!strcmp(arg, "--watch"))
+            a->watch = true;
+        else if (!strcmp(arg, "--wrong-map"))
+            a->wrong_map = v, ++i;
+        else if (!strcmp(arg, "--child"))
+            a->child_dir = v, ++i;
+        else if (!strcmp(arg, "--lang"))
+            ++i; /* in force already */
+        else if (!strcmp(arg, "--timeout")) {
+            char *end;
+            a->timeout_s = strtod(v, &end);
+            if (*end || !(a->timeout_s >= 1 && a->timeout_s <= 600)) {
+                app_error("lab: --timeout takes seconds from 1 to 600, not '%s'", v);
+                return APP_EXIT_USAGE;
+            }
+            ++i;
+        } else if (!strcmp(arg, "-k") || !strcmp(arg, "--kernel")) {
+            if (app_take_shared_option(app_option_named("--kernel", APP_FOR_ALL), v, &a->opt) < 0)
+                return APP_EXIT_USAGE;
+            a->kernel = v, ++i;
+        } else if (arg[0] == '-') {
+            app_error("lab: unknown option '%s'; it takes --watch, --wrong-map FILE.png, --timeout S and -k FILTER",
+                      arg);
+            return APP_EXIT_USAGE;
+        } else if (!a->file)
+            a->file = arg;
+        else if (!a->image)
+            a->image = arg;
+        else {
+            app_error("lab: takes a kernel file and at most one image, not '%s' too", arg);
+            return APP_EXIT_USAGE;
+        }
+    }
+    if (!a->file) {
+        app_error("lab: no kernel; usage: convis lab FILE.comp [IMAGE] [--watch] (the starter: lab/tiled.comp)");
+        return APP_EXIT_USAGE;
+    }
+    if (a->opt.kernel.kw != 3 || a->opt.kernel.kh != 3) {
+        app_error("lab: the lab's kernels compute 3\xC3\x97" "3 filters, and %s is %d\xC3\x97%d", a->kernel,
+                  a->opt.kernel.kw, a->opt.kernel.kh);
+        return APP_EXIT_USAGE;
+    }
+    return APP_EXIT_OK;
+}
+
+int app_lab_main(int argc, char **argv)
+{
+    lab_args a;
+    char sample[4096];
+    struct stat st;
+    int rc = parse(argc, argv, &a);
+    if (rc != APP_EXIT_OK)
+        return rc;
+    snprintf(sample, sizeof sample, "%s/assets/sample.png", app_data_dir());
+    if (!a.image)
+        a.image = sample;
+    if (a.child_dir)
+        return child(&a);
+    if (stat(a.file, &st) != 0 || !S_ISREG(st.st_mode)) {
+        app_error("lab: cannot read the kernel '%s'; the starter is %s/lab/tiled.comp", a.file, app_data_dir());
+        return APP_EXIT_INPUT;
+    }
+    if (a.wrong_map && stat(a.wrong_map, &st) == 0) {
+        app_error("lab: '%s' already exists; convis does not overwrite it", a.wrong_map);
+        return APP_EXIT_INPUT;
+    }
+    return a.watch ? watch(&a) : check_once(&a);
+}
