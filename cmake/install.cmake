@@ -3,7 +3,7 @@
 #
 # `cmake --install build --prefix /usr` (DESTDIR=... to stage it) puts:
 #   bin/convis
-#   share/convis/{shaders,assets,lessons,records}   what convis loads at run time
+#   share/convis/{shaders,assets,lessons,records,lab}   what convis loads at run time (lab: the kernel lab's starters)
 #   share/locale/LANG/LC_MESSAGES/convis.mo         the catalogues (CMakeLists.txt)
 #   share/applications/convis.desktop               "Open with convis" in file managers
 #   share/metainfo/ID.metainfo.xml                  software centres (AppStream)
@@ -27,7 +27,7 @@ set(CONVIS_APP_ID io.github.convis.convis)
 set(CONVIS_RELEASE_DATE 2026-12-02)
 
 install(TARGETS convis RUNTIME DESTINATION bin)
-install(DIRECTORY shaders lessons records DESTINATION share/convis)
+install(DIRECTORY shaders lessons records lab DESTINATION share/convis)
 install(DIRECTORY assets DESTINATION share/convis PATTERN "*.sh" EXCLUDE) # the images, not their maker
 install(FILES data/convis.desktop DESTINATION share/applications)
 configure_file(data/convis.metainfo.xml.in ${CMAKE_BINARY_DIR}/data/${CONVIS_APP_ID}.metainfo.xml @ONLY)

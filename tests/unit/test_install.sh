@@ -106,7 +106,7 @@ version=$("$S/bin/convis" --version | sed -n 's/^convis //p')
 files_missing=()
 for f in bin/convis share/convis/shaders/conv3x3.glsl share/convis/assets/sample.png \
   share/convis/lessons/en/01-one-at-a-time.yaml share/convis/lessons/zh/01-one-at-a-time.yaml \
-  share/convis/records share/applications/convis.desktop share/icons/hicolor/scalable/apps/convis.svg \
+  share/convis/records share/convis/lab/tiled.comp share/applications/convis.desktop share/icons/hicolor/scalable/apps/convis.svg \
   share/man/man1/convis.1.gz share/doc/convis/README.md; do
   [ -e "$S/$f" ] || files_missing+=("$f")
 done
