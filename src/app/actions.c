@@ -14,6 +14,7 @@
 #include "i18n.h"
 #include "lessons.h"
 #include "quiz.h"
+#include "kernel_lab.h"
 #include "core/keys.h"
 
 app_act app_act_of(const app_action *action)
@@ -212,6 +213,7 @@ void app_run_action(app *a, app_act act)
     case ACT_ANSWER_KEY: app_quiz_key(a, act.arg); break;
     case ACT_ANSWER_AT: app_quiz_click(a, act.x, act.y); break;
     case ACT_NOTES: a->notes = !a->notes; break;
+    case ACT_LAB: app_lab_toggle(a); break;
     case ACT_HELP: a->help = !a->help; break;
     case ACT_BLANK: a->blank = !a->blank; break;
     case ACT_TEXT_SIZE: next_text_scale(a); break;
@@ -324,6 +326,7 @@ void app_settle(app *a)
 {
     app_step_go_on(a, false);
     scene_settle(&a->s);
+    app_lab_settle(a);
 }
 
 bool app_run_script(app *a, const char *script)

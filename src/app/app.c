@@ -1,3 +1,4 @@
+#include "kernel_lab.h"
 #include "app.h"
 
 #include "i18n.h"
@@ -39,6 +40,7 @@ void app_set_lang(app *a, const char *lang)
 void app_free(app *a)
 {
     lsn_player_stop(&a->player);
+    app_lab_free(a);
     img_free(&a->free_play.img);
     scene_free(&a->s);
 }

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "lab_check.h"
 #include "lesson/player.h"
 #include "record.h"
 #include "scene.h"
@@ -43,6 +44,22 @@ typedef struct app_quiz {
     double asked_at;     /* when the question opened (scene_now), for the time an answer took */
 } app_quiz;
 
+/* The kernel lab in the window (kernel_lab.c): the learner's file, the
+ * check under way, the last one's results. */
+typedef struct app_lab {
+    bool shown;
+    char path[4096];          /* the learner's kernel file */
+    long long seen_ns;        /* its modification time when last checked (-1: check it) */
+    double next_look;         /* scene_now: when to look at the file again */
+    lab_job job;              /* the check under way (job.pid 0: none) */
+    bool running, has_report;
+    lab_report report;        /* the last check's results */
+    unsigned char *wrong;     /* its wrong outputs (w*h, 1: wrong), or NULL */
+    int status;               /* how the last check ended (lab_job_poll) */
+    char note[768];           /* what the view says besides: the file copied, why no check ran */
+    unsigned long generation; /* counts the checks: the view's picture is of one */
+} app_lab;
+
 typedef struct app {
     scene s;
     app_options defaults;  /* what a lesson starts from: the command line's settings */
@@ -59,6 +76,7 @@ typedef struct app {
     char lesson_path[4096];
     app_step_rest rest; /* the step's actions left (actions.c) */
     app_quiz quiz;      /* the step's question (quiz.c) */
+    app_lab lab;        /* the kernel lab (kernel_lab.c) */
     bool notes;         /* the teacher's notes shown (Shift+N; never by default) */
     bool step_slices;   /* the window's: a step's actions after long work or work on the whole
                                  * image wait for a slice between frames (app_work); else all at once */

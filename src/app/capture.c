@@ -19,6 +19,7 @@
 #include "i18n.h"
 #include "narration.h"
 #include "quiz.h"
+#include "kernel_lab.h"
 #include "render/render.h"
 #include "render/text.h"
 
@@ -172,6 +173,7 @@ void app_capture_gif_end(app_window *w)
 static void settle_for_still(app *a)
 {
     scene_settle(&a->s);
+    app_lab_settle(a); /* the lab's check under way, done */
     scene_play_out(&a->s);
     /* the walk plays: as the window shows it a few seconds on, in frames (a
      * frame's step is bounded, as after a stall) */

@@ -129,6 +129,8 @@ static const app_option options[] = {
      "one once that is done, as a learner would (step-01-after.png)")},
     {OPT_PRESENTER, "--presenter", NULL, NULL, APP_FOR_WINDOW,
      N_("presenter mode (F5): the grids' digits, the narration and the chart sized\nfrom the window's height, for a room")},
+    {OPT_LAB, "--lab", NULL, "FILE", APP_FOR_WINDOW,
+     N_("open the kernel lab (Shift+L) on your GLSL kernel FILE: checked each\ntime you save it (convis lab FILE does it in a terminal)")},
     {OPT_ATTEMPTS, "--attempts", NULL, "FILE", APP_FOR_WINDOW,
      N_("where the answers to the lessons' questions go, a file to hand in\n"
      "(default: ~/.local/share/convis/attempts.json; 'none': nowhere)")},

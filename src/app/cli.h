@@ -65,7 +65,8 @@ typedef enum app_option_id {
     OPT_GIF_FPS,
     OPT_GIF_STEPS,
     OPT_PRESENTER,
-    OPT_ATTEMPTS, /* the window */
+    OPT_ATTEMPTS,
+    OPT_LAB, /* the window */
     OPT_SIZES,
     OPT_ENGINES,
     OPT_BUDGET_MS,

@@ -27,6 +27,8 @@
 #include "data.h"
 #include "engine_host.h"
 #include "format.h"
+#include "kernel_lab.h"
+#include "lab_check.h"
 #include "i18n.h"
 #include "settings.h"
 
@@ -97,8 +99,22 @@ static double own_ms(eng_engine *gl, const img_plane *in, const conv_params *p, 
     return ms[1];
 }
 
-static bool write_results(const char *dir, const lab_result *r, const img_plane *in, double tiled, double naive)
+/* Line `n` (1-based) of text, its spaces before trimmed, into buf. */
+static void source_line(const char *text, int n, char *buf, size_t size)
 {
+    for (int i = 1; i < n && text; ++i)
+        text = (text = strchr(text, '\n')) ? text + 1 : NULL;
+    buf[0] = '\0';
+    if (!text)
+        return;
+    text += strspn(text, " \t");
+    snprintf(buf, size, "%.*s", (int)strcspn(text, "\r\n"), text);
+}
+
+static bool write_results(const char *dir, const lab_result *r, const img_plane *in, double tiled, double naive,
+                          const char *source)
+{
+    char at[160];
     char path[4200];
     FILE *f;
     snprintf(path, sizeof path, "%s/result.txt", dir);
@@ -106,7 +122,11 @@ static bool write_results(const char *dir, const lab_result *r, const img_plane 
         return false;
     fprintf(f, "compiled %d\nrenderer %s\nerrors %d\n", r->compiled, r->renderer, r->error_count);
     for (int i = 0; i < r->error_count; ++i)
+    {
         fprintf(f, "error %d %d %s\n", r->errors[i].line, r->errors[i].column, r->errors[i].text);
+        source_line(source, r->errors[i].line, at, sizeof at);
+        fprintf(f, "at %s\n", at); /* the learner's own line, shown under the message */
+    }
     fprintf(f, "group %d %d\ngroups %ld %ld\nsize %d %d\noutputs %lld\nwrong %lld\nreads %lld %lld\n", r->group_w,
             r->group_h, r->groups_x, r->groups_y, in->w, in->h, r->outputs, r->wrong, r->reads_max,
             r->reads_interior);
@@ -148,7 +168,7 @@ static int child(const lab_args *a)
     else {
         double tiled = r.compiled ? own_ms(gl, &img.luma, &p, ENG_KERNEL_TILED) : -1;
         double naive = r.compiled ? own_ms(gl, &img.luma, &p, ENG_KERNEL_NAIVE) : -1;
-        rc = write_results(a->child_dir, &r, &img.luma, tiled, naive) ? APP_EXIT_OK : APP_EXIT_ENV;
+        rc = write_results(a->child_dir, &r, &img.luma, tiled, naive, source) ? APP_EXIT_OK : APP_EXIT_ENV;
         lab_result_free(&r);
     }
     if (gl)
@@ -162,164 +182,70 @@ static int child(const lab_args *a)
 
 /* ---- the parent: a check in a child, bounded in time ------------------------------ */
 
-typedef struct lab_report {
-    bool compiled;
-    int errors, group_w, group_h, w, h;
-    char error_lines[LAB_MAX_ERRORS][300];
-    char renderer[128];
-    long groups_x, groups_y;
-    long long outputs, wrong, reads_max, reads_interior;
-    double ms, tiled_ms, naive_ms;
-} lab_report;
-
-static bool read_report(const char *dir, const char *file, lab_report *rp)
-{
-    char path[4200], line[512];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/result.txt", dir);
-    if (!(f = fopen(path, "r")))
-        return false;
-    memset(rp, 0, sizeof *rp);
-    while (fgets(line, sizeof line, f)) {
-        int l, c, n = 0, k;
-        line[strcspn(line, "\n")] = '\0';
-        if (sscanf(line, "compiled %d", &k) == 1)
-            rp->compiled = k;
-        else if (!strncmp(line, "renderer ", 9))
-            snprintf(rp->renderer, sizeof rp->renderer, "%s", line + 9);
-        else if (sscanf(line, "error %d %d %n", &l, &c, &n) == 2 && n && rp->errors < LAB_MAX_ERRORS) {
-            char *e = rp->error_lines[rp->errors++];
-            if (c) /* file:line:column: as editors read it */
-                snprintf(e, sizeof rp->error_lines[0], "%s:%d:%d: %s", file, l, c, line + n);
-            else
-                snprintf(e, sizeof rp->error_lines[0], "%s:%d: %s", file, l, line + n);
-        }
-        else
-            (void)(sscanf(line, "group %d %d", &rp->group_w, &rp->group_h) ||
-                   sscanf(line, "groups %ld %ld", &rp->groups_x, &rp->groups_y) ||
-                   sscanf(line, "size %d %d", &rp->w, &rp->h) || sscanf(line, "outputs %lld", &rp->outputs) ||
-                   sscanf(line, "wrong %lld", &rp->wrong) ||
-                   sscanf(line, "reads %lld %lld", &rp->reads_max, &rp->reads_interior) ||
-                   sscanf(line, "ms %lf", &rp->ms) || sscanf(line, "own %lf %lf", &rp->tiled_ms, &rp->naive_ms));
-    }
-    fclose(f);
-    return true;
-}
-
-/* Runs the child on `dir` and waits at most timeout_s: its exit status, or
- * -1 (stopped at the timeout), or -2 - the signal that ended it. */
-static int run_child(const lab_args *a, const char *dir)
-{
-    char log[4200];
-    pid_t pid;
-    int status;
-    double start = tim_now_ms();
-    snprintf(log, sizeof log, "%s/child.log", dir);
-    pid = fork();
-    if (pid == 0) {
-        FILE *out = freopen(log, "w", stdout);
-        (void)out;
-        dup2(fileno(stdout), fileno(stderr));
-        execl("/proc/self/exe", "convis", "lab", "--child", dir, a->file, a->image, a->kernel ? "-k" : NULL,
-              a->kernel, (char *)NULL);
-        _exit(APP_EXIT_ENV);
-    }
-    if (pid < 0)
-        return APP_EXIT_ENV;
-    for (;;) {
-        pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid)
-            break;
-        if (done < 0 && errno != EINTR)
-            return APP_EXIT_ENV;
-        if (tim_now_ms() - start > a->timeout_s * 1000.0) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            return -1;
-        }
-        nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -2 - (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
 /* The wrong outputs painted as the inside view's race does: amber on the
  * reference's grey, the right ones grey. */
-static bool paint_wrong(const char *dir, const lab_args *a, const lab_report *rp)
+static bool paint_wrong(const lab_args *a, const lab_report *rp, const unsigned char *wrong)
 {
-    char path[4200];
     img_image img = {0};
     img_plane ref = {0};
     img_rgba pic = {rp->w, rp->h, NULL};
     conv_params p = app_options_params(&a->opt);
-    unsigned char *wrong = malloc((size_t)rp->outputs);
-    FILE *f;
-    bool ok = false;
-    snprintf(path, sizeof path, "%s/wrong.bin", dir);
-    if (wrong && (f = fopen(path, "rb"))) {
-        ok = fread(wrong, 1, (size_t)rp->outputs, f) == (size_t)rp->outputs;
-        fclose(f);
-    }
-    ok = ok && img_load_luma(a->image, &a->opt.limits, &img) && img.luma.w == rp->w && img.luma.h == rp->h &&
-         img_plane_alloc(&ref, rp->w, rp->h) && (pic.px = malloc((size_t)rp->outputs * 4));
+    bool ok = wrong && img_load_luma(a->image, &a->opt.limits, &img) && img.luma.w == rp->w && img.luma.h == rp->h &&
+              img_plane_alloc(&ref, rp->w, rp->h) && (pic.px = malloc((size_t)rp->outputs * 4));
     if (ok) {
         conv_reference(&img.luma, &p, &ref);
-        for (long long i = 0; i < rp->outputs; ++i) {
-            float v = ref.px[i] < 0 ? -ref.px[i] : ref.px[i];
-            uint8_t g = (uint8_t)(v > 255 ? 255 : v) / 2 + 40;
-            uint8_t *o = pic.px + 4 * i;
-            o[0] = wrong[i] ? 255 : g, o[1] = wrong[i] ? 176 : g, o[2] = wrong[i] ? 0 : g, o[3] = 255;
-        }
+        lab_paint(ref.px, wrong, rp->outputs, pic.px);
         ok = img_write_rgba_png(a->wrong_map, &pic, true);
         if (!ok)
             app_error("%s", err_msg());
     }
     free(pic.px);
-    free(wrong);
     img_plane_free(&ref);
     img_free(&img);
     return ok;
 }
 
 /* The report of one check: its status (0: the kernel is right). */
-static int report(const lab_args *a, const char *dir, int status)
+static int report(const lab_args *a, lab_job *j, int status)
 {
     lab_report rp;
-    char n[32], wrong[32], bound[32], ms[32], own[32];
-    if (status == -1) {
+    unsigned char *wrong = NULL;
+    char n[32], bad[32], bound[32], ms[32], own[32], log[1024];
+    if (status == LAB_TIMED_OUT) {
         printf(_("%s: stopped after %.0f s: the kernel did not finish (a loop that never ends?)\n"), a->file,
                a->timeout_s);
         return APP_EXIT_INPUT;
     }
-    if (status <= -2) {
+    if (status <= LAB_SIGNALLED) {
         printf(_("%s: the kernel ended the OpenGL driver's process (signal %d): an index past the end of an array?\n"),
-               a->file, -2 - status);
+               a->file, LAB_SIGNALLED - status);
         return APP_EXIT_INPUT;
     }
-    if (!read_report(dir, a->file, &rp)) {
-        char log[4200], text[1024] = "";
-        FILE *f;
-        snprintf(log, sizeof log, "%s/child.log", dir);
-        if ((f = fopen(log, "r"))) {
-            text[fread(text, 1, sizeof text - 1, f)] = '\0';
-            fclose(f);
-        }
-        fputs(text[0] ? text : "convis: the lab's check did not run\n", stderr);
+    if (!lab_job_report(j, &rp, a->wrong_map ? &wrong : NULL, log, sizeof log)) {
+        fputs(log[0] ? log : "convis: the lab's check did not run\n", stderr);
         return status ? status : APP_EXIT_ENV;
     }
     if (!rp.compiled) {
         printf(_("%s: does not compile on %s:\n"), a->file, rp.renderer);
         for (int i = 0; i < rp.errors; ++i)
-            printf("  %s\n", rp.error_lines[i]);
+        {
+            if (rp.error_column[i]) /* file:line:column: as editors read it */
+                printf("  %s:%d:%d: %s\n", a->file, rp.error_line[i], rp.error_column[i], rp.error_text[i]);
+            else
+                printf("  %s:%d: %s\n", a->file, rp.error_line[i], rp.error_text[i]);
+            if (rp.error_source[i][0])
+                printf("      %s\n", rp.error_source[i]);
+        }
         return APP_EXIT_INPUT;
     }
     fmt_count(rp.outputs, n, sizeof n);
-    fmt_count(rp.wrong, wrong, sizeof wrong);
+    fmt_count(rp.wrong, bad, sizeof bad);
     fmt_count((long long)(rp.group_w + 2) * (rp.group_h + 2), bound, sizeof bound);
     fmt_ms(rp.ms, ms, sizeof ms);
     printf(_("%s on %s: %d\xC3\x97%d, work groups of %d\xC3\x97%d\n"), a->file, rp.renderer, rp.w, rp.h, rp.group_w,
            rp.group_h);
     if (rp.wrong)
-        printf(_("  wrong: %s of %s outputs differ from convis's, bit for bit\n"), wrong, n);
+        printf(_("  wrong: %s of %s outputs differ from convis's, bit for bit\n"), bad, n);
     else
         printf(_("  right: all %s outputs equal convis's, bit for bit\n"), n);
     printf(_("  global reads of an interior work group: %lld (counted); a tiled kernel's bound: %s, its tile "
@@ -330,27 +256,27 @@ static int report(const lab_args *a, const char *dir, int status)
     printf(_("  time of the kernel: %s (the median of 3 runs, measured); convis's tiled kernel %s"), ms, own);
     fmt_ms(rp.naive_ms, own, sizeof own);
     printf(_(", its naive kernel %s\n"), own);
-    if (rp.wrong && a->wrong_map && paint_wrong(dir, a, &rp))
+    if (rp.wrong && a->wrong_map && paint_wrong(a, &rp, wrong))
         printf(_("  the wrong outputs, in amber: %s\n"), a->wrong_map);
+    free(wrong);
     return rp.wrong ? APP_EXIT_INPUT : APP_EXIT_OK;
 }
 
 /* One check: a fresh folder for the child's results, the child, the report. */
 static int check_once(const lab_args *a)
 {
-    char dir[] = "/tmp/convis-lab.XXXXXX", path[4200];
-    int rc;
-    if (!mkdtemp(dir)) {
-        app_error("cannot make a folder for the lab's check: %s", strerror(errno));
+    lab_job j;
+    int status = LAB_RUNNING, rc;
+    if (!lab_job_dir(&j) || !lab_job_run(&j, a->file, a->image, a->kernel, a->timeout_s, tim_now_ms())) {
+        app_error("%s", err_msg());
+        lab_job_end(&j);
         return APP_EXIT_ENV;
     }
-    rc = report(a, dir, run_child(a, dir));
+    while ((status = lab_job_poll(&j, tim_now_ms())) == LAB_RUNNING)
+        nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    rc = report(a, &j, status);
     fflush(stdout);
-    for (const char *const *f = (const char *const[]){"result.txt", "wrong.bin", "child.log", NULL}; *f; ++f) {
-        snprintf(path, sizeof path, "%s/%s", dir, *f);
-        unlink(path);
-    }
-    rmdir(dir);
+    lab_job_end(&j);
     return rc;
 }
 

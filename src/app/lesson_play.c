@@ -11,6 +11,7 @@
 #include "i18n.h"
 #include "lessons.h"
 #include "quiz.h"
+#include "kernel_lab.h"
 
 /* ---- a lesson step's actions --------------------------------------------------- */
 
@@ -100,6 +101,7 @@ bool app_step_due(const app *a)
 bool app_work(app *a, double budget_ms)
 {
     bool more = scene_work(&a->s, budget_ms);
+    more = app_lab_work(a) || more;
     if (a->rest.due && !scene_busy(&a->s)) {
         app_step_go_on(a, true);
         more = true;

@@ -22,13 +22,14 @@
 #include "i18n.h"
 #include "lessons.h"
 #include "quiz.h"
+#include "kernel_lab.h"
 #include "platform/platform.h"
 #include "render/render.h"
 #include "settings.h"
 #include "window_loop.h"
 
 typedef struct window_args {
-    const char *image, *screenshot, *script, *lesson, *render_steps, *handout, *lang, *record, *gif, *attempts;
+    const char *image, *screenshot, *script, *lesson, *render_steps, *handout, *lang, *record, *gif, *attempts, *lab;
     int gif_seconds, gif_fps;
     bool gif_steps;
     int width, height;
@@ -135,6 +136,7 @@ static bool take_option(window_args *a, const app_option *o, const char *v)
     case OPT_GIF_STEPS: a->gif_steps = true; break;
     case OPT_PRESENTER: a->presenter = true; break;
     case OPT_ATTEMPTS: a->attempts = v; break;
+    case OPT_LAB: a->lab = v; break;
     case OPT_LANG:
         if (!app_lang_known(v)) {
             app_error("option '--lang' takes en, zh or another language with lessons/<lang>/ or po/<lang>.po, "
@@ -463,6 +465,10 @@ int app_window_main(int argc, char **argv)
     host = app_window_host(&w);
     app_init(&w.app, &host, &opt, args.lang);
     w.app.presenter = args.presenter;
+    if (args.lab) { /* the learner's own file, opened at once */
+        snprintf(w.app.lab.path, sizeof w.app.lab.path, "%s", args.lab);
+        app_lab_toggle(&w.app);
+    }
     if (!args.attempts) {
         if (!ends_by_itself(&args)) /* a still, a GIF, a handout: no learner answers */
             app_attempts_default(w.app.quiz.attempts, sizeof w.app.quiz.attempts);

@@ -271,7 +271,10 @@ void view_draw(view *v, const app *a, int w, int h)
     v->cut_count = 0;
     rnd_begin(w, h, BG);
     if (s->img.luma.px) {
-        switch (s->area) {
+        if (a->lab.shown) /* the lab, over whatever the area holds */
+            vw_draw_lab(v, a, v->L.sweep);
+        else
+            switch (s->area) {
         case SCENE_AREA_LARGE: vw_draw_large(v, a); break;
         case SCENE_AREA_INSIDE: vw_draw_inside(v, a); break;
         case SCENE_AREA_SWEEP: vw_draw_sweep(v, a, v->L.sweep); break;

@@ -170,6 +170,8 @@ struct view {
     float pointer_x, pointer_y;     /* where the mouse is (negative: outside) */
     rnd_texture heat;               /* the runs without the barrier: where outputs came out wrong */
     unsigned long heat_for;         /* ... for that set of runs (scene's inside.gpu_generation) */
+    rnd_texture lab_pic;            /* the kernel lab's outputs, the wrong ones amber */
+    unsigned long lab_for;          /* ... for that check (app lab.generation; 0: none) */
     char tooltip[512];              /* the whole text shown this frame ("" none) */
     rnd_texture chan_in, chan_out[LAYER_MAX_CHANNELS]; /* the channels view's pictures ... */
     unsigned long chan_made;                           /* ... for that layer and image (channels.made) */
@@ -245,6 +247,7 @@ void vw_draw_inside(view *v, const app *a);
 void vw_draw_top(view *v, const scene *s);
 void vw_draw_status(view *v, const scene *s);
 void vw_draw_lesson(view *v, const app *a);
+void vw_draw_lab(view *v, const app *a, rect box); /* the kernel lab (lab.c) */
 void vw_draw_buttons(view *v, const app *a);
 
 /* charts.c: the timing chart, or the chain's panel, in L->chart */

@@ -1,0 +1,199 @@
+/* kernel_lab.c - the kernel lab in the window (kernel_lab.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "kernel_lab.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "core/err.h"
+#include "core/filter.h"
+#include "data.h"
+#include "format.h"
+#include "i18n.h"
+
+#define LOOK_EVERY_MS 300.0
+
+/* The learner's own copy of the starter, in their data folder: made once,
+ * never written over (their work is in it). False with the note said. */
+static bool own_copy(app *a)
+{
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    char dir[4096], start[4200], *text = NULL;
+    struct stat st;
+    FILE *in, *out;
+    size_t n = 0;
+    if (xdg && xdg[0] == '/')
+        snprintf(dir, sizeof dir, "%s/convis/lab", xdg);
+    else if (home && home[0] == '/')
+        snprintf(dir, sizeof dir, "%s/.local/share/convis/lab", home);
+    else {
+        snprintf(a->lab.note, sizeof a->lab.note, "%s",
+                 _("No folder of yours to copy the starter into: give your kernel with --lab FILE"));
+        return false;
+    }
+    snprintf(a->lab.path, sizeof a->lab.path, "%s/tiled.comp", dir);
+    if (stat(a->lab.path, &st) == 0)
+        return true; /* there from before: the learner's */
+    for (char *p = dir + 1; *p; ++p)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(dir, 0755);
+            *p = '/';
+        }
+    mkdir(dir, 0755);
+    snprintf(start, sizeof start, "%s/lab/tiled.comp", app_data_dir());
+    if ((in = fopen(start, "rb"))) {
+        text = malloc(1 << 20);
+        n = text ? fread(text, 1, 1 << 20, in) : 0;
+        fclose(in);
+    }
+    out = text && n ? fopen(a->lab.path, "wx") : NULL;
+    if (!out || fwrite(text, 1, n, out) != n || fclose(out) != 0) {
+        snprintf(a->lab.note, sizeof a->lab.note, _("Cannot copy the starter %s to %s: %s"), start, a->lab.path,
+                 strerror(errno));
+        free(text);
+        return false;
+    }
+    free(text);
+    snprintf(a->lab.note, sizeof a->lab.note, _("Your kernel is %s, a copy of the starter: open it in an editor"),
+             a->lab.path);
+    return true;
+}
+
+void app_lab_toggle(app *a)
+{
+    app_lab *l = &a->lab;
+    if (l->shown) {
+        lab_job_end(&l->job);
+        l->running = false;
+        l->shown = false;
+        return;
+    }
+    l->note[0] = '\0';
+    if (!l->path[0] && !own_copy(a))
+        l->path[0] = '\0';
+    l->shown = true;
+    l->seen_ns = -1;
+    l->next_look = 0;
+}
+
+/* A check of the file on the image and filter shown: started, the image
+ * given to the child as a PFM (its floats exactly). */
+static void start_check(app *a)
+{
+    app_lab *l = &a->lab;
+    char input[128], kernel[512];
+    filt_format(&a->s.opt.kernel, kernel, sizeof kernel);
+    if (!filt_is_3x3(&a->s.opt.kernel)) {
+        snprintf(l->note, sizeof l->note, "%s", _("The lab's kernels compute 3\xC3\x97" "3 filters: pick one (1 to 9)"));
+        return;
+    }
+    if (!lab_job_dir(&l->job)) {
+        snprintf(l->note, sizeof l->note, "%s", err_msg());
+        return;
+    }
+    snprintf(input, sizeof input, "%s/input.pfm", l->job.dir);
+    if (!img_write(input, &a->s.img.luma, IMG_DISPLAY_CLAMP, NULL) ||
+        !lab_job_run(&l->job, l->path, NULL, kernel, APP_LAB_LIMIT_S, scene_now(&a->s))) {
+        snprintf(l->note, sizeof l->note, "%s", err_msg());
+        lab_job_end(&l->job);
+        return;
+    }
+    l->running = true;
+}
+
+static void finish_check(app *a, int status)
+{
+    app_lab *l = &a->lab;
+    char log[512];
+    free(l->wrong);
+    l->wrong = NULL;
+    l->status = status;
+    l->has_report = status >= 0 && lab_job_report(&l->job, &l->report, &l->wrong, log, sizeof log);
+    if (!l->has_report && status >= 0)
+        snprintf(l->note, sizeof l->note, "%s", log[0] ? log : _("the lab's check did not run"));
+    lab_job_end(&l->job);
+    l->running = false;
+    ++l->generation;
+}
+
+bool app_lab_work(app *a)
+{
+    app_lab *l = &a->lab;
+    double now = scene_now(&a->s);
+    struct stat st;
+    if (!l->shown)
+        return false;
+    if (l->running) {
+        int status = lab_job_poll(&l->job, now);
+        if (status != LAB_RUNNING)
+            finish_check(a, status);
+        return true;
+    }
+    if (now < l->next_look || !l->path[0])
+        return false;
+    l->next_look = now + LOOK_EVERY_MS;
+    if (stat(l->path, &st) != 0) {
+        snprintf(l->note, sizeof l->note, _("Cannot read your kernel %s: %s"), l->path, strerror(errno));
+        return false;
+    }
+    if ((long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec != l->seen_ns) {
+        l->seen_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+        start_check(a);
+    }
+    return l->running;
+}
+
+void app_lab_settle(app *a)
+{
+    while (app_lab_work(a))
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+}
+
+void app_lab_free(app *a)
+{
+    lab_job_end(&a->lab.job);
+    free(a->lab.wrong);
+    a->lab.wrong = NULL;
+}
+
+void lab_paint(const float *ref, const unsigned char *wrong, long long n, unsigned char *rgba)
+{
+    for (long long i = 0; i < n; ++i) {
+        float v = ref ? (ref[i] < 0 ? -ref[i] : ref[i]) : 0;
+        unsigned char g = (unsigned char)((v > 255 ? 255 : v) * 0.5f + 40), *o = rgba + 4 * i;
+        o[0] = wrong[i] ? 255 : g, o[1] = wrong[i] ? 217 : g, o[2] = wrong[i] ? 64 : g, o[3] = 255; /* the window's amber */
+    }
+}
+
+void app_lab_status(const app *a, char *buf, size_t size)
+{
+    const app_lab *l = &a->lab;
+    const lab_report *r = &l->report;
+    char n[32], bad[32];
+    if (l->running)
+        snprintf(buf, size, "%s", _("Checking your kernel..."));
+    else if (l->status == LAB_TIMED_OUT)
+        snprintf(buf, size, _("Stopped after %.0f s: the kernel did not finish (a loop that never ends?)"),
+                 APP_LAB_LIMIT_S);
+    else if (l->status <= LAB_SIGNALLED)
+        snprintf(buf, size, _("The kernel ended the driver's process (signal %d): an index past the end of an array?"),
+                 LAB_SIGNALLED - l->status);
+    else if (!l->has_report)
+        snprintf(buf, size, "%s", _("Save your kernel to check it"));
+    else if (!r->compiled)
+        snprintf(buf, size, ngettext("Does not compile: %d error", "Does not compile: %d errors", (unsigned long)r->errors),
+                 r->errors);
+    else {
+        fmt_count(r->outputs, n, sizeof n);
+        fmt_count(r->wrong, bad, sizeof bad);
+        if (r->wrong)
+            snprintf(buf, size, _("Wrong: %s of %s outputs differ from convis's, bit for bit (amber)"), bad, n);
+        else
+            snprintf(buf, size, _("Right: all %s outputs equal convis's, bit for bit"), n);
+    }
+}
