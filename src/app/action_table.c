@@ -124,6 +124,8 @@ static const app_action actions[] = {
     {ACT_LAB, "lab", "Shift+L",
      N_("the kernel lab: your GLSL kernel checked each time you save it (again: hide it)"), 0, 0, {{'l', SHIFT}}, 0,
      4},
+    {ACT_LAB_RIGHT, "lab-right", NULL, NULL, 0, 0, {{0, 0}}, 0, 0}, /* what the lab does when a kernel is right:
+                                                                        a lesson's step may wait for it */
     {ACT_NOTES, "notes", "Shift+N", N_("in a lesson: the teacher's notes for it and this step (again: hide them)"), 0,
      0, {{'n', SHIFT}}, 0, 0},
     {ACT_HELP, "help", "F1  ?", N_("this help"), 0, 0, {{PLAT_KEY_F1, 0}, {'?', 0}, {'?', SHIFT}}, 0, 0},

@@ -322,11 +322,20 @@ static bool check_script(const scene *s, const char *script)
     return true;
 }
 
+void app_lab_news(app *a)
+{
+    if (a->lab.right_news) { /* as an action, through the one input path: a lesson's step may wait for it */
+        a->lab.right_news = false;
+        app_do(a, app_act_id(ACT_LAB_RIGHT));
+    }
+}
+
 void app_settle(app *a)
 {
     app_step_go_on(a, false);
     scene_settle(&a->s);
     app_lab_settle(a);
+    app_lab_news(a);
 }
 
 bool app_run_script(app *a, const char *script)

@@ -20,6 +20,9 @@ void app_start_tally(const scene *s, app_tally *t);
  * that are left go. */
 void app_step_enter(app *a);
 
+/* The lab's news as an action: lab-right once a check found the kernel right. */
+void app_lab_news(app *a);
+
 /* Runs the step's actions left (at once, or in the window's slices). */
 void app_step_go_on(app *a, bool slices);
 

@@ -58,6 +58,7 @@ typedef struct app_lab {
     int status;               /* how the last check ended (lab_job_poll) */
     char note[768];           /* what the view says besides: the file copied, why no check ran */
     unsigned long generation; /* counts the checks: the view's picture is of one */
+    bool right_news;          /* the last check found the kernel right: the action lab-right is due */
 } app_lab;
 
 typedef struct app {

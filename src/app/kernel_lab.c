@@ -100,6 +100,7 @@ static void start_check(app *a)
     if (!img_write(input, &a->s.img.luma, IMG_DISPLAY_CLAMP, NULL) ||
         !lab_job_run(&l->job, l->path, NULL, kernel, APP_LAB_LIMIT_S, scene_now(&a->s))) {
         snprintf(l->note, sizeof l->note, "%s", err_msg());
+        l->status = LAB_UNAVAILABLE;
         lab_job_end(&l->job);
         return;
     }
@@ -119,6 +120,7 @@ static void finish_check(app *a, int status)
     lab_job_end(&l->job);
     l->running = false;
     ++l->generation;
+    l->right_news = l->has_report && l->report.compiled && l->report.wrong == 0; /* app_lab_news tells */
 }
 
 bool app_lab_work(app *a)
@@ -177,6 +179,8 @@ void app_lab_status(const app *a, char *buf, size_t size)
     char n[32], bad[32];
     if (l->running)
         snprintf(buf, size, "%s", _("Checking your kernel..."));
+    else if (l->status == LAB_UNAVAILABLE)
+        snprintf(buf, size, "%s", l->note);
     else if (l->status == LAB_TIMED_OUT)
         snprintf(buf, size, _("Stopped after %.0f s: the kernel did not finish (a loop that never ends?)"),
                  APP_LAB_LIMIT_S);
@@ -196,4 +200,48 @@ void app_lab_status(const app *a, char *buf, size_t size)
         else
             snprintf(buf, size, _("Right: all %s outputs equal convis's, bit for bit"), n);
     }
+}
+
+void app_lab_result(const app *a, char *buf, size_t size)
+{
+    if (!a->lab.has_report && !a->lab.running && a->lab.status == 0)
+        snprintf(buf, size, "%s", _("(the lab has not checked a kernel yet: Shift+L)"));
+    else
+        app_lab_status(a, buf, size);
+}
+
+void app_lab_reads(const app *a, char *buf, size_t size)
+{
+    const lab_report *r = &a->lab.report;
+    char n[32], bound[32];
+    if (!a->lab.has_report || !r->compiled) {
+        snprintf(buf, size, "%s", _("(the lab has not run a kernel yet: Shift+L)"));
+        return;
+    }
+    fmt_count(r->reads_interior, n, sizeof n);
+    fmt_count((long long)(r->group_w + 2) * (r->group_h + 2), bound, sizeof bound);
+    snprintf(buf, size, _("%s global reads a work group of %d\xC3\x97%d (counted), against the %s cells of its tile"), n,
+             r->group_w, r->group_h, bound);
+}
+
+void app_lab_file(const app *a, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", a->lab.path[0] ? a->lab.path : _("(no kernel file yet: Shift+L)"));
+}
+
+bool app_lab_checked(const app *a, char *why, size_t size, bool *never)
+{
+    *never = a->lab.status == LAB_UNAVAILABLE || !lab_job_possible();
+    if (*never) {
+        snprintf(why, size, "%s", a->lab.note[0] ? a->lab.note : _("the kernel lab's checks run in convis itself, not here"));
+        return false;
+    }
+    if (a->lab.running)
+        return snprintf(why, size, "%s", _("the lab is checking your kernel")) < 0;
+    if (!a->lab.has_report || !a->lab.report.compiled) {
+        snprintf(why, size, "%s",
+                 a->lab.has_report ? _("your kernel does not compile") : _("the lab has not run your kernel (Shift+L, then save it)"));
+        return false;
+    }
+    return true;
 }

@@ -34,6 +34,16 @@ void app_lab_free(app *a);
  * inside view paints a race (rgba: n * 4 bytes). */
 void lab_paint(const float *ref, const unsigned char *wrong, long long n, unsigned char *rgba);
 
+/* The placeholders of the lab: its last check in a sentence, the reads of
+ * an interior work group in one, the learner's file. */
+void app_lab_result(const app *a, char *buf, size_t size);
+void app_lab_reads(const app *a, char *buf, size_t size);
+void app_lab_file(const app *a, char *buf, size_t size);
+
+/* The lab's last check as a fact (quiz_facts.c): false with why not
+ * (no check yet). */
+bool app_lab_checked(const app *a, char *why, size_t size, bool *never);
+
 /* The lab's state in a sentence for the view ("checking ...", "right: ...",
  * "does not compile: 2 errors"). */
 void app_lab_status(const app *a, char *buf, size_t size);

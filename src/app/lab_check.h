@@ -25,7 +25,7 @@ typedef struct lab_report {
 } lab_report;
 
 /* The end of a check (lab_job_poll). */
-enum { LAB_RUNNING = -100, LAB_TIMED_OUT = -1, LAB_SIGNALLED = -2 /* - the signal */ };
+enum { LAB_RUNNING = -100, LAB_UNAVAILABLE = -99, LAB_TIMED_OUT = -1, LAB_SIGNALLED = -2 /* - the signal */ };
 
 typedef struct lab_job {
     pid_t pid;        /* the child; 0: none */
@@ -33,6 +33,12 @@ typedef struct lab_job {
     double started, limit_ms;
     int status;       /* LAB_RUNNING, LAB_TIMED_OUT, LAB_SIGNALLED - signal, or the child's exit status */
 } lab_job;
+
+/* The program a check runs as its child: convis itself ("/proc/self/exe",
+ * set by main); until it is set (a test linking the model), no check
+ * starts and lab_job_run says so. */
+void lab_set_program(const char *path);
+bool lab_job_possible(void); /* the program is set */
 
 /* Starts a check of `file` on the image file `image` (NULL: DIR/input.pfm,
  * which the caller writes between lab_job_dir and lab_job_run), with

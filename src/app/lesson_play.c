@@ -102,6 +102,7 @@ bool app_work(app *a, double budget_ms)
 {
     bool more = scene_work(&a->s, budget_ms);
     more = app_lab_work(a) || more;
+    app_lab_news(a);
     if (a->rest.due && !scene_busy(&a->s)) {
         app_step_go_on(a, true);
         more = true;

@@ -15,6 +15,7 @@
 #include "platform/platform.h"
 #include "progress.h"
 #include "lab.h"
+#include "lab_check.h"
 
 /* SIGINT and SIGTERM end convis at once, whatever it is doing (a long
  * action, a sweep, a decode): the temporary file of a write in progress is
@@ -126,6 +127,7 @@ int main(int argc, char **argv)
 {
     end_on_signals();
     app_data_set_base(plat_base_path());
+    lab_set_program("/proc/self/exe"); /* a kernel lab's check is convis again, in a child */
     i18n_init();
     /* the command line speaks --lang's language, else the environment's;
      * the window may choose another later (a lesson's folder) */

@@ -14,6 +14,7 @@
 #include "format.h"
 #include "i18n.h"
 #include "quiz.h"
+#include "kernel_lab.h"
 
 typedef void (*value_fn)(const app *a, char *buf, size_t size);
 
@@ -388,6 +389,9 @@ static const struct {
     {"layer_copies", app_layer_copies},
     {"layer_ways", app_layer_ways},
     {"layer_library", app_layer_library},
+    {"lab_result", app_lab_result},
+    {"lab_reads", app_lab_reads},
+    {"lab_file", app_lab_file},
 };
 
 #define PLACEHOLDER_COUNT (sizeof placeholders / sizeof placeholders[0])

@@ -13,6 +13,7 @@
 #include "core/separable.h"
 #include "format.h"
 #include "i18n.h"
+#include "kernel_lab.h"
 
 static void number(app_fact *f, long long v)
 {
@@ -97,6 +98,21 @@ static void yes_no(app_fact *f, bool yes, const char *words)
     choice(f, yes ? "yes" : "no", words);
 }
 
+/* The lab's last check of the learner's kernel: right or not, its wrong
+ * outputs, an interior work group's reads. */
+static void lab_fact(const app *a, const char *fact, app_fact *f)
+{
+    const lab_report *r = &a->lab.report;
+    char why[256];
+    bool never;
+    if (!app_lab_checked(a, why, sizeof why, &never))
+        return not_yet(f, why, never);
+    if (!strcmp(fact, "lab_right"))
+        yes_no(f, r->wrong == 0, r->wrong == 0 ? _("yes: every output is right") : _("no: some outputs are wrong"));
+    else
+        number(f, !strcmp(fact, "lab_wrong") ? r->wrong : r->reads_interior);
+}
+
 /* The facts counted from the settings. False when `fact` is none of them. */
 static bool counted(const app *a, const char *fact, app_fact *f)
 {
@@ -172,6 +188,8 @@ void app_fact_value(const app *a, const char *fact, app_fact *f)
         chain_fact(a, f);
     else if (!strcmp(fact, "race_seen"))
         race_fact(a, f);
+    else if (!strncmp(fact, "lab_", 4))
+        lab_fact(a, fact, f);
     else if (!strcmp(fact, "separable")) {
         conv_params p = app_options_params(&s->opt);
         sep_factors sf;

@@ -33,7 +33,8 @@ const char *const lsn_placeholders[] = {
     "par_band_outputs", "tiles_vs_whole", "race_wrong", "chain_cpu_independent_ms", "chain_gpu_independent_ms",
     "chain_cpu_wait_ratio", "chain_gpu_wait_ratio", "gpu_bound", "sweep_bound",
     "cpu_threads_why", "sweep_gpu_vs_seq", "filter", "taps", "tile_reuse", "input_tile_idle", "filter_sweep_growth",
-    "filter_sweep_separable", "filter_sweep_roofline", "layer", "layer_copies", "layer_ways", "layer_library", NULL,
+    "filter_sweep_separable", "filter_sweep_roofline", "layer", "layer_copies", "layer_ways", "layer_library",
+    "lab_result", "lab_reads", "lab_file", NULL,
 };
 /* clang-format on */
 

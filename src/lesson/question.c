@@ -38,6 +38,10 @@ const lsn_fact lsn_facts[] = {
     /* of the filter and the image */
     {"separable", LSN_ASK_CHOICE, "yes no"},
     {"fits_budget", LSN_ASK_CHOICE, "yes no"},
+    /* the kernel lab's last check of the learner's kernel */
+    {"lab_right", LSN_ASK_CHOICE, "yes no"},
+    {"lab_wrong", LSN_ASK_NUMBER, NULL},
+    {"lab_reads", LSN_ASK_NUMBER, NULL},
     /* a cell to click */
     {"window", LSN_ASK_CLICK, NULL},
     {"window_corner", LSN_ASK_CLICK, NULL},

@@ -13,6 +13,7 @@ convis=$1 src=$2
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME=$tmp/data # the lab's copy of its starter, the attempts: not into the user's folder
 passed=0 failed=0
 ok() { echo "ok - $1"; passed=$((passed + 1)); }
 bad() { echo "not ok - $1"; failed=$((failed + 1)); }

@@ -203,9 +203,9 @@ static void test_valid(void)
                   !strcmp(lsn_placeholders[49], "filter_sweep_growth") && lsn_placeholders[50] &&
                   !strcmp(lsn_placeholders[50], "filter_sweep_separable") &&
                   !strcmp(lsn_placeholders[51], "filter_sweep_roofline") && lsn_placeholders[55] &&
-                  !strcmp(lsn_placeholders[52], "layer") && !strcmp(lsn_placeholders[55], "layer_library") &&
-                  !lsn_placeholders[56],
-              "56 placeholders");
+                  !strcmp(lsn_placeholders[52], "layer") && !strcmp(lsn_placeholders[55], "layer_library") && !strcmp(lsn_placeholders[58], "lab_file") &&
+                  !lsn_placeholders[59],
+              "59 placeholders");
     }
 }
 
