@@ -179,10 +179,10 @@ void app_quiz_pick(app *a, int i)
     app_fact_value(a, ask->fact, &f);
     if (unknown(a, &f))
         return;
-    snprintf(a->quiz.given, sizeof a->quiz.given, "%d", i + 1);
+    snprintf(a->quiz.given, sizeof a->quiz.given, "%d (%s)", i + 1, ask->options[i].text);
     for (int k = 0; k < ask->option_count; ++k)
         if (!strcmp(ask->options[k].key, f.choice))
-            snprintf(f.said, sizeof f.said, "%d", k + 1); /* the answer as the option's number */
+            snprintf(f.said, sizeof f.said, "%d (%s)", k + 1, ask->options[k].text); /* the option's number and words */
     settle(a, ask, !strcmp(ask->options[i].key, f.choice), f.said, ask->options[i].key, f.choice);
 }
 
@@ -213,7 +213,7 @@ void app_quiz_reveal(app *a)
     if (ask->kind == LSN_ASK_CHOICE)
         for (int k = 0; k < ask->option_count; ++k)
             if (f.known && !strcmp(ask->options[k].key, f.choice))
-                snprintf(f.said, sizeof f.said, "%d", k + 1);
+                snprintf(f.said, sizeof f.said, "%d (%s)", k + 1, ask->options[k].text);
     a->quiz.given[0] = a->quiz.note[0] = '\0';
     snprintf(a->quiz.answer, sizeof a->quiz.answer, "%s", f.said);
     lsn_player_let_go(&a->player);
