@@ -189,6 +189,8 @@ void app_lab_status(const app *a, char *buf, size_t size)
                  LAB_SIGNALLED - l->status);
     else if (!l->has_report)
         snprintf(buf, size, "%s", _("Save your kernel to check it"));
+    else if (r->compiled && !r->ran)
+        snprintf(buf, size, _("Compiles; not run: %s"), r->note);
     else if (!r->compiled)
         snprintf(buf, size, ngettext("Does not compile: %d error", "Does not compile: %d errors", (unsigned long)r->errors),
                  r->errors);
@@ -238,6 +240,11 @@ bool app_lab_checked(const app *a, char *why, size_t size, bool *never)
     }
     if (a->lab.running)
         return snprintf(why, size, "%s", _("the lab is checking your kernel")) < 0;
+    if (a->lab.has_report && a->lab.report.compiled && !a->lab.report.ran) { /* compiled only, here for good */
+        *never = true;
+        snprintf(why, size, "%s", a->lab.report.note);
+        return false;
+    }
     if (!a->lab.has_report || !a->lab.report.compiled) {
         snprintf(why, size, "%s",
                  a->lab.has_report ? _("your kernel does not compile") : _("the lab has not run your kernel (Shift+L, then save it)"));

@@ -44,6 +44,13 @@ typedef struct lab_args {
 
 /* ---- the child ------------------------------------------------------------------ */
 
+/* Whether `file` is a CUDA kernel (.cu), else GLSL. */
+static bool lab_is_cuda(const char *file)
+{
+    size_t n = strlen(file);
+    return n > 3 && !strcmp(file + n - 3, ".cu");
+}
+
 /* The learner's file: at most 256 KiB of text, no #version (convis gives it),
  * no reading of the buffers past lab_in (the reads would go uncounted). */
 static char *read_kernel(const char *path)
@@ -120,7 +127,9 @@ static bool write_results(const char *dir, const lab_result *r, const img_plane 
     snprintf(path, sizeof path, "%s/result.txt", dir);
     if (!(f = fopen(path, "w")))
         return false;
-    fprintf(f, "compiled %d\nrenderer %s\nerrors %d\n", r->compiled, r->renderer, r->error_count);
+    fprintf(f, "compiled %d\nran %d\nrenderer %s\nerrors %d\n", r->compiled, r->ran, r->renderer, r->error_count);
+    if (r->note[0])
+        fprintf(f, "note %s\n", r->note);
     for (int i = 0; i < r->error_count; ++i)
     {
         fprintf(f, "error %d %d %s\n", r->errors[i].line, r->errors[i].column, r->errors[i].text);
@@ -149,7 +158,7 @@ static int child(const lab_args *a)
     img_image img = {0};
     img_plane out = {0};
     lab_result r;
-    eng_engine *gl;
+    eng_engine *own; /* the engine whose own kernels are timed beside the learner's */
     conv_params p = app_options_params(&a->opt);
     int rc = APP_EXIT_ENV;
     if (!(source = read_kernel(a->file))) {
@@ -161,18 +170,28 @@ static int child(const lab_args *a)
         free(source);
         return APP_EXIT_INPUT;
     }
-    if (!(gl = app_host_open_engine(NULL, "gl", why, sizeof why)))
+    if (lab_is_cuda(a->file)) { /* NVRTC; run where there is a device; convis's own CUDA kernels beside it */
+        own = app_host_open_engine(NULL, "cuda", why, sizeof why);
+        if (!eng_cuda_lab_run(source, &img.luma, &p, &out, &r)) {
+            app_error("%s", err_msg());
+            goto done;
+        }
+    } else if (!(own = app_host_open_engine(NULL, "gl", why, sizeof why))) {
         app_error("the lab needs OpenGL 4.3 compute shaders: %s", why);
-    else if (!eng_gl_lab_run(source, &img.luma, &p, &out, &r))
+        goto done;
+    } else if (!eng_gl_lab_run(source, &img.luma, &p, &out, &r)) {
         app_error("%s", err_msg());
-    else {
-        double tiled = r.compiled ? own_ms(gl, &img.luma, &p, ENG_KERNEL_TILED) : -1;
-        double naive = r.compiled ? own_ms(gl, &img.luma, &p, ENG_KERNEL_NAIVE) : -1;
+        goto done;
+    }
+    {
+        double tiled = r.ran ? own_ms(own, &img.luma, &p, ENG_KERNEL_TILED) : -1;
+        double naive = r.ran ? own_ms(own, &img.luma, &p, ENG_KERNEL_NAIVE) : -1;
         rc = write_results(a->child_dir, &r, &img.luma, tiled, naive, source) ? APP_EXIT_OK : APP_EXIT_ENV;
         lab_result_free(&r);
     }
-    if (gl)
-        eng_close(gl);
+done:
+    if (own)
+        eng_close(own);
     img_plane_free(&out);
     img_free(&img);
     free(source);
@@ -224,6 +243,10 @@ static int report(const lab_args *a, lab_job *j, int status)
     if (!lab_job_report(j, &rp, a->wrong_map ? &wrong : NULL, log, sizeof log)) {
         fputs(log[0] ? log : "convis: the lab's check did not run\n", stderr);
         return status ? status : APP_EXIT_ENV;
+    }
+    if (rp.compiled && !rp.ran) {
+        printf(_("%s: compiles on %s; not run: %s\n"), a->file, rp.renderer, rp.note);
+        return APP_EXIT_OK;
     }
     if (!rp.compiled) {
         printf(_("%s: does not compile on %s:\n"), a->file, rp.renderer);

@@ -95,6 +95,10 @@ static void take_line(char *line, lab_report *r)
     line[strcspn(line, "\n")] = '\0';
     if (sscanf(line, "compiled %d", &k) == 1) {
         r->compiled = k;
+    } else if (sscanf(line, "ran %d", &k) == 1) {
+        r->ran = k;
+    } else if (!strncmp(line, "note ", 5)) {
+        snprintf(r->note, sizeof r->note, "%s", line + 5);
     } else if (!strncmp(line, "at ", 3) && r->errors > 0) {
         snprintf(r->error_source[r->errors - 1], sizeof r->error_source[0], "%s", line + 3);
     } else if (!strncmp(line, "renderer ", 9)) {

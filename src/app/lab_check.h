@@ -13,7 +13,8 @@
 
 /* What the child found (its result.txt). */
 typedef struct lab_report {
-    bool compiled;
+    bool compiled, ran; /* ran: on a device (the CUDA lab compiles only where there is none) */
+    char note[256];     /* why it did not run */
     int errors, group_w, group_h, w, h;
     int error_line[LAB_REPORT_ERRORS], error_column[LAB_REPORT_ERRORS];
     char error_text[LAB_REPORT_ERRORS][256];

@@ -90,31 +90,6 @@ static void set_uniforms(GLuint program, const img_plane *in, const conv_params 
     glUniform1i(glGetUniformLocation(program, "u_border"), (int)p->border);
 }
 
-/* The outputs against the reference, bit for bit, and the reads. */
-static void check(const img_plane *in, const conv_params *p, const img_plane *out, const GLuint *reads, lab_result *r)
-{
-    img_plane ref = {0};
-    long long n = (long long)in->w * in->h;
-    r->outputs = n;
-    r->wrong_map = calloc((size_t)n, 1);
-    if (img_plane_alloc(&ref, in->w, in->h)) {
-        conv_reference(in, p, &ref);
-        for (long long i = 0; i < n; ++i)
-            if (!conv_same(ref.px[i], out->px[i])) {
-                ++r->wrong;
-                if (r->wrong_map)
-                    r->wrong_map[i] = 1;
-            }
-        img_plane_free(&ref);
-    }
-    for (long gy = 0; gy < r->groups_y; ++gy)
-        for (long gx = 0; gx < r->groups_x; ++gx) {
-            long long k = reads[gy * r->groups_x + gx];
-            r->reads_max = k > r->reads_max ? k : r->reads_max;
-        }
-    r->reads_interior = reads[(r->groups_y / 2) * r->groups_x + r->groups_x / 2];
-}
-
 static int compare_ms(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -191,7 +166,8 @@ bool eng_gl_lab_run(const char *source, const img_plane *in, const conv_params *
     memcpy(sorted, r->ms, sizeof sorted);
     qsort(sorted, 3, sizeof sorted[0], compare_ms);
     r->median_ms = sorted[1];
-    check(in, p, out, reads, r);
+    r->ran = true;
+    lab_check_outputs(in, p, out, reads, r);
     free(reads);
     glUseProgram(0);
     glDeleteBuffers(3, buf);
@@ -202,8 +178,3 @@ bool eng_gl_lab_run(const char *source, const img_plane *in, const conv_params *
     return true;
 }
 
-void lab_result_free(lab_result *r)
-{
-    free(r->wrong_map);
-    r->wrong_map = NULL;
-}

@@ -25,7 +25,8 @@ typedef struct lab_message {
 } lab_message;
 
 typedef struct lab_result {
-    bool compiled;
+    bool compiled, ran; /* ran: on a device (the CUDA lab compiles only where there is none) */
+    char note[256];     /* why it did not run, when it compiled and did not ("no CUDA device here") */
     lab_message errors[LAB_MAX_ERRORS];
     int error_count;
     char log[2048];   /* the compiler's whole log, as it gave it */
@@ -45,6 +46,16 @@ typedef struct lab_result {
  * itself fails; a shader that does not compile is r->compiled false with
  * its messages. */
 bool eng_gl_lab_run(const char *source, const img_plane *in, const conv_params *p, img_plane *out, lab_result *r);
+
+/* The same for a CUDA kernel (a .cu file), compiled by NVRTC and run
+ * where there is a CUDA device (cuda_lab.c); false with a sentence where
+ * convis has no CUDA or NVRTC is missing. */
+bool eng_cuda_lab_run(const char *source, const img_plane *in, const conv_params *p, img_plane *out, lab_result *r);
+
+/* The outputs against the reference, bit for bit (wrong, wrong_map), and the
+ * reads of each work group (reads: groups_x * groups_y counts). */
+void lab_check_outputs(const img_plane *in, const conv_params *p, const img_plane *out, const unsigned *reads,
+                       lab_result *r);
 
 /* Frees what a result holds. */
 void lab_result_free(lab_result *r);

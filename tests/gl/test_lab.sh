@@ -90,6 +90,25 @@ out=$("$convis" lab "$tmp/none.comp" 2>&1); rc=$?
 out=$("$convis" lab "$lab/right.comp" -k box:5 2>&1); rc=$?
 [ $rc -eq 1 ] && grep -q "3×3 filters" <<<"$out" && ok "a 5×5 filter: $out" || bad "a 5×5 filter (exit $rc): $out"
 
+# the CUDA starter: compiled by NVRTC where convis has CUDA (run where there is a device)
+if out=$("$convis" engines 2>&1) && grep -q "^cuda " <<<"$out" && ! grep -q "built without CUDA" <<<"$out"; then
+  out=$(run "$convis" lab "$src/lab/tiled.cu" 2>&1); rc=$?
+  if grep -q "NVRTC is not installed" <<<"$out"; then
+    echo "# the CUDA lab not checked: $out"
+  elif { [ $rc -eq 0 ] && grep -q "compiles on NVRTC; not run" <<<"$out"; } ||
+    { [ $rc -eq 2 ] && grep -q "wrong: " <<<"$out"; }; then
+    ok "the CUDA starter: $(tr '\n' ' ' <<<"$out")"
+  else
+    bad "the CUDA starter (exit $rc): $out"
+  fi
+  out=$(run "$convis" lab "$lab/compile_error.cu" 2>&1); rc=$?
+  if grep -q "NVRTC is not installed" <<<"$out" || { [ $rc -eq 2 ] && grep -q "compile_error.cu:11: error: expected a \";\"" <<<"$out"; }; then
+    ok "a CUDA compile error at its line: $(grep -m1 error <<<"$out")"
+  else
+    bad "a CUDA compile error (exit $rc): $out"
+  fi
+fi
+
 # --watch: a check at once, and again when the file is saved
 cp "$src/lab/tiled.comp" "$tmp/mine.comp"
 run "$convis" lab "$tmp/mine.comp" --watch >"$tmp/watch.out" 2>&1 &

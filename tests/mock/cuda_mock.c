@@ -991,3 +991,44 @@ int conv3x3_launch_copy(const float *d_in, float *d_out, size_t n, int block, vo
     ++counters[CUDA_MOCK_LAUNCHES];
     return (int)submit(stream, (mock_op){.kind = OP_COPY_KERNEL, .in = d_in, .dst = d_out, .bytes = n * sizeof(float)});
 }
+
+/* ---- the kernel lab's CUDA path (src/compute/cuda_lab.c) ------------------------ */
+/* PTX cannot run on the CPU: loading it fails as a driver that refuses it
+ * would, and the lab says the kernel did not run. What the stand-in shows
+ * there is NVRTC's compile and its messages, read at the learner's lines. */
+
+cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code, enum cudaJitOption *jitOptions,
+                                void **jitOptionsValues, unsigned int numJitOptions,
+                                enum cudaLibraryOption *libraryOptions, void **libraryOptionValues,
+                                unsigned int numLibraryOptions)
+{
+    (void)code, (void)jitOptions, (void)jitOptionsValues, (void)numJitOptions, (void)libraryOptions,
+        (void)libraryOptionValues, (void)numLibraryOptions;
+    *library = NULL;
+    return fail(cudaErrorNotSupported);
+}
+
+cudaError_t cudaLibraryGetKernel(cudaKernel_t *kernel, cudaLibrary_t library, const char *name)
+{
+    (void)library, (void)name;
+    *kernel = NULL;
+    return fail(cudaErrorNotSupported);
+}
+
+cudaError_t cudaLibraryUnload(cudaLibrary_t library)
+{
+    (void)library;
+    return cudaSuccess;
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t s)
+{
+    (void)func, (void)grid, (void)block, (void)args, (void)shared, (void)s;
+    return fail(cudaErrorNotSupported);
+}
+
+cudaError_t cudaMemset(void *p, int value, size_t bytes)
+{
+    memset(p, value, bytes);
+    return cudaSuccess;
+}

@@ -97,7 +97,7 @@ void vw_draw_lab(view *v, const app *a, rect box)
     app_lab_status(a, buf, sizeof buf);
     c = l->running ? DIM : !l->has_report ? WINDOW : !l->report.compiled || l->report.wrong ? WINDOW : GREEN;
     line(v, buf, x, &y, w, c);
-    if (l->has_report && !l->running)
+    if (l->has_report && !l->running && (l->report.ran || !l->report.compiled))
         results(v, a, x, &y, w);
     if (l->note[0])
         line(v, l->note, x, &y, w, FAINT);
