@@ -37,6 +37,9 @@
 #   layers     `convis bench --layer` on cuda beside cpu-par, cuBLAS in fp32
 #              and on TF32 tensor cores: direct and im2col the direct loop's
 #              bits, the library within its tolerance; the tables in the summary
+#   lab        `convis lab`: the CUDA starter compiled by NVRTC and run (its
+#              halo missing: wrong), a right CUDA and a right GLSL kernel (every
+#              output right, 324 reads a block), their times
 #   record     `convis record`: the size sweep of every engine here, with the
 #              machine and the date ($OUT/record.json), to ship in records/
 #   san-*      compute-sanitizer memcheck (both kernels), racecheck and
@@ -44,8 +47,8 @@
 #
 # Every step has a time limit (machine 15 s, packages 30, build 130 with its
 # retry, ptxas 20, engines 10, gpu tests 90, window 20, benchmark 45 and the
-# engine's phases 20, layers 2 x 12, record 35, sanitizers 4 x 30, time for a
-# context on a large GPU: 559 s in all), each also cut to what is left of BUDGET_S; no step
+# engine's phases 20, layers 2 x 12, lab 3 x 10, record 35, sanitizers 4 x 30,
+# time for a context on a large GPU: 589 s in all), each also cut to what is left of BUDGET_S; no step
 # starts with less than 30 s left, so the summary always prints. It leaves
 # four files in $OUT: summary.txt (the table, the exactness lines, ptxas's
 # figures, the benchmark's table), window.png, record.json and logs.tar.gz
@@ -411,6 +414,24 @@ if can_start layers; then
   if [ "$gpu" = no ]; then row layers skip "no GPU"
   elif [ -n "$bad" ]; then row layers FAIL "$bad"
   else row layers ok "the tables below;$note"; fi
+fi
+
+# ---- the kernel lab on the GPU: the CUDA starter through NVRTC, a right kernel, GLSL --------
+if can_start lab; then
+  note="" bad=""
+  for k in lab/tiled.cu tests/gl/lab/right.cu tests/gl/lab/right.comp; do
+    timeout -k 5 "$(lim 10)" "$B/convis" lab "$ROOT/$k" --timeout 8 >"$L/lab-$(basename "$k").txt" 2>&1
+    rc=$?
+    case $k in
+      lab/tiled.cu) [ $rc -eq 2 ] && grep -q "wrong: " "$L/lab-tiled.cu.txt" || bad="$bad the starter: exit $rc;" ;;
+      *) [ $rc -eq 0 ] && grep -q "right: all" "$L/lab-$(basename "$k").txt" &&
+        grep -q "reads of an interior work group: 324 " "$L/lab-$(basename "$k").txt" || bad="$bad $k: exit $rc;" ;;
+    esac
+    note="$note $(basename "$k"): $(grep -m1 -oE 'time of the kernel: [^;]*' "$L/lab-$(basename "$k").txt");"
+  done
+  if [ "$gpu" = no ]; then row lab skip "no GPU"
+  elif [ -n "$bad" ]; then row lab FAIL "$bad see lab-*.txt"
+  else row lab ok "the CUDA starter wrong, right kernels right with 324 reads;$note"; fi
 fi
 
 # ---- a record of this machine, for records/ -------------------------------------------------
