@@ -1,9 +1,10 @@
 // tiled.comp - the kernel lab's starter: the tiled 3x3 convolution, with two
-// parts left for you to write. Open it in an editor, run
-//   convis lab lab/tiled.comp --watch
-// and save: convis compiles it, runs it on the image, compares every output
-// with its own, bit for bit, counts the global reads of each work group and
-// times it beside its own kernels.
+// parts left for you to write. In the window, Shift+L copies it into your data
+// folder (the lab says where) and checks your copy each time you save it; in a
+// terminal, `convis lab YOUR-COPY.comp --watch` does the same. On each save
+// convis compiles it, runs it on the image, compares every output with its
+// own, bit for bit, counts the global reads of each work group and times it
+// beside its own kernels.
 //
 // The work group of 16x16 invocations computes a 16x16 block of outputs.
 // Each output needs the 3x3 inputs around it, so the block needs an 18x18

@@ -1,7 +1,6 @@
 // tiled.cu - the kernel lab's CUDA starter: the tiled 3x3 convolution, with
-// two parts left for you to write, as in lab/tiled.comp (GLSL). Run
-//   convis lab lab/tiled.cu --watch
-// where convis is built with CUDA: NVRTC compiles it at run time, and on a
+// two parts left for you to write, as in lab/tiled.comp (GLSL). Copy it, and
+// run `convis lab YOUR-COPY.cu --watch` where convis is built with CUDA: NVRTC compiles it at run time, and on a
 // machine with an NVIDIA GPU convis runs it, compares every output with its
 // own, bit for bit, counts the global reads of each block and times it.
 //

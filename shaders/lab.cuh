@@ -14,9 +14,9 @@
 //   bit. value[t] is tap t: t = 3 * (dy + 1) + dx + 1.
 
 struct lab_image {
-    const float *in;
-    float *out;
-    unsigned *reads; // one count a block
+    const float *in_px; // the learner's kernel does not name these three:
+    float *out_px;      // it reads and writes through lab_in and lab_out,
+    unsigned *lab_reads; // one count a block (convis refuses a file that does)
     int w, h;
     float weight[9];
     float divisor;
@@ -51,15 +51,15 @@ __device__ inline float lab_in(const lab_image &img, int x, int y)
     if (sx < 0 || sy < 0)
         return 0.0f;
 #ifdef LAB_COUNTED
-    atomicAdd(&img.reads[blockIdx.y * gridDim.x + blockIdx.x], 1u);
+    atomicAdd(&img.lab_reads[blockIdx.y * gridDim.x + blockIdx.x], 1u);
 #endif
-    return img.in[sy * img.w + sx];
+    return img.in_px[sy * img.w + sx];
 }
 
 __device__ inline void lab_out(const lab_image &img, int x, int y, float v)
 {
     if (x >= 0 && y >= 0 && x < img.w && y < img.h)
-        img.out[y * img.w + x] = v;
+        img.out_px[y * img.w + x] = v;
 }
 
 __device__ inline float lab_combine(const lab_image &img, const float value[9])

@@ -59,6 +59,7 @@ typedef struct app_lab {
     char note[768];           /* what the view says besides: the file copied, why no check ran */
     unsigned long generation; /* counts the checks: the view's picture is of one */
     bool right_news;          /* the last check found the kernel right: the action lab-right is due */
+    unsigned long checked_gen; /* the scene's measure_gen the last check was for: another filter or image checks again */
 } app_lab;
 
 typedef struct app {

@@ -1,7 +1,7 @@
 /* attempts.c - the attempts file: every answer a learner gives to a
  * lesson's question, one JSON record a line, in a file they can hand in
  * (README.md, "Questions and the attempts file"). convis writes it whole,
- * to a new file moved over the old, and touches no file it did not write:
+ * through a new file moved over the old (img_write_file), and touches no file it did not write:
  *
  *   {"convis_attempts": 1, "attempts": [
  *   {"lesson": "01-one-at-a-time", "lang": "en", "step": 7, ...},
@@ -21,7 +21,9 @@
 
 #include "core/err.h"
 #include "i18n.h"
+#include "data.h"
 #include "record.h"
+#include "core/image.h"
 
 #define HEAD "{\"convis_attempts\": 1, \"attempts\": [\n"
 #define TAIL "]}\n"
@@ -29,12 +31,8 @@
 
 void app_attempts_default(char *buf, size_t size)
 {
-    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-    buf[0] = '\0';
-    if (xdg && xdg[0] == '/')
-        snprintf(buf, size, "%s/convis/attempts.json", xdg);
-    else if (home && home[0] == '/')
-        snprintf(buf, size, "%s/.local/share/convis/attempts.json", home);
+    if (!app_user_file("attempts.json", false, buf, size))
+        buf[0] = '\0';
 }
 
 /* The record as one line of JSON. */
@@ -67,22 +65,6 @@ static char *record_line(const app_attempt *r, size_t *n)
         return NULL;
     }
     return text;
-}
-
-/* The folders above path, made where missing. */
-static bool make_parents(const char *path)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *p = dir + 1; *p; ++p) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-            return err_set_kind(ERR_ENV, "%s: cannot make the folder for the attempts: %s", dir, strerror(errno));
-        *p = '/';
-    }
-    return true;
 }
 
 /* The file's records so far (between HEAD and TAIL), read: *body NULL
@@ -121,45 +103,53 @@ static bool read_old(const char *path, char **body, size_t *n)
     return true;
 }
 
-bool app_attempts_add(const char *path, const app_attempt *r)
-{
-    char tmp[4200], *body, *line;
+/* What the file becomes: its records so far and the new one. */
+typedef struct attempts_text {
+    const char *body, *line;
     size_t n, len;
-    FILE *f;
-    int fd;
-    bool ok;
-    if (!read_old(path, &body, &n))
-        return false;
-    if (!make_parents(path)) {
-        free(body);
-        return false;
-    }
-    line = record_line(r, &len);
-    snprintf(tmp, sizeof tmp, "%s.new-XXXXXX", path);
-    fd = line ? mkstemp(tmp) : -1;
-    if (fd < 0 || !(f = fdopen(fd, "wb"))) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd), unlink(tmp);
-        free(body);
-        free(line);
-        return err_set_kind(ERR_ENV, "%s: cannot write the attempts: %s", path, strerror(e));
-    }
+} attempts_text;
+
+static bool write_text(FILE *f, const void *ctx)
+{
+    const attempts_text *t = ctx;
     fputs(HEAD, f);
-    if (n) {
-        fwrite(body, 1, n - 1, f); /* the records so far, less the last line break */
+    if (t->n) {
+        fwrite(t->body, 1, t->n - 1, f); /* the records so far, less the last line break */
         fputs(",\n", f);
     }
-    fwrite(line, 1, len, f);
+    fwrite(t->line, 1, t->len, f);
     fputs("\n" TAIL, f);
-    ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
-    ok = fclose(f) == 0 && ok;
-    free(body);
-    free(line);
-    if (!ok || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return err_set_kind(ERR_ENV, "%s: cannot write the attempts: %s", path, strerror(e));
+    return !ferror(f) || err_set_kind(ERR_ENV, "cannot write the attempts: %s", strerror(errno));
+}
+
+/* The folders above path, made where missing. */
+static bool make_parents(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *p = dir + 1; *p; ++p) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+            return err_set_kind(ERR_ENV, "%s: cannot make the folder for the attempts: %s", dir, strerror(errno));
+        *p = '/';
     }
     return true;
+}
+
+bool app_attempts_add(const char *path, const app_attempt *r)
+{
+    attempts_text t = {NULL, NULL, 0, 0};
+    char *body, *line;
+    bool ok;
+    if (!read_old(path, &body, &t.n))
+        return false;
+    line = record_line(r, &t.len);
+    t.body = body, t.line = line;
+    ok = line ? make_parents(path) && img_write_file(path, write_text, &t, false)
+              : err_set_kind(ERR_ENV, "%s: out of memory for the attempts", path);
+    free(body);
+    free(line);
+    return ok;
 }

@@ -3,9 +3,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "data.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 static char base[4096]; /* the executable's folder, with a trailing '/' */
@@ -38,4 +40,25 @@ const char *app_data_dir(void)
     if (has_shaders(CONVIS_SOURCE_DATA_DIR))
         return CONVIS_SOURCE_DATA_DIR;
     return CONVIS_INSTALL_DATA_DIR;
+}
+
+bool app_user_file(const char *name, bool make, char *buf, size_t size)
+{
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    char *slash;
+    if (xdg && xdg[0] == '/')
+        snprintf(buf, size, "%s/convis/%s", xdg, name);
+    else if (home && home[0] == '/')
+        snprintf(buf, size, "%s/.local/share/convis/%s", home, name);
+    else
+        return false;
+    for (slash = strchr(buf + 1, '/'); make && slash; slash = strchr(slash + 1, '/')) { /* its folders */
+        *slash = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+            *slash = '/';
+            return false;
+        }
+        *slash = '/';
+    }
+    return true;
 }

@@ -11,57 +11,57 @@
 
 #include "core/err.h"
 #include "core/filter.h"
+#include "core/timing.h"
 #include "data.h"
 #include "format.h"
 #include "i18n.h"
 
 #define LOOK_EVERY_MS 300.0
 
-/* The learner's own copy of the starter, in their data folder: made once,
- * never written over (their work is in it). False with the note said. */
+typedef struct text_file {
+    const char *text;
+    size_t n;
+} text_file;
+
+static bool write_text(FILE *f, const void *ctx)
+{
+    const text_file *t = ctx;
+    return fwrite(t->text, 1, t->n, f) == t->n || err_set_kind(ERR_ENV, "%s", strerror(errno));
+}
+
+/* The learner's own copy of the starter, in their data folder: made once
+ * (linked into place whole, or not at all), never written over: their work
+ * is in it. False with the note said. */
 static bool own_copy(app *a)
 {
-    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-    char dir[4096], start[4200], *text = NULL;
+    char start[4200];
     struct stat st;
-    FILE *in, *out;
-    size_t n = 0;
-    if (xdg && xdg[0] == '/')
-        snprintf(dir, sizeof dir, "%s/convis/lab", xdg);
-    else if (home && home[0] == '/')
-        snprintf(dir, sizeof dir, "%s/.local/share/convis/lab", home);
-    else {
+    FILE *in;
+    text_file t = {NULL, 0};
+    bool ok;
+    if (!app_user_file("lab/tiled.comp", true, a->lab.path, sizeof a->lab.path)) {
         snprintf(a->lab.note, sizeof a->lab.note, "%s",
                  _("No folder of yours to copy the starter into: give your kernel with --lab FILE"));
         return false;
     }
-    snprintf(a->lab.path, sizeof a->lab.path, "%s/tiled.comp", dir);
     if (stat(a->lab.path, &st) == 0)
         return true; /* there from before: the learner's */
-    for (char *p = dir + 1; *p; ++p)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(dir, 0755);
-            *p = '/';
-        }
-    mkdir(dir, 0755);
     snprintf(start, sizeof start, "%s/lab/tiled.comp", app_data_dir());
     if ((in = fopen(start, "rb"))) {
-        text = malloc(1 << 20);
-        n = text ? fread(text, 1, 1 << 20, in) : 0;
+        char *text = malloc(1 << 20);
+        t.n = text ? fread(text, 1, 1 << 20, in) : 0;
+        t.text = text;
         fclose(in);
     }
-    out = text && n ? fopen(a->lab.path, "wx") : NULL;
-    if (!out || fwrite(text, 1, n, out) != n || fclose(out) != 0) {
+    ok = t.n && img_write_file(a->lab.path, write_text, &t, true);
+    if (ok)
+        snprintf(a->lab.note, sizeof a->lab.note, _("Your kernel is %s, a copy of the starter: open it in an editor"),
+                 a->lab.path);
+    else
         snprintf(a->lab.note, sizeof a->lab.note, _("Cannot copy the starter %s to %s: %s"), start, a->lab.path,
-                 strerror(errno));
-        free(text);
-        return false;
-    }
-    free(text);
-    snprintf(a->lab.note, sizeof a->lab.note, _("Your kernel is %s, a copy of the starter: open it in an editor"),
-             a->lab.path);
-    return true;
+                 t.n ? err_msg() : strerror(errno));
+    free((char *)t.text);
+    return ok;
 }
 
 void app_lab_toggle(app *a)
@@ -76,6 +76,7 @@ void app_lab_toggle(app *a)
     l->note[0] = '\0';
     if (!l->path[0] && !own_copy(a))
         l->path[0] = '\0';
+    l->checked_gen = a->s.measure_gen;
     l->shown = true;
     l->seen_ns = -1;
     l->next_look = 0;
@@ -98,7 +99,7 @@ static void start_check(app *a)
     }
     snprintf(input, sizeof input, "%s/input.pfm", l->job.dir);
     if (!img_write(input, &a->s.img.luma, IMG_DISPLAY_CLAMP, NULL) ||
-        !lab_job_run(&l->job, l->path, NULL, kernel, APP_LAB_LIMIT_S, scene_now(&a->s))) {
+        !lab_job_run(&l->job, l->path, NULL, kernel, APP_LAB_LIMIT_S, tim_now_ms())) {
         snprintf(l->note, sizeof l->note, "%s", err_msg());
         l->status = LAB_UNAVAILABLE;
         lab_job_end(&l->job);
@@ -120,13 +121,13 @@ static void finish_check(app *a, int status)
     lab_job_end(&l->job);
     l->running = false;
     ++l->generation;
-    l->right_news = l->has_report && l->report.compiled && l->report.wrong == 0; /* app_lab_news tells */
+    l->right_news = l->has_report && l->report.ran && l->report.wrong == 0; /* app_lab_news tells */
 }
 
 bool app_lab_work(app *a)
 {
     app_lab *l = &a->lab;
-    double now = scene_now(&a->s);
+    double now = tim_now_ms(); /* the wall clock: a check's limit holds while a GIF's own clock stands */
     struct stat st;
     if (!l->shown)
         return false;
@@ -143,8 +144,10 @@ bool app_lab_work(app *a)
         snprintf(l->note, sizeof l->note, _("Cannot read your kernel %s: %s"), l->path, strerror(errno));
         return false;
     }
-    if ((long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec != l->seen_ns) {
+    if ((long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec != l->seen_ns ||
+        a->s.measure_gen != l->checked_gen) { /* the file saved, or another filter or image */
         l->seen_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+        l->checked_gen = a->s.measure_gen;
         start_check(a);
     }
     return l->running;
@@ -189,6 +192,8 @@ void app_lab_status(const app *a, char *buf, size_t size)
                  LAB_SIGNALLED - l->status);
     else if (!l->has_report)
         snprintf(buf, size, "%s", _("Save your kernel to check it"));
+    else if (r->failed)
+        snprintf(buf, size, _("Compiles, but did not run: %s"), r->note);
     else if (r->compiled && !r->ran)
         snprintf(buf, size, _("Compiles; not run: %s"), r->note);
     else if (!r->compiled)
@@ -206,24 +211,32 @@ void app_lab_status(const app *a, char *buf, size_t size)
 
 void app_lab_result(const app *a, char *buf, size_t size)
 {
-    if (!a->lab.has_report && !a->lab.running && a->lab.status == 0)
-        snprintf(buf, size, "%s", _("(the lab has not checked a kernel yet: Shift+L)"));
+    const lab_report *r = &a->lab.report;
+    char n[32], bad[32];
+    if (a->lab.running || !a->lab.has_report || !r->compiled || !r->ran || r->failed) {
+        app_lab_status(a, buf, size); /* a sentence of its own */
+        return;
+    }
+    fmt_count(r->outputs, n, sizeof n);
+    fmt_count(r->wrong, bad, sizeof bad);
+    if (r->wrong)
+        snprintf(buf, size, _("%s of its %s outputs differ from convis's, bit for bit"), bad, n);
     else
-        app_lab_status(a, buf, size);
+        snprintf(buf, size, _("all its %s outputs equal convis's, bit for bit"), n);
 }
 
 void app_lab_reads(const app *a, char *buf, size_t size)
 {
     const lab_report *r = &a->lab.report;
     char n[32], bound[32];
-    if (!a->lab.has_report || !r->compiled) {
+    if (!a->lab.has_report || !r->compiled || !r->ran) {
         snprintf(buf, size, "%s", _("(the lab has not run a kernel yet: Shift+L)"));
         return;
     }
     fmt_count(r->reads_interior, n, sizeof n);
     fmt_count((long long)(r->group_w + 2) * (r->group_h + 2), bound, sizeof bound);
-    snprintf(buf, size, _("%s global reads a work group of %d\xC3\x97%d (counted), against the %s cells of its tile"), n,
-             r->group_w, r->group_h, bound);
+    snprintf(buf, size, _("%s global reads for a work group of %d\xC3\x97%d, whose tile has %s cells"), n, r->group_w,
+             r->group_h, bound);
 }
 
 void app_lab_file(const app *a, char *buf, size_t size)
@@ -240,7 +253,7 @@ bool app_lab_checked(const app *a, char *why, size_t size, bool *never)
     }
     if (a->lab.running)
         return snprintf(why, size, "%s", _("the lab is checking your kernel")) < 0;
-    if (a->lab.has_report && a->lab.report.compiled && !a->lab.report.ran) { /* compiled only, here for good */
+    if (a->lab.has_report && a->lab.report.compiled && !a->lab.report.ran && !a->lab.report.failed) { /* compiled only, for good */
         *never = true;
         snprintf(why, size, "%s", a->lab.report.note);
         return false;

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "lab.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -51,6 +52,23 @@ static bool lab_is_cuda(const char *file)
     return n > 3 && !strcmp(file + n - 3, ".cu");
 }
 
+/* Whether `word` appears in text as a whole identifier. */
+static bool has_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+        bool before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after)
+            return true;
+    }
+    return false;
+}
+
+/* What a learner's kernel may not name: the buffers and the count, and
+ * convis's own readers, which read past lab_in (uncounted). */
+static const char *const hidden[] = {"in_px", "out_px", "lab_reads", "conv_fetch", "conv_read", NULL};
+
 /* The learner's file: at most 256 KiB of text, no #version (convis gives it),
  * no reading of the buffers past lab_in (the reads would go uncounted). */
 static char *read_kernel(const char *path)
@@ -73,11 +91,17 @@ static char *read_kernel(const char *path)
         err_set("%s: is not a kernel convis reads (over 256 KiB, or not text)", path);
         return NULL;
     }
-    if (strstr(text, "#version") || strstr(text, "in_px") || strstr(text, "out_px")) {
+    for (int i = 0; hidden[i]; ++i)
+        if (has_word(text, hidden[i])) {
+            err_set("%s: names %s, which reads or writes the image past the lab's accessors (uncounted); read with "
+                    "lab_in(x, y), write with lab_out(x, y, v)",
+                    path, hidden[i]);
+            free(text);
+            return NULL;
+        }
+    if (strstr(text, "#version")) {
         free(text);
-        err_set("%s: reads or writes the image past the lab's accessors, or names a #version; read with "
-                "lab_in(x, y), write with lab_out(x, y, v), and leave #version to convis",
-                path);
+        err_set("%s: names a #version; leave it to convis, which compiles the file after its own part", path);
         return NULL;
     }
     return text;
@@ -94,16 +118,9 @@ static double own_ms(eng_engine *gl, const img_plane *in, const conv_params *p, 
     if (!gl || !eng_set_options(gl, &o) || !img_plane_alloc(&out, in->w, in->h))
         return -1;
     for (int i = 0; i < 3; ++i)
-        ms[i] = eng_run(gl, &job, &t) ? t.ms[ENG_COMPUTE] : -1; /* the kernel alone, as the lab times its own */
+        ms[i] = eng_run(gl, &job, &t) ? t.ms[ENG_COMPUTE] : -1; /* the kernel alone, as the lab times the learner's */
     img_plane_free(&out);
-    for (int i = 0; i < 2; ++i) /* the median of three */
-        for (int j = 0; j < 2 - i; ++j)
-            if (ms[j] > ms[j + 1]) {
-                double x = ms[j];
-                ms[j] = ms[j + 1];
-                ms[j + 1] = x;
-            }
-    return ms[1];
+    return tim_stats_of(ms, 3).median;
 }
 
 /* Line `n` (1-based) of text, its spaces before trimmed, into buf. */
@@ -127,7 +144,8 @@ static bool write_results(const char *dir, const lab_result *r, const img_plane 
     snprintf(path, sizeof path, "%s/result.txt", dir);
     if (!(f = fopen(path, "w")))
         return false;
-    fprintf(f, "compiled %d\nran %d\nrenderer %s\nerrors %d\n", r->compiled, r->ran, r->renderer, r->error_count);
+    fprintf(f, "compiled %d\nran %d\nfailed %d\nrenderer %s\nerrors %d\n", r->compiled, r->ran, r->failed, r->renderer,
+            r->error_count);
     if (r->note[0])
         fprintf(f, "note %s\n", r->note);
     for (int i = 0; i < r->error_count; ++i)
@@ -203,6 +221,8 @@ done:
 
 /* The wrong outputs painted as the inside view's race does: amber on the
  * reference's grey, the right ones grey. */
+static bool map_written; /* --wrong-map written by this run: --watch writes it again */
+
 static bool paint_wrong(const lab_args *a, const lab_report *rp, const unsigned char *wrong)
 {
     img_image img = {0};
@@ -214,7 +234,8 @@ static bool paint_wrong(const lab_args *a, const lab_report *rp, const unsigned 
     if (ok) {
         conv_reference(&img.luma, &p, &ref);
         lab_paint(ref.px, wrong, rp->outputs, pic.px);
-        ok = img_write_rgba_png(a->wrong_map, &pic, true);
+        ok = img_write_rgba_png(a->wrong_map, &pic, !map_written); /* --watch: this run's map, again */
+        map_written = map_written || ok;
         if (!ok)
             app_error("%s", err_msg());
     }
@@ -236,13 +257,17 @@ static int report(const lab_args *a, lab_job *j, int status)
         return APP_EXIT_INPUT;
     }
     if (status <= LAB_SIGNALLED) {
-        printf(_("%s: the kernel ended the OpenGL driver's process (signal %d): an index past the end of an array?\n"),
+        printf(_("%s: the kernel ended the driver's process (signal %d): an index past the end of an array?\n"),
                a->file, LAB_SIGNALLED - status);
         return APP_EXIT_INPUT;
     }
     if (!lab_job_report(j, &rp, a->wrong_map ? &wrong : NULL, log, sizeof log)) {
         fputs(log[0] ? log : "convis: the lab's check did not run\n", stderr);
         return status ? status : APP_EXIT_ENV;
+    }
+    if (rp.failed) {
+        printf(_("%s: compiles on %s, but did not run there: %s\n"), a->file, rp.renderer, rp.note);
+        return APP_EXIT_INPUT;
     }
     if (rp.compiled && !rp.ran) {
         printf(_("%s: compiles on %s; not run: %s\n"), a->file, rp.renderer, rp.note);
@@ -304,23 +329,21 @@ static int check_once(const lab_args *a)
 }
 
 /* --watch: a check now and again each time the file is saved, until stopped. */
-static int watch(const lab_args *a)
+static void watch(const lab_args *a)
 {
     struct stat st;
     struct timespec seen = {0, 0};
-    int rc = APP_EXIT_OK;
     printf(_("watching %s: save it to check it again (Ctrl+C stops)\n"), a->file);
     for (;;) {
         if (stat(a->file, &st) == 0 && (st.st_mtim.tv_sec != seen.tv_sec || st.st_mtim.tv_nsec != seen.tv_nsec)) {
             seen = st.st_mtim;
             nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL); /* an editor's save, finished */
-            rc = check_once(a);
+            check_once(a);
             printf("\n");
             fflush(stdout);
         }
         nanosleep(&(struct timespec){0, 250 * 1000 * 1000}, NULL);
     }
-    return rc;
 }
 
 static int parse(int argc, char **argv, lab_args *a)
@@ -402,5 +425,7 @@ int app_lab_main(int argc, char **argv)
         app_error("lab: '%s' already exists; convis does not overwrite it", a.wrong_map);
         return APP_EXIT_INPUT;
     }
-    return a.watch ? watch(&a) : check_once(&a);
+    if (a.watch)
+        watch(&a); /* until stopped */
+    return check_once(&a);
 }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,9 +50,14 @@ bool lab_job_run(lab_job *j, const char *file, const char *image, const char *ke
     fflush(stdout);
     j->pid = fork();
     if (j->pid == 0) { /* the child: its output into the folder, then convis again, as a check of its own */
-        FILE *out = freopen(log, "w", stdout);
-        if (out)
-            dup2(fileno(out), fileno(stderr));
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600); /* no stdio between fork and exec */
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* it ends with its parent, however the parent ends */
+        if (getppid() == 1)
+            _exit(3);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
         execl(program, "convis", "lab", "--child", j->dir, file, image ? image : input, kernel ? "-k" : NULL,
               kernel, (char *)NULL);
         _exit(3);
@@ -97,6 +104,8 @@ static void take_line(char *line, lab_report *r)
         r->compiled = k;
     } else if (sscanf(line, "ran %d", &k) == 1) {
         r->ran = k;
+    } else if (sscanf(line, "failed %d", &k) == 1) {
+        r->failed = k;
     } else if (!strncmp(line, "note ", 5)) {
         snprintf(r->note, sizeof r->note, "%s", line + 5);
     } else if (!strncmp(line, "at ", 3) && r->errors > 0) {

@@ -9,11 +9,14 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#define LAB_REPORT_ERRORS 16
+#include "compute/lab.h"
+
+#define LAB_REPORT_ERRORS LAB_MAX_ERRORS
 
 /* What the child found (its result.txt). */
 typedef struct lab_report {
     bool compiled, ran; /* ran: on a device (the CUDA lab compiles only where there is none) */
+    bool failed;        /* compiled, but the device could not load or run it */
     char note[256];     /* why it did not run */
     int errors, group_w, group_h, w, h;
     int error_line[LAB_REPORT_ERRORS], error_column[LAB_REPORT_ERRORS];

@@ -319,7 +319,9 @@ void app_hint(const app *a, char *buf, size_t size)
         return;
     }
     act = app_action_find(st->wait);
-    if (act && act->id == ACT_FILTER) /* filter-N: the key is N */
+    if (act && act->id == ACT_LAB_RIGHT) /* the lab does it, not a key */
+        snprintf(buf, size, "%s", _("Your turn: save your kernel; the step opens once every output is right"));
+    else if (act && act->id == ACT_FILTER) /* filter-N: the key is N */
         snprintf(buf, size, form, act->name + 7);
     else if (act && act->keys) { /* "R  Home": either key, said so */
         char keys[96];

@@ -14,6 +14,7 @@
 
 #define WORK_SLICE_MS 12.0       /* long work between two frames, at most about this (one engine run at least) */
 #define WAIT_MS 20               /* while the measuring thread works, events are awaited this long */
+#define LAB_LOOK_MS 100          /* while the kernel lab is shown, events are awaited this long between its looks */
 #define MEASURING_FRAME_MS 250.0 /* ... and frames drawn at most this often */
 #define DRAG_PX 4                /* a press that moves further than this (across plus down) is a drag */
 
@@ -189,7 +190,7 @@ int app_window_run(app_window *w)
     while (!a->quit) {
         plat_event ev;
         double now = tim_now_ms();
-        bool animating = scene_animating(&a->s), working;
+        bool animating = scene_animating(&a->s), working, lab;
         int view_x = a->s.view_x, view_y = a->s.view_y;
 
         scene_update(&a->s, now - last);
@@ -215,16 +216,18 @@ int app_window_run(app_window *w)
          * the measuring thread works, the window waits for events a little
          * (and draws what changed), not taking the CPU it measures */
         working = shown_once && (scene_busy(&a->s) || scene_stale(&a->s) || scene_waiting(&a->s) || app_step_due(a));
-        if (working) {
-            unsigned long seen = a->s.updates;
-            bool step_due = app_step_due(a);
+        lab = shown_once && a->lab.shown; /* the lab looks at its file and its check a few times a second */
+        if (working || lab) {
+            unsigned long seen = a->s.updates, checks = a->lab.generation;
+            bool step_due = app_step_due(a), checking = a->lab.running;
             app_work(a, WORK_SLICE_MS); /* a lesson step's actions left too, one slice at a time */
-            if (a->s.updates != seen || step_due)
+            if (a->s.updates != seen || step_due || a->lab.generation != checks || a->lab.running != checking)
                 dirty = l.stale = true;
         }
         if (plat_next_event(w->win,
                             working                                               ? (scene_waiting(&a->s) ? WAIT_MS : 0)
                             : animating || holding || app_capture_gif_recording() ? 1
+                            : lab                                                 ? LAB_LOOK_MS
                                                                                   : 250,
                             &ev)) {
             do

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/timing.h"
 #include "core/tr.h"
 #include "engine.h"
 #include "lab.h"
@@ -117,9 +118,9 @@ static char *compile(const char *source, bool counted, int major, int minor, lab
 }
 
 typedef struct lab_image_c { /* shaders/lab.cuh's lab_image, as the kernel takes it */
-    const float *in;
-    float *out;
-    unsigned *reads;
+    const float *in_px;
+    float *out_px;
+    unsigned *lab_reads;
     int w, h;
     float weight[9];
     float divisor;
@@ -137,10 +138,10 @@ static double launch(cudaKernel_t kernel, lab_image_c *img, size_t bytes, size_t
     if (nan) {
         for (size_t i = 0; i < bytes / 4; ++i)
             nan[i] = 0x7fc00000u;
-        cudaMemcpy(img->out, nan, bytes, cudaMemcpyHostToDevice);
+        cudaMemcpy(img->out_px, nan, bytes, cudaMemcpyHostToDevice);
         free(nan);
     }
-    cudaMemset(img->reads, 0, groups * sizeof(unsigned));
+    cudaMemset(img->lab_reads, 0, groups * sizeof(unsigned));
     cudaEventCreate(&a);
     cudaEventCreate(&b);
     cudaEventRecord(a, 0);
@@ -154,6 +155,14 @@ static double launch(cudaKernel_t kernel, lab_image_c *img, size_t bytes, size_t
     return ms;
 }
 
+/* A kernel that a device could not load or run: failed, every output
+ * counted wrong (none was made). */
+static void failed(lab_result *r, const img_plane *in)
+{
+    r->failed = true;
+    r->outputs = r->wrong = (long long)in->w * in->h;
+}
+
 static bool run(const char *ptx_counted, const char *ptx_timed, const img_plane *in, const conv_params *p,
                 img_plane *out, lab_result *r)
 {
@@ -163,7 +172,6 @@ static bool run(const char *ptx_counted, const char *ptx_timed, const img_plane 
     dim3 grid = {(unsigned)r->groups_x, (unsigned)r->groups_y, 1};
     lab_image_c img = {NULL, NULL, NULL, in->w, in->h, {0}, p->divisor, (int)p->border};
     unsigned *reads = calloc(groups, sizeof *reads);
-    double sorted[3];
     bool ok = reads && img_plane_alloc(out, in->w, in->h);
     memcpy(img.weight, p->weight, sizeof img.weight);
     for (int i = 0; ok && i < 2; ++i)
@@ -172,37 +180,31 @@ static bool run(const char *ptx_counted, const char *ptx_timed, const img_plane 
     if (!ok) {
         snprintf(r->note, sizeof r->note, _("the CUDA runtime could not load the kernel lab_kernel: %s"),
                  cudaGetErrorString(cudaGetLastError()));
+        failed(r, in);
         free(reads);
         return true;
     }
-    ok = cudaMalloc((void **)&img.in, bytes) == cudaSuccess && cudaMalloc((void **)&img.out, bytes) == cudaSuccess &&
-         cudaMalloc((void **)&img.reads, groups * sizeof *reads) == cudaSuccess &&
-         cudaMemcpy((void *)img.in, in->px, bytes, cudaMemcpyHostToDevice) == cudaSuccess;
+    ok = cudaMalloc((void **)&img.in_px, bytes) == cudaSuccess && cudaMalloc((void **)&img.out_px, bytes) == cudaSuccess &&
+         cudaMalloc((void **)&img.lab_reads, groups * sizeof *reads) == cudaSuccess &&
+         cudaMemcpy((void *)img.in_px, in->px, bytes, cudaMemcpyHostToDevice) == cudaSuccess;
     if (ok) {
         launch(k[0], &img, bytes, groups, grid);
-        ok = cudaMemcpy(reads, img.reads, groups * sizeof *reads, cudaMemcpyDeviceToHost) == cudaSuccess;
+        ok = cudaMemcpy(reads, img.lab_reads, groups * sizeof *reads, cudaMemcpyDeviceToHost) == cudaSuccess;
         for (int run = 0; ok && run < 3; ++run)
             r->ms[run] = launch(k[1], &img, bytes, groups, grid);
-        ok = ok && cudaMemcpy(out->px, img.out, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+        ok = ok && cudaMemcpy(out->px, img.out_px, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
     }
     if (ok) {
         r->ran = true;
-        memcpy(sorted, r->ms, sizeof sorted);
-        for (int i = 0; i < 2; ++i)
-            for (int j = 0; j < 2 - i; ++j)
-                if (sorted[j] > sorted[j + 1]) {
-                    double t = sorted[j];
-                    sorted[j] = sorted[j + 1];
-                    sorted[j + 1] = t;
-                }
-        r->median_ms = sorted[1];
+        r->median_ms = tim_stats_of(r->ms, 3).median;
         lab_check_outputs(in, p, out, reads, r);
     } else {
         snprintf(r->note, sizeof r->note, _("the kernel failed on the GPU: %s"), cudaGetErrorString(cudaGetLastError()));
+        failed(r, in);
     }
-    cudaFree((void *)img.in);
-    cudaFree(img.out);
-    cudaFree(img.reads);
+    cudaFree((void *)img.in_px);
+    cudaFree(img.out_px);
+    cudaFree(img.lab_reads);
     for (int i = 0; i < 2; ++i)
         if (lib[i])
             cudaLibraryUnload(lib[i]);

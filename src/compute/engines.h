@@ -44,6 +44,11 @@ bool eng_gl_build(void *state, const char *file, const char *defines, unsigned *
 bool eng_gl_check(void *state, const char *doing);
 void eng_gl_take_errors(void);
 bool eng_gl_host_timed(const void *state);
+/* A shader's text, read whole (at most 1 MiB; NULL with the sentence in err_msg()). */
+char *eng_shader_text(const char *path);
+/* Whether a renderer's timer queries miss compute work (a software renderer):
+ * then the host clock closed by glFinish times a dispatch. */
+bool eng_gl_queries_blind(const char *renderer);
 const char *eng_gl_clock(const void *state);
 long long eng_gl_max_buffer(const void *state);
 eng_gl_layer_ctx **eng_gl_layer_slot(void *state);

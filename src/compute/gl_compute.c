@@ -1040,6 +1040,16 @@ void eng_gl_take_errors(void)
     take_errors();
 }
 
+char *eng_shader_text(const char *path)
+{
+    return read_text(path);
+}
+
+bool eng_gl_queries_blind(const char *renderer)
+{
+    return queries_blind(renderer);
+}
+
 bool eng_gl_host_timed(const void *state)
 {
     return ((const gl_state *)state)->host_timed;

@@ -13,31 +13,11 @@
 #include "core/err.h"
 #include "core/timing.h"
 #include "engine.h"
+#include "engines.h"
 #include "lab.h"
 
 #define LAB_COMMON "conv3x3.glsl"
 #define LAB_ACCESSORS "lab.glsl"
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *text;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    text = n >= 0 && n < (1 << 20) ? malloc((size_t)n + 1) : NULL;
-    if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-        free(text);
-        text = NULL;
-    }
-    if (text)
-        text[n] = '\0';
-    fclose(f);
-    return text;
-}
 
 /* The program: common, accessors (their reads counted or not), "#line 1",
  * the learner's; 0 when it does not compile or link (the log in r). */
@@ -47,9 +27,9 @@ static GLuint build(const char *source, bool counted, lab_result *r)
     GLuint shader, program = 0;
     GLint ok = GL_FALSE, n = 0;
     snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), LAB_COMMON);
-    common = read_file(path);
+    common = eng_shader_text(path);
     snprintf(path, sizeof path, "%s/%s", eng_shader_dir(), LAB_ACCESSORS);
-    lab = read_file(path);
+    lab = eng_shader_text(path);
     if (!common || !lab) {
         free(common);
         free(lab);
@@ -90,18 +70,16 @@ static void set_uniforms(GLuint program, const img_plane *in, const conv_params 
     glUniform1i(glGetUniformLocation(program, "u_border"), (int)p->border);
 }
 
-static int compare_ms(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* One run of `program` into the buffers bound, the outputs NaN and the
- * counts 0 first (an output never written is wrong): its wall time. */
+ * counts 0 first (an output never written is wrong): its time, by a timer
+ * query as the gl engine times its own kernels, or on a renderer whose
+ * queries miss compute work by the host clock closed by glFinish. */
 static double run_once(GLuint program, const lab_result *r, const GLuint *buf)
 {
     float nan = NAN;
-    GLuint zero = 0;
+    GLuint zero = 0, query = 0;
+    GLuint64 ns = 0;
+    bool host = eng_gl_queries_blind(r->renderer);
     double t0;
     glUseProgram(program);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf[1]);
@@ -109,10 +87,20 @@ static double run_once(GLuint program, const lab_result *r, const GLuint *buf)
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf[2]);
     glClearBufferData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
     glFinish();
+    if (!host) {
+        glGenQueries(1, &query);
+        glBeginQuery(GL_TIME_ELAPSED, query);
+    }
     t0 = tim_now_ms();
     glDispatchCompute((GLuint)r->groups_x, (GLuint)r->groups_y, 1);
-    glFinish();
-    return tim_now_ms() - t0;
+    if (host) {
+        glFinish();
+        return tim_now_ms() - t0;
+    }
+    glEndQuery(GL_TIME_ELAPSED);
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+    glDeleteQueries(1, &query);
+    return (double)ns / 1e6;
 }
 
 bool eng_gl_lab_run(const char *source, const img_plane *in, const conv_params *p, img_plane *out, lab_result *r)
@@ -121,7 +109,6 @@ bool eng_gl_lab_run(const char *source, const img_plane *in, const conv_params *
     GLint local[3];
     size_t bytes = (size_t)in->w * in->h * sizeof(float), groups;
     GLuint *reads;
-    double sorted[3];
     memset(r, 0, sizeof *r);
     snprintf(r->renderer, sizeof r->renderer, "%s", (const char *)glGetString(GL_RENDERER));
     if (!(counted = build(source, true, r))) {
@@ -163,9 +150,7 @@ bool eng_gl_lab_run(const char *source, const img_plane *in, const conv_params *
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf[1]);
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, out->px);
-    memcpy(sorted, r->ms, sizeof sorted);
-    qsort(sorted, 3, sizeof sorted[0], compare_ms);
-    r->median_ms = sorted[1];
+    r->median_ms = tim_stats_of(r->ms, 3).median;
     r->ran = true;
     lab_check_outputs(in, p, out, reads, r);
     free(reads);

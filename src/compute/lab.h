@@ -26,6 +26,7 @@ typedef struct lab_message {
 
 typedef struct lab_result {
     bool compiled, ran; /* ran: on a device (the CUDA lab compiles only where there is none) */
+    bool failed;        /* compiled, but the device could not load or run it (note says why) */
     char note[256];     /* why it did not run, when it compiled and did not ("no CUDA device here") */
     lab_message errors[LAB_MAX_ERRORS];
     int error_count;

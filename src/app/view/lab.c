@@ -13,6 +13,7 @@
 
 #include "../format.h"
 #include "../kernel_lab.h"
+#include "../quiz.h"
 #include "../settings.h"
 
 /* The last check's outputs as a picture, made once a check. */
@@ -86,7 +87,8 @@ void vw_draw_lab(view *v, const app *a, rect box)
     char buf[1024];
     rnd_color c;
     rect r = {box.x, box.y, pw, box.h};
-    if (picture(v, a)) {
+    bool asking = app_quiz_open_ask(a) != NULL; /* a question asks what the check says: it waits for the answer */
+    if (!asking && picture(v, a)) {
         rect fit = vw_thumb_fit(&a->s, r);
         rnd_image(&v->lab_pic, fit.x, fit.y, fit.w, fit.h, WHITE, false);
         rnd_frame(fit.x - 1, fit.y - 1, fit.w + 2, fit.h + 2, 1, DIM);
@@ -96,8 +98,11 @@ void vw_draw_lab(view *v, const app *a, rect box)
     line(v, l->path[0] ? l->path : vw_T(v, "(no kernel file)"), x, &y, w, DIM);
     app_lab_status(a, buf, sizeof buf);
     c = l->running ? DIM : !l->has_report ? WINDOW : !l->report.compiled || l->report.wrong ? WINDOW : GREEN;
-    line(v, buf, x, &y, w, c);
-    if (l->has_report && !l->running && (l->report.ran || !l->report.compiled))
+    if (asking && l->has_report && !l->running)
+        line(v, vw_T(v, "Checked: what the lab found waits until you have answered the question"), x, &y, w, DIM);
+    else
+        line(v, buf, x, &y, w, c);
+    if (!asking && l->has_report && !l->running && (l->report.ran || !l->report.compiled))
         results(v, a, x, &y, w);
     if (l->note[0])
         line(v, l->note, x, &y, w, FAINT);
