@@ -57,6 +57,29 @@ else
   bad "files that are not attempts files (exit $rc): $out"
 fi
 
+# a second round of a question (back to its step after its answer was shown) does not count;
+# two learners' files both named attempts.json are told apart by their paths; what a file
+# holds reaches neither the terminal's controls nor a sheet's formulas
+mkdir -p "$tmp/ann" "$tmp/ben"
+{
+  echo '{"convis_attempts": 1, "attempts": ['
+  echo "$(rec 01-one-at-a-time 8 taps 3 false 1),"
+  echo "$(rec 01-one-at-a-time 8 taps 5 false 2),"
+  echo "$(rec 01-one-at-a-time 8 taps 9 true 1),"
+  echo "$(rec 02-all-at-once 6 threads '=1+1\u001b[31m' false 1)"
+  echo ']}'
+} >"$tmp/ann/attempts.json"
+cp "$tmp/bob.json" "$tmp/ben/attempts.json"
+out=$("$convis" progress "$tmp/ann/attempts.json" "$tmp/ben/attempts.json" 2>&1); rc=$?
+csv=$("$convis" progress --csv "$tmp/ann/attempts.json" "$tmp/ben/attempts.json" 2>&1)
+if [ $rc -eq 0 ] && grep -qE "^  $tmp/ann/attempts +2 +0 \(0%\) +0 \(0%\)" <<<"$out" &&
+  grep -qE "^  $tmp/ben/attempts +1 " <<<"$out" && ! grep -q $'\e' <<<"$out$csv" &&
+  grep -q "\"'=1+1?\[31m\"" <<<"$csv" && grep -q "\"taps\",2,false,false,\"3|5\"" <<<"$csv"; then
+  ok "a second round left out, learners told apart by path, controls and formulas neutral"
+else
+  bad "rounds, names, controls (exit $rc): $out / $csv"
+fi
+
 out=$("$convis" progress 2>&1); rc=$?
 [ $rc -eq 1 ] && grep -q "no attempts files" <<<"$out" && ok "no file: $out" || bad "no file (exit $rc): $out"
 out=$("$convis" progress --tsv "$tmp/alice.json" 2>&1); rc=$?
