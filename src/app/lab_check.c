@@ -28,6 +28,10 @@ bool lab_job_possible(void)
 
 static const char *const files[] = {"result.txt", "wrong.bin", "child.log", "input.pfm", NULL};
 
+/* The folder of the check under way, for a signal handler (one at a time:
+ * convis runs one check at once). */
+static char live_dir[64];
+
 bool lab_job_dir(lab_job *j)
 {
     memset(j, 0, sizeof *j);
@@ -68,6 +72,7 @@ bool lab_job_run(lab_job *j, const char *file, const char *image, const char *ke
     }
     j->started = now_ms;
     j->limit_ms = limit_s * 1000.0;
+    memcpy(live_dir, j->dir, sizeof live_dir);
     j->status = LAB_RUNNING;
     return true;
 }
@@ -157,9 +162,28 @@ bool lab_job_report(const lab_job *j, lab_report *r, unsigned char **wrong, char
     return true;
 }
 
+void lab_remove_on_signal(void)
+{
+    char path[128];
+    if (!live_dir[0])
+        return;
+    for (int i = 0; files[i]; ++i) { /* the path by hand: snprintf is not async-signal-safe */
+        size_t n = strlen(live_dir), k = strlen(files[i]);
+        if (n + 1 + k >= sizeof path)
+            continue;
+        memcpy(path, live_dir, n);
+        path[n] = '/';
+        memcpy(path + n + 1, files[i], k + 1);
+        unlink(path);
+    }
+    rmdir(live_dir);
+}
+
 void lab_job_end(lab_job *j)
 {
     char path[128];
+    if (!strcmp(live_dir, j->dir))
+        live_dir[0] = '\0';
     if (j->pid) {
         kill(j->pid, SIGKILL);
         waitpid(j->pid, NULL, 0);

@@ -60,6 +60,10 @@ int lab_job_poll(lab_job *j, double now_ms);
  * written (malloc'd), else NULL. */
 bool lab_job_report(const lab_job *j, lab_report *r, unsigned char **wrong, char *log, size_t size);
 
+/* From a signal handler: the folder of the check under way removed (only
+ * async-signal-safe calls). */
+void lab_remove_on_signal(void);
+
 /* Stops a check under way and removes its folder. */
 void lab_job_end(lab_job *j);
 

@@ -26,6 +26,7 @@ static void on_signal(int sig)
 {
     img_remove_partial_write();
     gif_remove_partial_writes();
+    lab_remove_on_signal(); /* a lab check's folder (its child ends with convis) */
     signal(sig, SIG_DFL);
     raise(sig);
 }
